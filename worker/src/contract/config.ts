@@ -1,0 +1,46 @@
+import { z } from "@hono/zod-openapi";
+
+const FieldRule = z.object({ request: z.boolean(), required: z.boolean() });
+
+/**
+ * A business's configuration, stored as JSON on the business row. Every field has a default so
+ * that `business create` onboards a working, empty business and old rows gain new settings.
+ */
+export const BusinessConfig = z.object({
+  default_language: z.string().length(2).default("en"),
+  languages: z.array(z.string().length(2)).min(1).default(["en"]),
+  guest_fields: z
+    .object({ birthday: FieldRule, minimum_age: z.number().int().min(0) })
+    .default({ birthday: { request: true, required: false }, minimum_age: 0 }),
+  customer_fields: z
+    .object({ address: FieldRule, phone: FieldRule, minimum_age: z.number().int().min(0) })
+    .default({
+      address: { request: true, required: false },
+      phone: { request: true, required: false },
+      minimum_age: 18,
+    }),
+  terms: z.string().default("Bookings are confirmed once checked out. Cancellation terms apply as agreed with the business."),
+  /** Lifetime of a new cart, in seconds (the spec leaves it open; 10 minutes like an extension). */
+  cart_lifetime_seconds: z.number().int().min(5).max(86_400).default(600),
+  /** Requests per minute for each API key, and for each widget client. */
+  rate_limit_per_minute: z.number().int().min(1).max(100_000).default(600),
+  max_items_per_cart: z.number().int().min(1).max(500).default(40),
+  max_open_carts_per_client: z.number().int().min(1).max(1000).default(5),
+  max_extensions_per_cart: z.number().int().min(0).max(100).default(6),
+  /** Origins allowed to call the widget proxy, e.g. "https://surfcamp.example". */
+  widget_origins: z.array(z.string()).default([]),
+  /** Allow any loopback origin (http://localhost:*, http://127.0.0.1:*) for local development. */
+  widget_allow_loopback: z.boolean().default(false),
+});
+export type BusinessConfig = z.infer<typeof BusinessConfig>;
+
+export function parseConfig(json: string | null | undefined): BusinessConfig {
+  let raw: unknown = {};
+  try {
+    raw = json ? JSON.parse(json) : {};
+  } catch {
+    raw = {};
+  }
+  const parsed = BusinessConfig.safeParse(raw);
+  return parsed.success ? parsed.data : BusinessConfig.parse({});
+}

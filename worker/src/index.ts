@@ -1,0 +1,27 @@
+import { createApp } from "./app";
+import type { Env } from "./env";
+import { apiKeyAuth } from "./middleware/auth";
+import { publicApi } from "./routes/public";
+
+export { RateLimiter } from "./durable/rate-limiter";
+export { CartTimer } from "./durable/cart-timer";
+export { WebhookDelivery } from "./durable/webhook-delivery";
+
+const app = createApp();
+
+app.use("/api/pub/v2/*", apiKeyAuth({ scope: "public" }));
+app.route("/api/pub/v2", publicApi());
+
+app.doc31("/openapi.json", {
+  openapi: "3.1.0",
+  info: {
+    title: "Booking platform API",
+    version: "2.0.0",
+    description: "Public API v2 (catalog, availability, prices, carts) and private API (persons, guests, bookers, webhooks).",
+  },
+});
+
+export { app };
+export default {
+  fetch: (request: Request, env: Env, ctx: ExecutionContext) => app.fetch(request, env, ctx),
+} satisfies ExportedHandler<Env>;

@@ -1,0 +1,55 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env";
+import { ApiError } from "../lib/errors";
+
+export interface RequestContextOptions {
+  /** Largest accepted request body in bytes (default 256 KiB). */
+  maxBodyBytes?: number;
+}
+
+/**
+ * Gives each request an id (echoed as `X-Request-Id`) and its clock, refuses bodies that are
+ * not JSON or too large, and writes one structured log line naming the API key that called.
+ *
+ * The clock is the wall clock, except in tests (`ALLOW_TEST_CLOCK=1`) where `X-Test-Now`
+ * sets it, so that expiries can be tested without sleeping.
+ */
+export function requestContext(options: RequestContextOptions = {}): MiddlewareHandler<AppEnv> {
+  const maxBodyBytes = options.maxBodyBytes ?? 256 * 1024;
+  return async (c, next) => {
+    const requestId = c.req.header("X-Request-Id")?.slice(0, 64) || crypto.randomUUID();
+    c.set("requestId", requestId);
+    let now = new Date();
+    const testNow = c.env.ALLOW_TEST_CLOCK === "1" ? c.req.header("X-Test-Now") : undefined;
+    if (testNow && !Number.isNaN(Date.parse(testNow))) now = new Date(testNow);
+    c.set("now", now);
+
+    const started = Date.now();
+    try {
+      if (["POST", "PUT", "PATCH"].includes(c.req.method)) {
+        const length = Number(c.req.header("Content-Length") ?? "0");
+        if (length > maxBodyBytes) throw new ApiError(413, "payload_too_large", `The request body is larger than ${maxBodyBytes} bytes.`);
+        const type = c.req.header("Content-Type");
+        const hasBody = length > 0 || c.req.header("Transfer-Encoding") !== undefined;
+        if (hasBody && type !== undefined && !/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) {
+          throw new ApiError(415, "unsupported_media_type", "Send the request body as application/json.");
+        }
+      }
+      await next();
+    } finally {
+      c.header("X-Request-Id", requestId);
+      const tenant = c.get("tenant");
+      console.log(
+        JSON.stringify({
+          request_id: requestId,
+          method: c.req.method,
+          path: new URL(c.req.url).pathname,
+          status: c.res?.status,
+          key: tenant?.actor,
+          business: tenant?.slug,
+          ms: Date.now() - started,
+        }),
+      );
+    }
+  };
+}

@@ -1,0 +1,13 @@
+import { createRouter } from "../../lib/openapi";
+import { settingsRoutes } from "./settings";
+
+/**
+ * The public API v2 resources. Mounted twice by index.ts: under /api/pub/v2 behind API-key auth,
+ * and under /widget/v1/{business} behind the widget's origin rules, so both doors run the same
+ * handlers on the same tenant context.
+ */
+export function publicApi() {
+  const api = createRouter();
+  api.route("/", settingsRoutes);
+  return api;
+}

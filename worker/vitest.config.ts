@@ -1,0 +1,27 @@
+import { defineConfig } from "vitest/config";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+
+// Tests run inside workerd with real local D1, KV and Durable Objects.
+export default defineConfig(async () => ({
+  plugins: [
+    cloudflareTest({
+      main: "./worker/src/index.ts",
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: {
+        bindings: {
+          TEST_MIGRATIONS: await readD1Migrations("./worker/migrations"),
+          KEY_SIGNING_SECRET: "test-signing-secret-not-for-production-0123456789",
+          ALLOW_TEST_CLOCK: "1",
+          ALLOW_LOOPBACK_WEBHOOKS: "true",
+        },
+      },
+    }),
+  ],
+  test: {
+    include: ["worker/**/*.test.ts"],
+    setupFiles: ["./worker/test/setup.ts"],
+    testTimeout: 30_000,
+    // The per-request log line is wanted in production, not between test results.
+    onConsoleLog: (log: string) => !log.startsWith('{"request_id"'),
+  },
+}));
