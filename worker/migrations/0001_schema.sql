@@ -293,8 +293,9 @@ END;
 CREATE TABLE persons (
   id TEXT PRIMARY KEY,
   business_id INTEGER NOT NULL,
-  email TEXT NOT NULL,
-  email_norm TEXT NOT NULL,
+  -- a guest added to a cart without an e-mail becomes a person without one
+  email TEXT,
+  email_norm TEXT,
   first_name TEXT, last_name TEXT, salutation TEXT,
   gender TEXT, birth_date TEXT,
   language_code TEXT, nationality_code TEXT,
@@ -309,7 +310,7 @@ CREATE TABLE persons (
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL
 );
-CREATE UNIQUE INDEX persons_email ON persons(business_id, email_norm) WHERE deleted_at IS NULL;
+CREATE UNIQUE INDEX persons_email ON persons(business_id, email_norm) WHERE deleted_at IS NULL AND email_norm IS NOT NULL;
 CREATE INDEX persons_names ON persons(business_id, last_name, first_name);
 
 CREATE TABLE guests (
