@@ -1,14 +1,11 @@
-import type { Env } from "../src/env";
+import type { D1Migration } from "cloudflare:test";
+import type { Env as WorkerEnv } from "../src/env";
 
+// The test's `env` (cloudflare:test) is the Worker's Env plus what the vitest config binds.
 declare global {
   namespace Cloudflare {
-    interface Env extends import("../src/env").Env {
-      TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
+    interface Env extends WorkerEnv {
+      TEST_MIGRATIONS: D1Migration[];
     }
-  }
-}
-declare module "cloudflare:test" {
-  interface ProvidedEnv extends Env {
-    TEST_MIGRATIONS: D1Migration[];
   }
 }
