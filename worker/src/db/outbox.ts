@@ -1,0 +1,44 @@
+import type { Env } from "../env";
+import type { EventName, PendingEvent } from "../domain/events";
+import { isoDateTime } from "../lib/time";
+
+export type { EventName } from "../domain/events";
+
+/** A new event id, also the `webhook-id` of every delivery of that event. */
+export function newEventId(): string {
+  return `evt_${crypto.randomUUID().replaceAll("-", "")}`;
+}
+
+/**
+ * The INSERT of one event into the outbox. Put it in the same `db.batch` as the change it
+ * reports: the batch is one transaction, so no change is kept without its event and no event
+ * is written for a change that failed.
+ */
+export function outboxStatement(db: D1Database, businessId: number, event: EventName, data: Record<string, unknown>, now: Date): D1PreparedStatement {
+  return db
+    .prepare("INSERT INTO outbox (id, business_id, event, data, created_at) VALUES (?, ?, ?, ?, ?)")
+    .bind(newEventId(), businessId, event, JSON.stringify(data), isoDateTime(now));
+}
+
+/** outboxStatement for each of several events, in order. */
+export function outboxStatements(db: D1Database, businessId: number, events: PendingEvent[], now: Date): D1PreparedStatement[] {
+  return events.map((e) => outboxStatement(db, businessId, e.event, e.data, now));
+}
+
+/** The business's WebhookDelivery Durable Object (one per business). */
+export function deliveryStub(env: Env, businessId: number) {
+  return env.WEBHOOK_DELIVERY.get(env.WEBHOOK_DELIVERY.idFromName(`business:${businessId}`));
+}
+
+/**
+ * After a batch with outbox rows committed: wake the business's WebhookDelivery DO so it drains
+ * the outbox soon. Never throws: the events are safe in D1 and the next kick (or the DO's own
+ * alarm) delivers them anyway.
+ */
+export async function kickDelivery(env: Env, businessId: number): Promise<void> {
+  try {
+    await deliveryStub(env, businessId).kick(businessId);
+  } catch (err) {
+    console.error(JSON.stringify({ level: "warn", msg: "webhook kick failed", business: businessId, error: String(err) }));
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * What checkout needs to create a booking's booker and guests with their Persons, and the
+ * statements shared by the guest and booker routes.
+ */
+import { bookerEvent, guestEvent, personEvent, type PendingEvent } from "../domain/events";
+import { callingCode } from "../contract/private-calling-codes";
+import { changedFields, mergePersonData, normalizeEmail, pickPersonData, withCallingCode, type PersonData } from "../domain/persons";
+import { isoDateTime } from "../lib/time";
+import { outboxStatements } from "./outbox";
+import { insertPersonStatement, personsByEmail, rowToData, updatePersonStatement } from "./persons";
+
+export interface PersonInput {
+  email?: string | null;
+  first_name?: string | null;
+  last_name?: string | null;
+  salutation?: string | null;
+  gender?: "male" | "female" | "nonbinary" | null;
+  birth_date?: string | null;
+  language_code?: string | null;
+  nationality_code?: string | null;
+  phone?: string | null;
+  phone_country_code?: string | null;
+  phone_country_calling_code?: string | null;
+  address_line_1?: string | null;
+  address_line_2?: string | null;
+  address_line_3?: string | null;
+  city?: string | null;
+  state?: string | null;
+  zip_code?: string | null;
+  country_code?: string | null;
+  id_type?: string | null;
+  id_number?: string | null;
+  id_expiry_date?: string | null;
+  company_name?: string | null;
+  tax_number?: string | null;
+  custom_fields?: Record<string, unknown>;
+  diet_id?: number | null;
+  level_id?: number | null;
+  guest_group_id?: number | null;
+}
+
+/** INSERT of a Guest row: the Person's data as of this booking, plus booking-related data. */
+export function insertGuestStatement(
+  db: D1Database,
+  businessId: number,
+  guest: { id: string; bookingId: string; personId: string; snapshot: PersonData; related?: Record<string, unknown> },
+  now: Date,
+): D1PreparedStatement {
+  const related = guest.related ?? {};
+  const relatedCols = Object.keys(related);
+  const cols = ["id", "business_id", "booking_id", "person_id", "person_snapshot", ...relatedCols, "created_at", "updated_at"];
+  const ts = isoDateTime(now);
+  return db
+    .prepare(`INSERT INTO guests (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`)
+    .bind(guest.id, businessId, guest.bookingId, guest.personId, JSON.stringify(guest.snapshot), ...relatedCols.map((c) => related[c] ?? null), ts, ts);
+}
+
+/** INSERT of the Booker row of a booking (a snapshot of its Person). */
+export function insertBookerStatement(
+  db: D1Database,
+  businessId: number,
+  booker: { id: string; bookingId: string; personId: string; snapshot: PersonData; companyName: string | null; taxNumber: string | null },
+  now: Date,
+): D1PreparedStatement {
+  const ts = isoDateTime(now);
+  return db
+    .prepare(
+      `INSERT INTO bookers (id, business_id, booking_id, person_id, person_snapshot, company_name, tax_number, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .bind(booker.id, businessId, booker.bookingId, booker.personId, JSON.stringify(booker.snapshot), booker.companyName, booker.taxNumber, ts, ts);
+}
+
+interface PersonState {
+  id: string;
+  data: PersonData;
+  isNew: boolean;
+  before: PersonData | null;
+}
+
+/**
+ * Statements (to put in the caller's batch) that upsert each Person by normalized e-mail, create
+ * the Booker and the Guests of bookingId, and write BookerCreated/GuestCreated/PersonCreated/
+ * PersonUpdated to the outbox. Reads existing persons first; a unique-index clash at commit
+ * means a concurrent creation: the caller retries once.
+ *
+ * Entries sharing an e-mail (a booker who is also a guest) share one Person; later entries
+ * overwrite earlier ones (the Person holds the latest data). An entry without an e-mail is a
+ * new Person of its own.
+ */
+export async function bookingPeopleStatements(
+  db: D1Database,
+  businessId: number,
+  bookingId: string,
+  input: { booker: PersonInput & { company_name?: string | null; tax_number?: string | null }; guests: { id: string; person: PersonInput }[] },
+  now: Date,
+): Promise<{ statements: D1PreparedStatement[]; bookerId: string; guestIds: string[] }> {
+  const existing = await personsByEmail(db, businessId, [input.booker.email, ...input.guests.map((g) => g.person.email)]);
+  const byEmail = new Map<string, PersonState>();
+  const people: PersonState[] = [];
+
+  /** Apply one entry's data to its Person (found, already touched in this batch, or new). */
+  const enter = (raw: PersonInput): PersonState => {
+    let entered = pickPersonData(raw as Record<string, unknown>);
+    if (entered.phone_country_code && !entered.phone_country_calling_code) entered = withCallingCode(entered, callingCode);
+    const norm = normalizeEmail(entered.email);
+    let state = norm ? byEmail.get(norm) : undefined;
+    if (!state) {
+      const row = norm ? existing.get(norm) : undefined;
+      state = row
+        ? { id: row.id, data: rowToData(row), isNew: false, before: rowToData(row) }
+        : { id: crypto.randomUUID(), data: {}, isNew: true, before: null };
+      if (norm) byEmail.set(norm, state);
+      people.push(state);
+    }
+    state.data = mergePersonData(state.data, entered);
+    return state;
+  };
+
+  const rows: D1PreparedStatement[] = [];
+  const events: PendingEvent[] = [];
+
+  const bookerPerson = enter(input.booker);
+  const bookerId = crypto.randomUUID();
+  const bookerSnapshot = { ...bookerPerson.data };
+  const guestRows = input.guests.map((g) => {
+    const person = enter(g.person);
+    return { id: g.id, person, snapshot: { ...person.data } };
+  });
+
+  // Persons first (guests and bookers reference them), then booker and guests.
+  for (const person of people) {
+    if (person.isNew) rows.push(insertPersonStatement(db, businessId, person.id, person.data, now));
+    else if (changedFields(person.before ?? {}, person.data).length) rows.push(updatePersonStatement(db, businessId, person.id, person.data, now));
+  }
+  rows.push(
+    insertBookerStatement(
+      db,
+      businessId,
+      {
+        id: bookerId,
+        bookingId,
+        personId: bookerPerson.id,
+        snapshot: bookerSnapshot,
+        companyName: input.booker.company_name ?? null,
+        taxNumber: input.booker.tax_number ?? null,
+      },
+      now,
+    ),
+  );
+  for (const g of guestRows) rows.push(insertGuestStatement(db, businessId, { id: g.id, bookingId, personId: g.person.id, snapshot: g.snapshot }, now));
+
+  // Events: BookerCreated (PersonCreated may follow), GuestCreated with PersonCreated for a new
+  // Person, PersonUpdated once for each existing Person whose data the booking changed.
+  events.push(bookerEvent("BookerCreated", bookerPerson.id, bookingId));
+  for (const g of guestRows) events.push(guestEvent("GuestCreated", g.person.id, bookingId));
+  for (const person of people) {
+    if (person.isNew) events.push(personEvent("PersonCreated", person.id));
+    else if (changedFields(person.before ?? {}, person.data).length) events.push(personEvent("PersonUpdated", person.id));
+  }
+
+  return {
+    statements: [...rows, ...outboxStatements(db, businessId, events, now)],
+    bookerId,
+    guestIds: guestRows.map((g) => g.id),
+  };
+}
