@@ -1,0 +1,51 @@
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unknownKeywords } from "./fuzz-schema";
+import { listOperations, mutatedRequest, validRequest, type FuzzRequest, type Operation } from "./fuzz-requests";
+import { describeFailure, FUZZ_RUNS, FUZZ_SEED, judge, loadDocument, prepareFixture, send, undocumented, type Fixture } from "./fuzz-harness";
+
+// Property-based fuzzing of every operation the Worker documents in /openapi.json: requests are
+// generated from the document itself, so a new route is fuzzed the moment it is documented.
+const doc = await loadDocument();
+const operations = listOperations(doc);
+let fx: Fixture;
+
+beforeAll(async () => {
+  fx = await prepareFixture(doc);
+});
+
+afterAll(() => {
+  // Not failures, but worth a look: statuses the document does not list, keywords the checker skipped.
+  if (undocumented.size) {
+    console.warn(`fuzz: undocumented statuses: ${[...undocumented].map(([op, s]) => `${op} → ${[...s].join(",")}`).join("; ")}`);
+  }
+  if (unknownKeywords.size) console.warn(`fuzz: schema keywords not checked: ${[...unknownKeywords].join(", ")}`);
+});
+
+async function property(op: Operation, arb: fc.Arbitrary<FuzzRequest>, runs: number) {
+  await fc.assert(
+    fc.asyncProperty(arb, async (req) => {
+      const sent = await send(op, req, fx);
+      const problems = judge(doc, op, sent);
+      if (problems.length) throw new Error(describeFailure(op, req, sent, problems));
+    }),
+    // Shrinking is kept short: a counterexample within seconds beats the smallest one in minutes.
+    { numRuns: runs, seed: FUZZ_SEED, interruptAfterTimeLimit: 15_000, markInterruptAsFailure: false },
+  );
+}
+
+describe("the OpenAPI document", () => {
+  it("documents the public and private operations it serves", () => {
+    expect(doc.openapi).toMatch(/^3\.1/);
+    expect(operations.some((op) => op.door === "public")).toBe(true);
+  });
+});
+
+describe.each(operations.map((op) => [op.id, op] as const))("fuzz %s", (_id, op) => {
+  it("answers generated valid requests without a 5xx, with documented shapes", async () => {
+    await property(op, validRequest(doc, op, fx.hints), FUZZ_RUNS);
+  });
+  it("answers hostile requests with a problem+json 4xx, never a 5xx", async () => {
+    await property(op, mutatedRequest(doc, op, fx.hints), FUZZ_RUNS * 2);
+  });
+});
