@@ -2,6 +2,8 @@ import { createApp } from "./app";
 import type { Env } from "./env";
 import { apiKeyAuth } from "./middleware/auth";
 import { publicApi } from "./routes/public";
+import { pageRoutes } from "./routes/pages";
+import { widgetRoutes } from "./routes/widget";
 
 export { RateLimiter } from "./durable/rate-limiter";
 export { CartTimer } from "./durable/cart-timer";
@@ -11,6 +13,10 @@ const app = createApp();
 
 app.use("/api/pub/v2/*", apiKeyAuth({ scope: "public" }));
 app.route("/api/pub/v2", publicApi());
+// Plain Hono routers: OpenAPIHono.route() merges only OpenAPIHono registries, so the widget
+// proxy and the pages stay out of /openapi.json.
+app.route("/", widgetRoutes());
+app.route("/", pageRoutes());
 
 app.doc31("/openapi.json", {
   openapi: "3.1.0",

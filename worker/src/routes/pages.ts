@@ -1,0 +1,178 @@
+import { Hono, type Context } from "hono";
+import { businessBySlug } from "../db/businesses";
+import type { AppEnv } from "../env";
+import { ApiError } from "../lib/errors";
+
+/**
+ * Pages and assets: /widget.js (the Vite build in worker/public), /demo (a host site embedding
+ * the widget as a site owner would) and /book/{business} (the hosted booking page that deep
+ * links open). Mounted on a plain Hono app: none of this belongs in /openapi.json.
+ */
+
+const esc = (s: string) =>
+  s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+
+/** Deep-link query parameters and the widget attribute each preselects. */
+const DEEP_LINK_ATTRIBUTES: Record<string, { attr: string; pattern: RegExp }> = {
+  product: { attr: "product", pattern: /^\d{1,10}$/ },
+  product_id: { attr: "product", pattern: /^\d{1,10}$/ },
+  start_date: { attr: "start-date", pattern: /^\d{4}-\d{2}-\d{2}$/ },
+  end_date: { attr: "end-date", pattern: /^\d{4}-\d{2}-\d{2}$/ },
+  duration: { attr: "duration", pattern: /^\d{1,4}$/ },
+  males: { attr: "males", pattern: /^\d{1,2}$/ },
+  females: { attr: "females", pattern: /^\d{1,2}$/ },
+  couples: { attr: "couples", pattern: /^\d{1,2}$/ },
+  language: { attr: "language", pattern: /^[a-z]{2}$/ },
+  currency: { attr: "currency", pattern: /^[A-Z]{3}$/ },
+};
+
+/** The widget's attributes for a /book/{business} URL's query; invalid values are dropped. */
+export function deepLinkAttributes(query: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) {
+    const rule = DEEP_LINK_ATTRIBUTES[name];
+    if (rule && rule.pattern.test(value) && !(rule.attr in out)) out[rule.attr] = value;
+  }
+  return out;
+}
+
+const attrs = (a: Record<string, string>) =>
+  Object.entries(a)
+    .map(([k, v]) => ` ${k}="${esc(v)}"`)
+    .join("");
+
+function html(c: Context<AppEnv>, body: string, status: 200 | 404 = 200) {
+  return c.html(body, status, {
+    "Cache-Control": "no-cache",
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' https: data:; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+  });
+}
+
+const pageHead = (title: string, extra = "") => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>${esc(title)}</title>
+<script type="module" src="/widget.js"></script>
+${extra}
+</head>`;
+
+function demoPage(origin: string) {
+  const snippet = `<script type="module" src="${origin}/widget.js"></script>\n<booking-widget business="demo" product="101"></booking-widget>`;
+  return `${pageHead(
+    "Blue Wave Surf & Yoga Camp — book your week",
+    `<style>
+  :root { color-scheme: light dark; font-family: Georgia, "Times New Roman", serif; line-height: 1.55; }
+  body { margin: 0; background: Canvas; color: CanvasText; }
+  header.site { background: #0b4f6c; color: #fff; padding: 1.25rem 1rem; }
+  header.site p { margin: .25rem 0 0; opacity: .9; }
+  main { max-width: 60rem; margin: 0 auto; padding: 1rem; }
+  h1 { margin: 0; font-size: 1.6rem; }
+  .intro { font-size: 1.05rem; }
+  section.booking { margin: 1.5rem 0; }
+  .snippet { margin-top: 2rem; border: 1px solid color-mix(in srgb, CanvasText 25%, transparent); border-radius: .5rem; padding: 1rem; }
+  .snippet pre { overflow-x: auto; background: color-mix(in srgb, CanvasText 8%, Canvas); padding: .75rem; border-radius: .375rem; font-size: .85rem; white-space: pre-wrap; word-break: break-all; }
+  .snippet button { font: inherit; padding: .4rem .9rem; border-radius: .375rem; border: 1px solid currentColor; background: transparent; color: inherit; cursor: pointer; }
+  footer { max-width: 60rem; margin: 2rem auto; padding: 0 1rem; font-size: .9rem; opacity: .8; }
+</style>`,
+  )}
+<body>
+<header class="site">
+  <h1>Blue Wave Surf &amp; Yoga Camp</h1>
+  <p>Ericeira, Portugal · waves, yoga and good food since 2012</p>
+</header>
+<main>
+  <p class="intro">Seven nights by the ocean: two surf sessions a day with certified coaches, yoga at sunrise or sunset,
+  and long dinners with fellow surfers. Pick your week below; your room and extras are held for you while you book.</p>
+  <section class="booking" aria-labelledby="book-heading">
+    <h2 id="book-heading">Book your surf week</h2>
+    <booking-widget business="demo" product="101"></booking-widget>
+  </section>
+  <section>
+    <h2>What is included</h2>
+    <ul>
+      <li>Seven nights in the room type of your choice</li>
+      <li>Daily surf lessons with boards and wetsuits</li>
+      <li>Optional yoga classes, board rental and an airport transfer</li>
+    </ul>
+  </section>
+  <section class="snippet" aria-labelledby="snippet-heading">
+    <h2 id="snippet-heading">Add this booking widget to your own site</h2>
+    <p>Paste these two lines where the widget should appear. Theme it with <code>--bw-*</code> custom properties and <code>::part()</code>.</p>
+    <pre id="snippet-code"><code>${esc(snippet)}</code></pre>
+    <button type="button" id="copy-snippet">Copy snippet</button>
+    <span id="copy-status" role="status" aria-live="polite"></span>
+  </section>
+</main>
+<footer>Blue Wave Adventures Lda. · This is a demo host page for the booking widget.</footer>
+<script>
+  window.dataLayer = window.dataLayer || [];
+  document.getElementById("copy-snippet").addEventListener("click", async () => {
+    const text = document.getElementById("snippet-code").textContent;
+    const status = document.getElementById("copy-status");
+    try { await navigator.clipboard.writeText(text); status.textContent = "Copied."; }
+    catch { const r = document.createRange(); r.selectNodeContents(document.getElementById("snippet-code"));
+      const s = getSelection(); s.removeAllRanges(); s.addRange(r); status.textContent = "Selected: press Ctrl+C to copy."; }
+  });
+</script>
+</body>
+</html>`;
+}
+
+function bookPage(title: string, slug: string, attributes: Record<string, string>) {
+  return `${pageHead(
+    `Book — ${title}`,
+    `<style>
+  :root { color-scheme: light dark; font-family: system-ui, sans-serif; }
+  body { margin: 0; background: Canvas; color: CanvasText; }
+  header { padding: 1rem; border-bottom: 1px solid color-mix(in srgb, CanvasText 15%, transparent); }
+  h1 { margin: 0; font-size: 1.25rem; }
+  main { max-width: 48rem; margin: 0 auto; padding: 1rem; }
+</style>`,
+  )}
+<body>
+<header><h1>${esc(title)}</h1></header>
+<main>
+  <booking-widget business="${esc(slug)}"${attrs(attributes)}></booking-widget>
+</main>
+<script>window.dataLayer = window.dataLayer || [];</script>
+</body>
+</html>`;
+}
+
+export function pageRoutes() {
+  const pages = new Hono<AppEnv>();
+
+  pages.get("/widget.js", async (c) => {
+    const res = c.env.ASSETS ? await c.env.ASSETS.fetch(new Request(new URL("/widget.js", c.req.url), { headers: c.req.raw.headers })) : null;
+    if (!res || (res.status !== 200 && res.status !== 304)) {
+      throw new ApiError(404, "not_found", "widget.js has not been built: run `npm run build:widget`.");
+    }
+    const out = new Response(res.body, res);
+    out.headers.set("Content-Type", "text/javascript; charset=utf-8");
+    // The file name is not versioned: browsers revalidate after 5 minutes (cheap with the
+    // ETag), and may serve a stale copy for a day while they do.
+    out.headers.set("Cache-Control", "public, max-age=300, stale-while-revalidate=86400");
+    // A module script from another origin is fetched in CORS mode: every host page may load it.
+    out.headers.set("Access-Control-Allow-Origin", "*");
+    out.headers.set("Cross-Origin-Resource-Policy", "cross-origin");
+    out.headers.set("X-Content-Type-Options", "nosniff");
+    return out;
+  });
+
+  pages.get("/demo", (c) => html(c, demoPage(new URL(c.req.url).origin)));
+
+  pages.get("/book/:business", async (c) => {
+    const slug = c.req.param("business");
+    const business = /^[a-z0-9][a-z0-9-]{0,62}$/.test(slug) ? await businessBySlug(c.env.DB, slug) : null;
+    if (!business) {
+      return html(c, `${pageHead("Not found")}<body><main><h1>Not found</h1><p>There is no business called “${esc(slug)}”.</p></main></body></html>`, 404);
+    }
+    return html(c, bookPage(business.title, business.slug, deepLinkAttributes(c.req.query())));
+  });
+  return pages;
+}

@@ -1,0 +1,294 @@
+import { Hono, type Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { problem } from "../app";
+import type { AppEnv, Tenant } from "../env";
+import { ApiError } from "../lib/errors";
+import { addDays, isoDate } from "../lib/time";
+import { widgetDoor } from "../middleware/widget";
+import { publicApi } from "./public";
+
+/**
+ * The widget's edge proxy: /widget/v1/{business}/... runs the very handlers of the public API
+ * v2 (publicApi(), mounted a second time in an inner app) on the tenant that widgetDoor()
+ * resolved from the slug, plus two widget-only reads, /bootstrap and /calendar.
+ *
+ * The tenant reaches the inner app through a WeakMap keyed by the forwarded Request object, not
+ * through a header, so nothing a browser sends can choose the tenant.
+ *
+ * Edge cache (Cache API, caches.default): catalog reads (settings, products, seasons, prices,
+ * deep links) are kept 60 s; reads that carry availability (package items, accommodations,
+ * availabilities, /calendar) 3 s, enough to absorb a burst of visitors and never long enough
+ * to mislead one: a hold is refused by the database anyway when the units are gone. Carts,
+ * bookings and every non-GET are never cached. `X-Cache: HIT|MISS` tells which.
+ */
+
+interface Forwarded {
+  tenant: Tenant;
+  now: Date;
+  requestId: string;
+}
+const forwarded = new WeakMap<Request, Forwarded>();
+
+const inner = new Hono<AppEnv>();
+inner.use("*", async (c, next) => {
+  const ctx = forwarded.get(c.req.raw);
+  if (!ctx) throw new ApiError(404, "not_found", "Not found.");
+  c.set("tenant", ctx.tenant);
+  c.set("now", ctx.now);
+  c.set("requestId", ctx.requestId);
+  await next();
+});
+inner.route("/", publicApi());
+inner.notFound((c) => problem(c, new ApiError(404, "not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)));
+inner.onError((err, c) => {
+  if (err instanceof ApiError) return problem(c, err);
+  if (err instanceof HTTPException) {
+    const code = err.status === 400 ? "malformed_json" : err.status === 413 ? "payload_too_large" : "validation_failed";
+    return problem(c, new ApiError(err.status, code, err.message || "The request was refused."));
+  }
+  console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), error: String(err), stack: (err as Error)?.stack }));
+  return problem(c, new ApiError(500, "internal_error", "An unexpected error occurred. It has been logged with this request id."));
+});
+
+const CATALOG_TTL = 60;
+const AVAILABILITY_TTL = 3;
+
+/** Seconds a GET of this public-API path may be kept at the edge; 0 = never. */
+export function edgeTtl(path: string): number {
+  if (/^\/(settings|seasons|products)$/.test(path)) return CATALOG_TTL;
+  if (/^\/products\/\d+(\/(prices|deeplink))?$/.test(path) || path === "/products/prices") return CATALOG_TTL;
+  if (/^\/packages\/\d+(\/accommodations)?$/.test(path)) return AVAILABILITY_TTL;
+  if (/^\/products\/(\d+\/)?availabilities$/.test(path)) return AVAILABILITY_TTL;
+  return 0;
+}
+
+function cacheKey(c: Context<AppEnv>, path: string, search: URLSearchParams): Request {
+  const sorted = new URLSearchParams([...search.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  // The test clock changes "today" (default start dates): keep such answers apart.
+  const testNow = c.env.ALLOW_TEST_CLOCK === "1" ? c.req.header("X-Test-Now") : undefined;
+  if (testNow) sorted.set("__now", testNow);
+  return new Request(`https://widget-edge-cache.invalid/${c.get("tenant").slug}${path}?${sorted}`);
+}
+
+function edgeCache(): Cache | null {
+  return typeof caches !== "undefined" && "default" in caches ? (caches as unknown as { default: Cache }).default : null;
+}
+
+function waitUntil(c: Context<AppEnv>, promise: Promise<unknown>) {
+  try {
+    c.executionCtx.waitUntil(promise);
+  } catch {
+    return promise.catch(() => undefined);
+  }
+}
+
+/** Run `path` (relative to the public API root) on the inner app, through the edge cache for GETs. */
+async function runInner(c: Context<AppEnv>, method: string, path: string, search: URLSearchParams, init: RequestInit = {}): Promise<Response> {
+  const ttl = method === "GET" ? edgeTtl(path) : 0;
+  const cache = ttl > 0 ? edgeCache() : null;
+  const key = cache ? cacheKey(c, path, search) : null;
+  if (cache && key) {
+    const hit = await cache.match(key);
+    if (hit) return withCacheHeaders(hit, "HIT", ttl);
+  }
+  const qs = search.toString();
+  const req = new Request(`http://widget.internal${path}${qs ? `?${qs}` : ""}`, { ...init, method });
+  forwarded.set(req, { tenant: c.get("tenant"), now: c.get("now"), requestId: c.get("requestId") });
+  const res = await inner.fetch(req, c.env, safeExecutionCtx(c));
+  if (!cache || !key || res.status !== 200) return ttl > 0 ? res : withNoStore(res);
+  const stored = new Response(res.body, res);
+  stored.headers.set("Cache-Control", `public, s-maxage=${ttl}, max-age=${ttl}`);
+  stored.headers.delete("X-Request-Id");
+  stored.headers.delete("Set-Cookie");
+  const copy = stored.clone();
+  waitUntil(c, cache.put(key, copy));
+  return withCacheHeaders(stored, "MISS", ttl);
+}
+
+function safeExecutionCtx(c: Context<AppEnv>): ExecutionContext | undefined {
+  try {
+    return c.executionCtx as ExecutionContext;
+  } catch {
+    return undefined;
+  }
+}
+
+function withCacheHeaders(res: Response, state: "HIT" | "MISS", ttl: number): Response {
+  const out = new Response(res.body, res);
+  out.headers.set("X-Cache", state);
+  // Browsers may keep catalog reads as long as the edge does; availability they revalidate.
+  out.headers.set("Cache-Control", ttl >= CATALOG_TTL ? `public, max-age=${ttl}` : "no-cache");
+  return out;
+}
+
+function withNoStore(res: Response): Response {
+  const out = new Response(res.body, res);
+  out.headers.set("Cache-Control", "no-store");
+  return out;
+}
+
+/** Call the inner app and hand back its JSON, or rethrow its problem as our own ApiError. */
+async function innerJson<T>(c: Context<AppEnv>, path: string, query: Record<string, string | number | undefined>): Promise<T> {
+  const search = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== "") search.set(k, String(v));
+  const res = await runInner(c, "GET", path, search);
+  const body = (await res.json()) as any;
+  if (res.status !== 200) {
+    throw new ApiError(res.status, body?.code ?? "internal_error", body?.detail ?? `GET ${path} failed.`, body?.errors ? { errors: body.errors } : {});
+  }
+  return body as T;
+}
+
+interface ProductLike {
+  id: number;
+  type: string;
+  duration?: { default?: number; unit?: string };
+  is_on_timeslots?: boolean;
+}
+interface SettingsLike {
+  languages: string[];
+  currencies: { iso_code: string }[];
+}
+type AvailabilityMap = Record<string, { available_for_checkin?: boolean; [k: string]: unknown }>;
+
+const isIsoDate = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && isoDate(new Date(`${s}T00:00:00Z`)) === s;
+const MAX_CALENDAR_DAYS = 92;
+const MAX_PRICED_DAYS = 62;
+
+/**
+ * Availability and the per-person price for the product's default duration, per date of a
+ * window: what the calendar shows. Prices only for the days one can check in on.
+ */
+async function calendar(c: Context<AppEnv>, product: ProductLike, from: string, to: string, currency: string, duration?: number) {
+  const dates = await innerJson<AvailabilityMap>(c, `/products/${product.id}/availabilities`, { start_date: from, end_date: to });
+  const days = Object.keys(dates).sort();
+  const checkin = days.filter((d) => isCheckin(dates[d])).slice(0, MAX_PRICED_DAYS);
+  const dur = duration ?? product.duration?.default;
+  const prices = await Promise.all(
+    checkin.map((d) =>
+      innerJson<{ total_price: number }>(c, `/products/${product.id}/prices`, { start_date: d, pax: 1, currency, duration: dur })
+        .then((p) => p.total_price)
+        .catch(() => null),
+    ),
+  );
+  const priceByDate = new Map(checkin.map((d, i) => [d, prices[i]]));
+  const out: Record<string, unknown> = {};
+  for (const d of days) out[d] = { ...dates[d], price: priceByDate.get(d) ?? null };
+  return { from, to, currency, duration: dur ?? null, dates: out };
+}
+
+function isCheckin(entry: AvailabilityMap[string] | undefined): boolean {
+  if (!entry) return false;
+  if (typeof entry.available_for_checkin === "boolean") return entry.available_for_checkin;
+  // products on timeslots: a day with a free slot
+  const slots = entry.timeslots as { available: number }[] | null | undefined;
+  return Array.isArray(slots) && slots.some((s) => s.available > 0) && entry.blocked !== true;
+}
+
+function monthStart(date: string) {
+  return `${date.slice(0, 7)}-01`;
+}
+function nextMonthEnd(date: string) {
+  const d = new Date(`${monthStart(date)}T00:00:00Z`);
+  d.setUTCMonth(d.getUTCMonth() + 2);
+  d.setUTCDate(0);
+  return isoDate(d);
+}
+
+function pick(settings: SettingsLike, language: string | undefined, currency: string | undefined) {
+  const lang = language && settings.languages.includes(language) ? language : settings.languages[0] ?? "en";
+  const cur = currency && settings.currencies.some((x) => x.iso_code === currency) ? currency : settings.currencies[0]?.iso_code ?? "EUR";
+  return { lang, cur };
+}
+
+function readQuery(c: Context<AppEnv>) {
+  const q = c.req.query();
+  const errors: { path: string; message: string }[] = [];
+  if (q.product !== undefined && !/^[1-9]\d{0,9}$/.test(q.product)) errors.push({ path: "product", message: "must be a product id" });
+  for (const k of ["start_date", "from", "to"] as const) {
+    if (q[k] !== undefined && !isIsoDate(q[k])) errors.push({ path: k, message: "must be a date, YYYY-MM-DD" });
+  }
+  if (q.duration !== undefined && !/^[1-9]\d{0,3}$/.test(q.duration)) errors.push({ path: "duration", message: "must be a positive integer" });
+  if (q.language !== undefined && !/^[a-z]{2}$/.test(q.language)) errors.push({ path: "language", message: "must be a two-letter language code" });
+  if (q.currency !== undefined && !/^[A-Z]{3}$/.test(q.currency)) errors.push({ path: "currency", message: "must be a three-letter currency code" });
+  if (errors.length) {
+    throw new ApiError(422, "validation_failed", `The query is invalid: ${errors.map((e) => `${e.path}: ${e.message}`).join("; ")}`, { errors });
+  }
+  return q;
+}
+
+/** The widget's routes; mounted by index.ts on a plain Hono app, so they stay out of /openapi.json. */
+export function widgetRoutes() {
+  const widget = new Hono<AppEnv>();
+  widget.use("/widget/v1/:business/*", widgetDoor());
+  widget.use("/widget/v1/:business", widgetDoor());
+
+  /**
+   * What the first screen needs, in one round trip: settings, the product (or the front-office
+   * list), the package's items for the preselected check-in, and the calendar window (this month
+   * and the next) with availability and prices. Unknown language/currency fall back to the
+   * business's defaults; the answer says which were used.
+   */
+  widget.get("/widget/v1/:business/bootstrap", async (c) => {
+    const q = readQuery(c);
+    const settings = await innerJson<SettingsLike & Record<string, unknown>>(c, "/settings", {});
+    const { lang, cur } = pick(settings, q.language, q.currency);
+    const today = isoDate(c.get("now"));
+    let products: ProductLike[];
+    let product: ProductLike | null = null;
+    if (q.product) {
+      product = await innerJson<ProductLike>(c, `/products/${q.product}`, { language: lang });
+      products = [product];
+    } else {
+      products = await innerJson<ProductLike[]>(c, "/products", { language: lang });
+    }
+    let cal = null;
+    let startDate: string | null = null;
+    let pkg = null;
+    if (product) {
+      const anchor = q.start_date && q.start_date > today ? q.start_date : today;
+      const from = monthStart(anchor) > today ? monthStart(anchor) : today;
+      cal = await calendar(c, product, from, nextMonthEnd(anchor), cur, q.duration ? Number(q.duration) : undefined);
+      const days = Object.keys(cal.dates).sort();
+      const checkin = days.filter((d) => isCheckin(cal!.dates[d] as AvailabilityMap[string]));
+      startDate = q.start_date && checkin.includes(q.start_date) ? q.start_date : checkin[0] ?? null;
+      if (product.type === "package" && startDate) {
+        pkg = await innerJson(c, `/packages/${product.id}`, {
+          start_date: startDate,
+          duration: q.duration ?? product.duration?.default ?? 7,
+          currency: cur,
+          language: lang,
+        });
+      }
+    }
+    c.header("Cache-Control", "no-cache");
+    return c.json({ business: c.get("tenant").slug, today, language: lang, currency: cur, settings, products, product, start_date: startDate, calendar: cal, package: pkg }, 200);
+  });
+
+  /** Availability and prices of one product over a window (the calendar's other months). */
+  widget.get("/widget/v1/:business/calendar", async (c) => {
+    const q = readQuery(c);
+    if (!q.product) throw new ApiError(422, "validation_failed", "product: required", { errors: [{ path: "product", message: "required" }] });
+    const settings = await innerJson<SettingsLike>(c, "/settings", {});
+    const { cur } = pick(settings, undefined, q.currency);
+    const product = await innerJson<ProductLike>(c, `/products/${q.product}`, {});
+    const today = isoDate(c.get("now"));
+    const from = q.from && q.from > today ? q.from : today;
+    let to = q.to ?? nextMonthEnd(from);
+    if (to < from) throw new ApiError(422, "validation_failed", "to: must not be before from", { errors: [{ path: "to", message: "must not be before from" }] });
+    if (to > addDays(from, MAX_CALENDAR_DAYS)) to = addDays(from, MAX_CALENDAR_DAYS);
+    c.header("Cache-Control", "no-cache");
+    return c.json(await calendar(c, product, from, to, cur, q.duration ? Number(q.duration) : undefined), 200);
+  });
+
+  /** Everything else: the public API v2, same handlers, same validation, same errors. */
+  widget.all("/widget/v1/:business/*", async (c) => {
+    const url = new URL(c.req.url);
+    const prefix = `/widget/v1/${c.req.param("business")}`;
+    const path = url.pathname.slice(prefix.length) || "/";
+    const init: RequestInit = { headers: c.req.raw.headers };
+    if (!["GET", "HEAD"].includes(c.req.method)) init.body = await c.req.raw.arrayBuffer();
+    return runInner(c, c.req.method, path, url.searchParams, init);
+  });
+  return widget;
+}
