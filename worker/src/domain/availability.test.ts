@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import {
+  availabilityCalendar, availableForCheckin, availableForCheckout, emptyLedger, ledgerKey, ledgerWindow, minAvailable, slotState,
+  UNLIMITED_UNITS, type DayEntry, type Ledger, type TimeslotEntry,
+} from "./availability";
+import type { Product } from "./product";
+
+const allDays = { mon: true, tue: true, wed: true, thu: true, fri: true, sat: true, sun: true };
+const product = (over: Partial<Product>): Product => ({
+  id: 1, type: "accommodation", title: "T", backoffice_title: "T", description: "", extended_description: "",
+  image: { small: "", medium: "", large: "" }, gender: null, backoffice_category_id: null, frontoffice_category_id: null,
+  location_id: null, accommodation_type_id: null,
+  duration: { is_flexible: true, min: 1, default: 7, unit: "day", variants: [] }, pax_min: 1, pax_max: 4,
+  default_start_time: null, is_private: false, allowed_checkin_days: allDays, is_on_timeslots: false, timeslots: [],
+  is_promoted: false, rooms: null, beds_per_room: null, srs: null, default_capacity: 8, translations: {}, ...over,
+});
+const ledger = (inv: [string, string, number, boolean][] = [], alloc: [string, string, number][] = []): Ledger => {
+  const l = emptyLedger();
+  for (const [d, s, capacity, blocked] of inv) l.inventory.set(ledgerKey(d, s), { capacity, blocked });
+  for (const [d, s, q] of alloc) l.allocated.set(ledgerKey(d, s), q);
+  return l;
+};
+// 2026-12-05 is a Saturday.
+const week = { mon: false, tue: false, wed: false, thu: false, fri: false, sat: true, sun: false };
+const pkg = product({ type: "package", duration: { is_flexible: true, min: 7, default: 7, unit: "day", variants: [7, 14] }, allowed_checkin_days: week, default_capacity: 40 });
+
+describe("capacity", () => {
+  it("is capacity minus live allocations, from inventory first, else the product's default", () => {
+    const p = product({});
+    const l = ledger([["2026-12-02", "", 3, false]], [["2026-12-01", "", 5], ["2026-12-02", "", 1]]);
+    expect(slotState(p, l, "2026-12-01")).toEqual({ capacity: 8, available: 3, blocked: false });
+    expect(slotState(p, l, "2026-12-02")).toEqual({ capacity: 3, available: 2, blocked: false });
+    expect(slotState(p, ledger([], [["2026-12-01", "", 11]]), "2026-12-01").available).toBe(0); // never negative
+  });
+
+  it("treats a null default capacity as unlimited", () => {
+    const p = product({ default_capacity: null });
+    expect(slotState(p, ledger(), "2026-12-01")).toEqual({ capacity: null, available: null, blocked: false });
+    const entry = availabilityCalendar(p, ledger(), "2026-12-01", "2026-12-01")["2026-12-01"] as DayEntry;
+    expect(entry.available).toBe(UNLIMITED_UNITS);
+    expect(minAvailable(p, ledger(), ["2026-12-01"])).toBeNull();
+  });
+
+  it("gives a blocked date no capacity", () => {
+    const p = product({});
+    const l = ledger([["2026-12-24", "", 0, true], ["2026-12-25", "", 0, true]]);
+    const cal = availabilityCalendar(p, l, "2026-12-23", "2026-12-26") as Record<string, DayEntry>;
+    expect(cal["2026-12-23"]).toMatchObject({ blocked: false, available: 8, available_for_checkin: true });
+    expect(cal["2026-12-24"]).toMatchObject({ blocked: true, available: 0, capacity: 0, available_for_checkin: false });
+    expect(cal["2026-12-25"]).toMatchObject({ blocked: true, available: 0 });
+    // Leaving on the 24th is fine (the last night is the 23rd); leaving on the 25th or 26th is not.
+    expect(cal["2026-12-24"].available_for_checkout).toBe(true);
+    expect(cal["2026-12-25"].available_for_checkout).toBe(false);
+    expect(cal["2026-12-26"].available_for_checkout).toBe(false);
+  });
+});
+
+describe("check-in and check-out", () => {
+  it("allow check-in only on the allowed weekdays", () => {
+    expect(availableForCheckin(pkg, ledger(), "2026-12-05")).toBe(true); // Saturday
+    expect(availableForCheckin(pkg, ledger(), "2026-12-06")).toBe(false); // Sunday
+    expect(availableForCheckin(pkg, ledger(), "2026-12-04")).toBe(false); // Friday
+  });
+
+  it("need the whole shortest stay to be available", () => {
+    const full = ledger([], [["2026-12-11", "", 40]]); // the 7th night of the week from the 5th
+    expect(availableForCheckin(pkg, full, "2026-12-05")).toBe(false);
+    expect(availableForCheckin(pkg, ledger([], [["2026-12-12", "", 40]]), "2026-12-05")).toBe(true); // checkout day itself
+  });
+
+  it("allow check-out where an allowed duration ends after a check-in day", () => {
+    expect(availableForCheckout(pkg, ledger(), "2026-12-12")).toBe(true); // 7 nights after a Saturday
+    expect(availableForCheckout(pkg, ledger(), "2026-12-19")).toBe(true); // 14 nights
+    expect(availableForCheckout(pkg, ledger(), "2026-12-13")).toBe(false); // Sunday
+    // The 7-night stay is full, but a 14-night stay from the Saturday before still ends on the 19th.
+    const l = ledger([], [["2026-12-15", "", 40]]);
+    expect(availableForCheckout(pkg, l, "2026-12-19")).toBe(false);
+    expect(availableForCheckout(pkg, ledger([], [["2026-12-02", "", 40]]), "2026-12-19")).toBe(true);
+  });
+
+  it("reads the lookback before and the stay after the window", () => {
+    expect(ledgerWindow(pkg, "2026-12-05", "2026-12-10")).toEqual({ from: "2026-11-21", to: "2026-12-17" });
+    const acc = product({});
+    expect(ledgerWindow(acc, "2026-12-05", "2026-12-10")).toEqual({ from: "2026-11-28", to: "2026-12-11" });
+  });
+});
+
+describe("timeslots", () => {
+  const yoga = product({ type: "activity", is_on_timeslots: true, timeslots: ["08:00", "18:00"], default_capacity: 12, duration: { is_flexible: false, min: 90, default: 90, unit: "hour", variants: [] } });
+
+  it("count capacity per slot", () => {
+    const l = ledger([["2026-12-02", "18:00", 4, false]], [["2026-12-01", "08:00", 12], ["2026-12-01", "18:00", 2], ["2026-12-02", "18:00", 1]]);
+    const cal = availabilityCalendar(yoga, l, "2026-12-01", "2026-12-02") as Record<string, TimeslotEntry>;
+    expect(cal["2026-12-01"]).toEqual({
+      blocked: false,
+      timeslots: [{ time: "08:00", available: 0, capacity: 12 }, { time: "18:00", available: 10, capacity: 12 }],
+    });
+    expect(cal["2026-12-02"].timeslots[1]).toEqual({ time: "18:00", available: 3, capacity: 4 });
+  });
+
+  it("show a blocked day without slots, and a blocked slot with none left", () => {
+    const l = ledger([["2026-12-01", "", 0, true], ["2026-12-02", "08:00", 12, true]]);
+    const cal = availabilityCalendar(yoga, l, "2026-12-01", "2026-12-02") as Record<string, TimeslotEntry>;
+    expect(cal["2026-12-01"]).toEqual({ blocked: true, timeslots: [] });
+    expect(cal["2026-12-02"].timeslots[0]).toEqual({ time: "08:00", available: 0, capacity: 0 });
+  });
+});

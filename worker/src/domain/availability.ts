@@ -1,0 +1,150 @@
+/**
+ * Availability arithmetic, pure: capacity − live allocations per product, date and timeslot.
+ *
+ * Capacity comes from an inventory row when one exists, else from the product's
+ * default_capacity (null = unlimited). A blocked date has no capacity. The live allocations are
+ * summed by the caller's one grouped query (db/catalog.ts), bookings plus unexpired holds.
+ */
+import { addDays, dateRange } from "../lib/time";
+import { allowedDurations, isCheckinDay, isSession, shortestStay, type Product } from "./product";
+
+/**
+ * How the availability endpoints show an unlimited capacity, where the spec types the numbers
+ * as integers: the same bound the database trigger uses (allocations_capacity).
+ */
+export const UNLIMITED_UNITS = 1_000_000_000;
+
+export interface InventoryEntry {
+  capacity: number;
+  blocked: boolean;
+}
+
+/** What the database knows about one product: inventory rows and live allocations by `date|slot`. */
+export interface Ledger {
+  inventory: Map<string, InventoryEntry>;
+  allocated: Map<string, number>;
+}
+
+export const ledgerKey = (date: string, slot = "") => `${date}|${slot}`;
+export const emptyLedger = (): Ledger => ({ inventory: new Map(), allocated: new Map() });
+
+export interface SlotState {
+  /** null = unlimited */
+  capacity: number | null;
+  /** null = unlimited */
+  available: number | null;
+  blocked: boolean;
+}
+
+type CapacityProduct = Pick<Product, "default_capacity" | "is_on_timeslots" | "timeslots">;
+
+/** Capacity, availability and block of one product-date-slot. */
+export function slotState(product: CapacityProduct, ledger: Ledger, date: string, slot = ""): SlotState {
+  const dayBlock = slot !== "" ? ledger.inventory.get(ledgerKey(date, "")) : undefined;
+  const row = ledger.inventory.get(ledgerKey(date, slot));
+  if (row?.blocked || dayBlock?.blocked) return { capacity: 0, available: 0, blocked: true };
+  const capacity = row ? row.capacity : product.default_capacity;
+  const taken = ledger.allocated.get(ledgerKey(date, slot)) ?? 0;
+  if (capacity === null) return { capacity: null, available: null, blocked: false };
+  return { capacity, available: Math.max(0, capacity - taken), blocked: false };
+}
+
+/** Whether `units` can be taken: unlimited always can. */
+export const fits = (s: SlotState, units: number) => !s.blocked && (s.available === null || s.available >= units);
+
+/** Units left on every date of `dates` (the minimum); null when all are unlimited. */
+export function minAvailable(product: CapacityProduct, ledger: Ledger, dates: string[], slot = ""): number | null {
+  let min: number | null = null;
+  for (const d of dates) {
+    const s = slotState(product, ledger, d, slot);
+    if (s.available !== null) min = min === null ? s.available : Math.min(min, s.available);
+  }
+  return min;
+}
+
+/** The nights of a stay: the check-in date and the following ones, `nights` in all. */
+export function stayDates(checkin: string, nights: number): string[] {
+  return dateRange(checkin, addDays(checkin, Math.max(1, nights) - 1));
+}
+
+/** How many days before the window the checkout rule must look at (the longest stay it tries). */
+export function lookbackDays(p: Pick<Product, "duration">): number {
+  if (isSession(p)) return 0;
+  const d = p.duration;
+  if (d.variants.length > 0) return Math.max(...d.variants);
+  // Any duration from min on: within 7 of them every weekday is a possible check-in.
+  return d.is_flexible ? Math.max(1, d.min) + 6 : Math.max(1, d.default);
+}
+
+/** The dates a request for [start, end] must read: the lookback before and the stay after. */
+export function ledgerWindow(p: Pick<Product, "duration">, start: string, end: string): { from: string; to: string } {
+  return { from: addDays(start, -lookbackDays(p)), to: addDays(end, isSession(p) ? 0 : shortestStay(p.duration)) };
+}
+
+export interface DayEntry {
+  available_for_checkin: boolean;
+  available_for_checkout: boolean;
+  blocked: boolean;
+  available: number;
+  capacity: number;
+  timeslots: null;
+}
+export interface TimeslotEntry {
+  blocked: boolean;
+  timeslots: { time: string; available: number; capacity: number }[];
+}
+
+const shown = (n: number | null) => (n === null ? UNLIMITED_UNITS : n);
+
+/** Whether one guest can check in on `date` and stay the shortest allowed stay. */
+export function availableForCheckin(p: Product, ledger: Ledger, date: string): boolean {
+  if (!isCheckinDay(p, date)) return false;
+  const nights = isSession(p) ? [date] : stayDates(date, shortestStay(p.duration));
+  return nights.every((d) => fits(slotState(p, ledger, d), 1));
+}
+
+/**
+ * Whether one guest can check out on `date`: some allowed duration d ends here, its check-in
+ * (date − d) is an allowed weekday, and every night in between has room.
+ */
+export function availableForCheckout(p: Product, ledger: Ledger, date: string): boolean {
+  if (isSession(p)) return availableForCheckin(p, ledger, date);
+  const longest = lookbackDays(p);
+  let run = 0; // nights with room, counting back from the night before `date`
+  while (run < longest && fits(slotState(p, ledger, addDays(date, -(run + 1))), 1)) run++;
+  for (const d of allowedDurations(p.duration, longest)) {
+    if (d > run) break;
+    if (isCheckinDay(p, addDays(date, -d))) return true;
+  }
+  return false;
+}
+
+/** The availability entries of one product for every date of [start, end]. */
+export function availabilityCalendar(p: Product, ledger: Ledger, start: string, end: string): Record<string, DayEntry | TimeslotEntry> {
+  const out: Record<string, DayEntry | TimeslotEntry> = {};
+  for (const date of dateRange(start, end)) {
+    if (p.is_on_timeslots) {
+      const dayBlocked = ledger.inventory.get(ledgerKey(date, ""))?.blocked ?? false;
+      out[date] = {
+        blocked: dayBlocked,
+        timeslots: dayBlocked
+          ? []
+          : p.timeslots.map((time) => {
+              const s = slotState(p, ledger, date, time);
+              return { time, available: shown(s.available), capacity: shown(s.capacity) };
+            }),
+      };
+      continue;
+    }
+    const s = slotState(p, ledger, date);
+    out[date] = {
+      available_for_checkin: availableForCheckin(p, ledger, date),
+      available_for_checkout: availableForCheckout(p, ledger, date),
+      blocked: s.blocked,
+      available: shown(s.available),
+      capacity: shown(s.capacity),
+      timeslots: null,
+    };
+  }
+  return out;
+}

@@ -1,0 +1,318 @@
+/**
+ * Quote a selection of packages (one per guest): validate it against the catalog and price it.
+ * Used by POST /packages/prices and by the cart's POST /bookings/add.
+ *
+ * Decisions where the spec is silent (also in the OpenAPI descriptions):
+ * - The stay's nights are start_date .. end_date − 1; package items are offered on those days.
+ * - Lines with package_item_id null: the package's own price (role "package"), the
+ *   accommodation (role "accommodation") and the single room supplement (role "srs").
+ * - A private room type is sold by the room: guests of one cart with the same package, dates and
+ *   room type share rooms (beds_per_room each); the room's line is listed under the first of
+ *   them and `guest_to_charge` names all of them. The same holds for an srs room.
+ * - Default items are added automatically at qty_default on every day of the stay; items sent
+ *   with role default are ignored. Items whose dates are not configurable are taken on every day
+ *   of the stay (a timeslot item at the slot of its first sent date, else its default start time).
+ * - A chosen item's quantity is max(1, qty_default) per date, within qty_max.
+ * - is_fixed: the line's price is one amount for the whole line (a per-stay rate, or a fixed
+ *   srs), not accumulated per night, day, hour or unbooked bed.
+ */
+import { currenciesOf, packageStructures, pricingOf, type PackageItemRow } from "../db/catalog";
+import { productsByIds } from "../db/products";
+import { ApiError, type FieldError } from "../lib/errors";
+import { daysBetween } from "../lib/time";
+import { genderAllowed, srsChargePerNight, srsUnits } from "./accommodation";
+import { stayDates } from "./availability";
+import { chooseCurrency, convertMinor } from "./money";
+import { priceFor, type Rate, type SeasonSegment } from "./pricing";
+import { isAllowedDuration, isCheckinDay, isSession, type Product } from "./product";
+
+export interface QuoteGuest {
+  key: string; // unique_id for POST /packages/prices; cart guest id for carts
+  gender: "m" | "f";
+  package: {
+    id: number;
+    start_date: string;
+    end_date: string;
+    accommodation_id?: number;
+    srs?: boolean;
+    items?: { package_item_id: number; dates: string[] }[]; // 'YYYY-MM-DD' or 'YYYY-MM-DD HH:mm:ss'
+  };
+}
+export interface QuoteLine {
+  guest_key: string; // the guest the line is listed under
+  package_item_id: number | null; // null for the package itself, its accommodation and srs
+  product_id: number;
+  product_type: string;
+  role: "package" | "accommodation" | "srs" | "default" | "option" | "alternative" | "upgrade";
+  dates: string[];
+  qty: number;
+  price_minor: number; // in the requested currency, already converted and rounded
+  is_fixed: boolean;
+  guest_to_charge: string[]; // guest keys sharing this line (a private room for two)
+}
+export interface Hold {
+  product_id: number;
+  date: string;
+  slot: string;
+  qty: number;
+}
+export interface Quote {
+  currency: string;
+  minor_digits: number;
+  lines: QuoteLine[];
+  holds: Hold[];
+  total_minor: number;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATETIME = /^(\d{4}-\d{2}-\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+
+/** A real calendar date in 'YYYY-MM-DD' (2026-02-30 is not). */
+export function isRealDate(s: unknown): s is string {
+  if (typeof s !== "string" || !DATE.test(s)) return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
+/** The days a package item is offered on for a stay: the nights, start .. end − 1. */
+export const offeredDates = (start: string, nights: number) => stayDates(start, nights);
+
+/** The slot a timeslot product is taken at when none was chosen. */
+export function defaultSlot(p: Product): string {
+  if (!p.is_on_timeslots) return "";
+  const preferred = p.default_start_time?.slice(0, 5);
+  return preferred && p.timeslots.includes(preferred) ? preferred : (p.timeslots[0] ?? "");
+}
+
+interface Use {
+  date: string;
+  slot: string;
+}
+
+/** Parse an item's sent dates against its product and the stay; pushes field errors. */
+function parseItemDates(p: Product, sent: string[], offered: string[], path: string, errors: FieldError[]): Use[] {
+  const uses: Use[] = [];
+  const seen = new Set<string>();
+  sent.forEach((raw, k) => {
+    let use: Use | null = null;
+    const dt = DATETIME.exec(raw);
+    if (p.is_on_timeslots) {
+      if (!dt || !isRealDate(dt[1])) {
+        errors.push({ path: `${path}.${k}`, message: "a timeslot item's date must be 'YYYY-MM-DD HH:mm:ss'" });
+        return;
+      }
+      const slot = `${dt[2]}:${dt[3]}`;
+      if (!p.timeslots.includes(slot) || dt[4] !== "00") {
+        errors.push({ path: `${path}.${k}`, message: `no timeslot at ${slot}; timeslots: ${p.timeslots.join(", ")}` });
+        return;
+      }
+      use = { date: dt[1], slot };
+    } else {
+      if (!isRealDate(raw)) {
+        errors.push({ path: `${path}.${k}`, message: "must be a date 'YYYY-MM-DD' (this item is not on timeslots)" });
+        return;
+      }
+      use = { date: raw, slot: "" };
+    }
+    if (!offered.includes(use.date)) {
+      errors.push({ path: `${path}.${k}`, message: `${use.date} is not a day of the stay (${offered[0]} to ${offered[offered.length - 1]})` });
+      return;
+    }
+    const key = `${use.date}|${use.slot}`;
+    if (!seen.has(key)) uses.push(use);
+    seen.add(key);
+  });
+  return uses;
+}
+
+const itemQty = (item: PackageItemRow, chosen: boolean) =>
+  chosen ? Math.min(Math.max(1, item.qty_default, item.qty_min), Math.max(1, item.qty_max)) : item.qty_default;
+
+/** See the module comment. Throws 404 for an unknown package, 422 for an invalid selection. */
+export async function quotePackages(db: D1Database, businessId: number, currency: string, guests: QuoteGuest[]): Promise<Quote> {
+  const choice = chooseCurrency(await currenciesOf(db, businessId), currency, "currency");
+  const packageIds = [...new Set(guests.map((g) => g.package.id))];
+  const structures = await packageStructures(db, businessId, packageIds);
+  const productIds = new Set<number>(packageIds);
+  for (const s of structures.values()) {
+    s.items.forEach((i) => productIds.add(i.product_id));
+    s.accommodationIds.forEach((id) => productIds.add(id));
+  }
+  const [products, pricing] = await Promise.all([productsByIds(db, businessId, [...productIds]), pricingOf(db, businessId, [...productIds])]);
+  const ratesOf = (id: number): Rate[] => pricing.rates.get(id) ?? [];
+  const segments: SeasonSegment[] = pricing.segments;
+
+  const errors: FieldError[] = [];
+  interface Checked {
+    guest: QuoteGuest;
+    pkg: Product;
+    nights: string[];
+    room: Product | null;
+    srs: boolean;
+    items: { item: PackageItemRow; product: Product; uses: Use[]; qty: number; role: QuoteLine["role"] }[];
+  }
+  const checked: Checked[] = [];
+
+  guests.forEach((guest, i) => {
+    const path = `guests.${i}.package`;
+    const sel = guest.package;
+    const pkg = products.get(sel.id);
+    if (!pkg || pkg.type !== "package") throw new ApiError(404, "not_found", `Package ${sel.id} was not found.`);
+    const structure = structures.get(sel.id)!;
+    const before = errors.length;
+    if (guest.gender !== "m" && guest.gender !== "f") errors.push({ path: `guests.${i}.gender`, message: "must be m or f" });
+    if (!isRealDate(sel.start_date)) errors.push({ path: `${path}.start_date`, message: "must be a real date 'YYYY-MM-DD'" });
+    if (!isRealDate(sel.end_date)) errors.push({ path: `${path}.end_date`, message: "must be a real date 'YYYY-MM-DD'" });
+    if (errors.length > before) return;
+    const n = daysBetween(sel.start_date, sel.end_date);
+    if (n < 1) {
+      errors.push({ path: `${path}.end_date`, message: "must be after start_date" });
+      return;
+    }
+    if (!isAllowedDuration(pkg.duration, n)) {
+      const allowed = pkg.duration.variants.length ? pkg.duration.variants.join(" or ") : `at least ${pkg.duration.min}`;
+      errors.push({ path: `${path}.end_date`, message: `a stay of ${n} nights is not offered; nights: ${allowed}` });
+    }
+    if (!isCheckinDay(pkg, sel.start_date)) {
+      const days = Object.entries(pkg.allowed_checkin_days).filter(([, ok]) => ok).map(([d]) => d);
+      errors.push({ path: `${path}.start_date`, message: `not a check-in day of this package (check-in: ${days.join(", ")})` });
+    }
+    const nights = offeredDates(sel.start_date, n);
+
+    let room: Product | null = null;
+    if (structure.accommodationIds.length > 0) {
+      if (sel.accommodation_id === undefined || sel.accommodation_id === null) {
+        errors.push({ path: `${path}.accommodation_id`, message: `required: choose one of ${structure.accommodationIds.join(", ")}` });
+      } else if (!structure.accommodationIds.includes(sel.accommodation_id)) {
+        errors.push({ path: `${path}.accommodation_id`, message: `not an accommodation of package ${sel.id}; choose one of ${structure.accommodationIds.join(", ")}` });
+      } else {
+        room = products.get(sel.accommodation_id) ?? null;
+        if (room && !genderAllowed(room, guest.gender)) {
+          errors.push({ path: `${path}.accommodation_id`, message: `${room.title} takes only ${room.gender === "male" ? "males" : "females"}` });
+        }
+      }
+    } else if (sel.accommodation_id !== undefined && sel.accommodation_id !== null) {
+      errors.push({ path: `${path}.accommodation_id`, message: "this package is booked without accommodation" });
+    }
+    const srs = sel.srs === true;
+    if (srs && room && (room.is_private || !room.srs)) {
+      errors.push({ path: `${path}.srs`, message: `${room.title} offers no single room supplement` });
+    }
+
+    const items: Checked["items"] = [];
+    for (const item of structure.items.filter((it) => it.role === "default")) {
+      const product = products.get(item.product_id)!;
+      if (item.qty_default < 1) continue;
+      const slot = defaultSlot(product);
+      items.push({ item, product, uses: nights.map((date) => ({ date, slot })), qty: item.qty_default, role: "default" });
+    }
+    const chosenIds = new Set<number>();
+    (sel.items ?? []).forEach((sent, j) => {
+      const ipath = `${path}.items.${j}`;
+      const item = structure.items.find((it) => it.id === sent.package_item_id);
+      if (!item) {
+        errors.push({ path: `${ipath}.package_item_id`, message: `not an item of package ${sel.id}` });
+        return;
+      }
+      if (item.role === "default") return; // handled automatically, as the spec says
+      if (chosenIds.has(item.id)) {
+        errors.push({ path: `${ipath}.package_item_id`, message: "this item is listed twice" });
+        return;
+      }
+      chosenIds.add(item.id);
+      const product = products.get(item.product_id)!;
+      const dates = Array.isArray(sent.dates) ? sent.dates : [];
+      let uses = parseItemDates(product, dates, nights, `${ipath}.dates`, errors);
+      const configurable = item.is_configurable_dates === 1 || (item.group_id !== null && structure.groups.find((g) => g.id === item.group_id)?.is_configurable_dates === 1);
+      if (!configurable) uses = nights.map((date) => ({ date, slot: uses[0]?.slot ?? defaultSlot(product) }));
+      else if (dates.length === 0) errors.push({ path: `${ipath}.dates`, message: "choose at least one date" });
+      items.push({ item, product, uses, qty: itemQty(item, true), role: item.role });
+    });
+    // Alternatives of one group exclude each other: one of them, not several.
+    const byGroup = new Map<number, number>();
+    for (const c of items) {
+      if (c.item.role !== "alternative" || c.item.group_id === null) continue;
+      if (byGroup.has(c.item.group_id)) errors.push({ path: `${path}.items`, message: `choose one alternative of group ${c.item.group_id}, not several` });
+      byGroup.set(c.item.group_id, c.item.id);
+    }
+    checked.push({ guest, pkg, nights, room, srs, items });
+  });
+  if (errors.length > 0) {
+    const summary = errors.map((e) => `${e.path}: ${e.message}`).join("; ");
+    throw new ApiError(422, "validation_failed", `The selection is invalid: ${summary}`, { errors });
+  }
+
+  const lines: QuoteLine[] = [];
+  const holdMap = new Map<string, Hold>();
+  const hold = (product_id: number, date: string, slot: string, qty: number) => {
+    const key = `${product_id}|${date}|${slot}`;
+    const h = holdMap.get(key) ?? { product_id, date, slot, qty: 0 };
+    h.qty += qty;
+    holdMap.set(key, h);
+  };
+  const line = (l: Omit<QuoteLine, "price_minor"> & { base_minor: number }) => {
+    const { base_minor, ...rest } = l;
+    lines.push({ ...rest, price_minor: convertMinor(base_minor, choice) });
+  };
+
+  // Rooms shared by guests: private types, and srs rooms of shared types.
+  const rooms = new Map<string, Checked[][]>();
+  for (const c of checked) {
+    if (!c.room || !(c.room.is_private || c.srs)) continue;
+    const key = `${c.pkg.id}|${c.nights[0]}|${c.nights.length}|${c.room.id}|${c.srs}`;
+    const list = rooms.get(key) ?? [];
+    const per = Math.max(1, c.room.beds_per_room ?? 1);
+    const last = list[list.length - 1];
+    if (last && last.length < per) last.push(c);
+    else list.push([c]);
+    rooms.set(key, list);
+  }
+  const roomOf = new Map<Checked, Checked[]>();
+  for (const list of rooms.values()) for (const r of list) for (const c of r) roomOf.set(c, r);
+
+  for (const c of checked) {
+    const key = c.guest.key;
+    const own = { guest_key: key, guest_to_charge: [key] };
+    const pkgPrice = priceFor(ratesOf(c.pkg.id), segments, { dates: c.nights, units: { person: 1, unit: 1, room: 1 } });
+    line({ ...own, package_item_id: null, product_id: c.pkg.id, product_type: c.pkg.type, role: "package", dates: c.nights, qty: 1, base_minor: pkgPrice.amount_minor, is_fixed: pkgPrice.per === "stay" });
+    c.nights.forEach((d) => hold(c.pkg.id, d, "", 1));
+
+    if (c.room) {
+      const room = c.room;
+      const mates = roomOf.get(c);
+      if (room.is_private) {
+        if (mates && mates[0] === c) {
+          const keys = mates.map((m) => m.guest.key);
+          const p = priceFor(ratesOf(room.id), segments, { dates: c.nights, units: { person: mates.length, unit: 1, room: 1 } });
+          line({ guest_key: key, guest_to_charge: keys, package_item_id: null, product_id: room.id, product_type: room.type, role: "accommodation", dates: c.nights, qty: 1, base_minor: p.amount_minor, is_fixed: p.per === "stay" });
+          c.nights.forEach((d) => hold(room.id, d, "", 1));
+        }
+      } else {
+        const p = priceFor(ratesOf(room.id), segments, { dates: c.nights, units: { person: 1, unit: 1, room: 1 } });
+        line({ ...own, package_item_id: null, product_id: room.id, product_type: room.type, role: "accommodation", dates: c.nights, qty: 1, base_minor: p.amount_minor, is_fixed: p.per === "stay" });
+        if (!c.srs) c.nights.forEach((d) => hold(room.id, d, "", 1));
+        else if (mates && mates[0] === c) {
+          const keys = mates.map((m) => m.guest.key);
+          const charge = srsChargePerNight(room, mates.length) * c.nights.length;
+          line({ guest_key: key, guest_to_charge: keys, package_item_id: null, product_id: room.id, product_type: room.type, role: "srs", dates: c.nights, qty: 1, base_minor: charge, is_fixed: room.srs!.fixed });
+          c.nights.forEach((d) => hold(room.id, d, "", srsUnits(room)));
+        }
+      }
+    }
+
+    for (const it of c.items) {
+      const p = priceFor(ratesOf(it.product.id), segments, {
+        dates: it.uses.map((u) => u.date),
+        units: { person: it.qty, unit: it.qty, room: it.qty },
+        hours: it.product.duration.unit === "hour" ? it.product.duration.default : 1,
+        perSession: isSession(it.product),
+      });
+      const dates = it.uses.map((u) => (u.slot ? `${u.date} ${u.slot}:00` : u.date));
+      line({ ...own, package_item_id: it.item.id, product_id: it.product.id, product_type: it.product.type, role: it.role, dates, qty: it.qty, base_minor: p.amount_minor, is_fixed: p.per === "stay" && !isSession(it.product) });
+      it.uses.forEach((u) => hold(it.product.id, u.date, u.slot, it.qty));
+    }
+  }
+
+  const total_minor = lines.reduce((s, l) => s + l.price_minor, 0);
+  return { currency: choice.target.iso_code, minor_digits: choice.target.digits, lines, holds: [...holdMap.values()], total_minor };
+}
