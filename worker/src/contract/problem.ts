@@ -22,6 +22,7 @@ export const ErrorCode = z.enum([
   "idempotency_key_reused",
   "idempotency_in_progress",
   "terms_not_accepted",
+  "invalid_id",
   "internal_error",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
