@@ -2,6 +2,7 @@ import { createApp } from "./app";
 import type { Env } from "./env";
 import { apiKeyAuth } from "./middleware/auth";
 import { publicApi } from "./routes/public";
+import { privateApi } from "./routes/private";
 import { pageRoutes } from "./routes/pages";
 import { widgetRoutes } from "./routes/widget";
 
@@ -13,6 +14,8 @@ const app = createApp();
 
 app.use("/api/pub/v2/*", apiKeyAuth({ scope: "public" }));
 app.route("/api/pub/v2", publicApi());
+app.use("/private/*", apiKeyAuth({ scope: "private" }));
+app.route("/private", privateApi());
 // Plain Hono routers: OpenAPIHono.route() merges only OpenAPIHono registries, so the widget
 // proxy and the pages stay out of /openapi.json.
 app.route("/", widgetRoutes());

@@ -110,3 +110,187 @@ export async function personsByEmail(db: D1Database, businessId: number, emails:
 export function isEmailClash(err: unknown): boolean {
   return /UNIQUE constraint failed: persons\.business_id, persons\.email_norm|persons_email/i.test(String((err as Error)?.message ?? err));
 }
+
+/**
+ * Columns derived from bookings on every read (never stored, so never stale): bookings as guest
+ * and as booker, bookings where both, the latest booking time of each, and the confirmed totals
+ * paid as booker in the business's default currency.
+ */
+export function derivedColumns(p = "p"): string {
+  return `
+    (SELECT COUNT(DISTINCT g.booking_id) FROM guests g WHERE g.person_id = ${p}.id) AS t_guest,
+    (SELECT COUNT(*) FROM bookers k WHERE k.person_id = ${p}.id) AS t_booker,
+    (SELECT COUNT(*) FROM bookers k WHERE k.person_id = ${p}.id
+        AND EXISTS (SELECT 1 FROM guests g WHERE g.booking_id = k.booking_id AND g.person_id = ${p}.id)) AS t_both,
+    (SELECT MAX(b.created_at) FROM guests g JOIN bookings b ON b.id = g.booking_id WHERE g.person_id = ${p}.id) AS t_last_guest,
+    (SELECT MAX(b.created_at) FROM bookers k JOIN bookings b ON b.id = k.booking_id WHERE k.person_id = ${p}.id) AS t_last_booker,
+    (SELECT COALESCE(SUM(b.total_default_minor), 0) FROM bookers k JOIN bookings b ON b.id = k.booking_id
+        WHERE k.person_id = ${p}.id AND b.status = 'confirmed') AS t_paid_minor,
+    (SELECT c.iso_code FROM currencies c WHERE c.business_id = ${p}.business_id AND c.is_default = 1) AS t_currency`;
+}
+
+export interface Derived {
+  t_guest: number;
+  t_booker: number;
+  t_both: number;
+  t_last_guest: string | null;
+  t_last_booker: string | null;
+  t_paid_minor: number;
+  t_currency: string | null;
+}
+export type PersonWithDerived = PersonRow & Derived;
+
+/** One Person (not deleted) with its derived totals. */
+export async function personWithDerived(db: D1Database, businessId: number, id: string): Promise<PersonWithDerived | null> {
+  return db
+    .prepare(`SELECT p.*, ${derivedColumns("p")} FROM persons p WHERE p.id = ? AND p.business_id = ? AND p.deleted_at IS NULL`)
+    .bind(id, businessId)
+    .first<PersonWithDerived>();
+}
+
+export interface PersonFilters {
+  query?: string;
+  first_name?: string;
+  last_name?: string;
+  email?: string;
+  gender?: string;
+  birth_date?: { from?: string; to?: string };
+  is_guest?: boolean;
+  is_booker?: boolean;
+  language_code?: string;
+  nationality_code?: string;
+  country_code?: string;
+  phone_country_code?: string;
+  order: string[];
+  page: number;
+  limit: number;
+}
+
+/** `LIKE` pattern for a contains-match, with the wildcards of the value escaped. */
+export function containsPattern(value: string): string {
+  return `%${value.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+}
+
+/**
+ * The full-text condition of `query`: every word must appear (as a substring, any case) in one
+ * of names, e-mail, phone, city or company. Words of three or more characters use the trigram
+ * index; shorter ones (which a trigram index cannot hold) are matched on the index's columns.
+ */
+export function fullTextCondition(query: string): { sql: string; params: string[] } | null {
+  const words = query
+    .split(/\s+/)
+    .map((w) => w.replace(/^\+/, ""))
+    .filter((w) => w !== "")
+    .slice(0, 10);
+  if (!words.length) return null;
+  const long = words.filter((w) => [...w].length >= 3);
+  const short = words.filter((w) => [...w].length < 3);
+  const parts: string[] = [];
+  const params: string[] = [];
+  if (long.length) {
+    parts.push("p.rowid IN (SELECT rowid FROM persons_fts WHERE persons_fts MATCH ?)");
+    params.push(long.map((w) => `"${w.replaceAll('"', '""')}"`).join(" AND "));
+  }
+  for (const w of short) {
+    const cols = ["first_name", "last_name", "email", "phone", "city", "company_name"];
+    parts.push(`p.rowid IN (SELECT rowid FROM persons_fts WHERE ${cols.map((c) => `${c} LIKE ? ESCAPE '\\'`).join(" OR ")})`);
+    params.push(...cols.map(() => containsPattern(w)));
+  }
+  return { sql: parts.join(" AND "), params };
+}
+
+/** One page of a business's Persons (not deleted) and the total count of the filtered list. */
+export async function listPersons(db: D1Database, businessId: number, f: PersonFilters): Promise<{ rows: PersonWithDerived[]; total: number }> {
+  const where = ["p.business_id = ?", "p.deleted_at IS NULL"];
+  const params: (string | number)[] = [businessId];
+  if (f.query) {
+    const ft = fullTextCondition(f.query);
+    if (ft) {
+      where.push(ft.sql);
+      params.push(...ft.params);
+    }
+  }
+  for (const field of ["first_name", "last_name", "email"] as const) {
+    const value = f[field];
+    if (value) {
+      where.push(`p.${field} LIKE ? ESCAPE '\\'`);
+      params.push(containsPattern(value));
+    }
+  }
+  for (const field of ["gender", "language_code", "nationality_code", "country_code", "phone_country_code"] as const) {
+    const value = f[field];
+    if (value) {
+      where.push(`p.${field} = ? COLLATE NOCASE`);
+      params.push(value);
+    }
+  }
+  if (f.birth_date?.from) {
+    where.push("p.birth_date >= ?");
+    params.push(f.birth_date.from);
+  }
+  if (f.birth_date?.to) {
+    where.push("p.birth_date <= ?");
+    params.push(f.birth_date.to);
+  }
+  if (f.is_guest !== undefined) where.push(`${f.is_guest ? "" : "NOT "}EXISTS (SELECT 1 FROM guests g WHERE g.person_id = p.id)`);
+  if (f.is_booker !== undefined) where.push(`${f.is_booker ? "" : "NOT "}EXISTS (SELECT 1 FROM bookers k WHERE k.person_id = p.id)`);
+  const order = [...f.order, "p.created_at ASC", "p.id ASC"].join(", ");
+  const whereSql = where.join(" AND ");
+  const [page, count] = await db.batch([
+    db
+      .prepare(`SELECT p.*, ${derivedColumns("p")} FROM persons p WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`)
+      .bind(...params, f.limit, (f.page - 1) * f.limit),
+    db.prepare(`SELECT COUNT(*) AS n FROM persons p WHERE ${whereSql}`).bind(...params),
+  ]);
+  return { rows: page.results as unknown as PersonWithDerived[], total: (count.results[0] as { n: number }).n };
+}
+
+/** The bookings a Person took part in (as guest or booker), most recent first. */
+export async function personBookingIds(db: D1Database, businessId: number, personId: string): Promise<string[]> {
+  const rows = await db
+    .prepare(
+      `SELECT b.id FROM bookings b WHERE b.business_id = ?1 AND b.id IN
+         (SELECT booking_id FROM guests WHERE person_id = ?2 UNION SELECT booking_id FROM bookers WHERE person_id = ?2)
+       ORDER BY b.created_at DESC, b.id`,
+    )
+    .bind(businessId, personId)
+    .all<{ id: string }>();
+  return rows.results.map((r) => r.id);
+}
+
+/** Soft delete: the row stays for the bookings' snapshots; the e-mail becomes free again. */
+export function softDeletePersonStatement(db: D1Database, businessId: number, id: string, now: Date): D1PreparedStatement {
+  const ts = isoDateTime(now);
+  return db.prepare("UPDATE persons SET deleted_at = ?, updated_at = ? WHERE id = ? AND business_id = ? AND deleted_at IS NULL").bind(ts, ts, id, businessId);
+}
+
+/** Batch guard: the Person still exists (not deleted) when the batch commits. */
+export function personExistsGuard(db: D1Database, businessId: number, id: string): D1PreparedStatement {
+  return db
+    .prepare("INSERT INTO batch_guard (reason, ok) SELECT 'person_gone', EXISTS (SELECT 1 FROM persons WHERE id = ? AND business_id = ? AND deleted_at IS NULL)")
+    .bind(id, businessId);
+}
+
+export interface DietRow {
+  id: number;
+  title: string;
+  abbreviation: string | null;
+}
+export async function dietsById(db: D1Database, businessId: number): Promise<Map<number, DietRow>> {
+  const rows = await db.prepare("SELECT id, title, abbreviation FROM diets WHERE business_id = ?").bind(businessId).all<DietRow>();
+  return new Map(rows.results.map((r) => [r.id, r]));
+}
+
+/** Which referenced ids (diets, levels, locations) do not belong to the business. */
+export async function missingRefs(
+  db: D1Database,
+  businessId: number,
+  refs: { path: string; table: "diets" | "levels" | "locations"; id: number | null | undefined }[],
+): Promise<{ path: string; message: string }[]> {
+  const wanted = refs.filter((r) => typeof r.id === "number");
+  if (!wanted.length) return [];
+  const results = await db.batch(
+    wanted.map((r) => db.prepare(`SELECT COUNT(*) AS n FROM ${r.table} WHERE id = ? AND business_id = ?`).bind(r.id as number, businessId)),
+  );
+  return wanted.flatMap((r, i) => ((results[i].results[0] as { n: number }).n ? [] : [{ path: r.path, message: `no ${r.table.replace(/s$/, "")} ${r.id}` }]));
+}

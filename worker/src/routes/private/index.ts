@@ -1,0 +1,18 @@
+import { createRouter } from "../../lib/openapi";
+import { personRoutes } from "./persons";
+
+/**
+ * The private API (spec private-api.md): persons, guests, bookers, bookings and webhooks of the
+ * authenticated key's business. Mounted by index.ts under /private behind a private-scope key.
+ *
+ * Envelopes (the spec fixes some, we decided the rest):
+ * - GET /guests: a JSON array (spec); a Guest alone elsewhere (spec).
+ * - GET/PUT /bookings/{id}/booker: {data: Booker} (spec).
+ * - Persons and bookings: {data: Person} for one, {data: [...], meta: {page, limit, total}} for a list.
+ * - Every list also answers X-Total-Count and a Link header (first, prev, next, last).
+ */
+export function privateApi() {
+  const api = createRouter();
+  api.route("/", personRoutes);
+  return api;
+}

@@ -1,0 +1,278 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { callingCode } from "../../contract/private-calling-codes";
+import { PersonCreate, PersonEnvelope, PersonList, PersonUpdate } from "../../contract/private";
+import { problemResponse } from "../../contract/problem";
+import { personDeletedEvent, personEvent } from "../../domain/events";
+import { changedFields, mergePersonData, normalizeEmail, pickPersonData, withCallingCode, type PersonData } from "../../domain/persons";
+import { kickDelivery, outboxStatements } from "../../db/outbox";
+import {
+  dietsById,
+  insertPersonStatement,
+  isEmailClash,
+  listPersons,
+  missingRefs,
+  personBookingIds,
+  personExistsGuard,
+  personRow,
+  personsByEmail,
+  personWithDerived,
+  rowToData,
+  softDeletePersonStatement,
+  updatePersonStatement,
+} from "../../db/persons";
+import type { AppEnv } from "../../env";
+import { ApiError, notFound } from "../../lib/errors";
+import { createRouter } from "../../lib/openapi";
+import { parseSort, QueryReader, setPagingHeaders, uuidParam } from "./query";
+import { personView } from "./views";
+
+const tags = ["Persons"];
+const auth = {
+  401: problemResponse("Missing, malformed, unknown or revoked API key."),
+  403: problemResponse("The key is not a private key."),
+  429: problemResponse("Rate limit exceeded."),
+};
+const PersonIdParam = z.object({ person_id: z.string().openapi({ param: { name: "person_id", in: "path" }, format: "uuid" }) });
+const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
+
+const SORT_COLUMNS: Record<string, string> = {
+  first_name: "p.first_name COLLATE NOCASE",
+  last_name: "p.last_name COLLATE NOCASE",
+  full_name: "(COALESCE(p.first_name, '') || ' ' || COALESCE(p.last_name, '')) COLLATE NOCASE",
+  country: "p.country_code",
+  birth_date: "p.birth_date",
+};
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/persons",
+  tags,
+  summary: "List persons",
+  description:
+    "Persons not deleted, one page at a time. `query` searches names, e-mail, phone, city and company (every word must appear, as a substring, in any case); `first_name`, `last_name` and `email` are contains-matches. `birth_date` takes a date or a range from..to. `sort_by` may end in ,asc or ,desc. Pagination: `page` (from 1) and `limit` (1 to 100, default 10); `X-Total-Count` and `Link` headers.",
+  request: {
+    query: z.object({
+      query: z.string().optional(),
+      first_name: z.string().optional(),
+      last_name: z.string().optional(),
+      gender: z.string().optional().openapi({ description: "male or female (or nonbinary)" }),
+      birth_date: z.string().optional().openapi({ description: "YYYY-MM-DD or a range from..to" }),
+      email: z.string().optional(),
+      is_guest: z.string().optional().openapi({ description: "true or false" }),
+      is_booker: z.string().optional().openapi({ description: "true or false" }),
+      sort_by: z.string().optional().openapi({ description: "first_name, last_name, full_name, country or birth_date, optionally with ,asc or ,desc" }),
+      language_code: z.string().optional(),
+      nationality_code: z.string().optional(),
+      country_code: z.string().optional(),
+      phone_country_code: z.string().optional(),
+      page: z.string().optional(),
+      limit: z.string().optional(),
+    }),
+  },
+  responses: {
+    200: json(PersonList, "One page of persons."),
+    ...auth,
+    422: problemResponse("An invalid query parameter."),
+  },
+});
+
+const getRoute = createRoute({
+  method: "get",
+  path: "/persons/{person_id}",
+  tags,
+  summary: "Fetch a person",
+  request: { params: PersonIdParam },
+  responses: { 200: json(PersonEnvelope, "The person."), 400: problemResponse("person_id is not a UUID."), ...auth, 404: problemResponse("No such person (or deleted).") },
+});
+
+const createRoutePersons = createRoute({
+  method: "post",
+  path: "/persons",
+  tags,
+  summary: "Create a person (or update the one with that e-mail)",
+  request: { body: { content: { "application/json": { schema: PersonCreate } }, required: true } },
+  responses: {
+    200: json(PersonEnvelope, "A person with that e-mail existed and was updated."),
+    201: json(PersonEnvelope, "The person was created."),
+    ...auth,
+    400: problemResponse("Malformed JSON."),
+    422: problemResponse("Invalid fields."),
+  },
+});
+
+const updateRoute = createRoute({
+  method: "put",
+  path: "/persons/{person_id}",
+  tags,
+  summary: "Update a person",
+  description: "Guests and bookers keep their snapshots. phone_country_code also sets phone_country_calling_code.",
+  request: { params: PersonIdParam, body: { content: { "application/json": { schema: PersonUpdate } }, required: true } },
+  responses: {
+    200: json(PersonEnvelope, "The updated person."),
+    400: problemResponse("person_id is not a UUID, or malformed JSON."),
+    ...auth,
+    404: problemResponse("No such person (or deleted)."),
+    409: problemResponse("Another person has this e-mail."),
+    422: problemResponse("Invalid fields."),
+  },
+});
+
+const deleteRoute = createRoute({
+  method: "delete",
+  path: "/persons/{person_id}",
+  tags,
+  summary: "Delete a person (soft delete)",
+  description: "The person disappears from the persons endpoints; bookings keep their guest and booker snapshots. Sends PersonDeleted.",
+  request: { params: PersonIdParam },
+  responses: { 204: { description: "Deleted." }, 400: problemResponse("person_id is not a UUID."), ...auth, 404: problemResponse("No such person (or deleted).") },
+});
+
+/** Person data from a request body: aliases resolved, calling code set, references checked. */
+async function enteredData(c: Context<AppEnv>, body: Record<string, unknown>): Promise<PersonData> {
+  const input = { ...body };
+  for (const [alias, field] of [["phone_country_id", "phone_country_code"], ["country_id", "country_code"], ["nationality_id", "nationality_code"]]) {
+    if (input[alias] !== undefined && input[field] === undefined) input[field] = input[alias];
+  }
+  const data = withCallingCode(pickPersonData(input), callingCode);
+  const errors = await missingRefs(c.env.DB, c.get("tenant").businessId, [
+    { path: "diet_id", table: "diets", id: data.diet_id },
+    { path: "level_id", table: "levels", id: data.level_id },
+  ]);
+  if (errors.length) throw new ApiError(422, "validation_failed", `The body is invalid: ${errors.map((e) => `${e.path}: ${e.message}`).join("; ")}`, { errors });
+  return data;
+}
+
+async function respondPerson(c: Context<AppEnv>, id: string) {
+  const { businessId } = c.get("tenant");
+  const [row, diets] = await Promise.all([personWithDerived(c.env.DB, businessId, id), dietsById(c.env.DB, businessId)]);
+  if (!row) throw notFound("The person");
+  return { data: personView(row, diets) };
+}
+
+const emailTaken = () => new ApiError(409, "email_taken", "Another person already has this e-mail address.");
+
+export const personRoutes = createRouter()
+  .openapi(listRoute, async (c) => {
+    const { businessId } = c.get("tenant");
+    const q = new QueryReader(c);
+    const birth = q.range("birth_date", "date");
+    const filters = {
+      query: q.string("query", 200),
+      first_name: q.string("first_name"),
+      last_name: q.string("last_name"),
+      email: q.string("email"),
+      gender: q.enumOne("gender", ["male", "female", "nonbinary"] as const),
+      birth_date: birth?.kind === "range" ? birth : undefined,
+      is_guest: q.bool("is_guest"),
+      is_booker: q.bool("is_booker"),
+      language_code: twoLetters(q, "language_code"),
+      nationality_code: twoLetters(q, "nationality_code"),
+      country_code: twoLetters(q, "country_code"),
+      phone_country_code: twoLetters(q, "phone_country_code"),
+      order: parseSort(q, SORT_COLUMNS),
+      ...q.paging(),
+    };
+    q.done();
+    const [{ rows, total }, diets] = await Promise.all([listPersons(c.env.DB, businessId, filters), dietsById(c.env.DB, businessId)]);
+    setPagingHeaders(c, total, filters.page, filters.limit);
+    return c.json({ data: rows.map((r) => personView(r, diets)), meta: { page: filters.page, limit: filters.limit, total } }, 200);
+  })
+  .openapi(getRoute, async (c) => {
+    const id = uuidParam(c.req.valid("param").person_id, "person_id");
+    return c.json(await respondPerson(c, id), 200);
+  })
+  .openapi(createRoutePersons, async (c) => {
+    const { businessId } = c.get("tenant");
+    const now = c.get("now");
+    const entered = await enteredData(c, c.req.valid("json"));
+    const db = c.env.DB;
+    // A concurrent creation of the same e-mail makes the INSERT clash: then it is an update.
+    for (let attempt = 0; ; attempt++) {
+      const existing = (await personsByEmail(db, businessId, [entered.email])).get(normalizeEmail(entered.email) as string);
+      try {
+        if (existing) {
+          const before = rowToData(existing);
+          const after = mergePersonData(before, entered);
+          if (changedFields(before, after).length) {
+            await db.batch([
+              personExistsGuard(db, businessId, existing.id),
+              updatePersonStatement(db, businessId, existing.id, after, now),
+              ...outboxStatements(db, businessId, [personEvent("PersonUpdated", existing.id)], now),
+            ]);
+            await kickDelivery(c.env, businessId);
+          }
+          return c.json(await respondPerson(c, existing.id), 200);
+        }
+        const id = crypto.randomUUID();
+        await db.batch([
+          insertPersonStatement(db, businessId, id, mergePersonData({}, entered), now),
+          ...outboxStatements(db, businessId, [personEvent("PersonCreated", id)], now),
+        ]);
+        await kickDelivery(c.env, businessId);
+        c.header("Location", `/private/persons/${id}`);
+        return c.json(await respondPerson(c, id), 201);
+      } catch (err) {
+        if (attempt === 0 && (isEmailClash(err) || /guard_failed/.test(String(err)))) continue;
+        throw err;
+      }
+    }
+  })
+  .openapi(updateRoute, async (c) => {
+    const { businessId } = c.get("tenant");
+    const now = c.get("now");
+    const id = uuidParam(c.req.valid("param").person_id, "person_id");
+    const db = c.env.DB;
+    const row = await personRow(db, businessId, id);
+    if (!row) throw notFound("The person");
+    const entered = await enteredData(c, c.req.valid("json"));
+    const norm = normalizeEmail(entered.email);
+    if (norm && norm !== row.email_norm) {
+      const other = (await personsByEmail(db, businessId, [norm])).get(norm);
+      if (other && other.id !== id) throw emailTaken();
+    }
+    const before = rowToData(row);
+    const after = mergePersonData(before, entered);
+    if (changedFields(before, after).length) {
+      try {
+        await db.batch([
+          personExistsGuard(db, businessId, id),
+          updatePersonStatement(db, businessId, id, after, now),
+          ...outboxStatements(db, businessId, [personEvent("PersonUpdated", id)], now),
+        ]);
+      } catch (err) {
+        if (isEmailClash(err)) throw emailTaken();
+        if (/guard_failed/.test(String(err))) throw notFound("The person");
+        throw err;
+      }
+      await kickDelivery(c.env, businessId);
+    }
+    return c.json(await respondPerson(c, id), 200);
+  })
+  .openapi(deleteRoute, async (c) => {
+    const { businessId } = c.get("tenant");
+    const now = c.get("now");
+    const id = uuidParam(c.req.valid("param").person_id, "person_id");
+    const db = c.env.DB;
+    if (!(await personRow(db, businessId, id))) throw notFound("The person");
+    const bookings = await personBookingIds(db, businessId, id);
+    try {
+      await db.batch([
+        personExistsGuard(db, businessId, id),
+        softDeletePersonStatement(db, businessId, id, now),
+        ...outboxStatements(db, businessId, [personDeletedEvent(id, bookings)], now),
+      ]);
+    } catch (err) {
+      if (/guard_failed/.test(String(err))) throw notFound("The person");
+      throw err;
+    }
+    await kickDelivery(c.env, businessId);
+    return c.body(null, 204);
+  });
+
+function twoLetters(q: QueryReader, name: string): string | undefined {
+  const v = q.one(name);
+  if (v === undefined) return undefined;
+  if (!/^[A-Za-z]{2}$/.test(v)) return q.fail(name, "must be a two-letter code");
+  return v;
+}

@@ -1,0 +1,234 @@
+import type { Context } from "hono";
+import { z } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { ApiError, type FieldError } from "../../lib/errors";
+
+/**
+ * Query syntax of the private API's lists (DESIGN.md, API conventions):
+ * - lists: repeated `name[]=a&name[]=b`, repeated `name=a&name=b`, or `name=a,b`;
+ * - ranges: `from..to`, `from..` or `..to` (both ends included), or one value;
+ *   a date on a datetime filter means that whole day (UTC);
+ * - `null` / `notnull` where the spec allows them;
+ * - `page` >= 1 (default 1), `limit` 1..100 (default 10); anything else is a 422, never a clamp.
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+/** A path id that must be a UUID: anything else is a 400 (the spec's "invalid request"). */
+export function uuidParam(value: string, name: string): string {
+  if (!isUuid(value)) throw new ApiError(400, "invalid_id", `${name} must be a UUID.`, { errors: [{ path: name, message: "must be a UUID" }] });
+  return value.toLowerCase();
+}
+
+/** Documentation of a list-capable query parameter (also accepts name[]). */
+export const listParam = (description: string) =>
+  z.union([z.string(), z.array(z.string())]).optional().openapi({ description: `${description} One value, a comma-separated list, or repeated (name[]=a&name[]=b).` });
+export const rangeParam = (description: string) =>
+  z.string().optional().openapi({ description: `${description} One value or a range from..to (either end may be left open).` });
+
+export type Range = { kind: "null" } | { kind: "notnull" } | { kind: "range"; from?: string; to?: string };
+
+/** Collects the query's errors so that one 422 lists them all. */
+export class QueryReader {
+  readonly errors: FieldError[] = [];
+  private readonly all: Record<string, string[]>;
+
+  constructor(c: Context<AppEnv>) {
+    this.all = c.req.queries() ?? {};
+  }
+
+  fail(path: string, message: string): undefined {
+    this.errors.push({ path, message });
+    return undefined;
+  }
+
+  /** Every value given for name and name[], split on commas. */
+  values(name: string): string[] | undefined {
+    const raw = [...(this.all[name] ?? []), ...(this.all[`${name}[]`] ?? [])];
+    if (!raw.length) return undefined;
+    return raw.flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== "");
+  }
+
+  /** Every value given for name and name[], as sent (sort_by keeps its ",desc"). */
+  raw(name: string): string[] | undefined {
+    const raw = [...(this.all[name] ?? []), ...(this.all[`${name}[]`] ?? [])].map((v) => v.trim()).filter((v) => v !== "");
+    return raw.length ? raw : undefined;
+  }
+
+  /** The single value of name (the last one if repeated). */
+  one(name: string): string | undefined {
+    const raw = [...(this.all[name] ?? []), ...(this.all[`${name}[]`] ?? [])];
+    const v = raw.at(-1)?.trim();
+    return v === undefined || v === "" ? undefined : v;
+  }
+
+  string(name: string, max = 255): string | undefined {
+    const v = this.one(name);
+    if (v !== undefined && v.length > max) return this.fail(name, `must be at most ${max} characters`);
+    return v;
+  }
+
+  uuids(name: string): string[] | undefined {
+    const vs = this.values(name);
+    if (!vs) return undefined;
+    const bad = vs.find((v) => !isUuid(v));
+    if (bad !== undefined) return this.fail(name, `"${bad.slice(0, 60)}" is not a UUID`);
+    if (vs.length > 100) return this.fail(name, "at most 100 values");
+    return vs.map((v) => v.toLowerCase());
+  }
+
+  ints(name: string): number[] | undefined {
+    const vs = this.values(name);
+    if (!vs) return undefined;
+    const bad = vs.find((v) => !/^\d{1,10}$/.test(v) || Number(v) < 1 || Number(v) > 2_147_483_647);
+    if (bad !== undefined) return this.fail(name, `"${bad.slice(0, 60)}" is not a positive integer id`);
+    if (vs.length > 100) return this.fail(name, "at most 100 values");
+    return vs.map(Number);
+  }
+
+  enums<T extends string>(name: string, allowed: readonly T[]): T[] | undefined {
+    const vs = this.values(name);
+    if (!vs) return undefined;
+    const bad = vs.find((v) => !(allowed as readonly string[]).includes(v));
+    if (bad !== undefined) return this.fail(name, `"${bad.slice(0, 60)}" is not one of ${allowed.join(", ")}`);
+    return vs as T[];
+  }
+
+  enumOne<T extends string>(name: string, allowed: readonly T[]): T | undefined {
+    const v = this.one(name);
+    if (v === undefined) return undefined;
+    if (!(allowed as readonly string[]).includes(v)) return this.fail(name, `must be one of ${allowed.join(", ")}`);
+    return v as T;
+  }
+
+  bool(name: string): boolean | undefined {
+    const v = this.one(name);
+    if (v === undefined) return undefined;
+    if (["true", "1"].includes(v)) return true;
+    if (["false", "0"].includes(v)) return false;
+    return this.fail(name, "must be true or false");
+  }
+
+  intValue(name: string, min: number, max: number, fallback: number): number {
+    const v = this.one(name);
+    if (v === undefined) return fallback;
+    if (!/^-?\d{1,10}$/.test(v) || Number(v) < min || Number(v) > max) {
+      this.fail(name, `must be an integer from ${min} to ${max}`);
+      return fallback;
+    }
+    return Number(v);
+  }
+
+  /** page (>= 1, default 1) and limit (1..100, default 10). */
+  paging(): { page: number; limit: number } {
+    return { page: this.intValue("page", 1, 1_000_000, 1), limit: this.intValue("limit", 1, 100, 10) };
+  }
+
+  /**
+   * A date or datetime, or a range of them. `column` says what the filtered column holds: on a
+   * date column a datetime counts by its date; on a datetime column a date spans its whole day.
+   */
+  range(name: string, column: "date" | "datetime", allowNull = false): Range | undefined {
+    const v = this.one(name);
+    if (v === undefined) return undefined;
+    if (allowNull && (v === "null" || v === "notnull")) return { kind: v };
+    const [fromRaw, toRaw, ...rest] = v.includes("..") ? v.split("..") : [v, v];
+    if (rest.length) return this.fail(name, "a range is from..to");
+    const from = fromRaw === "" ? undefined : this.bound(name, fromRaw, column, "from");
+    const to = toRaw === "" ? undefined : this.bound(name, toRaw, column, "to");
+    if ((fromRaw !== "" && from === undefined) || (toRaw !== "" && to === undefined)) return undefined;
+    if (from === undefined && to === undefined) return this.fail(name, "a range needs at least one end");
+    if (from !== undefined && to !== undefined && from > to) return this.fail(name, "the range ends before it starts");
+    return { kind: "range", from, to };
+  }
+
+  private bound(name: string, raw: string, column: "date" | "datetime", end: "from" | "to"): string | undefined {
+    const allowedHint = allowNullHint(column);
+    if (DATE.test(raw)) {
+      if (!validDate(raw)) return this.fail(name, `"${raw}" is not a real date`);
+      if (column === "date") return raw;
+      return end === "from" ? `${raw}T00:00:00Z` : `${raw}T23:59:59Z`;
+    }
+    if (DATETIME.test(raw) && !Number.isNaN(Date.parse(raw))) {
+      const iso = new Date(raw).toISOString().replace(/\.\d{3}Z$/, "Z");
+      return column === "date" ? iso.slice(0, 10) : iso;
+    }
+    return this.fail(name, `"${raw.slice(0, 60)}" is not ${allowedHint}`);
+  }
+
+  /** Throw one 422 listing every invalid parameter. */
+  done(): void {
+    if (this.errors.length) {
+      throw new ApiError(422, "validation_failed", `The query is invalid: ${this.errors.map((e) => `${e.path}: ${e.message}`).join("; ")}`, {
+        errors: this.errors,
+      });
+    }
+  }
+}
+
+function allowNullHint(column: "date" | "datetime"): string {
+  return column === "date" ? "a date (YYYY-MM-DD)" : "a date or an ISO 8601 datetime";
+}
+
+function validDate(iso: string): boolean {
+  const d = new Date(`${iso}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === iso;
+}
+
+/** SQL for a range filter on an expression. */
+export function rangeSql(expr: string, range: Range): { sql: string; params: string[] } {
+  if (range.kind === "null") return { sql: `${expr} IS NULL`, params: [] };
+  if (range.kind === "notnull") return { sql: `${expr} IS NOT NULL`, params: [] };
+  const parts: string[] = [];
+  const params: string[] = [];
+  if (range.from !== undefined) {
+    parts.push(`${expr} >= ?`);
+    params.push(range.from);
+  }
+  if (range.to !== undefined) {
+    parts.push(`${expr} <= ?`);
+    params.push(range.to);
+  }
+  return { sql: parts.join(" AND "), params };
+}
+
+/** `sort_by` values "field" or "field,asc|desc" (also repeated), mapped to SQL. */
+export function parseSort(q: QueryReader, columns: Record<string, string>): string[] {
+  const all = q.raw("sort_by") ?? [];
+  const out: string[] = [];
+  for (const raw of all) {
+    const [field, dir = "asc", ...rest] = raw.split(",").map((s) => s.trim());
+    const column = columns[field];
+    if (!column || rest.length || !["asc", "desc"].includes(dir.toLowerCase())) {
+      q.fail("sort_by", `must be one of ${Object.keys(columns).join(", ")}, optionally followed by ,asc or ,desc`);
+      continue;
+    }
+    const desc = dir.toLowerCase() === "desc";
+    // Missing values go last either way.
+    out.push(`(${column}) IS NULL`, `${column} ${desc ? "DESC" : "ASC"}`);
+  }
+  return out;
+}
+
+/** X-Total-Count and a Link header (first, prev, next, last) for one page of a list. */
+export function setPagingHeaders(c: Context<AppEnv>, total: number, page: number, limit: number): void {
+  c.header("X-Total-Count", String(total));
+  const last = Math.max(1, Math.ceil(total / limit));
+  const url = new URL(c.req.url);
+  const link = (p: number, rel: string) => {
+    url.searchParams.set("page", String(p));
+    url.searchParams.set("limit", String(limit));
+    return `<${url.pathname}${url.search}>; rel="${rel}"`;
+  };
+  const links = [link(1, "first")];
+  if (page > 1) links.push(link(Math.min(page - 1, last), "prev"));
+  if (page < last) links.push(link(page + 1, "next"));
+  links.push(link(last, "last"));
+  c.header("Link", links.join(", "));
+}

@@ -1,0 +1,81 @@
+import type { Booker, Person } from "../../contract/private";
+import { initials, PERSON_DATA_FIELDS, type PersonData } from "../../domain/persons";
+import { rowToData, type DietRow, type PersonWithDerived } from "../../db/persons";
+import { minorDigits, toMajor } from "../../domain/money";
+
+/**
+ * The Person of the API. With a snapshot (a guest's or booker's data as of its booking), the data
+ * fields are the snapshot's; id, totals, flags and timestamps are always the live Person's.
+ */
+export function personView(row: PersonWithDerived, diets: Map<number, DietRow>, snapshot?: PersonData): Person {
+  const data: PersonData = snapshot ? { ...emptyData(), ...snapshot } : rowToData(row);
+  const dietId = (data.diet_id as number | null | undefined) ?? null;
+  const diet = dietId !== null ? diets.get(dietId) : undefined;
+  const currency = row.t_currency ?? "EUR";
+  const lastGuest = row.t_last_guest ?? "";
+  const lastBooker = row.t_last_booker ?? "";
+  const str = (v: unknown) => (v === undefined || v === null ? null : String(v));
+  return {
+    id: row.id,
+    email: str(data.email),
+    first_name: str(data.first_name),
+    last_name: str(data.last_name),
+    salutation: str(data.salutation),
+    initials: initials(data.first_name, data.last_name),
+    gender: str(data.gender),
+    birth_date: str(data.birth_date),
+    language_code: str(data.language_code),
+    nationality_code: str(data.nationality_code),
+    phone_country_calling_code: str(data.phone_country_calling_code),
+    phone_country_code: str(data.phone_country_code),
+    phone: str(data.phone),
+    country_code: str(data.country_code),
+    state: str(data.state),
+    city: str(data.city),
+    zip_code: str(data.zip_code),
+    address_line_1: str(data.address_line_1),
+    address_line_2: str(data.address_line_2),
+    address_line_3: str(data.address_line_3),
+    id_type: str(data.id_type),
+    id_number: str(data.id_number),
+    id_expiry_date: str(data.id_expiry_date),
+    company_name: str(data.company_name),
+    tax_number: str(data.tax_number),
+    company_address_line_1: str(data.company_address_line_1),
+    company_address_line_2: str(data.company_address_line_2),
+    custom_fields: (data.custom_fields as Record<string, unknown>) ?? {},
+    totals: {
+      last_booking: (lastGuest > lastBooker ? lastGuest : lastBooker) || null,
+      booking_count: row.t_guest + row.t_booker - row.t_both,
+      total_as_guest: row.t_guest,
+      total_as_booker: row.t_booker,
+      total_paid_as_booker: toMajor(row.t_paid_minor, minorDigits(currency)),
+      booking_inquiry_count: 0,
+    },
+    diet_id: dietId,
+    diet: diet ? { id: diet.id, backoffice_title: diet.title, abbreviation: diet.abbreviation } : null,
+    level_id: (data.level_id as number | null | undefined) ?? null,
+    guest_group_id: (data.guest_group_id as number | null | undefined) ?? null,
+    is_guest: row.t_guest > 0,
+    is_booker: row.t_booker > 0,
+    deleted_at: row.deleted_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+function emptyData(): PersonData {
+  return Object.fromEntries(PERSON_DATA_FIELDS.map((f) => [f, f === "custom_fields" ? {} : null])) as PersonData;
+}
+
+export function bookerView(
+  row: { id: string; booking_id: string; person_snapshot: string; company_name: string | null; tax_number: string | null },
+  person: PersonWithDerived,
+  diets: Map<number, DietRow>,
+): Booker {
+  return {
+    id: row.id,
+    person: personView(person, diets, JSON.parse(row.person_snapshot) as PersonData),
+    booking_related_data: { booking_id: row.booking_id, company_name: row.company_name, tax_number: row.tax_number },
+  };
+}
