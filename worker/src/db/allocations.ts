@@ -1,0 +1,162 @@
+/**
+ * Allocations: units of one product-date-slot held by a cart (expires_at set) or booked
+ * (booking_id set). The `allocations_capacity` trigger refuses an INSERT beyond capacity, so the
+ * statements here never check capacity in JavaScript: they put the check inside the batch.
+ *
+ * Every datetime written or compared here is `Date.toISOString()` (UTC, milliseconds): the
+ * trigger (`expires_at > created_at`), the guards below, carts.expires_at and the availability
+ * reads all compare these strings as text, so they must share one format.
+ */
+/** The one text format of instants that allocations and carts compare. */
+export const stamp = (d: Date): string => d.toISOString();
+
+/** Units of one product on one date (and timeslot, '' when not on timeslots). */
+export interface Hold {
+  product_id: number;
+  date: string;
+  slot: string;
+  qty: number;
+}
+
+/**
+ * INSERT statements for holds of a cart (expires_at). The trigger refuses each one beyond
+ * capacity with 'sold_out', aborting the whole batch: every night and every item, or nothing.
+ * The writer's `now` goes into created_at: the trigger counts only holds live at that time.
+ */
+export function holdStatements(
+  db: D1Database,
+  businessId: number,
+  cartId: string,
+  holds: Hold[],
+  now: Date,
+  expiresAt: Date,
+): D1PreparedStatement[] {
+  const created = stamp(now);
+  const expires = stamp(expiresAt);
+  return mergeHolds(holds).map((h) =>
+    db
+      .prepare(
+        `INSERT INTO allocations (business_id, product_id, date, slot, qty, cart_id, expires_at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .bind(businessId, h.product_id, h.date, h.slot ?? "", h.qty, cartId, expires, created),
+  );
+}
+
+/** One hold per product-date-slot: several guests on one night count together. */
+export function mergeHolds(holds: Hold[]): Hold[] {
+  const merged = new Map<string, Hold>();
+  for (const h of holds) {
+    if (h.qty <= 0) continue;
+    const key = `${h.product_id}|${h.date}|${h.slot ?? ""}`;
+    const seen = merged.get(key);
+    if (seen) seen.qty += h.qty;
+    else merged.set(key, { product_id: h.product_id, date: h.date, slot: h.slot ?? "", qty: h.qty });
+  }
+  return [...merged.values()];
+}
+
+/** UPDATE that releases a booking's allocations (a cancelled booking frees its units at once). */
+export function releaseBookingStatement(db: D1Database, businessId: number, bookingId: string, now: Date): D1PreparedStatement {
+  return db
+    .prepare("UPDATE allocations SET released_at = ? WHERE business_id = ? AND booking_id = ? AND released_at IS NULL")
+    .bind(stamp(now), businessId, bookingId);
+}
+
+/**
+ * UPDATE that releases the holds of a cart once it is abandoned (put it after the UPDATE that
+ * abandons the cart, in the same batch). Idempotent, and harmless for a cart still open.
+ */
+export function releaseCartHoldsStatement(db: D1Database, businessId: number, cartId: string, now: Date): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE allocations SET released_at = ?1 WHERE business_id = ?2 AND cart_id = ?3 AND booking_id IS NULL AND released_at IS NULL
+          AND EXISTS (SELECT 1 FROM carts c WHERE c.id = ?3 AND c.business_id = ?2 AND c.status = 'abandoned')`,
+    )
+    .bind(stamp(now), businessId, cartId);
+}
+
+/** UPDATE that moves a cart's live holds to a new expiry (extend). */
+export function extendCartHoldsStatement(db: D1Database, businessId: number, cartId: string, expiresAt: Date): D1PreparedStatement {
+  return db
+    .prepare(
+      "UPDATE allocations SET expires_at = ? WHERE business_id = ? AND cart_id = ? AND booking_id IS NULL AND released_at IS NULL",
+    )
+    .bind(stamp(expiresAt), businessId, cartId);
+}
+
+/**
+ * Guard for checkout: aborts the batch with 'hold_expired' when any hold of the cart has expired
+ * or been released at `now`. Put it first in the batch that converts the holds: a checkout racing
+ * an expiry can then never book an expired hold, whatever the alarm has done.
+ */
+export function liveHoldsGuard(db: D1Database, businessId: number, cartId: string, now: Date): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO cart_guard (reason, ok) SELECT 'hold_expired', NOT EXISTS (
+         SELECT 1 FROM allocations WHERE business_id = ? AND cart_id = ? AND booking_id IS NULL
+            AND (released_at IS NOT NULL OR expires_at IS NULL OR expires_at <= ?))`,
+    )
+    .bind(businessId, cartId, stamp(now));
+}
+
+/** UPDATE that turns a cart's live holds into booking allocations (booking_id set, no expiry). */
+export function convertHoldsStatement(db: D1Database, businessId: number, cartId: string, bookingId: string): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE allocations SET booking_id = ?, expires_at = NULL
+        WHERE business_id = ? AND cart_id = ? AND booking_id IS NULL AND released_at IS NULL`,
+    )
+    .bind(bookingId, businessId, cartId);
+}
+
+export interface Shortage extends Hold {
+  title: string;
+  available: number;
+}
+
+/**
+ * Which of `holds` cannot be met at `now` (capacity minus live allocations, computed exactly as
+ * the trigger does). Used after a 'sold_out' abort to tell the buyer what is sold out; the
+ * answer is an explanation, the trigger remains the only judge.
+ */
+export async function findShortages(db: D1Database, businessId: number, holds: Hold[], now: Date): Promise<Shortage[]> {
+  const wanted = mergeHolds(holds);
+  if (wanted.length === 0) return [];
+  const at = stamp(now);
+  const rows = await db.batch<{ title: string; capacity: number; used: number }>(
+    wanted.map((h) =>
+      db
+        .prepare(
+          `SELECT p.title AS title,
+             COALESCE((SELECT CASE WHEN i.blocked = 1 THEN 0 ELSE i.capacity END FROM inventory i
+                        WHERE i.product_id = p.id AND i.date = ?2 AND i.slot = ?3),
+                      COALESCE(p.default_capacity, 1000000000)) AS capacity,
+             (SELECT COALESCE(SUM(a.qty), 0) FROM allocations a
+               WHERE a.product_id = p.id AND a.date = ?2 AND a.slot = ?3 AND a.released_at IS NULL
+                 AND (a.booking_id IS NOT NULL OR a.expires_at > ?4)) AS used
+           FROM products p WHERE p.id = ?1 AND p.business_id = ?5`,
+        )
+        .bind(h.product_id, h.date, h.slot, at, businessId),
+    ),
+  );
+  const out: Shortage[] = [];
+  wanted.forEach((h, i) => {
+    const row = rows[i].results[0];
+    const available = row ? Math.max(0, row.capacity - row.used) : 0;
+    if (available < h.qty) out.push({ ...h, title: row?.title ?? `product ${h.product_id}`, available });
+  });
+  return out;
+}
+
+/** Live allocations of a product on a date and slot (tests and diagnostics). */
+export async function liveUnits(db: D1Database, productId: number, date: string, slot: string, now: Date): Promise<number> {
+  const row = await db
+    .prepare(
+      `SELECT COALESCE(SUM(qty), 0) AS n FROM allocations WHERE product_id = ? AND date = ? AND slot = ?
+         AND released_at IS NULL AND (booking_id IS NOT NULL OR expires_at > ?)`,
+    )
+    .bind(productId, date, slot, stamp(now))
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}
