@@ -1,0 +1,131 @@
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env";
+import { ApiError } from "../lib/errors";
+import { sha256Hex } from "../lib/keys";
+import { isoDateTime } from "../lib/time";
+
+export interface IdempotencyOptions {
+  /** How long a key is remembered, per business (default 24 hours). */
+  ttlSeconds?: number;
+  /**
+   * A request still "running" after this many seconds is taken to have died (its Worker was
+   * evicted mid-request), so a retry may run instead of getting 409 for a whole day. Default 120.
+   */
+  staleRunningSeconds?: number;
+  /** Header carrying the key (default `Idempotency-Key`). */
+  header?: string;
+}
+
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/** JSON with object keys sorted, so the same body sent with another key order is the same request. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+interface IdempotencyRow {
+  route: string;
+  request_hash: string;
+  state: "running" | "done";
+  response_status: number | null;
+  response_body: string | null;
+}
+
+/**
+ * `Idempotency-Key` for requests that create or change state (DESIGN.md). With the header:
+ * - the first request runs, and its answer (any status below 500) is stored for the business;
+ * - the same key with the same method, path and body replays that answer (header
+ *   `Idempotent-Replayed: true`) without running the handler again;
+ * - the same key with another body (or route) is refused with 422 `idempotency_key_reused`;
+ * - the same key while the first request is still running is refused with 409
+ *   `idempotency_in_progress` and `Retry-After`.
+ * A 5xx or a thrown error forgets the key, so that the retry can run. Without the header the
+ * request runs normally. Must run after the tenant is known (auth).
+ */
+export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler<AppEnv> {
+  const ttlMs = (options.ttlSeconds ?? 86_400) * 1000;
+  const staleMs = (options.staleRunningSeconds ?? 120) * 1000;
+  const headerName = options.header ?? "Idempotency-Key";
+  return async (c, next) => {
+    const key = c.req.header(headerName);
+    if (key === undefined) return next();
+    if (!KEY_PATTERN.test(key)) {
+      throw new ApiError(422, "validation_failed", `${headerName} must be 1 to 255 visible ASCII characters (a UUID is a good key).`, {
+        errors: [{ path: headerName, message: "must be 1 to 255 visible ASCII characters" }],
+      });
+    }
+    const db = c.env.DB;
+    const businessId = c.get("tenant").businessId;
+    const now = c.get("now");
+    const route = `${c.req.method} ${new URL(c.req.url).pathname}`;
+    const text = await c.req.text();
+    let body: string = text;
+    try {
+      body = canonical(JSON.parse(text));
+    } catch {
+      // not JSON: the handler's validation answers; the raw text identifies the request
+    }
+    const hash = await sha256Hex(`${route}\n${body}`);
+    const created = isoDateTime(now);
+
+    // Claim the key: forget expired records of this business, then insert ours, or take over a
+    // record whose request died while running. `changes` says whether we own the key now.
+    const [, claim] = await db.batch([
+      db.prepare("DELETE FROM idempotency WHERE business_id = ? AND created_at <= ?").bind(businessId, isoDateTime(new Date(now.getTime() - ttlMs))),
+      db
+        .prepare(
+          `INSERT INTO idempotency (business_id, key, route, request_hash, state, created_at) VALUES (?, ?, ?, ?, 'running', ?)
+           ON CONFLICT (business_id, key) DO UPDATE SET route = excluded.route, request_hash = excluded.request_hash,
+             state = 'running', response_status = NULL, response_body = NULL, created_at = excluded.created_at
+           WHERE idempotency.state = 'running' AND idempotency.created_at <= ? AND idempotency.request_hash = excluded.request_hash`,
+        )
+        .bind(businessId, key, route, hash, created, isoDateTime(new Date(now.getTime() - staleMs))),
+    ]);
+    if (claim.meta.changes === 0) {
+      const row = await db
+        .prepare("SELECT route, request_hash, state, response_status, response_body FROM idempotency WHERE business_id = ? AND key = ?")
+        .bind(businessId, key)
+        .first<IdempotencyRow>();
+      if (!row) throw new ApiError(409, "idempotency_in_progress", "A request with this Idempotency-Key is being handled; retry shortly.", { headers: { "Retry-After": "1" } });
+      if (row.route !== route || row.request_hash !== hash) {
+        throw new ApiError(422, "idempotency_key_reused", `This ${headerName} was already used with a different request (${row.route}); use a new key for a new request.`);
+      }
+      if (row.state === "running") {
+        throw new ApiError(409, "idempotency_in_progress", `A request with this ${headerName} is still being handled; retry shortly to get its answer.`, {
+          headers: { "Retry-After": "1" },
+        });
+      }
+      const status = row.response_status ?? 200;
+      return new Response(row.response_body, {
+        status,
+        headers: {
+          "Content-Type": status >= 400 ? "application/problem+json" : "application/json",
+          "Idempotent-Replayed": "true",
+        },
+      });
+    }
+
+    const forget = () => db.prepare("DELETE FROM idempotency WHERE business_id = ? AND key = ? AND state = 'running'").bind(businessId, key).run();
+    try {
+      await next();
+    } catch (err) {
+      await forget();
+      throw err;
+    }
+    const res = c.res;
+    if (res.status >= 500) {
+      await forget();
+      return;
+    }
+    const responseBody = await res.clone().text();
+    await db
+      .prepare("UPDATE idempotency SET state = 'done', response_status = ?, response_body = ? WHERE business_id = ? AND key = ?")
+      .bind(res.status, responseBody, businessId, key)
+      .run();
+  };
+}
