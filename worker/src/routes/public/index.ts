@@ -1,4 +1,5 @@
 import { createRouter } from "../../lib/openapi";
+import { cartRoutes } from "./carts";
 import { settingsRoutes } from "./settings";
 
 /**
@@ -9,5 +10,6 @@ import { settingsRoutes } from "./settings";
 export function publicApi() {
   const api = createRouter();
   api.route("/", settingsRoutes);
+  api.route("/", cartRoutes);
   return api;
 }

@@ -1,0 +1,202 @@
+import { z } from "@hono/zod-openapi";
+import { CurrencyCode, IsoDate, Language } from "./common";
+
+/** 'YYYY-MM-DD' or 'YYYY-MM-DD HH:mm:ss' (timeslot items), a real calendar date and time. */
+export const ItemDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}( ([01]\d|2[0-3]):[0-5]\d:[0-5]\d)?$/, "must be YYYY-MM-DD or YYYY-MM-DD HH:mm:ss")
+  .refine((s) => {
+    const d = new Date(`${s.slice(0, 10)}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s.slice(0, 10);
+  }, "is not a calendar date")
+  .openapi({ example: "2026-12-07 08:00:00" });
+
+const Name = z.string().trim().min(1, "is required").max(255);
+const Email = z.email("must be an e-mail address").max(255);
+
+export const CartItemInput = z.object({
+  package_item_id: z.number().int().min(1).openapi({ description: "The package item's id (not a product id).", example: 1002 }),
+  dates: z.array(ItemDate).min(1).max(400),
+});
+
+export const CartPackageInput = z
+  .object({
+    id: z.number().int().min(1).openapi({ example: 101 }),
+    start_date: IsoDate,
+    end_date: IsoDate,
+    accommodation_id: z.number().int().min(1).optional().openapi({ description: "Required when the package has accommodation.", example: 201 }),
+    srs: z.boolean().optional().openapi({ description: "Book the shared room privately (single room supplement)." }),
+    items: z
+      .array(CartItemInput)
+      .max(100)
+      .optional()
+      .openapi({ description: "Options, alternatives and upgrades. Default items are added automatically; default items sent here are ignored." }),
+  })
+  .refine((p) => p.end_date >= p.start_date, { message: "must not be before start_date", path: ["end_date"] });
+
+export const CartGuestInput = z.object({
+  first_name: Name,
+  last_name: Name,
+  email: Email.optional().openapi({ description: "Unique per guest within the cart (compared case-insensitively)." }),
+  gender: z.enum(["m", "f"]),
+  language_code: Language.optional(),
+  birth_date: IsoDate.optional().openapi({ description: "Required when the business's guest_fields.birthday.required is true." }),
+  package: CartPackageInput,
+});
+export type CartGuestInput = z.infer<typeof CartGuestInput>;
+
+export const AddToCartBody = z
+  .object({
+    currency: CurrencyCode.openapi({ description: "Currency of the order; a cart keeps the currency it was opened with." }),
+    cart_id: z.uuid("must be a cart_id (UUID) returned by an earlier call").optional(),
+    guests: z.array(CartGuestInput).min(1).max(50),
+  })
+  .superRefine((body, ctx) => {
+    const seen = new Map<string, number>();
+    body.guests.forEach((g, i) => {
+      if (!g.email) return;
+      const norm = g.email.trim().toLowerCase();
+      if (seen.has(norm)) {
+        ctx.addIssue({ code: "custom", path: ["guests", i, "email"], message: `is the same as guests.${seen.get(norm)}.email; each guest needs their own e-mail` });
+      } else seen.set(norm, i);
+    });
+  })
+  .openapi("AddToCart");
+export type AddToCartBody = z.infer<typeof AddToCartBody>;
+
+export const Customer = z.object({
+  first_name: Name,
+  last_name: Name,
+  email: Email,
+  gender: z.enum(["m", "f"]).optional(),
+  language_code: Language.optional(),
+  birth_date: IsoDate.optional(),
+  phone_countrycode: z
+    .union([z.number().int().min(1).max(9999), z.string().regex(/^\d{1,4}$/, "must be digits without a plus sign")])
+    .optional()
+    .openapi({ description: "Country calling code without plus sign.", example: 351 }),
+  phone: z.string().trim().min(1).max(40).regex(/^[\d\s()./-]+$/, "must be a phone number").optional(),
+  address_line_1: z.string().trim().max(255).optional(),
+  address_line_2: z.string().trim().max(255).optional(),
+  city: z.string().trim().max(255).optional(),
+  state: z.string().trim().max(255).optional(),
+  zipcode: z.string().trim().max(32).optional(),
+  country: z.string().trim().max(100).optional().openapi({ description: "Country name in English (a two-letter ISO code is accepted too).", example: "Portugal" }),
+});
+export type Customer = z.infer<typeof Customer>;
+
+export const CheckoutBody = z
+  .object({
+    terms_accepted: z.literal(true, "must be true: the buyer must accept the business's terms (GET /settings)"),
+    newsletter_opt_in: z.boolean().optional(),
+    customer: Customer,
+  })
+  .openapi("Checkout", {
+    description: "`terms_accepted` must be true: otherwise 422 with code `terms_not_accepted` and nothing changes.",
+  });
+export type CheckoutBody = z.infer<typeof CheckoutBody>;
+
+export const CartIdParam = z.object({
+  cart_id: z.string().openapi({ param: { name: "cart_id", in: "path" }, example: "3f1c9a52-6a43-4bd1-9a3e-2f9f0a6f4c11" }),
+});
+
+// --- responses -----------------------------------------------------------------------------
+
+export const CartStatus = z.enum(["open", "checked_out", "abandoned"]);
+
+export const CartItem = z
+  .object({
+    id: z.number().int().openapi({ description: "Line id within the cart." }),
+    package_item_id: z.number().int().nullable().openapi({ description: "null for the package itself, its accommodation and srs." }),
+    product_id: z.number().int(),
+    product_type: z.string(),
+    title: z.string(),
+    role: z.enum(["package", "accommodation", "srs", "default", "option", "alternative", "upgrade"]),
+    dates: z.array(z.string()),
+    qty: z.number().int(),
+    price: z.number().openapi({ description: "In the cart's currency, major units." }),
+    is_fixed: z.boolean(),
+  })
+  .openapi("CartItem");
+export type CartItem = z.infer<typeof CartItem>;
+
+export const CartGuest = z
+  .object({
+    id: z.uuid().openapi({ description: "The cart guest's id; after checkout it is also the booking guest's id." }),
+    first_name: z.string(),
+    last_name: z.string(),
+    email: z.string().nullable(),
+    gender: z.enum(["m", "f"]),
+    language_code: z.string().nullable(),
+    birth_date: z.string().nullable(),
+    package: z.object({
+      id: z.number().int(),
+      title: z.string(),
+      start_date: z.string(),
+      end_date: z.string(),
+      accommodation_id: z.number().int().nullable(),
+      srs: z.boolean(),
+    }),
+    items: z.array(CartItem),
+    total: z.number().openapi({ description: "Sum of this guest's items, major units." }),
+  })
+  .openapi("CartGuest");
+export type CartGuest = z.infer<typeof CartGuest>;
+
+export const BookingRef = z.object({
+  id: z.uuid(),
+  reference: z.string().openapi({ description: "reference_year-reference_number, for people.", example: "2026-00042" }),
+  reference_number: z.number().int().openapi({ description: "Sequential per business and year." }),
+  reference_year: z.string().openapi({ example: "2026" }),
+});
+
+export const Cart = z
+  .object({
+    cart_id: z.uuid(),
+    status: CartStatus,
+    abandon_reason: z
+      .enum(["expired", "deleted"])
+      .nullable()
+      .openapi({ description: "Why an abandoned cart was abandoned: its expiry passed, or DELETE /carts/{cart_id}." }),
+    currency: z.string(),
+    created_at: z.string(),
+    expiry_date: z.string().openapi({ description: "When the holds lapse (UTC). An open cart past it is shown as abandoned (expired)." }),
+    seconds_left: z.number().int().openapi({ description: "Seconds until expiry_date at the time of the response; 0 when not open." }),
+    extensions_left: z.number().int().openapi({ description: "How many more times PUT /carts/{cart_id}/extend is allowed." }),
+    item_count: z.number().int().openapi({ description: "Items in the cart, counted against the business's max_items_per_cart." }),
+    guests: z.array(CartGuest),
+    total: z.number().openapi({ description: "The whole cart, major units." }),
+    booking: BookingRef.nullable().openapi({ description: "The booking created at checkout; null before." }),
+  })
+  .openapi("Cart", {
+    description:
+      "A cart: its guests, each with the package chosen and the priced items held for them (default items included), totals in the cart's currency (major units), status and expiry. " +
+      "States: open -> checked_out (POST checkout) or abandoned (DELETE, or the expiry passing). A cart past its expiry is abandoned at once: " +
+      "add, extend and checkout answer 410 `cart_expired` whether or not the expiry has been swept yet; a checked-out or deleted cart answers 409 `cart_not_open`.",
+  });
+export type Cart = z.infer<typeof Cart>;
+
+export const ExtendResult = z
+  .object({ cart_id: z.uuid(), expiry_date: z.string().openapi({ description: "UTC, 10 minutes after the request (never earlier than before)." }) })
+  .openapi("CartExtended");
+
+export const DeleteResult = z.object({ success: z.boolean() }).openapi("CartDeleted");
+
+export const Booking = z
+  .object({
+    ...BookingRef.shape,
+    status: z.enum(["confirmed", "cancelled"]),
+    cart_id: z.uuid(),
+    currency: z.string(),
+    total: z.number().openapi({ description: "Major units, in the booking's currency." }),
+    start_date: z.string(),
+    end_date: z.string(),
+    newsletter_opt_in: z.boolean(),
+    created_at: z.string(),
+    booker: z.object({ id: z.uuid(), first_name: z.string(), last_name: z.string(), email: z.string() }),
+    guests: z.array(CartGuest).openapi({ description: "The booking's guests; each id is the guest's id under the private API." }),
+  })
+  .openapi("Booking", {
+    description: "What checkout booked: the booking with its reference, booker, guests and their items, and the total.",
+  });
+export type Booking = z.infer<typeof Booking>;

@@ -1,0 +1,269 @@
+/** SQL of carts, their guests and lines, and the bookings checkout creates from them. */
+import type { AbandonReason, CartStatus } from "../domain/cart-state";
+import { isoDateTime } from "../lib/time";
+import { stamp } from "./allocations";
+
+export interface CartRow {
+  id: string;
+  business_id: number;
+  status: CartStatus;
+  currency: string;
+  client_id: string;
+  expires_at: string;
+  extensions: number;
+  booking_id: string | null;
+  abandon_reason: AbandonReason | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A cart guest's data as sent (names, e-mail, gender, ...) and the package chosen. */
+export interface CartGuestData {
+  first_name: string;
+  last_name: string;
+  email?: string;
+  gender: "m" | "f";
+  language_code?: string;
+  birth_date?: string;
+  package: { id: number; start_date: string; end_date: string; accommodation_id?: number; srs?: boolean; items?: { package_item_id: number; dates: string[] }[] };
+}
+
+export interface CartGuestRow {
+  id: string;
+  data: CartGuestData;
+  package_id: number;
+  package_title: string;
+  start_date: string;
+  end_date: string;
+}
+
+export interface CartLineRow {
+  id: number;
+  cart_guest_id: string;
+  product_id: number;
+  product_type: string;
+  title: string;
+  package_item_id: number | null;
+  role: string;
+  dates: string[];
+  qty: number;
+  price_minor: number;
+  is_fixed: boolean;
+}
+
+export interface BookingRefRow {
+  id: string;
+  reference_number: number;
+  reference_year: string;
+  status: "confirmed" | "cancelled";
+  total_minor: number;
+  start_date: string;
+  end_date: string;
+  newsletter_opt_in: number;
+  created_at: string;
+}
+
+export interface CartContents {
+  cart: CartRow;
+  guests: CartGuestRow[];
+  lines: CartLineRow[];
+  booking: BookingRefRow | null;
+}
+
+/** The cart of this business with its guests, lines and booking, in one round trip; null when unknown. */
+export async function loadCart(db: D1Database, businessId: number, cartId: string): Promise<CartContents | null> {
+  const [carts, guests, lines, bookings] = await db.batch([
+    db.prepare("SELECT * FROM carts WHERE id = ? AND business_id = ?").bind(cartId, businessId),
+    db
+      .prepare(
+        `SELECT g.id, g.data, g.package_id, g.start_date, g.end_date, COALESCE(p.title, '') AS package_title
+           FROM cart_guests g LEFT JOIN products p ON p.id = g.package_id
+          WHERE g.cart_id = ? AND g.business_id = ? ORDER BY g.created_at, g.rowid`,
+      )
+      .bind(cartId, businessId),
+    db
+      .prepare(
+        `SELECT l.id, l.cart_guest_id, l.product_id, COALESCE(p.type, '') AS product_type, COALESCE(p.title, '') AS title,
+                l.package_item_id, l.role, l.dates, l.qty, l.price_minor, l.is_fixed
+           FROM cart_lines l LEFT JOIN products p ON p.id = l.product_id
+          WHERE l.cart_id = ? AND l.business_id = ? ORDER BY l.id`,
+      )
+      .bind(cartId, businessId),
+    db
+      .prepare(
+        `SELECT id, reference_number, reference_year, status, total_minor, start_date, end_date, newsletter_opt_in, created_at
+           FROM bookings WHERE cart_id = ? AND business_id = ?`,
+      )
+      .bind(cartId, businessId),
+  ]);
+  const cart = carts.results[0] as unknown as CartRow | undefined;
+  if (!cart) return null;
+  return {
+    cart,
+    guests: (guests.results as any[]).map((g) => ({ ...g, data: JSON.parse(g.data) as CartGuestData })),
+    lines: (lines.results as any[]).map((l) => ({ ...l, dates: JSON.parse(l.dates) as string[], is_fixed: l.is_fixed === 1 })),
+    booking: (bookings.results[0] as unknown as BookingRefRow | undefined) ?? null,
+  };
+}
+
+// --- guards (cart_guard: each reason aborts the batch with its own message) ---------------
+
+/** Aborts with 'cart_not_open' unless the cart is open, then with 'cart_expired' if its expiry passed. */
+export function cartOpenGuards(db: D1Database, businessId: number, cartId: string, now: Date): D1PreparedStatement[] {
+  return [
+    db
+      .prepare("INSERT INTO cart_guard (reason, ok) SELECT 'cart_not_open', EXISTS (SELECT 1 FROM carts WHERE id = ? AND business_id = ? AND status = 'open')")
+      .bind(cartId, businessId),
+    db
+      .prepare("INSERT INTO cart_guard (reason, ok) SELECT 'cart_expired', EXISTS (SELECT 1 FROM carts WHERE id = ? AND business_id = ? AND expires_at > ?)")
+      .bind(cartId, businessId, stamp(now)),
+  ];
+}
+
+/** Aborts with 'limit_open_carts' when the client already has `max` open, unexpired carts. */
+export function openCartsGuard(db: D1Database, businessId: number, clientId: string, max: number, now: Date): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO cart_guard (reason, ok) SELECT 'limit_open_carts',
+         (SELECT COUNT(*) FROM carts WHERE business_id = ? AND client_id = ? AND status = 'open' AND expires_at > ?) < ?`,
+    )
+    .bind(businessId, clientId, stamp(now), max);
+}
+
+/** Aborts with 'limit_items' when adding `adding` lines would take the cart beyond `max`. */
+export function itemsGuard(db: D1Database, businessId: number, cartId: string, adding: number, max: number): D1PreparedStatement {
+  return db
+    .prepare("INSERT INTO cart_guard (reason, ok) SELECT 'limit_items', (SELECT COUNT(*) FROM cart_lines WHERE cart_id = ? AND business_id = ?) + ? <= ?")
+    .bind(cartId, businessId, adding, max);
+}
+
+/** Open carts of a client at `now` (for the limit's message). */
+export async function countOpenCarts(db: D1Database, businessId: number, clientId: string, now: Date): Promise<number> {
+  const row = await db
+    .prepare("SELECT COUNT(*) AS n FROM carts WHERE business_id = ? AND client_id = ? AND status = 'open' AND expires_at > ?")
+    .bind(businessId, clientId, stamp(now))
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+// --- writes ----------------------------------------------------------------------------------
+
+export function insertCartStatement(
+  db: D1Database,
+  cart: { id: string; businessId: number; currency: string; clientId: string; expiresAt: Date; now: Date },
+): D1PreparedStatement {
+  const now = isoDateTime(cart.now);
+  return db
+    .prepare(
+      `INSERT INTO carts (id, business_id, status, currency, client_id, expires_at, extensions, created_at, updated_at)
+       VALUES (?, ?, 'open', ?, ?, ?, 0, ?, ?)`,
+    )
+    .bind(cart.id, cart.businessId, cart.currency, cart.clientId, stamp(cart.expiresAt), now, now);
+}
+
+export function insertCartGuestStatement(db: D1Database, businessId: number, cartId: string, guestId: string, data: CartGuestData, now: Date) {
+  return db
+    .prepare(
+      `INSERT INTO cart_guests (id, cart_id, business_id, data, package_id, start_date, end_date, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .bind(guestId, cartId, businessId, JSON.stringify(data), data.package.id, data.package.start_date, data.package.end_date, isoDateTime(now));
+}
+
+export interface NewCartLine {
+  cart_guest_id: string;
+  product_id: number;
+  package_item_id: number | null;
+  role: string;
+  dates: string[];
+  qty: number;
+  price_minor: number;
+  is_fixed: boolean;
+}
+
+export function insertCartLineStatement(db: D1Database, businessId: number, cartId: string, line: NewCartLine) {
+  return db
+    .prepare(
+      `INSERT INTO cart_lines (cart_id, cart_guest_id, business_id, product_id, package_item_id, role, dates, qty, price_minor, is_fixed)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .bind(cartId, line.cart_guest_id, businessId, line.product_id, line.package_item_id, line.role, JSON.stringify(line.dates), line.qty, line.price_minor, line.is_fixed ? 1 : 0);
+}
+
+export function touchCartStatement(db: D1Database, businessId: number, cartId: string, now: Date) {
+  return db.prepare("UPDATE carts SET updated_at = ? WHERE id = ? AND business_id = ?").bind(isoDateTime(now), cartId, businessId);
+}
+
+/** Moves an open cart's expiry and counts the extension. */
+export function extendCartStatement(db: D1Database, businessId: number, cartId: string, expiresAt: Date, now: Date) {
+  return db
+    .prepare("UPDATE carts SET expires_at = ?, extensions = extensions + 1, updated_at = ? WHERE id = ? AND business_id = ? AND status = 'open'")
+    .bind(stamp(expiresAt), isoDateTime(now), cartId, businessId);
+}
+
+/** Marks an open cart abandoned (idempotent: a cart no longer open is left alone). */
+export function abandonCartStatement(db: D1Database, businessId: number, cartId: string, reason: "expired" | "deleted", now: Date) {
+  return db
+    .prepare("UPDATE carts SET status = 'abandoned', abandon_reason = ?, updated_at = ? WHERE id = ? AND business_id = ? AND status = 'open'")
+    .bind(reason, isoDateTime(now), cartId, businessId);
+}
+
+/** Marks an open cart whose expiry has passed at `now` abandoned (expired). Idempotent. */
+export function expireCartStatement(db: D1Database, businessId: number, cartId: string, now: Date) {
+  return db
+    .prepare("UPDATE carts SET status = 'abandoned', abandon_reason = 'expired', updated_at = ? WHERE id = ? AND business_id = ? AND status = 'open' AND expires_at <= ?")
+    .bind(isoDateTime(now), cartId, businessId, stamp(now));
+}
+
+/** Marks the open cart checked out with its booking. */
+export function checkOutCartStatement(db: D1Database, businessId: number, cartId: string, bookingId: string, now: Date) {
+  return db
+    .prepare("UPDATE carts SET status = 'checked_out', booking_id = ?, updated_at = ? WHERE id = ? AND business_id = ? AND status = 'open'")
+    .bind(bookingId, isoDateTime(now), cartId, businessId);
+}
+
+export interface NewBooking {
+  id: string;
+  businessId: number;
+  cartId: string;
+  referenceYear: string;
+  currency: string;
+  totalMinor: number;
+  totalDefaultMinor: number;
+  startDate: string;
+  endDate: string;
+  locationId: number | null;
+  newsletterOptIn: boolean;
+  now: Date;
+}
+
+/** INSERT of the booking with the next reference number of its business and year (inside the batch, so two checkouts never share one). */
+export function insertBookingStatement(db: D1Database, b: NewBooking): D1PreparedStatement {
+  const now = isoDateTime(b.now);
+  return db
+    .prepare(
+      `INSERT INTO bookings (id, business_id, cart_id, reference_number, reference_year, status, currency, total_minor,
+                             total_default_minor, start_date, end_date, location_id, newsletter_opt_in, created_at, updated_at)
+       SELECT ?1, ?2, ?3, COALESCE(MAX(reference_number), 0) + 1, ?4, 'confirmed', ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?12
+         FROM bookings WHERE business_id = ?2 AND reference_year = ?4`,
+    )
+    .bind(b.id, b.businessId, b.cartId, b.referenceYear, b.currency, b.totalMinor, b.totalDefaultMinor, b.startDate, b.endDate, b.locationId, b.newsletterOptIn ? 1 : 0, now);
+}
+
+/** INSERT of the booking's lines from the cart's lines; each line's guest is its cart guest's id. */
+export function insertBookingLinesStatement(db: D1Database, businessId: number, cartId: string, bookingId: string): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO booking_lines (booking_id, business_id, guest_id, product_id, product_type, package_item_id, role, dates, qty, price_minor)
+       SELECT ?, l.business_id, l.cart_guest_id, l.product_id, COALESCE(p.type, ''), l.package_item_id, l.role, l.dates, l.qty, l.price_minor
+         FROM cart_lines l LEFT JOIN products p ON p.id = l.product_id
+        WHERE l.cart_id = ? AND l.business_id = ? ORDER BY l.id`,
+    )
+    .bind(bookingId, cartId, businessId);
+}
+
+/** The package products' location (a booking's location is its first package's). */
+export async function packageLocation(db: D1Database, businessId: number, packageId: number): Promise<number | null> {
+  const row = await db.prepare("SELECT location_id FROM products WHERE id = ? AND business_id = ?").bind(packageId, businessId).first<{ location_id: number | null }>();
+  return row?.location_id ?? null;
+}

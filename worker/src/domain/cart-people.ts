@@ -1,0 +1,127 @@
+/**
+ * The people of a cart: the business's rules for guests and the customer (required fields, age),
+ * and their translation into Persons for checkout. Pure.
+ */
+import type { CartGuestInput, Customer } from "../contract/cart";
+import type { BusinessConfig } from "../contract/config";
+import type { PersonInput } from "../db/people";
+import type { FieldError } from "../lib/errors";
+
+/** Whole years from `birth` to `on` (both 'YYYY-MM-DD'). */
+export function ageOn(birth: string, on: string): number {
+  const years = Number(on.slice(0, 4)) - Number(birth.slice(0, 4));
+  return on.slice(5) < birth.slice(5) ? years - 1 : years;
+}
+
+export const normEmail = (email: string | undefined | null) => (email ? email.trim().toLowerCase() : null);
+
+/**
+ * Field errors of guests being added to a cart: birth date required when the business says so,
+ * not in the future, the minimum age reached on the package's start date, and an e-mail no
+ * other guest of the cart has (`cartEmails`, normalized).
+ */
+export function guestErrors(guests: CartGuestInput[], config: BusinessConfig, today: string, cartEmails: Set<string>): FieldError[] {
+  const errors: FieldError[] = [];
+  const rules = config.guest_fields;
+  guests.forEach((g, i) => {
+    const path = `guests.${i}`;
+    if (!g.birth_date) {
+      if (rules.birthday.required) errors.push({ path: `${path}.birth_date`, message: "is required by this business" });
+    } else if (g.birth_date > today) {
+      errors.push({ path: `${path}.birth_date`, message: "must not be in the future" });
+    } else if (rules.minimum_age > 0 && ageOn(g.birth_date, g.package.start_date) < rules.minimum_age) {
+      errors.push({ path: `${path}.birth_date`, message: `guests must be at least ${rules.minimum_age} years old on the start date` });
+    }
+    const email = normEmail(g.email);
+    if (email && cartEmails.has(email)) errors.push({ path: `${path}.email`, message: "another guest of this cart already has this e-mail" });
+  });
+  return errors;
+}
+
+let countryNames: Map<string, string> | null = null;
+
+/** ISO 3166-1 alpha-2 code of a country given by its English name or by its code; null when unknown. */
+export function countryCode(input: string, knownCodes: readonly string[]): string | null {
+  const value = input.trim();
+  if (/^[A-Za-z]{2}$/.test(value) && knownCodes.includes(value.toUpperCase())) return value.toUpperCase();
+  if (!countryNames) {
+    countryNames = new Map();
+    try {
+      const names = new Intl.DisplayNames(["en"], { type: "region" });
+      for (const code of knownCodes) {
+        const name = names.of(code);
+        if (name && name !== code) countryNames.set(name.toLowerCase(), code);
+      }
+    } catch {
+      // a runtime without region names: only codes are recognised
+    }
+    // Common English names that differ from the CLDR ones.
+    for (const [name, code] of [["usa", "US"], ["united states of america", "US"], ["uk", "GB"], ["great britain", "GB"], ["england", "GB"], ["holland", "NL"], ["czech republic", "CZ"], ["russia", "RU"], ["south korea", "KR"]] as const) {
+      if (knownCodes.includes(code)) countryNames.set(name, code);
+    }
+  }
+  return countryNames.get(value.toLowerCase()) ?? null;
+}
+
+/**
+ * Field errors of the checkout's customer: phone and address when the business requires them,
+ * birth date not in the future and the customer's minimum age reached today, a known country.
+ */
+export function customerErrors(customer: Customer, config: BusinessConfig, today: string, knownCodes: readonly string[]): FieldError[] {
+  const errors: FieldError[] = [];
+  const rules = config.customer_fields;
+  const missing = (field: keyof Customer) => {
+    const v = customer[field];
+    if (v === undefined || v === null || String(v).trim() === "") errors.push({ path: `customer.${field}`, message: "is required by this business" });
+  };
+  if (rules.phone.required) missing("phone");
+  if (rules.address.required) (["address_line_1", "city", "zipcode", "country"] as const).forEach(missing);
+  if (customer.birth_date) {
+    if (customer.birth_date > today) errors.push({ path: "customer.birth_date", message: "must not be in the future" });
+    else if (rules.minimum_age > 0 && ageOn(customer.birth_date, today) < rules.minimum_age) {
+      errors.push({ path: "customer.birth_date", message: `the customer must be at least ${rules.minimum_age} years old` });
+    }
+  }
+  if (customer.country && customer.country.trim() !== "" && !countryCode(customer.country, knownCodes)) {
+    errors.push({ path: "customer.country", message: "is not a country name in English (or an ISO 3166-1 alpha-2 code) we know" });
+  }
+  return errors;
+}
+
+const gender = (g: "m" | "f" | undefined): "male" | "female" | null => (g === "m" ? "male" : g === "f" ? "female" : null);
+
+/** The Person data a cart guest enters (the public API's m/f become male/female). */
+export function guestPerson(g: Pick<CartGuestInput, "first_name" | "last_name" | "email" | "gender" | "language_code" | "birth_date">) {
+  return {
+    first_name: g.first_name,
+    last_name: g.last_name,
+    email: g.email ?? null,
+    gender: gender(g.gender),
+    language_code: g.language_code ?? null,
+    birth_date: g.birth_date ?? null,
+  };
+}
+
+/** The Person data of the checkout's customer, who becomes the booking's Booker. */
+export function customerPerson(c: Customer, knownCodes: readonly string[]): PersonInput {
+  const person: Record<string, string | null> = {
+    first_name: c.first_name,
+    last_name: c.last_name,
+    email: c.email,
+  };
+  const set = (key: string, value: string | number | undefined | null) => {
+    if (value !== undefined && value !== null && String(value).trim() !== "") person[key] = String(value).trim();
+  };
+  if (c.gender) person.gender = gender(c.gender);
+  set("language_code", c.language_code);
+  set("birth_date", c.birth_date);
+  set("phone", c.phone?.replace(/[\s()./-]/g, ""));
+  set("phone_country_calling_code", c.phone_countrycode);
+  set("address_line_1", c.address_line_1);
+  set("address_line_2", c.address_line_2);
+  set("city", c.city);
+  set("state", c.state);
+  set("zip_code", c.zipcode);
+  if (c.country) set("country_code", countryCode(c.country, knownCodes));
+  return person as PersonInput;
+}

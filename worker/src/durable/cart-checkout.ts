@@ -1,0 +1,139 @@
+/**
+ * POST /carts/{cart_id}/checkout, run inside the cart's CartTimer. One batch turns the cart into
+ * a booking: guards (cart open and unexpired, every hold still live), the booking with the next
+ * reference of its business and year, its lines, the holds converted to booking allocations, the
+ * booker and guests with their Persons, the outbox events, and the cart checked out. Either all
+ * of it is stored or none.
+ */
+import { CALLING_CODES } from "../contract/private-calling-codes";
+import type { Booking, CheckoutBody } from "../contract/cart";
+import { convertHoldsStatement, liveHoldsGuard } from "../db/allocations";
+import { businessById } from "../db/businesses";
+import { currenciesOf } from "../db/catalog";
+import {
+  cartOpenGuards,
+  checkOutCartStatement,
+  insertBookingLinesStatement,
+  insertBookingStatement,
+  loadCart,
+  packageLocation,
+} from "../db/carts";
+import { kickDelivery, outboxStatement } from "../db/outbox";
+import { bookingPeopleStatements } from "../db/people";
+import { customerErrors, customerPerson, guestPerson } from "../domain/cart-people";
+import { transition } from "../domain/cart-state";
+import { minorDigits, roundHalfUp, toMajor } from "../domain/money";
+import type { Env } from "../env";
+import { ApiError, notFound } from "../lib/errors";
+import { isoDateTime } from "../lib/time";
+import { stamp } from "../db/allocations";
+import { batchAbortReason, guestViews, referenceOf, type CartCall, type Outcome } from "./cart-operations";
+
+const COUNTRY_CODES = Object.keys(CALLING_CODES);
+
+/** A Person's e-mail was created by a concurrent request between our read and our batch. */
+const isPersonClash = (err: unknown) => /UNIQUE constraint failed: persons\./.test(String((err as Error)?.message ?? err));
+
+export async function checkoutCart(env: Env, call: CartCall, body: CheckoutBody): Promise<Outcome<Booking>> {
+  const db = env.DB;
+  const { businessId, cartId, now } = call;
+  const business = await businessById(db, businessId);
+  if (!business) throw notFound("The business");
+  const contents = await loadCart(db, businessId, cartId);
+  if (!contents) throw notFound(`Cart ${cartId}`);
+  const { cart } = contents;
+  const t = transition(cart, "checkout", stamp(now));
+  if (!t.ok) throw new ApiError(t.refusal.status, t.refusal.code, t.refusal.detail);
+
+  const today = isoDateTime(now).slice(0, 10);
+  const errors = customerErrors(body.customer, business.config, today, COUNTRY_CODES);
+  if (errors.length > 0) {
+    throw new ApiError(422, "validation_failed", `The customer is invalid: ${errors.map((e) => `${e.path}: ${e.message}`).join("; ")}`, { errors });
+  }
+  if (contents.guests.length === 0) throw new ApiError(409, "conflict", "The cart is empty: add guests with POST /bookings/add first.");
+
+  const bookingId = crypto.randomUUID();
+  const referenceYear = String(now.getUTCFullYear());
+  const totalMinor = contents.lines.reduce((s, l) => s + l.price_minor, 0);
+  const currencies = await currenciesOf(db, businessId);
+  const base = currencies.find((c) => c.is_default) ?? currencies[0];
+  const target = currencies.find((c) => c.iso_code === cart.currency) ?? base;
+  const totalDefaultMinor =
+    target.iso_code === base.iso_code ? totalMinor : roundHalfUp((totalMinor / target.exchange_rate) * 10 ** (base.digits - target.digits));
+  const startDate = contents.guests.reduce((m, g) => (g.start_date < m ? g.start_date : m), contents.guests[0].start_date);
+  const endDate = contents.guests.reduce((m, g) => (g.end_date > m ? g.end_date : m), contents.guests[0].end_date);
+  const locationId = await packageLocation(db, businessId, contents.guests[0].package_id);
+
+  const fixed = [
+    ...cartOpenGuards(db, businessId, cartId, now),
+    liveHoldsGuard(db, businessId, cartId, now),
+    insertBookingStatement(db, {
+      id: bookingId,
+      businessId,
+      cartId,
+      referenceYear,
+      currency: cart.currency,
+      totalMinor,
+      totalDefaultMinor,
+      startDate,
+      endDate,
+      locationId,
+      newsletterOptIn: body.newsletter_opt_in === true,
+      now,
+    }),
+    outboxStatement(db, businessId, "BookingCreated", { booking_id: bookingId }, now),
+    convertHoldsStatement(db, businessId, cartId, bookingId),
+    insertBookingLinesStatement(db, businessId, cartId, bookingId),
+  ];
+  const peopleInput = {
+    booker: customerPerson(body.customer, COUNTRY_CODES),
+    guests: contents.guests.map((g) => ({ id: g.id, person: guestPerson(g.data) })),
+  };
+
+  let bookerId = "";
+  for (let attempt = 1; ; attempt++) {
+    const people = await bookingPeopleStatements(db, businessId, bookingId, peopleInput, now);
+    bookerId = people.bookerId;
+    try {
+      await db.batch([...fixed, ...people.statements, checkOutCartStatement(db, businessId, cartId, bookingId, now)]);
+      break;
+    } catch (err) {
+      const reason = batchAbortReason(err);
+      if (reason === "hold_expired") {
+        throw new ApiError(410, "cart_expired", "Some items of this cart are no longer held (their hold expired); nothing was booked. Start a new cart.");
+      }
+      if (reason === "cart_not_open" || reason === "cart_expired") {
+        const again = await loadCart(db, businessId, cartId);
+        const refusal = again && transition(again.cart, "checkout", stamp(now));
+        if (refusal && !refusal.ok) throw new ApiError(refusal.refusal.status, refusal.refusal.code, refusal.refusal.detail);
+        throw err;
+      }
+      if (attempt === 1 && isPersonClash(err)) continue;
+      throw err;
+    }
+  }
+  await kickDelivery(env, businessId);
+
+  const booking = (await loadCart(db, businessId, cartId))!;
+  const ref = booking.booking!;
+  return {
+    status: 200,
+    closed: true,
+    body: {
+      id: bookingId,
+      reference: referenceOf(ref.reference_year, ref.reference_number),
+      reference_number: ref.reference_number,
+      reference_year: ref.reference_year,
+      status: ref.status,
+      cart_id: cartId,
+      currency: cart.currency,
+      total: toMajor(ref.total_minor, minorDigits(cart.currency)),
+      start_date: ref.start_date,
+      end_date: ref.end_date,
+      newsletter_opt_in: ref.newsletter_opt_in === 1,
+      created_at: ref.created_at,
+      booker: { id: bookerId, first_name: body.customer.first_name, last_name: body.customer.last_name, email: body.customer.email },
+      guests: guestViews(booking, cart.currency),
+    },
+  };
+}

@@ -1,0 +1,324 @@
+/**
+ * What the cart endpoints do, run inside the cart's CartTimer Durable Object so that one cart's
+ * operations never interleave. Every write is one D1 batch; capacity, cart state and limits are
+ * checked inside that batch (trigger and guards), never between a read and a write.
+ */
+import type { AddToCartBody, Cart, CartGuest, CartItem } from "../contract/cart";
+import type { BusinessConfig } from "../contract/config";
+import { holdStatements, releaseCartHoldsStatement, extendCartHoldsStatement, findShortages, stamp, type Hold } from "../db/allocations";
+import { businessById } from "../db/businesses";
+import {
+  abandonCartStatement,
+  cartOpenGuards,
+  countOpenCarts,
+  expireCartStatement,
+  extendCartStatement,
+  insertCartGuestStatement,
+  insertCartLineStatement,
+  insertCartStatement,
+  itemsGuard,
+  loadCart,
+  openCartsGuard,
+  touchCartStatement,
+  type CartContents,
+  type CartGuestData,
+  type CartLineRow,
+} from "../db/carts";
+import { effectiveState, transition, type CartAction, type CartStateRow } from "../domain/cart-state";
+import { guestErrors, normEmail } from "../domain/cart-people";
+import { minorDigits, toMajor } from "../domain/money";
+import { quotePackages } from "../domain/package-quote";
+import type { Env } from "../env";
+import { ApiError, notFound } from "../lib/errors";
+import { isoDateTime } from "../lib/time";
+
+/** Who asks, about which cart, at what time (the request's clock). */
+export interface CartCall {
+  businessId: number;
+  clientId: string;
+  cartId: string;
+  now: Date;
+}
+
+/** An operation's answer, and when the cart's alarm is due (null: the cart is no longer open). */
+export interface Outcome<T> {
+  status: number;
+  body: T;
+  /** Set when the expiry moved (new cart, extend): the alarm must be (re)scheduled. */
+  expiresAt?: Date;
+  /** True when the cart is closed for good (checked out or abandoned): the alarm can go. */
+  closed?: boolean;
+}
+
+/** Why a batch was aborted: the trigger's or a guard's message, if it is one of ours. */
+export function batchAbortReason(err: unknown): string | null {
+  const m = /\b(sold_out|cart_not_open|cart_expired|hold_expired|limit_open_carts|limit_items|guard_failed)\b/.exec(String((err as Error)?.message ?? err));
+  return m ? m[1] : null;
+}
+
+const limitExceeded = (detail: string) => new ApiError(409, "limit_exceeded", detail);
+
+async function configOf(db: D1Database, businessId: number): Promise<BusinessConfig> {
+  const business = await businessById(db, businessId);
+  if (!business) throw notFound("The business");
+  return business.config;
+}
+
+/** The cart, or 404 exactly like a cart of another business. */
+async function requireCart(db: D1Database, call: CartCall): Promise<CartContents> {
+  const contents = await loadCart(db, call.businessId, call.cartId);
+  if (!contents) throw notFound(`Cart ${call.cartId}`);
+  return contents;
+}
+
+/** Throws the cart's refusal of `action` at `now` (409 cart_not_open, 410 cart_expired). */
+function allow(row: CartStateRow, action: CartAction, now: Date): void {
+  const t = transition(row, action, stamp(now));
+  if (!t.ok) throw new ApiError(t.refusal.status, t.refusal.code, t.refusal.detail);
+}
+
+// --- views ---------------------------------------------------------------------------------
+
+function itemView(l: CartLineRow, major: (minor: number) => number): CartItem {
+  return {
+    id: l.id,
+    package_item_id: l.package_item_id,
+    product_id: l.product_id,
+    product_type: l.product_type,
+    title: l.title,
+    role: l.role as CartItem["role"],
+    dates: l.dates,
+    qty: l.qty,
+    price: major(l.price_minor),
+    is_fixed: l.is_fixed,
+  };
+}
+
+/** The guests of a cart with their items and totals, in major units of `currency`. */
+export function guestViews(contents: CartContents, currency: string): CartGuest[] {
+  const digits = minorDigits(currency);
+  const major = (minor: number) => toMajor(minor, digits);
+  return contents.guests.map((g) => {
+    const lines = contents.lines.filter((l) => l.cart_guest_id === g.id);
+    const d = g.data;
+    return {
+      id: g.id,
+      first_name: d.first_name,
+      last_name: d.last_name,
+      email: d.email ?? null,
+      gender: d.gender,
+      language_code: d.language_code ?? null,
+      birth_date: d.birth_date ?? null,
+      package: {
+        id: g.package_id,
+        title: g.package_title,
+        start_date: g.start_date,
+        end_date: g.end_date,
+        accommodation_id: d.package.accommodation_id ?? null,
+        srs: d.package.srs === true,
+      },
+      items: lines.map((l) => itemView(l, major)),
+      total: major(lines.reduce((s, l) => s + l.price_minor, 0)),
+    };
+  });
+}
+
+export const referenceOf = (year: string, number: number) => `${year}-${String(number).padStart(5, "0")}`;
+
+/** GET /carts/{cart_id}'s answer. */
+export function cartView(contents: CartContents, config: BusinessConfig, now: Date): Cart {
+  const { cart, booking } = contents;
+  const state = effectiveState(cart, stamp(now));
+  const open = state.status === "open";
+  const digits = minorDigits(cart.currency);
+  return {
+    cart_id: cart.id,
+    status: state.status,
+    abandon_reason: state.abandon_reason,
+    currency: cart.currency,
+    created_at: cart.created_at,
+    expiry_date: isoDateTime(new Date(cart.expires_at)),
+    seconds_left: open ? Math.max(0, Math.floor((Date.parse(cart.expires_at) - now.getTime()) / 1000)) : 0,
+    extensions_left: open ? Math.max(0, config.max_extensions_per_cart - cart.extensions) : 0,
+    item_count: contents.lines.length,
+    guests: guestViews(contents, cart.currency),
+    total: toMajor(contents.lines.reduce((s, l) => s + l.price_minor, 0), digits),
+    booking: booking
+      ? { id: booking.id, reference: referenceOf(booking.reference_year, booking.reference_number), reference_number: booking.reference_number, reference_year: booking.reference_year }
+      : null,
+  };
+}
+
+export async function viewCart(env: Env, call: CartCall): Promise<Outcome<Cart>> {
+  const contents = await requireCart(env.DB, call);
+  return { status: 200, body: cartView(contents, await configOf(env.DB, call.businessId), call.now) };
+}
+
+// --- add -----------------------------------------------------------------------------------
+
+/** Explains a 'sold_out' abort: which product is sold out on which date. */
+async function soldOut(db: D1Database, businessId: number, holds: Hold[], now: Date): Promise<ApiError> {
+  const shortages = await findShortages(db, businessId, holds, now);
+  if (shortages.length === 0) {
+    return new ApiError(409, "sold_out", "Some of the requested units were taken while this request ran; nothing was added. Try again.");
+  }
+  const list = shortages
+    .slice(0, 10)
+    .map((s) => `${s.title} on ${s.date}${s.slot ? ` at ${s.slot}` : ""} (${s.available} left, ${s.qty} wanted)`)
+    .join("; ");
+  const more = shortages.length > 10 ? ` and ${shortages.length - 10} more` : "";
+  return new ApiError(409, "sold_out", `Sold out: ${list}${more}. Nothing was added to the cart.`);
+}
+
+/**
+ * POST /bookings/add: opens the cart (`isNew`) or adds to it. Every hold of the request (every
+ * night, every item, every guest) goes in ONE batch with the cart's rows: all or nothing.
+ */
+export async function addToCart(env: Env, call: CartCall, body: AddToCartBody, isNew: boolean): Promise<Outcome<Cart>> {
+  const db = env.DB;
+  const { businessId, cartId, now } = call;
+  const config = await configOf(db, businessId);
+  let existing: CartContents | null = null;
+  if (!isNew) {
+    existing = await requireCart(db, call);
+    allow(existing.cart, "add", now);
+    if (body.currency.toUpperCase() !== existing.cart.currency) {
+      const message = `must be ${existing.cart.currency}, the currency this cart was opened with`;
+      throw new ApiError(422, "validation_failed", `currency: ${message}`, { errors: [{ path: "currency", message }] });
+    }
+  } else {
+    const open = await countOpenCarts(db, businessId, call.clientId, now);
+    if (open >= config.max_open_carts_per_client) {
+      throw limitExceeded(`This client already has ${open} open carts (max_open_carts_per_client is ${config.max_open_carts_per_client}): check out or delete one (DELETE /carts/{cart_id}), or add to it with its cart_id.`);
+    }
+  }
+
+  const cartEmails = new Set(existing?.guests.map((g) => normEmail(g.data.email)).filter((e): e is string => e !== null) ?? []);
+  const errors = guestErrors(body.guests, config, isoDateTime(now).slice(0, 10), cartEmails);
+  if (errors.length > 0) {
+    throw new ApiError(422, "validation_failed", `The guests are invalid: ${errors.map((e) => `${e.path}: ${e.message}`).join("; ")}`, { errors });
+  }
+
+  const guestIds = body.guests.map(() => crypto.randomUUID());
+  const quote = await quotePackages(
+    db,
+    businessId,
+    body.currency,
+    body.guests.map((g, i) => ({ key: guestIds[i], gender: g.gender, package: g.package })),
+  );
+  const itemCount = (existing?.lines.length ?? 0) + quote.lines.length;
+  if (itemCount > config.max_items_per_cart) {
+    throw limitExceeded(`The cart would hold ${itemCount} items; this business allows ${config.max_items_per_cart} per cart (max_items_per_cart). Nothing was added.`);
+  }
+
+  const expiresAt = existing ? new Date(existing.cart.expires_at) : new Date(now.getTime() + config.cart_lifetime_seconds * 1000);
+  const statements: D1PreparedStatement[] = [];
+  if (isNew) {
+    statements.push(openCartsGuard(db, businessId, call.clientId, config.max_open_carts_per_client, now));
+    statements.push(insertCartStatement(db, { id: cartId, businessId, currency: quote.currency, clientId: call.clientId, expiresAt, now }));
+  } else {
+    statements.push(...cartOpenGuards(db, businessId, cartId, now), touchCartStatement(db, businessId, cartId, now));
+  }
+  statements.push(itemsGuard(db, businessId, cartId, quote.lines.length, config.max_items_per_cart));
+  body.guests.forEach((g, i) => statements.push(insertCartGuestStatement(db, businessId, cartId, guestIds[i], g as CartGuestData, now)));
+  for (const line of quote.lines) {
+    statements.push(
+      insertCartLineStatement(db, businessId, cartId, {
+        cart_guest_id: line.guest_key,
+        product_id: line.product_id,
+        package_item_id: line.package_item_id,
+        role: line.role,
+        dates: line.dates,
+        qty: line.qty,
+        price_minor: line.price_minor,
+        is_fixed: line.is_fixed,
+      }),
+    );
+  }
+  statements.push(...holdStatements(db, businessId, cartId, quote.holds, now, expiresAt));
+
+  try {
+    await db.batch(statements);
+  } catch (err) {
+    switch (batchAbortReason(err)) {
+      case "sold_out":
+        throw await soldOut(db, businessId, quote.holds, now);
+      case "cart_not_open":
+      case "cart_expired": {
+        const again = await requireCart(db, call);
+        allow(again.cart, "add", now);
+        throw err;
+      }
+      case "limit_open_carts":
+        throw limitExceeded(`This client already has ${config.max_open_carts_per_client} open carts (max_open_carts_per_client): check out or delete one first.`);
+      case "limit_items":
+        throw limitExceeded(`The cart would hold more than ${config.max_items_per_cart} items (max_items_per_cart). Nothing was added.`);
+      default:
+        throw err;
+    }
+  }
+  const contents = (await loadCart(db, businessId, cartId))!;
+  return { status: isNew ? 201 : 200, body: cartView(contents, config, now), expiresAt: isNew ? expiresAt : undefined };
+}
+
+// --- extend, abandon, expire ---------------------------------------------------------------
+
+/** Spec: an extension moves the expiry to 10 minutes after the request. */
+export const EXTENSION_MS = 10 * 60 * 1000;
+
+/** PUT /carts/{cart_id}/extend: expiry = 10 minutes after the request (never earlier than it was). */
+export async function extendCart(env: Env, call: CartCall): Promise<Outcome<{ cart_id: string; expiry_date: string }>> {
+  const db = env.DB;
+  const { businessId, cartId, now } = call;
+  const config = await configOf(db, businessId);
+  const { cart } = await requireCart(db, call);
+  allow(cart, "extend", now);
+  if (cart.extensions >= config.max_extensions_per_cart) {
+    throw limitExceeded(`This cart has been extended ${cart.extensions} times, the most this business allows (max_extensions_per_cart is ${config.max_extensions_per_cart}).`);
+  }
+  const expiresAt = new Date(Math.max(now.getTime() + EXTENSION_MS, Date.parse(cart.expires_at)));
+  try {
+    await db.batch([
+      ...cartOpenGuards(db, businessId, cartId, now),
+      extendCartStatement(db, businessId, cartId, expiresAt, now),
+      extendCartHoldsStatement(db, businessId, cartId, expiresAt),
+    ]);
+  } catch (err) {
+    if (batchAbortReason(err) === "cart_not_open" || batchAbortReason(err) === "cart_expired") allow((await requireCart(db, call)).cart, "extend", now);
+    throw err;
+  }
+  return { status: 200, body: { cart_id: cartId, expiry_date: isoDateTime(expiresAt) }, expiresAt };
+}
+
+/**
+ * DELETE /carts/{cart_id}: abandons the cart and releases its holds at once. Idempotent for an
+ * abandoned cart; a checked-out cart answers 409. A cart already past its expiry is recorded as
+ * expired (that is what happened to it first).
+ */
+export async function abandonCart(env: Env, call: CartCall): Promise<Outcome<{ success: boolean }>> {
+  const db = env.DB;
+  const { businessId, cartId, now } = call;
+  const { cart } = await requireCart(db, call);
+  allow(cart, "abandon", now);
+  const reason = effectiveState(cart, stamp(now)).abandon_reason ?? "deleted";
+  await db.batch([abandonCartStatement(db, businessId, cartId, reason, now), releaseCartHoldsStatement(db, businessId, cartId, now)]);
+  return { status: 200, body: { success: true }, closed: true };
+}
+
+/**
+ * The expiry sweep (the alarm): abandons the cart and releases its holds if its expiry has passed
+ * at `now`. Idempotent. Answers when the cart expires if it is still open (extended meanwhile).
+ */
+export async function expireCart(env: Env, businessId: number, cartId: string, now: Date): Promise<{ open: boolean; expiresAt?: Date }> {
+  const db = env.DB;
+  const contents = await loadCart(db, businessId, cartId);
+  if (!contents) return { open: false };
+  const { cart } = contents;
+  if (cart.status === "open" && cart.expires_at > stamp(now)) return { open: true, expiresAt: new Date(cart.expires_at) };
+  if (cart.status === "checked_out") return { open: false };
+  await db.batch([
+    expireCartStatement(db, businessId, cartId, now),
+    releaseCartHoldsStatement(db, businessId, cartId, now),
+  ]);
+  return { open: false };
+}

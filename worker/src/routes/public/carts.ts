@@ -1,0 +1,164 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { AddToCartBody, Booking, Cart, CartIdParam, CheckoutBody, DeleteResult, ExtendResult } from "../../contract/cart";
+import { problemResponse } from "../../contract/problem";
+import type { CartReply, CartRequest } from "../../durable/cart-timer";
+import type { AppEnv } from "../../env";
+import { ApiError, notFound } from "../../lib/errors";
+import { createRouter } from "../../lib/openapi";
+import { idempotency } from "../../middleware/idempotency";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const IdempotencyHeader = z.object({
+  "idempotency-key": z.string().optional().openapi({
+    description:
+      "Optional. The same key with the same body replays the first answer (header Idempotent-Replayed: true); with another body it is 422 idempotency_key_reused; " +
+      "while the first request still runs it is 409 idempotency_in_progress. Keys are kept 24 hours per business.",
+    example: "5d0c3a5e-3c1b-4bb8-9a64-0c8f0d7f6f21",
+  }),
+});
+
+const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
+const common = {
+  401: problemResponse("Missing, malformed, unknown or revoked API key."),
+  429: problemResponse("Rate limit exceeded."),
+} as const;
+const cartGone = {
+  404: problemResponse("No such cart (or the cart belongs to another business)."),
+  409: problemResponse("`cart_not_open`: the cart was checked out or deleted. `limit_exceeded`: a business limit was reached."),
+  410: problemResponse("`cart_expired`: the cart's expiry passed (holds released or lapsed); start a new cart."),
+} as const;
+
+const addRoute = createRoute({
+  method: "post",
+  path: "/bookings/add",
+  tags: ["Carts"],
+  summary: "Add guests with their packages to a cart (opens one without cart_id)",
+  description:
+    "Without `cart_id` a new cart is opened (201) with the business's cart lifetime (cart_lifetime_seconds, default 600 s); with it, the guests are added (200). " +
+    "Every unit of the request (each night, item and guest) is held in one transaction: all or nothing. " +
+    "Limits (409 `limit_exceeded`): max_items_per_cart (default 40 items, counted as the cart's priced items), max_open_carts_per_client (default 5 per API key or widget visitor). " +
+    "409 `sold_out` names what is sold out on which date. Default items are added automatically; default items sent are ignored.",
+  middleware: [idempotency()] as const,
+  request: { headers: IdempotencyHeader, body: { required: true, content: { "application/json": { schema: AddToCartBody } } } },
+  responses: {
+    200: json(Cart, "Guests added; the whole cart."),
+    201: json(Cart, "A new cart was opened; the whole cart, with its cart_id."),
+    ...common,
+    ...cartGone,
+    422: problemResponse("Invalid body or selection (errors[] names each field), or an Idempotency-Key reused with another body."),
+  },
+});
+
+const getRoute = createRoute({
+  method: "get",
+  path: "/carts/{cart_id}",
+  tags: ["Carts"],
+  summary: "A cart's contents",
+  description: "Guests, items with prices (major units), totals, currency, status and expiry. An open cart past its expiry is shown as abandoned (abandon_reason expired).",
+  request: { params: CartIdParam },
+  responses: { 200: json(Cart, "The cart."), ...common, 404: cartGone[404] },
+});
+
+const extendRoute = createRoute({
+  method: "put",
+  path: "/carts/{cart_id}/extend",
+  tags: ["Carts"],
+  summary: "Extend an open cart's expiry to 10 minutes after the request",
+  description: "The holds are extended with the cart. Limited by the business's max_extensions_per_cart (default 6): beyond it 409 `limit_exceeded`.",
+  request: { params: CartIdParam },
+  responses: { 200: json(ExtendResult, "The new expiry (UTC)."), ...common, ...cartGone },
+});
+
+const deleteRoute = createRoute({
+  method: "delete",
+  path: "/carts/{cart_id}",
+  tags: ["Carts"],
+  summary: "Abandon a cart; its units are available to others at once",
+  description: "Idempotent: deleting an abandoned (or expired) cart answers success again. A checked-out cart answers 409 `cart_not_open`.",
+  request: { params: CartIdParam },
+  responses: { 200: json(DeleteResult, "The cart is abandoned."), ...common, 404: cartGone[404], 409: cartGone[409] },
+});
+
+const checkoutRoute = createRoute({
+  method: "post",
+  path: "/carts/{cart_id}/checkout",
+  tags: ["Carts"],
+  summary: "Check out: the cart becomes a booking with its booker and guests",
+  description:
+    "In one transaction: every hold must still be live (otherwise 410 `cart_expired` and nothing is booked), the booking gets the next reference number of its business and year, " +
+    "the holds become the booking's units, the customer becomes the Booker and each guest a Guest (each upserted as a Person by e-mail), and the events " +
+    "(BookingCreated, BookerCreated, GuestCreated, PersonCreated/PersonUpdated) are written to the outbox. `terms_accepted` not true: 422 `terms_not_accepted`, nothing changes.",
+  middleware: [idempotency()] as const,
+  request: { params: CartIdParam, headers: IdempotencyHeader, body: { required: true, content: { "application/json": { schema: CheckoutBody } } } },
+  responses: {
+    200: json(Booking, "The booking created."),
+    ...common,
+    ...cartGone,
+    422: problemResponse("`terms_not_accepted`, or an invalid customer (`validation_failed`, errors[] names each field), or an Idempotency-Key reused with another body."),
+  },
+});
+
+/** The cart's Durable Object: every operation on one cart runs there, one at a time. */
+function cartTimer(c: Context<AppEnv>, cartId: string) {
+  return c.env.CART_TIMER.get(c.env.CART_TIMER.idFromName(cartId));
+}
+
+function cartRequest(c: Context<AppEnv>, cartId: string): CartRequest {
+  const tenant = c.get("tenant");
+  return { businessId: tenant.businessId, clientId: tenant.clientId, cartId, nowMs: c.get("now").getTime() };
+}
+
+/** A path cart_id: a UUID (any case) or no such cart. */
+function cartIdOf(raw: string): string {
+  if (!UUID.test(raw)) throw notFound(`Cart ${raw}`);
+  return raw.toLowerCase();
+}
+
+function unwrap<T>(reply: CartReply<T>): { status: number; body: T } {
+  if (!reply.ok) throw new ApiError(reply.status, reply.code, reply.detail, { errors: reply.errors, headers: reply.headers });
+  return reply;
+}
+
+export const cartRoutes = createRouter()
+  .openapi(addRoute, async (c) => {
+    const body = c.req.valid("json");
+    const isNew = body.cart_id === undefined;
+    const cartId = isNew ? crypto.randomUUID() : body.cart_id!.toLowerCase();
+    const reply = unwrap((await cartTimer(c, cartId).add(cartRequest(c, cartId), { ...body, cart_id: cartId }, isNew)) as CartReply<Cart>);
+    return c.json(reply.body, reply.status as 200 | 201);
+  })
+  .openapi(getRoute, async (c) => {
+    const cartId = cartIdOf(c.req.valid("param").cart_id);
+    const reply = unwrap((await cartTimer(c, cartId).view(cartRequest(c, cartId))) as CartReply<Cart>);
+    return c.json(reply.body, 200);
+  })
+  .openapi(extendRoute, async (c) => {
+    const cartId = cartIdOf(c.req.valid("param").cart_id);
+    const reply = unwrap((await cartTimer(c, cartId).extend(cartRequest(c, cartId))) as CartReply<z.infer<typeof ExtendResult>>);
+    return c.json(reply.body, 200);
+  })
+  .openapi(deleteRoute, async (c) => {
+    const cartId = cartIdOf(c.req.valid("param").cart_id);
+    const reply = unwrap((await cartTimer(c, cartId).abandon(cartRequest(c, cartId))) as CartReply<{ success: boolean }>);
+    return c.json(reply.body, 200);
+  })
+  .openapi(
+    checkoutRoute,
+    async (c) => {
+      const cartId = cartIdOf(c.req.valid("param").cart_id);
+      const reply = unwrap((await cartTimer(c, cartId).checkout(cartRequest(c, cartId), c.req.valid("json"))) as CartReply<Booking>);
+      return c.json(reply.body, 200);
+    },
+    (result) => {
+      // Like the router's default hook, but a terms_accepted that is not true has its own code.
+      if (result.success) return;
+      const errors = result.error.issues.map((issue) => ({ path: issue.path.map(String).join(".") || result.target, message: issue.message }));
+      const summary = errors.map((e) => `${e.path}: ${e.message}`).join("; ");
+      if (result.target === "json" && errors.some((e) => e.path === "terms_accepted")) {
+        throw new ApiError(422, "terms_not_accepted", `Checkout needs terms_accepted: true (the business's terms, GET /settings). Nothing was booked. ${summary}`, { errors });
+      }
+      throw new ApiError(422, "validation_failed", `The ${result.target} is invalid: ${summary}`, { errors });
+    },
+  );
