@@ -193,3 +193,20 @@ export async function seasonsOf(db: D1Database, businessId: number): Promise<Sea
   }
   return [...out.values()];
 }
+
+export interface CatalogLookups {
+  categories: Map<number, string>;
+  locations: Map<number, string>;
+  accommodationTypes: Map<number, string>;
+}
+
+/** Titles of the business's categories, locations and accommodation types: one round trip. */
+export async function lookupsOf(db: D1Database, businessId: number): Promise<CatalogLookups> {
+  const [categories, locations, types] = await db.batch([
+    db.prepare("SELECT id, title FROM categories WHERE business_id = ?").bind(businessId),
+    db.prepare("SELECT id, title FROM locations WHERE business_id = ?").bind(businessId),
+    db.prepare("SELECT id, title FROM accommodation_types WHERE business_id = ?").bind(businessId),
+  ]);
+  const map = (r: D1Result) => new Map((r.results as { id: number; title: string }[]).map((x) => [x.id, x.title]));
+  return { categories: map(categories), locations: map(locations), accommodationTypes: map(types) };
+}

@@ -1,0 +1,80 @@
+import { createRoute } from "@hono/zod-openapi";
+import { AvailabilitiesByProduct, AvailabilitiesQuery, AvailabilityQuery, ProductAvailability } from "../../contract/catalog-availability";
+import { PathId } from "../../contract/common";
+import { problemResponse } from "../../contract/problem";
+import { ledgersOf } from "../../db/catalog";
+import { findProducts, productById } from "../../db/products";
+import { availabilityCalendar, emptyLedger, ledgerWindow } from "../../domain/availability";
+import type { Product } from "../../domain/product";
+import { createRouter } from "../../lib/openapi";
+import { dateWindow, mergeLists, productNotFound } from "./catalog-view";
+
+const errors = {
+  401: problemResponse("Missing, malformed, unknown or revoked API key."),
+  403: problemResponse("The key's scope is not public."),
+  422: problemResponse("Invalid dates: impossible, end before start, or a window over 366 days."),
+  429: problemResponse("Rate limit exceeded."),
+};
+const rules =
+  "Availability = capacity − live allocations (bookings and unexpired cart holds), per date, or per timeslot for products on timeslots. " +
+  "Capacity comes from the product's inventory for the date, else its default capacity. Blocked dates show blocked: true and nothing available. " +
+  "Never cached: a hold shows at once.";
+
+const one = createRoute({
+  method: "get",
+  path: "/products/{id}/availabilities",
+  tags: ["Availability"],
+  summary: "A product's availability per date",
+  description: rules,
+  request: { params: PathId, query: AvailabilityQuery },
+  responses: {
+    200: { description: "Keyed by date.", content: { "application/json": { schema: ProductAvailability } } },
+    404: problemResponse("No such product in this business."),
+    ...errors,
+  },
+});
+
+const many = createRoute({
+  method: "get",
+  path: "/products/availabilities",
+  tags: ["Availability"],
+  summary: "Availability of several products per date",
+  description: `${rules} The filters combine; ids that match no product of the business are left out of the answer.`,
+  request: { query: AvailabilitiesQuery },
+  responses: { 200: { description: "Keyed by product id, then by date.", content: { "application/json": { schema: AvailabilitiesByProduct } } }, ...errors },
+});
+
+/** Every product's calendar over [start, end] from ONE grouped read of inventory and allocations. */
+async function calendars(db: D1Database, businessId: number, products: Product[], start: string, end: string, now: Date) {
+  if (products.length === 0) return {};
+  let from = start;
+  let to = end;
+  for (const p of products) {
+    const w = ledgerWindow(p, start, end);
+    if (w.from < from) from = w.from;
+    if (w.to > to) to = w.to;
+  }
+  const ledgers = await ledgersOf(db, businessId, products.map((p) => p.id), from, to, now);
+  return Object.fromEntries(products.map((p) => [String(p.id), availabilityCalendar(p, ledgers.get(p.id) ?? emptyLedger(), start, end)]));
+}
+
+export const availabilityRoutes = createRouter()
+  .openapi(many, async (c) => {
+    const q = c.req.valid("query");
+    const { start, end } = dateWindow(c.get("now"), q.start_date, q.end_date);
+    const businessId = c.get("tenant").businessId;
+    const products = await findProducts(c.env.DB, businessId, { ids: mergeLists(q["ids[]"], q.ids), type: q.type, backoffice_category_id: q.backoffice_category_id });
+    c.header("Cache-Control", "no-store");
+    return c.json(await calendars(c.env.DB, businessId, products, start, end, c.get("now")), 200);
+  })
+  .openapi(one, async (c) => {
+    const { id } = c.req.valid("param");
+    const q = c.req.valid("query");
+    const { start, end } = dateWindow(c.get("now"), q.start_date, q.end_date);
+    const businessId = c.get("tenant").businessId;
+    const product = await productById(c.env.DB, businessId, id);
+    if (!product) throw productNotFound(id);
+    const out = await calendars(c.env.DB, businessId, [product], start, end, c.get("now"));
+    c.header("Cache-Control", "no-store");
+    return c.json(out[String(id)], 200);
+  });

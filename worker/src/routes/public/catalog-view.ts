@@ -1,0 +1,81 @@
+/** What the catalog routes share: the request's language and currency, and the product view. */
+import type { Context } from "hono";
+import type { Product as ProductView } from "../../contract/catalog";
+import { currenciesOf, languagesOf, lookupsOf, type CatalogLookups } from "../../db/catalog";
+import { chooseCurrency, displayPrice, type Currency, type CurrencyChoice } from "../../domain/money";
+import { lowestRate, type Rate } from "../../domain/pricing";
+import { MAX_NIGHTS, translated, type Product } from "../../domain/product";
+import type { AppEnv } from "../../env";
+import { ApiError, invalid } from "../../lib/errors";
+import { addDays, daysBetween, isoDate } from "../../lib/time";
+
+export interface CatalogContext {
+  businessId: number;
+  language: string | undefined;
+  currencies: Currency[];
+  choice: CurrencyChoice;
+  lookups: CatalogLookups;
+}
+
+/**
+ * Load what every catalog answer needs and check the requested language and currency against
+ * the business's own (an unknown one is a 422, not a silent fallback).
+ */
+export async function catalogContext(c: Context<AppEnv>, q: { language?: string; currency?: string }): Promise<CatalogContext> {
+  const db = c.env.DB;
+  const businessId = c.get("tenant").businessId;
+  const [currencies, config, lookups] = await Promise.all([currenciesOf(db, businessId), languagesOf(db, businessId), lookupsOf(db, businessId)]);
+  if (q.language !== undefined && !config.languages.includes(q.language)) {
+    throw invalid("language", `unknown language ${JSON.stringify(q.language)}; this business offers ${config.languages.join(", ")}`);
+  }
+  const choice = chooseCurrency(currencies, q.currency);
+  return { businessId, language: q.language === config.default_language ? undefined : q.language, currencies, choice, lookups };
+}
+
+const ref = (id: number | null, titles: Map<number, string>) => (id !== null && titles.has(id) ? { id, title: titles.get(id)! } : null);
+
+/** A product as the API shows it (translated, with price_from in every currency). */
+export function productView(p: Product, ctx: CatalogContext, rates: Rate[]): ProductView {
+  const lowest = lowestRate(rates);
+  return {
+    id: p.id,
+    type: p.type,
+    title: translated(p, "title", ctx.language),
+    backoffice_title: p.backoffice_title,
+    description: translated(p, "description", ctx.language),
+    extended_description: translated(p, "extended_description", ctx.language),
+    image: p.image,
+    gender: p.gender ?? "mixed",
+    backoffice_category: ref(p.backoffice_category_id, ctx.lookups.categories),
+    frontoffice_category: ref(p.frontoffice_category_id, ctx.lookups.categories),
+    location: ref(p.location_id, ctx.lookups.locations),
+    accommodation_type: ref(p.accommodation_type_id, ctx.lookups.accommodationTypes),
+    duration: p.duration,
+    pax: { min: p.pax_min, max: p.pax_max },
+    default_start_time: p.default_start_time,
+    is_private: p.is_private,
+    allowed_checkin_days: p.allowed_checkin_days,
+    is_on_timeslots: p.is_on_timeslots,
+    price_from:
+      lowest === null
+        ? []
+        : ctx.currencies.map((target) => ({ value: displayPrice(lowest, { base: ctx.choice.base, target }), currency: target.iso_code })),
+  };
+}
+
+export const productNotFound = (id: number) => new ApiError(404, "not_found", `Product ${id} was not found.`);
+
+/** The availability window: start defaults to today, end to 30 days after start; at most 366 days. */
+export function dateWindow(now: Date, start?: string, end?: string): { start: string; end: string } {
+  const from = start ?? isoDate(now);
+  const to = end ?? addDays(from, 30);
+  if (to < from) throw invalid("end_date", "must not be before start_date");
+  if (daysBetween(from, to) > MAX_NIGHTS) throw invalid("end_date", `must be at most ${MAX_NIGHTS} days after start_date`);
+  return { start: from, end: to };
+}
+
+/** A list sent as `name[]=a&name[]=b`, as `name=a,b`, or both; undefined when neither was sent. */
+export function mergeLists<T>(...lists: (T[] | undefined)[]): T[] | undefined {
+  const sent = lists.filter((l): l is T[] => l !== undefined);
+  return sent.length === 0 ? undefined : [...new Set(sent.flat())];
+}

@@ -1,0 +1,45 @@
+import { createRoute } from "@hono/zod-openapi";
+import { Deeplink, DeeplinkQuery } from "../../contract/catalog";
+import { PathId } from "../../contract/common";
+import { problemResponse } from "../../contract/problem";
+import { productById } from "../../db/products";
+import { invalid } from "../../lib/errors";
+import { createRouter } from "../../lib/openapi";
+import { catalogContext, productNotFound } from "./catalog-view";
+
+const route = createRoute({
+  method: "get",
+  path: "/products/{id}/deeplink",
+  tags: ["Deep link"],
+  summary: "A link to the product in the hosted booking form",
+  description:
+    "The URL of the hosted booking page on this service's origin, `/book/{business}?product={id}&...`, carrying the given settings as query " +
+    "parameters of the same names (start_date, end_date, duration, males, females, couples, language, currency), in that order, only those sent. " +
+    "product_id is optional here (the path names the product); when sent it must equal the path's id. Language and currency must be the business's.",
+  request: { params: PathId, query: DeeplinkQuery },
+  responses: {
+    200: { description: "The link.", content: { "application/json": { schema: Deeplink } } },
+    401: problemResponse("Missing, malformed, unknown or revoked API key."),
+    403: problemResponse("The key's scope is not public."),
+    404: problemResponse("No such product in this business."),
+    422: problemResponse("Invalid query."),
+    429: problemResponse("Rate limit exceeded."),
+  },
+});
+
+export const deeplinkRoutes = createRouter().openapi(route, async (c) => {
+  const { id } = c.req.valid("param");
+  const q = c.req.valid("query");
+  if (q.product_id !== undefined && q.product_id !== id) throw invalid("product_id", "must equal the product id in the path");
+  if (q.start_date && q.end_date && q.end_date < q.start_date) throw invalid("end_date", "must not be before start_date");
+  const ctx = await catalogContext(c, q);
+  const product = await productById(c.env.DB, ctx.businessId, id);
+  if (!product) throw productNotFound(id);
+  const url = new URL(`/book/${encodeURIComponent(c.get("tenant").slug)}`, new URL(c.req.url).origin);
+  url.searchParams.set("product", String(id));
+  for (const name of ["start_date", "end_date", "duration", "males", "females", "couples", "language", "currency"] as const) {
+    const value = q[name];
+    if (value !== undefined) url.searchParams.set(name, String(value));
+  }
+  return c.json({ url: url.toString() }, 200);
+});

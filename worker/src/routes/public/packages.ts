@@ -1,0 +1,193 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { AccommodationOption, AccommodationQuery, PackageQuery, PackageRoot } from "../../contract/catalog";
+import { PathId } from "../../contract/common";
+import { problemResponse } from "../../contract/problem";
+import { ledgersOf, packageStructures, pricingOf, type PackageItemRow } from "../../db/catalog";
+import { productById, productsByIds } from "../../db/products";
+import { partySize, policyRefusal, srsAvailable, srsUnits, unitsForParty } from "../../domain/accommodation";
+import { emptyLedger, minAvailable, slotState, UNLIMITED_UNITS, type Ledger } from "../../domain/availability";
+import { displayPrice } from "../../domain/money";
+import { offeredDates } from "../../domain/package-quote";
+import { hasQuantityTiers, priceFor, type Rate } from "../../domain/pricing";
+import { isAllowedDuration, isCheckinDay, isSession, translated, type Product } from "../../domain/product";
+import { ApiError, invalid, type FieldError } from "../../lib/errors";
+import { createRouter } from "../../lib/openapi";
+import { addDays } from "../../lib/time";
+import { catalogContext, productView, type CatalogContext } from "./catalog-view";
+
+const errors = {
+  401: problemResponse("Missing, malformed, unknown or revoked API key."),
+  403: problemResponse("The key's scope is not public."),
+  404: problemResponse("No such package in this business."),
+  422: problemResponse("Invalid query: dates, a duration the package does not offer, a day that is not a check-in day, unknown currency or language."),
+  429: problemResponse("Rate limit exceeded."),
+};
+
+const items = createRoute({
+  method: "get",
+  path: "/packages/{id}",
+  tags: ["Packages"],
+  summary: "A package's items for a stay",
+  description:
+    "The stay's nights are start_date to end_date − 1 (end_date = start_date + duration); every item is offered on those days, with availability " +
+    "(\"unlimited\" for a product without a capacity limit; for products on timeslots available and capacity are null and each timeslot has its own). " +
+    "Items outside a group are single_items; items of a group (alternatives of one another, or an upgrade) are listed in groups.",
+  request: { params: PathId, query: PackageQuery },
+  responses: { 200: { description: "The package's items.", content: { "application/json": { schema: PackageRoot } } }, ...errors },
+});
+
+const accommodations = createRoute({
+  method: "get",
+  path: "/packages/{id}/accommodations",
+  tags: ["Packages"],
+  summary: "Room types that can take a party for a stay",
+  description:
+    "A room type is listed only when it can take the whole party (couples count two persons) on every night: male-only shared rooms take only males, " +
+    "female-only only females; a couple needs a private room or a whole room of a mixed shared type. Shared types sell beds, private types whole rooms " +
+    "(available counts those units). srs is offered on shared types with a supplement when the party fits one room and a whole room is free; " +
+    "its charge is for the whole stay (fixed: for the room; otherwise per unbooked bed). group=1 orders the options as the front office groups them: " +
+    "by accommodation type, then by price.",
+  request: { params: PathId, query: AccommodationQuery },
+  responses: { 200: { description: "The room types on offer.", content: { "application/json": { schema: z.array(AccommodationOption) } } }, ...errors },
+});
+
+/** The package (404 unless it is one of the business's packages) and its stay, checked. */
+async function packageStay(c: Parameters<typeof catalogContext>[0], ctx: CatalogContext, id: number, start: string, nights: number) {
+  const pkg = await productById(c.env.DB, ctx.businessId, id);
+  if (!pkg || pkg.type !== "package") throw new ApiError(404, "not_found", `Package ${id} was not found.`);
+  const errs: FieldError[] = [];
+  if (!isCheckinDay(pkg, start)) {
+    const days = Object.entries(pkg.allowed_checkin_days).filter(([, ok]) => ok).map(([d]) => d);
+    errs.push({ path: "start_date", message: `not a check-in day of this package (check-in: ${days.join(", ")})` });
+  }
+  if (!isAllowedDuration(pkg.duration, nights)) {
+    const allowed = pkg.duration.variants.length ? pkg.duration.variants.join(" or ") : `at least ${pkg.duration.min}`;
+    errs.push({ path: "duration", message: `a stay of ${nights} nights is not offered; nights: ${allowed}` });
+  }
+  if (errs.length) throw new ApiError(422, "validation_failed", errs.map((e) => `${e.path}: ${e.message}`).join("; "), { errors: errs });
+  return { pkg, nights: offeredDates(start, nights), end: addDays(start, nights) };
+}
+
+const priceType = (unit: string | null) => unit ?? "person";
+const unlimited = (n: number | null) => (n === null ? ("unlimited" as const) : n);
+
+function itemView(item: PackageItemRow, p: Product, rates: Rate[], ctx: CatalogContext, pricing: { segments: Parameters<typeof priceFor>[1] }, nights: string[], ledger: Ledger, configurable: boolean) {
+  const currency = ctx.choice.target.iso_code;
+  const base = { hours: p.duration.unit === "hour" ? p.duration.default : 1, perSession: isSession(p) };
+  const one = priceFor(rates, pricing.segments, { ...base, dates: [nights[0]], units: { person: 1, unit: 1, room: 1 } });
+  const qty = Math.max(1, item.qty_default);
+  const added = priceFor(rates, pricing.segments, { ...base, dates: configurable ? [nights[0]] : nights, units: { person: qty, unit: qty, room: qty } });
+  return {
+    package_item_id: item.id,
+    role: item.role,
+    product: {
+      id: p.id,
+      type: p.type,
+      title: translated(p, "title", ctx.language),
+      backoffice_title: p.backoffice_title,
+      description: translated(p, "description", ctx.language),
+      extended_description: translated(p, "extended_description", ctx.language),
+      image: p.image,
+      is_on_timeslots: p.is_on_timeslots,
+      price: { value: displayPrice(one.amount_minor, ctx.choice), currency, type: priceType(one.unit), from_price: hasQuantityTiers(rates) },
+    },
+    qty: { min: item.qty_min, max: item.qty_max, default: item.qty_default },
+    price: { value: displayPrice(added.amount_minor, ctx.choice), currency, type: priceType(added.unit) },
+    is_configurable_dates: configurable,
+    dates: nights.map((date) => {
+      if (!p.is_on_timeslots) {
+        const s = slotState(p, ledger, date);
+        return { date, available: unlimited(s.available), capacity: unlimited(s.capacity), timeslots: null };
+      }
+      const dayBlocked = ledger.inventory.get(`${date}|`)?.blocked ?? false;
+      const timeslots = dayBlocked
+        ? []
+        : p.timeslots.map((time) => {
+            const s = slotState(p, ledger, date, time);
+            return { time, available: s.available ?? UNLIMITED_UNITS, capacity: s.capacity ?? UNLIMITED_UNITS };
+          });
+      return { date, available: null, capacity: null, timeslots };
+    }),
+  };
+}
+
+export const packageRoutes = createRouter()
+  .openapi(items, async (c) => {
+    const { id } = c.req.valid("param");
+    const q = c.req.valid("query");
+    const ctx = await catalogContext(c, q);
+    const { nights, end } = await packageStay(c, ctx, id, q.start_date, q.duration);
+    const structure = (await packageStructures(c.env.DB, ctx.businessId, [id])).get(id)!;
+    const ids = structure.items.map((i) => i.product_id);
+    const [products, pricing, ledgers] = await Promise.all([
+      productsByIds(c.env.DB, ctx.businessId, ids),
+      pricingOf(c.env.DB, ctx.businessId, ids),
+      ledgersOf(c.env.DB, ctx.businessId, ids, nights[0], nights[nights.length - 1], c.get("now")),
+    ]);
+    const groupConfigurable = new Map(structure.groups.map((g) => [g.id, g.is_configurable_dates === 1]));
+    const view = (item: PackageItemRow) =>
+      itemView(
+        item,
+        products.get(item.product_id)!,
+        pricing.rates.get(item.product_id) ?? [],
+        ctx,
+        pricing,
+        nights,
+        ledgers.get(item.product_id) ?? emptyLedger(),
+        item.is_configurable_dates === 1 || (item.group_id !== null && groupConfigurable.get(item.group_id) === true),
+      );
+    c.header("Cache-Control", "no-store");
+    return c.json(
+      {
+        start_date: q.start_date,
+        end_date: end,
+        single_items: structure.items.filter((i) => i.group_id === null).map(view),
+        groups: structure.groups.map((g) => ({
+          is_configurable_dates: g.is_configurable_dates === 1,
+          items: structure.items.filter((i) => i.group_id === g.id).map(view),
+        })),
+      },
+      200,
+    );
+  })
+  .openapi(accommodations, async (c) => {
+    const { id } = c.req.valid("param");
+    const q = c.req.valid("query");
+    const party = { males: q.males, females: q.females, couples: q.couples };
+    if (partySize(party) === 0) throw invalid("males", "the party is empty: give males, females or couples");
+    const ctx = await catalogContext(c, q);
+    const { nights, end } = await packageStay(c, ctx, id, q.start_date, q.duration);
+    const structure = (await packageStructures(c.env.DB, ctx.businessId, [id])).get(id)!;
+    const ids = structure.accommodationIds;
+    const [rooms, pricing, ledgers] = await Promise.all([
+      productsByIds(c.env.DB, ctx.businessId, ids),
+      pricingOf(c.env.DB, ctx.businessId, ids),
+      ledgersOf(c.env.DB, ctx.businessId, ids, nights[0], nights[nights.length - 1], c.get("now")),
+    ]);
+    const currency = ctx.choice.target.iso_code;
+    const options: (z.infer<typeof AccommodationOption> & { sortType: number })[] = [];
+    for (const room of rooms.values()) {
+      if (policyRefusal(room, party)) continue;
+      const units = unitsForParty(room, party)!;
+      const ledger = ledgers.get(room.id) ?? emptyLedger();
+      const left = minAvailable(room, ledger, nights);
+      if (nights.some((d) => slotState(room, ledger, d).blocked) || (left !== null && left < units)) continue;
+      const rates = pricing.rates.get(room.id) ?? [];
+      const price = priceFor(rates, pricing.segments, { dates: nights, units: { person: 1, unit: 1, room: 1 } });
+      const srs =
+        srsAvailable(room, party) && (left === null || left >= srsUnits(room))
+          ? { charge: displayPrice(room.srs!.charge_minor * nights.length, ctx.choice), fixed: room.srs!.fixed }
+          : null;
+      options.push({
+        start_date: q.start_date,
+        end_date: end,
+        available: left ?? UNLIMITED_UNITS,
+        price: { type: priceType(price.unit), value: displayPrice(price.amount_minor, ctx.choice), currency },
+        product: { ...productView(room, ctx, rates), srs },
+        sortType: room.accommodation_type_id ?? Number.MAX_SAFE_INTEGER,
+      });
+    }
+    if (q.group) options.sort((a, b) => a.sortType - b.sortType || a.price.value - b.price.value || a.product.id - b.product.id);
+    c.header("Cache-Control", "no-store");
+    return c.json(options.map(({ sortType: _, ...o }) => o), 200);
+  });

@@ -1,0 +1,57 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { LanguageOnlyQuery, Product, ProductListQuery } from "../../contract/catalog";
+import { PathId } from "../../contract/common";
+import { problemResponse } from "../../contract/problem";
+import { pricingOf } from "../../db/catalog";
+import { findProducts, productById } from "../../db/products";
+import { createRouter } from "../../lib/openapi";
+import { catalogContext, productNotFound, productView } from "./catalog-view";
+
+const errors = {
+  401: problemResponse("Missing, malformed, unknown or revoked API key."),
+  403: problemResponse("The key's scope is not public."),
+  422: problemResponse("Invalid query (unknown type or language, malformed id)."),
+  429: problemResponse("Rate limit exceeded."),
+};
+
+const list = createRoute({
+  method: "get",
+  path: "/products",
+  tags: ["Products"],
+  summary: "List the products sold on the front office",
+  description: "Only products that belong to a front-office category or are promoted, in id order. An unknown language is a 422.",
+  request: { query: ProductListQuery },
+  responses: { 200: { description: "The products.", content: { "application/json": { schema: z.array(Product) } } }, ...errors },
+});
+
+const one = createRoute({
+  method: "get",
+  path: "/products/{id}",
+  tags: ["Products"],
+  summary: "One product",
+  description: "Any product of the business, listed on the front office or not. Another business's product is a 404.",
+  request: { params: PathId, query: LanguageOnlyQuery },
+  responses: {
+    200: { description: "The product.", content: { "application/json": { schema: Product } } },
+    404: problemResponse("No such product in this business."),
+    ...errors,
+  },
+});
+
+export const productRoutes = createRouter()
+  .openapi(list, async (c) => {
+    const q = c.req.valid("query");
+    const ctx = await catalogContext(c, q);
+    const products = await findProducts(c.env.DB, ctx.businessId, { listed: true, type: q.type, location_id: q.location });
+    const { rates } = await pricingOf(c.env.DB, ctx.businessId, products.map((p) => p.id));
+    return c.json(products.map((p) => productView(p, ctx, rates.get(p.id) ?? [])), 200);
+  })
+  .openapi(one, async (c) => {
+    const { id } = c.req.valid("param");
+    const q = c.req.valid("query");
+    const ctx = await catalogContext(c, q);
+    const product = await productById(c.env.DB, ctx.businessId, id);
+    if (!product) throw productNotFound(id);
+    const { rates } = await pricingOf(c.env.DB, ctx.businessId, [id]);
+    return c.json(productView(product, ctx, rates.get(id) ?? []), 200);
+  });

@@ -1,0 +1,21 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { Season } from "../../contract/catalog";
+import { problemResponse } from "../../contract/problem";
+import { seasonsOf } from "../../db/catalog";
+import { createRouter } from "../../lib/openapi";
+
+const route = createRoute({
+  method: "get",
+  path: "/seasons",
+  tags: ["Seasons"],
+  summary: "The business's seasons",
+  description: "Each season with its segments in date order; segment bounds are inclusive. Where segments overlap, the season with the higher priority sets the price.",
+  responses: {
+    200: { description: "The seasons.", content: { "application/json": { schema: z.array(Season) } } },
+    401: problemResponse("Missing, malformed, unknown or revoked API key."),
+    403: problemResponse("The key's scope is not public."),
+    429: problemResponse("Rate limit exceeded."),
+  },
+});
+
+export const seasonRoutes = createRouter().openapi(route, async (c) => c.json(await seasonsOf(c.env.DB, c.get("tenant").businessId), 200));
