@@ -1,5 +1,11 @@
 import { createRouter } from "../../lib/openapi";
+import { availabilityRoutes } from "./availability";
 import { cartRoutes } from "./carts";
+import { deeplinkRoutes } from "./deeplink";
+import { packageRoutes } from "./packages";
+import { priceRoutes } from "./prices";
+import { productRoutes } from "./products";
+import { seasonRoutes } from "./seasons";
 import { settingsRoutes } from "./settings";
 
 /**
@@ -10,6 +16,13 @@ import { settingsRoutes } from "./settings";
 export function publicApi() {
   const api = createRouter();
   api.route("/", settingsRoutes);
+  // /products/availabilities and /products/prices before /products/{id}, which would take them.
+  api.route("/", availabilityRoutes);
+  api.route("/", priceRoutes);
+  api.route("/", deeplinkRoutes);
+  api.route("/", productRoutes);
+  api.route("/", packageRoutes);
+  api.route("/", seasonRoutes);
   api.route("/", cartRoutes);
   return api;
 }
