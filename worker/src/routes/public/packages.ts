@@ -154,9 +154,9 @@ export const packageRoutes = createRouter()
     const { id } = c.req.valid("param");
     const q = c.req.valid("query");
     const party = { males: q.males, females: q.females, couples: q.couples };
-    if (partySize(party) === 0) throw invalid("males", "the party is empty: give males, females or couples");
     const ctx = await catalogContext(c, q);
     const { nights, end } = await packageStay(c, ctx, id, q.start_date, q.duration);
+    if (partySize(party) === 0) throw invalid("males", "the party is empty: give males, females or couples");
     const structure = (await packageStructures(c.env.DB, ctx.businessId, [id])).get(id)!;
     const ids = structure.accommodationIds;
     const [rooms, pricing, ledgers] = await Promise.all([

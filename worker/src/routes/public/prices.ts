@@ -66,7 +66,10 @@ const packages = createRoute({
   request: { body: { content: { "application/json": { schema: PackagePricesBody } }, required: true } },
   responses: {
     200: { description: "Lines keyed by unique_id.", content: { "application/json": { schema: PackagePrices } } },
+    400: problemResponse("The body is not valid JSON."),
     404: problemResponse("No such package in this business."),
+    413: problemResponse("The body is too large."),
+    415: problemResponse("The body is not application/json."),
     ...errors,
   },
 });
