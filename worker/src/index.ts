@@ -1,6 +1,8 @@
 import { createApp } from "./app";
 import type { Env } from "./env";
 import { apiKeyAuth } from "./middleware/auth";
+import { docsRoutes } from "./routes/docs";
+import { healthRoutes } from "./routes/health";
 import { publicApi } from "./routes/public";
 import { privateApi } from "./routes/private";
 import { pageRoutes } from "./routes/pages";
@@ -12,6 +14,9 @@ export { WebhookDelivery } from "./durable/webhook-delivery";
 
 const app = createApp();
 
+app.route("/", healthRoutes);
+app.route("/", docsRoutes());
+
 app.use("/api/pub/v2/*", apiKeyAuth({ scope: "public" }));
 app.route("/api/pub/v2", publicApi());
 app.use("/private/*", apiKeyAuth({ scope: "private" }));
@@ -21,14 +26,23 @@ app.route("/private", privateApi());
 app.route("/", widgetRoutes());
 app.route("/", pageRoutes());
 
-app.doc31("/openapi.json", {
+app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+  type: "http",
+  scheme: "bearer",
+  bearerFormat: "JWT",
+  description: "An API key made with `npm run keys -- create`: scope `public` for /api/pub/v2, scope `private` for /private.",
+});
+
+app.doc31("/openapi.json", (c) => ({
   openapi: "3.1.0",
+  servers: [{ url: new URL(c.req.url).origin, description: "The server that served this document." }],
+  security: [{ bearerAuth: [] }],
   info: {
     title: "Booking platform API",
     version: "2.0.0",
     description: "Public API v2 (catalog, availability, prices, carts) and private API (persons, guests, bookers, webhooks).",
   },
-});
+}));
 
 export { app };
 export default {

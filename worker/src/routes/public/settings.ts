@@ -7,6 +7,7 @@ import { createRouter } from "../../lib/openapi";
 const route = createRoute({
   method: "get",
   path: "/settings",
+  operationId: "getSettings",
   tags: ["Settings"],
   summary: "Business settings and terms",
   responses: {

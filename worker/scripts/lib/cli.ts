@@ -1,0 +1,74 @@
+/** What the command-line tools share: argument parsing, the target database, the signing secret, errors. */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { ensureDevVars } from "./dev-vars";
+import type { Target } from "./wrangler";
+
+/** An error the user can act on: printed without a stack, exit code 1 (2 for usage). */
+export class CliError extends Error {
+  constructor(message: string, readonly exitCode = 1) {
+    super(message);
+  }
+}
+
+/** Options every command accepts. */
+export const TARGET_OPTIONS = {
+  remote: { type: "boolean" },
+  "persist-to": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const satisfies ParseArgsConfig["options"];
+
+/** Parse `argv` strictly: an unknown option or a stray argument is a usage error. */
+export function parse<O extends NonNullable<ParseArgsConfig["options"]>>(argv: string[], options: O, usage: string) {
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options: { ...TARGET_OPTIONS, ...options }, allowPositionals: true, strict: true });
+    return { values: values as Record<string, string | boolean | undefined>, positionals };
+  } catch (err) {
+    throw new CliError(`${(err as Error).message}\n\n${usage}`, 2);
+  }
+}
+
+/** A required string option. */
+export function required(values: Record<string, string | boolean | undefined>, name: string, usage: string): string {
+  const v = values[name];
+  if (typeof v !== "string" || v.trim() === "") throw new CliError(`Missing --${name}.\n\n${usage}`, 2);
+  return v.trim();
+}
+
+export function targetOf(values: Record<string, string | boolean | undefined>): Target {
+  if (values.remote && values["persist-to"]) throw new CliError("--remote and --persist-to exclude each other.", 2);
+  return { remote: values.remote === true, persistTo: typeof values["persist-to"] === "string" ? values["persist-to"] : undefined };
+}
+
+/**
+ * The secret keys are signed with: for the local database the one in `.dev.vars` (created if
+ * missing, as `npm start` would), which is what the local server checks; for a deployed one the
+ * KEY_SIGNING_SECRET environment variable, which must equal the Worker's secret.
+ */
+export function signingSecret(target: Target): string {
+  if (target.remote) {
+    const secret = process.env.KEY_SIGNING_SECRET;
+    if (!secret) {
+      throw new CliError(
+        "KEY_SIGNING_SECRET is not set. For --remote, export the same secret you gave the deployed Worker\n" +
+          "(`npx wrangler secret put KEY_SIGNING_SECRET`), e.g. `KEY_SIGNING_SECRET=... npm run --silent keys -- create ... --remote`.",
+      );
+    }
+    return secret;
+  }
+  return ensureDevVars().vars.KEY_SIGNING_SECRET;
+}
+
+/** Run a command's main function: CliErrors print their message, anything else its stack. */
+export async function runCli(main: () => Promise<void>): Promise<void> {
+  try {
+    await main();
+  } catch (err) {
+    if (err instanceof CliError) {
+      console.error(`error: ${err.message}`);
+      process.exitCode = err.exitCode;
+    } else {
+      console.error(`error: ${(err as Error).message}`);
+      process.exitCode = 1;
+    }
+  }
+}

@@ -1,0 +1,220 @@
+/**
+ * Start the Worker locally with `wrangler dev`: migrated, seeded, in its own process group.
+ * `npm start` uses it on the shared state; tests, end-to-end fixtures and the benchmark start
+ * isolated servers on their own port and state directory:
+ *
+ *   const server = await startServer({ port: 8841, persistTo: mkdtempSync(...) });
+ *   await fetch(`${server.url}/healthz`);
+ *   await server.stop();
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join, resolve } from "node:path";
+import { demoSeed } from "../seed/demo";
+import { isoDate } from "../src/lib/time";
+import { applyMigrations, d1ExecuteScript } from "./lib/d1";
+import { ensureDevVars, formatVars } from "./lib/dev-vars";
+import { DEFAULT_STATE, ROOT, WRANGLER, wranglerEnv, type Target } from "./lib/wrangler";
+
+export { DEFAULT_STATE, ROOT };
+
+export interface StartServerOptions {
+  /** Port on 127.0.0.1; default: a free port chosen by the system. */
+  port?: number;
+  /** Local state directory (D1, KV, Durable Objects); default `.wrangler/state`, the one `npm start` uses. */
+  persistTo?: string;
+  /** Worker variables added to (or overriding) those of `.dev.vars`, e.g. `{ ALLOW_TEST_CLOCK: "1" }`. */
+  env?: Record<string, string>;
+  /** Apply migrations and seed the demo business before starting (default true; both idempotent). */
+  prepare?: boolean;
+  /** Run `npm run build:widget` first, when that script exists (default false). */
+  buildWidget?: boolean;
+  /** Forward wrangler's output (request logs) to this process's stdout/stderr once ready (default false). */
+  inheritOutput?: boolean;
+  /** Give up when the server does not answer within this time (default 60 s). */
+  readyTimeoutMs?: number;
+  /** Progress messages (`npm start` prints them); default silent. */
+  onStep?: (message: string) => void;
+}
+
+export interface RunningServer {
+  /** e.g. "http://127.0.0.1:8841" (no trailing slash). */
+  url: string;
+  port: number;
+  persistTo: string;
+  /** The KEY_SIGNING_SECRET the server signs and checks keys with. */
+  secret: string;
+  /** wrangler's output so far (for diagnostics). */
+  output(): string;
+  /** Resolves when the server's process group has ended by itself (or was stopped), with its exit code. */
+  exited: Promise<number | null>;
+  /** End the whole process group (wrangler and workerd); resolves when it is gone. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/** Ask the system for a free port on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** True when nothing listens on 127.0.0.1:port. */
+export function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolveFree) => {
+    const srv = createServer();
+    srv.once("error", () => resolveFree(false));
+    srv.listen(port, "127.0.0.1", () => srv.close(() => resolveFree(true)));
+  });
+}
+
+/** Apply the D1 migrations and seed the demo business (INSERT OR IGNORE: never touches other data). */
+export async function prepareDatabase(target: Target, today = isoDate(new Date())): Promise<{ migrations: number }> {
+  const migrations = await applyMigrations(target);
+  await d1ExecuteScript(target, demoSeed(today));
+  return { migrations };
+}
+
+/** Build the widget bundle when the project has a `build:widget` script; false when it has none. */
+export async function buildWidget(): Promise<boolean> {
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+  if (!pkg.scripts?.["build:widget"]) return false;
+  await new Promise<void>((done, fail) => {
+    const child = spawn("npm", ["run", "--silent", "build:widget"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout!.on("data", (d) => (out += d));
+    child.stderr!.on("data", (d) => (out += d));
+    child.on("error", fail);
+    child.on("close", (code) => (code === 0 ? done() : fail(new Error(`npm run build:widget failed:\n${out.trim()}`))));
+  });
+  return true;
+}
+
+const live = new Set<ChildProcess>();
+let exitHookInstalled = false;
+/** If this process exits without stopping its servers, take their process groups with it. */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const child of live) killGroup(child, "SIGKILL");
+  });
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    /* already gone */
+  }
+}
+
+async function waitUntilReady(url: string, exited: Promise<number | null>, timeoutMs: number): Promise<void> {
+  let gone = false;
+  void exited.then(() => (gone = true));
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (gone) throw new Error("wrangler dev exited before the server was ready");
+    try {
+      const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
+      await res.arrayBuffer();
+      if (res.status < 500) return;
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`the server did not answer at ${url} within ${timeoutMs / 1000} s`);
+}
+
+/**
+ * Start `wrangler dev` on 127.0.0.1 in its own process group and wait until it answers.
+ * Throws (after ending the group) if it does not come up; the error includes wrangler's output.
+ */
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const step = options.onStep ?? (() => {});
+  const persistTo = resolve(options.persistTo ?? DEFAULT_STATE);
+  const port = options.port ?? (await freePort());
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`Invalid port: ${port}`);
+  if (!(await portIsFree(port))) throw new Error(`Port ${port} on 127.0.0.1 is already in use; choose another (PORT=...).`);
+
+  const { vars } = ensureDevVars();
+  const workerVars = { ...vars, ...options.env };
+  const target: Target = { persistTo };
+
+  if (options.prepare ?? true) {
+    step("Applying D1 migrations and seeding the demo business ...");
+    const { migrations } = await prepareDatabase(target);
+    step(migrations ? `Applied ${migrations} migration(s); demo business seeded.` : "Database up to date; demo business seeded.");
+  }
+  if (options.buildWidget) {
+    step("Building the widget ...");
+    step((await buildWidget()) ? "Widget built." : "No build:widget script yet: skipped the widget build.");
+  }
+
+  // The variables go to wrangler as an env file (with --env-file, .dev.vars itself is not read),
+  // so an isolated server can differ from .dev.vars without touching it.
+  mkdirSync(persistTo, { recursive: true });
+  const envFile = join(persistTo, `worker-${port}.env`);
+  writeFileSync(envFile, formatVars(workerVars), { mode: 0o600 });
+  chmodSync(envFile, 0o600);
+
+  const args = ["dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, "--env-file", envFile,
+    "--show-interactive-dev-session=false", "--live-reload=false"];
+  const child = spawn(WRANGLER, args, { cwd: ROOT, env: wranglerEnv(target), stdio: ["ignore", "pipe", "pipe"], detached: true });
+  live.add(child);
+  installExitHook();
+
+  let output = "";
+  let forwarding = false;
+  const capture = (stream: NodeJS.WriteStream) => (chunk: Buffer) => {
+    output += chunk.toString();
+    if (output.length > 200_000) output = output.slice(-100_000);
+    if (forwarding) stream.write(chunk);
+  };
+  child.stdout!.on("data", capture(process.stdout));
+  child.stderr!.on("data", capture(process.stderr));
+  const exited = new Promise<number | null>((done) => {
+    child.on("close", (code) => {
+      live.delete(child);
+      done(code);
+    });
+    child.on("error", (err) => {
+      output += `\n${err.message}`;
+      live.delete(child);
+      done(null);
+    });
+  });
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      if (!live.has(child)) return;
+      killGroup(child, "SIGTERM");
+      const timer = setTimeout(() => killGroup(child, "SIGKILL"), 5000);
+      await exited;
+      clearTimeout(timer);
+      // workerd may outlive wrangler for a moment; make sure the group is gone.
+      killGroup(child, "SIGKILL");
+    })());
+
+  const url = `http://127.0.0.1:${port}`;
+  step(`Starting wrangler dev on ${url} ...`);
+  try {
+    await waitUntilReady(url, exited, options.readyTimeoutMs ?? 60_000);
+  } catch (err) {
+    await stop();
+    throw new Error(`${(err as Error).message}.\n--- wrangler output ---\n${output.trim()}`);
+  }
+  forwarding = options.inheritOutput ?? false;
+  return { url, port, persistTo, secret: workerVars.KEY_SIGNING_SECRET, output: () => output, exited, stop };
+}
+

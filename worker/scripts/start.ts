@@ -1,0 +1,63 @@
+/**
+ * `npm start`: the whole service on this machine, on local D1, KV and Durable Objects kept in
+ * .wrangler/state (never wiped; STATE_DIR overrides it), migrated and seeded with the demo business.
+ * PORT overrides 8787.
+ * Ctrl-C or SIGTERM ends wrangler and workerd (their own process group) and then this process.
+ */
+import { relative } from "node:path";
+import { ensureDevVars } from "./lib/dev-vars";
+import { startServer, type RunningServer } from "./server";
+
+const port = Number(process.env.PORT ?? "8787");
+if (!Number.isInteger(port) || port < 1 || port > 65535) {
+  console.error(`PORT must be a port number, not "${process.env.PORT}".`);
+  process.exit(2);
+}
+
+const log = (message: string) => console.log(`• ${message}`);
+
+if (ensureDevVars().created) log("Created .dev.vars with a new random KEY_SIGNING_SECRET (git-ignored; keep it).");
+
+let server: RunningServer | undefined;
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  log(`${signal}: stopping the server ...`);
+  await server?.stop();
+  process.exit(0);
+}
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGHUP", () => void shutdown("SIGHUP"));
+
+try {
+  server = await startServer({ port, persistTo: process.env.STATE_DIR || undefined, buildWidget: true, inheritOutput: true, onStep: log });
+} catch (err) {
+  console.error(`\nCould not start the service: ${(err as Error).message}`);
+  process.exit(1);
+}
+
+const u = server.url;
+console.log(`
+Booking platform is running on local D1, KV and Durable Objects (state in ${relative(process.cwd(), server.persistTo) || "."}).
+
+  Public API v2    ${u}/api/pub/v2          (Authorization: Bearer <public key>)
+  Private API      ${u}/private             (Authorization: Bearer <private key>)
+  Widget demo      ${u}/demo
+  Widget script    ${u}/widget.js
+  API docs         ${u}/docs
+  OpenAPI          ${u}/openapi.json
+  Health           ${u}/healthz
+
+Make a key for the demo business:
+  npm run --silent keys -- create --business demo --scope public --name my-site
+
+Press Ctrl-C to stop. Request logs follow.
+`);
+
+const code = await server.exited;
+if (!stopping) {
+  console.error(`wrangler dev exited (code ${code}).`);
+  process.exit(code || 1);
+}

@@ -1,0 +1,142 @@
+/**
+ * `npm test`: every suite, one after the other, each with its own summary, then one plain line
+ * `N passed, N failed` (the last line of the output). Exits non-zero when anything failed,
+ * including a suite that crashed before reporting (counted as one failure).
+ *
+ *   worker   vitest inside workerd (worker/vitest.config.ts)           counts from its JSON report
+ *   node     node:test files worker/test/cli/*.node.ts (CLI, servers,  counts from TAP
+ *            OpenAPI lint)
+ *   e2e      Playwright (e2e/playwright.config.ts), when it exists     counts from its JSON report
+ *
+ * Pass suite names to run only those: `npm test -- worker node`.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT } from "./lib/wrangler";
+
+interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+  note?: string;
+}
+
+const REPORTS = join(ROOT, ".cache", "test-reports");
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
+  return new Promise((done) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? "0", ...env } });
+    const forward = (signal: NodeJS.Signals) => child.kill(signal);
+    process.on("SIGINT", forward);
+    process.on("SIGTERM", forward);
+    child.on("error", (err) => {
+      console.error(`could not run ${command}: ${err.message}`);
+      done(127);
+    });
+    child.on("close", (code) => {
+      process.off("SIGINT", forward);
+      process.off("SIGTERM", forward);
+      done(code ?? 1);
+    });
+  });
+}
+
+const bin = (name: string) => join(ROOT, "node_modules", ".bin", name);
+
+function readJson(file: string): any | undefined {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A suite that exited non-zero without any failing test still failed: count it once. */
+function settle(counts: Counts, code: number, what: string): Counts {
+  if (code !== 0 && counts.failed === 0) return { ...counts, failed: 1, note: `${what} exited with code ${code} without a failing test` };
+  return counts;
+}
+
+async function workerSuite(): Promise<Counts> {
+  const report = join(REPORTS, "worker.json");
+  const code = await run(bin("vitest"), ["run", "--config", "worker/vitest.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`]);
+  const json = readJson(report);
+  if (!json) return { passed: 0, failed: 1, skipped: 0, note: "vitest wrote no report (crashed?)" };
+  const counts = { passed: json.numPassedTests ?? 0, failed: json.numFailedTests ?? 0, skipped: (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0) };
+  // A test file that fails to load has no tests but is a failure.
+  const brokenFiles = (json.testResults ?? []).filter((f: any) => f.status === "failed" && !(f.assertionResults ?? []).some((a: any) => a.status === "failed")).length;
+  return settle({ ...counts, failed: counts.failed + brokenFiles }, code, "vitest");
+}
+
+async function nodeSuite(): Promise<Counts> {
+  const dir = join(ROOT, "worker", "test", "cli");
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".node.ts")).sort().map((f) => join("worker", "test", "cli", f)) : [];
+  if (!files.length) return { passed: 0, failed: 0, skipped: 0, note: "no files" };
+  const tap = join(REPORTS, "node.tap");
+  const code = await run(process.execPath, [
+    "--import", "tsx", "--test", "--test-concurrency=1",
+    "--test-reporter=spec", "--test-reporter-destination=stdout",
+    "--test-reporter=tap", `--test-reporter-destination=${tap}`,
+    ...files,
+  ]);
+  let text = "";
+  try {
+    text = readFileSync(tap, "utf8");
+  } catch {
+    return { passed: 0, failed: 1, skipped: 0, note: "node --test wrote no report" };
+  }
+  const num = (label: string) => Number(new RegExp(`^# ${label} (\\d+)$`, "m").exec(text)?.[1] ?? 0);
+  return settle({ passed: num("pass"), failed: num("fail") + num("cancelled"), skipped: num("skipped") + num("todo") }, code, "node --test");
+}
+
+async function e2eSuite(): Promise<Counts> {
+  if (!existsSync(join(ROOT, "e2e", "playwright.config.ts"))) return { passed: 0, failed: 0, skipped: 0, note: "no e2e/playwright.config.ts yet" };
+  const report = join(REPORTS, "e2e.json");
+  // The config writes its JSON report where this variable says (and lists progress on stdout).
+  const code = await run("npm", ["run", "--silent", "test:e2e"], { PLAYWRIGHT_JSON_OUTPUT_FILE: report, PLAYWRIGHT_JSON_OUTPUT_NAME: report, CI: "true" });
+  const json = readJson(report);
+  if (!json?.stats) return { passed: 0, failed: 1, skipped: 0, note: "Playwright wrote no report (crashed?)" };
+  const s = json.stats;
+  const counts = { passed: (s.expected ?? 0) + (s.flaky ?? 0), failed: s.unexpected ?? 0, skipped: s.skipped ?? 0, note: s.flaky ? `${s.flaky} flaky` : undefined };
+  // Errors outside tests (global setup, a file that fails to load) leave no failed test behind.
+  if ((json.errors ?? []).length && counts.failed === 0) return { ...counts, failed: 1, note: `${json.errors.length} error(s) outside tests` };
+  return settle(counts, code, "playwright");
+}
+
+const SUITES: Record<string, () => Promise<Counts>> = { worker: workerSuite, node: nodeSuite, e2e: e2eSuite };
+
+const wanted = process.argv.slice(2).filter((a) => a !== "--");
+for (const name of wanted) {
+  if (!SUITES[name]) {
+    console.error(`Unknown suite "${name}". Suites: ${Object.keys(SUITES).join(", ")}.`);
+    process.exit(2);
+  }
+}
+
+rmSync(REPORTS, { recursive: true, force: true });
+mkdirSync(REPORTS, { recursive: true });
+
+const results: [string, Counts, number][] = [];
+for (const [name, suite] of Object.entries(SUITES)) {
+  if (wanted.length && !wanted.includes(name)) continue;
+  console.log(`\n=== ${name} ===`);
+  const started = Date.now();
+  let counts: Counts;
+  try {
+    counts = await suite();
+  } catch (err) {
+    counts = { passed: 0, failed: 1, skipped: 0, note: `runner error: ${(err as Error).message}` };
+  }
+  results.push([name, counts, Date.now() - started]);
+}
+
+console.log("\n=== summary ===");
+for (const [name, c, ms] of results) {
+  const extra = [c.skipped ? `${c.skipped} skipped` : "", c.note ?? ""].filter(Boolean).join("; ");
+  console.log(`${name.padEnd(7)} ${String(c.passed).padStart(4)} passed  ${String(c.failed).padStart(3)} failed  ${(ms / 1000).toFixed(1).padStart(6)} s${extra ? `  (${extra})` : ""}`);
+}
+const passed = results.reduce((n, [, c]) => n + c.passed, 0);
+const failed = results.reduce((n, [, c]) => n + c.failed, 0);
+console.log(`${passed} passed, ${failed} failed`);
+process.exitCode = failed > 0 || passed === 0 ? 1 : 0;

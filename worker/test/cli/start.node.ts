@@ -1,0 +1,48 @@
+/** `npm start` as a user runs it: migrates and seeds, prints the base URLs, serves, stops on SIGTERM. */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { ROOT } from "../../scripts/lib/wrangler";
+import { freePort } from "../../scripts/server";
+import { get } from "./helpers";
+
+describe("npm start", () => {
+  const stateDir = mkdtempSync(join(tmpdir(), "start-test-"));
+  after(() => rmSync(stateDir, { recursive: true, force: true }));
+
+  async function start(port: number) {
+    const child = spawn("npm", ["start"], { cwd: ROOT, env: { ...process.env, PORT: String(port), STATE_DIR: stateDir }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    const exited = new Promise<number | null>((done) => child.on("close", done));
+    const deadline = Date.now() + 90_000;
+    while (!out.includes("Press Ctrl-C to stop.")) {
+      if (Date.now() > deadline || child.exitCode !== null) assert.fail(`npm start did not come up:\n${out}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return { child, exited, output: () => out };
+  }
+
+  it("prints the base URLs, serves the seeded demo, and ends everything on SIGTERM", async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const { child, exited, output } = await start(port);
+    for (const path of ["/api/pub/v2", "/private", "/demo", "/docs", "/openapi.json"]) assert.ok(output().includes(`${url}${path}`), `prints ${url}${path}`);
+    assert.equal((await get(`${url}/healthz`)).status, 200);
+    assert.equal((await get(`${url}/api/pub/v2/settings`)).status, 401, "the API wants a key");
+
+    child.kill("SIGTERM");
+    assert.equal(await exited, 0);
+    await assert.rejects(fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) }), "nothing listens any more");
+
+    // A second start on the same state applies nothing new and comes up again.
+    const again = await start(port);
+    assert.match(again.output(), /Database up to date; demo business seeded\./);
+    again.child.kill("SIGTERM");
+    assert.equal(await again.exited, 0);
+  });
+});
