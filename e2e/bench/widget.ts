@@ -1,0 +1,113 @@
+/**
+ * The widget's own numbers, measured on /demo in a real browser (headless Chromium):
+ * API round trips before the calendar is interactive (target 1), time to an interactive calendar,
+ * cumulative layout shift (target 0) and the JavaScript transferred (gzip).
+ *
+ * Run alone: `npx tsx e2e/bench/widget.ts` (prints JSON). `npm run bench` includes it.
+ */
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { chromium, type Browser } from "playwright-core";
+import { ROOT, startServer } from "../../worker/scripts/server";
+
+export interface WidgetNumbers {
+  runs: number;
+  apiRoundTrips: number;
+  interactiveMs: number;
+  cls: number;
+  jsRawBytes: number;
+  jsGzipBytes: number;
+  /** The API calls of the first run, in order, for the report. */
+  calls: string[];
+}
+
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+/** The browser: CHROMIUM_PATH, then Debian's, then Playwright's own; a clear message otherwise. */
+export function chromiumPath(): string | undefined {
+  for (const p of [process.env.CHROMIUM_PATH, process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"]) {
+    if (p && existsSync(p)) return p;
+  }
+  return undefined; // playwright-core then looks for its own download (npx playwright install chromium)
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+export async function measureWidget(opts: { port: number; runs?: number; log?: (m: string) => void }): Promise<WidgetNumbers> {
+  const log = opts.log ?? (() => {});
+  const persistTo = join(ROOT, ".wrangler", "bench", "widget-run");
+  rmSync(persistTo, { recursive: true, force: true });
+  log(`widget: building and starting the demo on 127.0.0.1:${opts.port} ...`);
+  const server = await startServer({ port: opts.port, persistTo, prepare: true, buildWidget: true });
+  let browser: Browser | undefined;
+  try {
+    try {
+      browser = await chromium.launch({ executablePath: chromiumPath(), args: ARGS });
+    } catch (err) {
+      throw new Error(`no Chromium to measure the widget with (set CHROMIUM_PATH, or apt-get install chromium, or npx playwright install chromium): ${(err as Error).message.split("\n")[0]}`);
+    }
+    const runs = opts.runs ?? 3;
+    const results: Omit<WidgetNumbers, "runs">[] = [];
+    for (let i = 0; i < runs; i++) {
+      const context = await browser.newContext(); // cold cache each time
+      const page = await context.newPage();
+      await page.addInitScript(() => {
+        (window as any).__cls = 0;
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries() as any[]) if (!e.hadRecentInput) (window as any).__cls += e.value;
+        }).observe({ type: "layout-shift", buffered: true });
+      });
+      const calls: { url: string; at: number }[] = [];
+      const scripts: Promise<{ raw: number; gzip: number }>[] = [];
+      const t0 = Date.now();
+      page.on("request", (req) => {
+        if (new URL(req.url()).pathname.startsWith("/widget/v1/") && req.method() !== "OPTIONS") calls.push({ url: `${req.method()} ${new URL(req.url()).pathname}${new URL(req.url()).search}`, at: Date.now() - t0 });
+      });
+      page.on("response", (res) => {
+        if (res.request().resourceType() === "script") {
+          scripts.push(res.body().then((b) => ({ raw: b.length, gzip: gzipSync(b, { level: 9 }).length })).catch(() => ({ raw: 0, gzip: 0 })));
+        }
+      });
+      await page.goto(`${server.url}/demo`, { waitUntil: "commit" });
+      // Interactive: a check-in day of the calendar is a button the guest can press.
+      await page.locator('booking-widget button[part="day"].open').first().waitFor({ state: "visible", timeout: 30_000 });
+      const interactiveAt = Date.now() - t0;
+      const interactiveMs = Math.round(await page.evaluate(() => performance.now()));
+      const before = calls.filter((c) => c.at <= interactiveAt);
+      await page.waitForTimeout(1000); // late shifts count too
+      const cls = Math.round((await page.evaluate(() => (window as any).__cls as number)) * 1000) / 1000;
+      const js = await Promise.all(scripts);
+      results.push({
+        apiRoundTrips: before.length,
+        interactiveMs,
+        cls,
+        jsRawBytes: js.reduce((a, b) => a + b.raw, 0),
+        jsGzipBytes: js.reduce((a, b) => a + b.gzip, 0),
+        calls: before.map((c) => c.url),
+      });
+      await context.close();
+    }
+    return {
+      runs,
+      apiRoundTrips: median(results.map((r) => r.apiRoundTrips)),
+      interactiveMs: median(results.map((r) => r.interactiveMs)),
+      cls: median(results.map((r) => r.cls)),
+      jsRawBytes: median(results.map((r) => r.jsRawBytes)),
+      jsGzipBytes: median(results.map((r) => r.jsGzipBytes)),
+      calls: results[0].calls,
+    };
+  } finally {
+    await browser?.close();
+    await server.stop();
+  }
+}
+
+if (process.argv[1] && /widget\.ts$/.test(process.argv[1])) {
+  measureWidget({ port: Number(process.env.BENCH_PORT ?? 8851), log: (m) => process.stderr.write(`${m}\n`) })
+    .then((n) => process.stdout.write(`${JSON.stringify(n, null, 2)}\n`))
+    .catch((err) => {
+      process.stderr.write(`${(err as Error).stack}\n`);
+      process.exit(1);
+    });
+}
