@@ -23,6 +23,8 @@ export default defineConfig(async () => ({
   test: {
     include: ["worker/**/*.test.ts"],
     setupFiles: ["./worker/test/setup.ts"],
+    // A real loopback HTTP receiver for the webhook tests (worker/test/private-webhooks.test.ts).
+    globalSetup: ["./worker/test/private-webhook-receiver.ts"],
     testTimeout: 30_000,
     // The per-request log line is wanted in production, not between test results.
     onConsoleLog: (log: string) => !log.startsWith('{"request_id"'),

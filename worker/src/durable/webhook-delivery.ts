@@ -1,14 +1,239 @@
 import { DurableObject } from "cloudflare:workers";
+import { checkWebhookUrl, MAX_ATTEMPTS, RETRY_BACKOFF_SECONDS, signPayload } from "../domain/webhook-signing";
 import type { Env } from "../env";
+import { isoDateTime } from "../lib/time";
 
-/** One per business: drains the outbox and delivers signed webhooks (see the private API issue). */
+/** Longest wait between two looks at the outbox while the business has subscriptions: a lost kick costs at most this. */
+const SWEEP_MS = 5 * 60_000;
+const PLAN_BATCH = 500;
+const SEND_BATCH = 50;
+const FETCH_TIMEOUT_MS = 10_000;
+
+interface DueDelivery {
+  id: number;
+  webhook_id: string;
+  event_id: string;
+  event_seq: number;
+  series: number;
+  attempt: number;
+  event: string;
+  data: string;
+  url: string;
+  secret: string;
+}
+
+/**
+ * One per business: turns the outbox into deliveries and delivers them, at least once.
+ *
+ * 1. Plan: for each live subscription, the outbox events after its cursor that it asked for become
+ *    `pending` delivery rows; the cursor moves in the same batch (never skipped, never twice).
+ * 2. Send: each due pending row is POSTed, signed; the outcome updates the row. A failure
+ *    schedules the next attempt on the backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h,
+ *    24 h); after the 10th it gives up. 410 Gone disables the subscription.
+ * 3. Alarm: at the next due retry, and at least every 5 minutes while subscriptions exist.
+ *
+ * State lives in D1, so a crash between a send and its record only repeats a delivery. Runs are
+ * serialized in memory: an alarm and a kick never send the same row twice at once.
+ */
 export class WebhookDelivery extends DurableObject<Env> {
-  /** Wake up: deliver what the outbox holds (soon, from the alarm). */
+  private running: Promise<void> | null = null;
+  private again = false;
+
+  /** Wake up after a change wrote events: deliver them now (from the alarm). */
   async kick(businessId: number): Promise<void> {
-    await this.ctx.storage.put("business_id", businessId);
+    if ((await this.ctx.storage.get<number>("business_id")) !== businessId) await this.ctx.storage.put("business_id", businessId);
+    const at = Date.now();
     const current = await this.ctx.storage.getAlarm();
-    if (current === null) await this.ctx.storage.setAlarm(Date.now());
+    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
   }
 
-  async alarm(): Promise<void> {}
+  /** Resolves when no run is in progress (tests wait on it after firing the alarm). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  /** Tests only (ALLOW_TEST_CLOCK=1): move this object's clock, so retries come due without sleeping. */
+  async setTestNow(iso: string): Promise<void> {
+    if (this.env.ALLOW_TEST_CLOCK !== "1") throw new Error("the test clock is disabled");
+    await this.ctx.storage.put("clock_offset_ms", Date.parse(iso) - Date.now());
+  }
+
+  async alarm(): Promise<void> {
+    await this.run();
+  }
+
+  private async clockOffset(): Promise<number> {
+    if (this.env.ALLOW_TEST_CLOCK !== "1") return 0;
+    return (await this.ctx.storage.get<number>("clock_offset_ms")) ?? 0;
+  }
+
+  private run(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.drain();
+        } while (this.again);
+      } finally {
+        this.running = null;
+      }
+    })();
+    return this.running;
+  }
+
+  private async drain(): Promise<void> {
+    const businessId = await this.ctx.storage.get<number>("business_id");
+    if (businessId === undefined) return;
+    const db = this.env.DB;
+    const offset = await this.clockOffset();
+    const now = new Date(Date.now() + offset);
+    let more = await this.plan(db, businessId);
+    const due = await db
+      .prepare(
+        `SELECT d.id, d.webhook_id, d.event_id, d.event_seq, d.series, d.attempt, o.event, o.data, w.url, w.secret
+           FROM webhook_deliveries d
+           JOIN webhooks w ON w.id = d.webhook_id
+           JOIN outbox o ON o.seq = d.event_seq
+          WHERE w.business_id = ? AND w.deleted_at IS NULL AND w.disabled_at IS NULL
+            AND d.status = 'pending' AND d.next_retry_at <= ?
+          ORDER BY d.next_retry_at, d.event_seq LIMIT ?`,
+      )
+      .bind(businessId, isoDateTime(now), SEND_BATCH)
+      .all<DueDelivery>();
+    if (due.results.length === SEND_BATCH) more = true;
+    const gone = new Set<string>();
+    await Promise.all(due.results.map((d) => this.send(db, d, now, gone)));
+
+    // Next look: now if work is left, else the earliest retry, and at least every SWEEP_MS.
+    const next = await db
+      .prepare(
+        `SELECT MIN(d.next_retry_at) AS at, (SELECT COUNT(*) FROM webhooks WHERE business_id = ?1 AND deleted_at IS NULL AND disabled_at IS NULL) AS live
+           FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+          WHERE w.business_id = ?1 AND w.deleted_at IS NULL AND w.disabled_at IS NULL AND d.status = 'pending'`,
+      )
+      .bind(businessId)
+      .first<{ at: string | null; live: number }>();
+    if (more) {
+      await this.ctx.storage.setAlarm(Date.now());
+      return;
+    }
+    const candidates: number[] = [];
+    if (next?.at) candidates.push(Date.parse(next.at) - offset);
+    if (next?.live) candidates.push(Date.now() + SWEEP_MS);
+    if (candidates.length) await this.ctx.storage.setAlarm(Math.max(Date.now(), Math.min(...candidates)));
+    else await this.ctx.storage.deleteAlarm();
+  }
+
+  /** Pending rows for the outbox events each subscription has not planned yet. True when more remain. */
+  private async plan(db: D1Database, businessId: number): Promise<boolean> {
+    const hooks = await db
+      .prepare("SELECT id, events, cursor_seq FROM webhooks WHERE business_id = ? AND deleted_at IS NULL AND disabled_at IS NULL")
+      .bind(businessId)
+      .all<{ id: string; events: string; cursor_seq: number }>();
+    let more = false;
+    for (const hook of hooks.results) {
+      const events = await db
+        .prepare("SELECT seq, id, event, created_at FROM outbox WHERE business_id = ? AND seq > ? ORDER BY seq LIMIT ?")
+        .bind(businessId, hook.cursor_seq, PLAN_BATCH)
+        .all<{ seq: number; id: string; event: string; created_at: string }>();
+      if (!events.results.length) continue;
+      if (events.results.length === PLAN_BATCH) more = true;
+      const wanted = new Set(JSON.parse(hook.events) as string[]);
+      const last = events.results[events.results.length - 1].seq;
+      const ts = isoDateTime(new Date(Date.now() + (await this.clockOffset())));
+      const statements = [
+        // The cursor has not moved since it was read (else another run planned these rows).
+        db.prepare("INSERT INTO batch_guard (reason, ok) SELECT 'cursor_moved', cursor_seq = ? FROM webhooks WHERE id = ?").bind(hook.cursor_seq, hook.id),
+        ...events.results
+          .filter((e) => wanted.has(e.event))
+          .map((e) =>
+            db
+              .prepare(
+                "INSERT INTO webhook_deliveries (webhook_id, event_id, event_seq, series, attempt, status, next_retry_at, created_at) VALUES (?, ?, ?, 1, 1, 'pending', ?, ?)",
+              )
+              .bind(hook.id, e.id, e.seq, ts, ts),
+          ),
+        db.prepare("UPDATE webhooks SET cursor_seq = ? WHERE id = ?").bind(last, hook.id),
+      ];
+      try {
+        await db.batch(statements);
+      } catch (err) {
+        if (!/guard_failed/.test(String(err))) throw err;
+      }
+    }
+    return more;
+  }
+
+  /** One attempt of one delivery, and its record. */
+  private async send(db: D1Database, d: DueDelivery, now: Date, gone: Set<string>): Promise<void> {
+    if (gone.has(d.webhook_id)) return;
+    const attemptedAt = isoDateTime(now);
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    const allowed = checkWebhookUrl(d.url, this.env.ALLOW_LOOPBACK_WEBHOOKS === "true");
+    if (!allowed.ok) {
+      error = `url not allowed: ${allowed.message}`;
+    } else {
+      const body = JSON.stringify({ event: d.event, data: JSON.parse(d.data) });
+      const timestamp = Math.floor(now.getTime() / 1000);
+      try {
+        const res = await fetch(d.url, {
+          method: "POST",
+          headers: {
+            "Content-Type": "application/json",
+            "User-Agent": "booking-platform-webhooks/1",
+            "webhook-id": d.event_id,
+            "webhook-timestamp": String(timestamp),
+            "webhook-signature": await signPayload(d.secret, d.event_id, timestamp, body),
+          },
+          body,
+          redirect: "manual",
+          signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+        });
+        statusCode = res.status;
+        await res.body?.cancel();
+      } catch (err) {
+        error = String((err as Error)?.message ?? err).slice(0, 500);
+      }
+    }
+
+    if (statusCode !== null && statusCode >= 200 && statusCode < 300) {
+      await db
+        .prepare("UPDATE webhook_deliveries SET status = 'delivered', status_code = ?, attempted_at = ?, next_retry_at = NULL WHERE id = ?")
+        .bind(statusCode, attemptedAt, d.id)
+        .run();
+      return;
+    }
+    if (statusCode === 410) {
+      // The receiver says it is gone for good: stop this subscription.
+      gone.add(d.webhook_id);
+      await db.batch([
+        db.prepare("UPDATE webhook_deliveries SET status = 'gave_up', status_code = 410, attempted_at = ?, next_retry_at = NULL WHERE id = ?").bind(attemptedAt, d.id),
+        db.prepare("UPDATE webhooks SET disabled_at = ? WHERE id = ? AND disabled_at IS NULL").bind(attemptedAt, d.webhook_id),
+      ]);
+      return;
+    }
+    if (d.attempt >= MAX_ATTEMPTS) {
+      await db
+        .prepare("UPDATE webhook_deliveries SET status = 'gave_up', status_code = ?, error = ?, attempted_at = ?, next_retry_at = NULL WHERE id = ?")
+        .bind(statusCode, error, attemptedAt, d.id)
+        .run();
+      return;
+    }
+    const retryAt = isoDateTime(new Date(now.getTime() + RETRY_BACKOFF_SECONDS[d.attempt - 1] * 1000));
+    await db.batch([
+      db
+        .prepare("UPDATE webhook_deliveries SET status = 'failed', status_code = ?, error = ?, attempted_at = ?, next_retry_at = ? WHERE id = ?")
+        .bind(statusCode, error, attemptedAt, retryAt, d.id),
+      db
+        .prepare(
+          "INSERT INTO webhook_deliveries (webhook_id, event_id, event_seq, series, attempt, status, next_retry_at, created_at) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)",
+        )
+        .bind(d.webhook_id, d.event_id, d.event_seq, d.series, d.attempt + 1, retryAt, attemptedAt),
+    ]);
+  }
 }

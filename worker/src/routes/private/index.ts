@@ -1,5 +1,6 @@
 import { createRouter } from "../../lib/openapi";
 import { personRoutes } from "./persons";
+import { webhookRoutes } from "./webhooks";
 
 /**
  * The private API (spec private-api.md): persons, guests, bookers, bookings and webhooks of the
@@ -14,5 +15,6 @@ import { personRoutes } from "./persons";
 export function privateApi() {
   const api = createRouter();
   api.route("/", personRoutes);
+  api.route("/", webhookRoutes);
   return api;
 }

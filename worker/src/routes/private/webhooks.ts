@@ -1,0 +1,151 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { problemResponse } from "../../contract/problem";
+import {
+  DeliveryList,
+  RedeliverAccepted,
+  RedeliverRequest,
+  WebhookCreate,
+  WebhookCreated,
+  WebhookEnvelope,
+  WebhookList,
+} from "../../contract/private-webhooks";
+import { checkWebhookUrl, generateSecret } from "../../domain/webhook-signing";
+import { kickDelivery } from "../../db/outbox";
+import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, outboxEvent, scheduleRedelivery, type WebhookRow } from "../../db/webhooks";
+import { ApiError, invalid, notFound } from "../../lib/errors";
+import { createRouter } from "../../lib/openapi";
+import { QueryReader, setPagingHeaders, uuidParam } from "./query";
+
+const tags = ["Webhooks"];
+const auth = {
+  401: problemResponse("Missing, malformed, unknown or revoked API key."),
+  403: problemResponse("The key is not a private key."),
+  429: problemResponse("Rate limit exceeded."),
+};
+const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
+const IdParam = z.object({ webhook_id: z.string().openapi({ param: { name: "webhook_id", in: "path" }, format: "uuid" }) });
+
+const view = (w: WebhookRow) => ({
+  id: w.id,
+  url: w.url,
+  events: JSON.parse(w.events) as string[],
+  status: (w.disabled_at ? "disabled" : "active") as "active" | "disabled",
+  disabled_at: w.disabled_at,
+  created_at: w.created_at,
+});
+
+const createHook = createRoute({
+  method: "post",
+  path: "/webhooks",
+  tags,
+  summary: "Subscribe to events",
+  description:
+    "The subscription receives the events written after it was made: POST `{\"event\": name, \"data\": {...}}`, signed (see WebhookCreated). At least once: retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h; any 2xx is success; 410 Gone disables the subscription.",
+  request: { body: { content: { "application/json": { schema: WebhookCreate } }, required: true } },
+  responses: { 201: json(WebhookCreated, "Subscribed; the secret is shown only here."), 400: problemResponse("Malformed JSON."), ...auth, 422: problemResponse("Invalid URL or events.") },
+});
+const listHooks = createRoute({
+  method: "get",
+  path: "/webhooks",
+  tags,
+  summary: "List subscriptions",
+  responses: { 200: json(WebhookList, "The business's subscriptions (secrets are not shown)."), ...auth },
+});
+const getHook = createRoute({
+  method: "get",
+  path: "/webhooks/{webhook_id}",
+  tags,
+  summary: "Fetch a subscription",
+  request: { params: IdParam },
+  responses: { 200: json(WebhookEnvelope, "The subscription."), 400: problemResponse("Not a UUID."), ...auth, 404: problemResponse("No such subscription.") },
+});
+const deleteHook = createRoute({
+  method: "delete",
+  path: "/webhooks/{webhook_id}",
+  tags,
+  summary: "Unsubscribe",
+  request: { params: IdParam },
+  responses: { 204: { description: "Deleted; nothing more is delivered." }, 400: problemResponse("Not a UUID."), ...auth, 404: problemResponse("No such subscription.") },
+});
+const deliveries = createRoute({
+  method: "get",
+  path: "/webhooks/{webhook_id}/deliveries",
+  tags,
+  summary: "Delivery log",
+  description: "Every attempt, newest first: event id, status code, time, next retry. Filters `event_id` and `status`; `page`, `limit` (1 to 100).",
+  request: {
+    params: IdParam,
+    query: z.object({ event_id: z.string().optional(), status: z.string().optional(), page: z.string().optional(), limit: z.string().optional() }),
+  },
+  responses: { 200: json(DeliveryList, "One page of attempts."), 400: problemResponse("Not a UUID."), ...auth, 404: problemResponse("No such subscription."), 422: problemResponse("Invalid query.") },
+});
+const redeliver = createRoute({
+  method: "post",
+  path: "/webhooks/{webhook_id}/redeliver",
+  tags,
+  summary: "Deliver one event again",
+  description: "Starts a new series of attempts (with the usual retries) for an event this subscription receives, now.",
+  request: { params: IdParam, body: { content: { "application/json": { schema: RedeliverRequest } }, required: true } },
+  responses: {
+    202: json(RedeliverAccepted, "Scheduled."),
+    400: problemResponse("Not a UUID, or malformed JSON."),
+    ...auth,
+    404: problemResponse("No such subscription, or no such event for it."),
+    409: problemResponse("The subscription is disabled."),
+    422: problemResponse("Invalid body."),
+  },
+});
+
+export const webhookRoutes = createRouter()
+  .openapi(createHook, async (c) => {
+    const { businessId } = c.get("tenant");
+    const body = c.req.valid("json");
+    const check = checkWebhookUrl(body.url, c.env.ALLOW_LOOPBACK_WEBHOOKS === "true");
+    if (!check.ok) throw invalid("url", check.message);
+    const secret = generateSecret();
+    const row = await createWebhook(c.env.DB, businessId, crypto.randomUUID(), check.url, [...new Set(body.events)], secret, c.get("now"));
+    await kickDelivery(c.env, businessId);
+    c.header("Location", `/private/webhooks/${row.id}`);
+    return c.json({ ...view(row), secret }, 201);
+  })
+  .openapi(listHooks, async (c) => {
+    const rows = await listWebhooks(c.env.DB, c.get("tenant").businessId);
+    return c.json({ data: rows.map(view) }, 200);
+  })
+  .openapi(getHook, async (c) => {
+    const id = uuidParam(c.req.valid("param").webhook_id, "webhook_id");
+    const row = await getWebhook(c.env.DB, c.get("tenant").businessId, id);
+    if (!row) throw notFound("The webhook");
+    return c.json({ data: view(row) }, 200);
+  })
+  .openapi(deleteHook, async (c) => {
+    const id = uuidParam(c.req.valid("param").webhook_id, "webhook_id");
+    if (!(await deleteWebhook(c.env.DB, c.get("tenant").businessId, id, c.get("now")))) throw notFound("The webhook");
+    return c.body(null, 204);
+  })
+  .openapi(deliveries, async (c) => {
+    const id = uuidParam(c.req.valid("param").webhook_id, "webhook_id");
+    const q = new QueryReader(c);
+    const eventId = q.string("event_id", 64);
+    const status = q.enumOne("status", ["pending", "delivered", "failed", "gave_up"] as const);
+    const paging = q.paging();
+    q.done();
+    if (!(await getWebhook(c.env.DB, c.get("tenant").businessId, id))) throw notFound("The webhook");
+    const { rows, total } = await listDeliveries(c.env.DB, id, { eventId, status, ...paging });
+    setPagingHeaders(c, total, paging.page, paging.limit);
+    return c.json({ data: rows.map(({ webhook_id: _w, event_seq: _s, ...r }) => r), meta: { ...paging, total } }, 200);
+  })
+  .openapi(redeliver, async (c) => {
+    const { businessId } = c.get("tenant");
+    const id = uuidParam(c.req.valid("param").webhook_id, "webhook_id");
+    const { event_id } = c.req.valid("json");
+    const hook = await getWebhook(c.env.DB, businessId, id);
+    if (!hook) throw notFound("The webhook");
+    if (hook.disabled_at) throw new ApiError(409, "conflict", "The webhook is disabled (its receiver answered 410 Gone).");
+    const event = await outboxEvent(c.env.DB, businessId, event_id);
+    const events = JSON.parse(hook.events) as string[];
+    if (!event || event.seq <= hook.start_seq || !events.includes(event.event)) throw notFound("The event (for this webhook)");
+    const { series } = await scheduleRedelivery(c.env.DB, id, event, c.get("now"));
+    await kickDelivery(c.env, businessId);
+    return c.json({ data: { event_id, series, status: "pending" as const } }, 202);
+  });
