@@ -1,0 +1,148 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { keyRecord } from "../src/db/businesses";
+import { ledgersOf } from "../src/db/catalog";
+import { findShortages } from "../src/db/allocations";
+import { loadCart } from "../src/db/carts";
+import { listPersons } from "../src/db/persons";
+
+// The hot queries must reach their rows through an index, never by scanning a table that grows
+// with the business (allocations, persons, guests, bookings, ...). The SQL is not copied here: the
+// owners' own functions run against a recording D1 and every statement they prepare is
+// explained with the same bindings, so a change to a query is checked as it is.
+
+interface Recorded {
+  sql: string;
+  params: unknown[];
+}
+
+const recordedOf = new WeakMap<object, Recorded>();
+
+/** Tables whose size grows with a business's activity; a SCAN of any of them is a finding. */
+const BIG = ["allocations", "persons", "guests", "bookers", "bookings", "booking_lines", "carts", "cart_lines", "cart_guests", "api_keys", "outbox", "webhook_deliveries", "inventory", "idempotency"];
+
+async function plan(sql: string, params: unknown[]): Promise<string[]> {
+  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>();
+  return results.map((r) => r.detail);
+}
+
+/** Plan lines that read a big table in full (a SCAN without a usable constraint). */
+function scans(lines: string[]): string[] {
+  return lines.filter((d) => {
+    const m = /^SCAN (\w+)(?: AS \w+)?(.*)$/.exec(d);
+    if (!m) return false;
+    const [, table, rest] = m;
+    if (table.endsWith("_fts")) return !/VIRTUAL TABLE INDEX \d+:M/.test(rest); // MATCH uses the FTS index
+    return BIG.includes(table);
+  });
+}
+
+async function explainAll(seen: Recorded[]): Promise<{ sql: string; plan: string[]; scans: string[] }[]> {
+  const out = [];
+  for (const r of seen) {
+    if (!/^\s*(SELECT|WITH)/i.test(r.sql)) continue;
+    const p = await plan(r.sql, r.params);
+    out.push({ sql: r.sql.replace(/\s+/g, " ").slice(0, 160), plan: p, scans: scans(p) });
+  }
+  return out;
+}
+
+function expectIndexed(explained: Awaited<ReturnType<typeof explainAll>>) {
+  expect(explained.length).toBeGreaterThan(0);
+  for (const e of explained) expect(e.scans, `${e.sql}\nplan:\n  ${e.plan.join("\n  ")}`).toEqual([]);
+}
+
+// A recording D1 whose batch() records too: the statements carry their SQL and bindings.
+function recorder() {
+  const seen: Recorded[] = [];
+  const wrap = (sql: string, stmt: D1PreparedStatement, params: unknown[]): D1PreparedStatement => {
+    const entry = { sql, params };
+    const p = new Proxy(stmt, {
+      get(target, prop) {
+        if (prop === "bind") return (...args: unknown[]) => wrap(sql, target.bind(...args), args);
+        if (prop === "first" || prop === "all" || prop === "run" || prop === "raw") {
+          return (...args: unknown[]) => {
+            seen.push(entry);
+            return (target as any)[prop](...args);
+          };
+        }
+        const v = (target as any)[prop];
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    recordedOf.set(p, entry);
+    unwrap.set(p, stmt);
+    return p;
+  };
+  const unwrap = new WeakMap<object, D1PreparedStatement>();
+  const db = new Proxy(env.DB, {
+    get(target, prop) {
+      if (prop === "prepare") return (sql: string) => wrap(sql, target.prepare(sql), []);
+      if (prop === "batch") {
+        return (stmts: D1PreparedStatement[]) => {
+          for (const s of stmts) seen.push(recordedOf.get(s as object)!);
+          return target.batch(stmts.map((s) => unwrap.get(s as object) ?? s));
+        };
+      }
+      const v = (target as any)[prop];
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  return { db, seen };
+}
+
+const now = new Date("2026-11-21T10:00:00Z");
+
+describe("query plans of the hot queries", () => {
+  it("the checker sees a full scan when there is one (so the tests below can fail)", async () => {
+    expect(scans(await plan("SELECT * FROM persons WHERE city = ?", ["Lisbon"]))).toEqual(["SCAN persons"]);
+    expect(scans(await plan("SELECT * FROM persons WHERE business_id = ? AND email_norm = ? AND deleted_at IS NULL", [1, "a@b.c"]))).toEqual([]);
+  });
+
+  it("the API key lookup (every authenticated request) reads by primary key", async () => {
+    const { db, seen } = recorder();
+    await keyRecord(db, "00000000-0000-4000-8000-000000000000");
+    expectIndexed(await explainAll(seen));
+  });
+
+  it("availability aggregates allocations and inventory through their indexes", async () => {
+    const { db, seen } = recorder();
+    await ledgersOf(db, 1, [101, 201, 202, 203, 204, 205, 301, 302], "2026-12-05", "2027-12-05", now);
+    const explained = await explainAll(seen);
+    expectIndexed(explained);
+    expect(explained.flatMap((e) => e.plan).join("\n")).toMatch(/allocations USING (COVERING )?INDEX allocations_live/);
+  });
+
+  it("the capacity check of a hold (the trigger's sum) searches the live-allocations index", async () => {
+    const { db, seen } = recorder();
+    await findShortages(db, 1, [{ product_id: 101, date: "2026-12-05", slot: "", qty: 1 }], now);
+    expectIndexed(await explainAll(seen));
+    // The trigger itself (allocations_capacity) runs the same sum; explain it verbatim.
+    const trigger = await plan(
+      `SELECT COALESCE(SUM(a.qty), 0) FROM allocations a WHERE a.product_id = ? AND a.date = ? AND a.slot = ? AND a.released_at IS NULL
+         AND (a.booking_id IS NOT NULL OR a.expires_at > ?)`,
+      [101, "2026-12-05", "", now.toISOString()],
+    );
+    expect(scans(trigger), trigger.join("\n")).toEqual([]);
+  });
+
+  it("loading a cart reads its rows by cart id", async () => {
+    const { db, seen } = recorder();
+    await loadCart(db, 1, "00000000-0000-4000-8000-000000000000");
+    expectIndexed(await explainAll(seen));
+  });
+
+  it("the persons full-text search goes through the trigram index, not a scan of persons", async () => {
+    const { db, seen } = recorder();
+    await listPersons(db, 1, { query: "silva lisbon", order: ["p.last_name ASC"], page: 1, limit: 10 });
+    const explained = await explainAll(seen);
+    expectIndexed(explained);
+    expect(explained.flatMap((e) => e.plan).join("\n")).toMatch(/persons_fts VIRTUAL TABLE INDEX \d+:M/);
+  });
+
+  it("the persons list sorted by name pages through an index of the business", async () => {
+    const { db, seen } = recorder();
+    await listPersons(db, 1, { order: ["p.last_name ASC", "p.first_name ASC"], page: 1, limit: 10 });
+    expectIndexed(await explainAll(seen));
+  });
+});
