@@ -57,6 +57,7 @@ const pageHead = (title: string, extra = "") => `<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>${esc(title)}</title>
+<link rel="icon" href="data:,">
 <script type="module" src="/widget.js"></script>
 ${extra}
 </head>`;

@@ -1,0 +1,131 @@
+import { expect, heading, test } from "./fixtures";
+import { continueStep, events, expectStep, fillGuest, pickDay, recordEvents, w } from "./journey";
+
+test.describe("a complete booking from the demo page", () => {
+  test("two guests book a week with room, srs-free twin, extras and details; the private API shows booking, booker and guests", async ({ page, server, axe, shot }) => {
+    await recordEvents(page);
+    await page.goto(`${server.url}/demo`);
+    await expect(heading(page)).toHaveText("Choose your dates");
+    // first paint does not steal focus from the host page
+    await expect(heading(page)).not.toBeFocused();
+    await axe(page, "dates");
+    await shot(page, "1-dates");
+
+    // view_item fired with a price
+    await expect.poll(async () => (await events(page)).map((e) => e.name)).toContain("view_item");
+    const view = (await events(page)).find((e) => e.name === "view_item")!;
+    expect(view.detail).toMatchObject({ business: "demo", currency: "EUR", items: [{ item_id: "101" }] });
+    expect(view.detail.value).toBeGreaterThan(0);
+
+    const start = await pickDay(page, 1);
+    await expect(w(page, "p[aria-live]").last()).toContainText("Check-in");
+    await continueStep(page);
+
+    // party: one man and one woman -> mixed rooms only
+    await expectStep(page, "Guests and room");
+    await w(page, 'button[aria-label="More Women"]').click();
+    await expect(w(page, "label.option").first()).toBeVisible();
+    const titles = await w(page, "label.option strong").allTextContents();
+    expect(titles).not.toContain("Ocean Dorm (men)");
+    expect(titles).not.toContain("Sunset Dorm (women)");
+    await page.locator("booking-widget label.option").filter({ hasText: "Mixed Garden Dorm" }).locator("input").check();
+    await axe(page, "room");
+    await shot(page, "2-room");
+    await continueStep(page);
+
+    // extras: airport transfer, yoga at 18:00 on the second day, softboard
+    await expectStep(page, "Extras");
+    await expect(w(page, "ul.lines")).toContainText("Surf Lessons");
+    await page.locator("booking-widget .card").filter({ hasText: "Airport Transfer" }).locator('input[type="checkbox"]').first().check();
+    const yoga = page.locator("booking-widget .card").filter({ hasText: "Yoga Class" });
+    await yoga.locator('input[type="checkbox"]').first().check();
+    const yogaSelects = yoga.locator("select");
+    await expect(yogaSelects.first()).toBeVisible();
+    const count = await yogaSelects.count();
+    for (let i = 0; i < count; i++) await yogaSelects.nth(i).selectOption(i === 1 ? "18:00" : "");
+    await page.locator("booking-widget fieldset").filter({ hasText: "Softboard Rental" }).getByLabel(/Softboard Rental/).check();
+    await axe(page, "extras");
+    await shot(page, "3-extras");
+    await continueStep(page);
+
+    await expectStep(page, "Guest details");
+    // the server's rules are enforced before sending: birthday required, minimum age 12
+    await w(page, "button[type=submit]").click();
+    await expect(w(page, '[aria-invalid="true"]').first()).toBeFocused();
+    await expect(w(page, "[role=alert]")).toContainText("fields need your attention");
+    await fillGuest(page, 0, { first: "Ana", last: "Surfer", email: "ana.e2e@example.com", birth: "1990-04-12" });
+    await fillGuest(page, 1, { first: "Bea", last: "Surfer", email: "bea.e2e@example.com", birth: "2020-01-01" });
+    await w(page, "#g0-diet_id").selectOption({ label: "Vegetarian" });
+    await w(page, "#g1-level_id").selectOption({ label: "Beginner" });
+    await w(page, "button[type=submit]").click();
+    await expect(w(page, "#g1-birth_date-err")).toHaveText(/at least 12 years/);
+    await w(page, "#g1-birth_date").fill("1992-06-30");
+    await axe(page, "guests");
+    await shot(page, "4-guests");
+    await w(page, "button[type=submit]").click();
+
+    await expectStep(page, "Your cart");
+    await expect(w(page, "[data-countdown]")).toHaveText(/^\d+:\d\d$/);
+    await expect(w(page, "article.card")).toHaveCount(2);
+    await expect(w(page, "article.card").first()).toContainText("Airport Transfer");
+    await expect(w(page, "article.card").first()).toContainText("Yoga Class");
+    const add = (await events(page)).find((e) => e.name === "add_to_cart")!;
+    expect(add.detail.cart_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(add.detail.value).toBeGreaterThan(0);
+    // the host page's own storage holds the cart id
+    const stored = await page.evaluate(() => localStorage.getItem("booking-widget:demo:cart"));
+    expect(JSON.parse(stored!).id).toBe(add.detail.cart_id);
+    // pushed to the page's dataLayer too
+    const layer = await page.evaluate(() => (window as any).dataLayer.map((e: any) => e.event));
+    expect(layer).toEqual(expect.arrayContaining(["booking-widget:view_item", "booking-widget:add_to_cart"]));
+
+    // extend
+    await page.getByRole("button", { name: "Keep for 10 more minutes" }).click();
+    await expect(w(page, "[role=status]")).toContainText("held until");
+    await axe(page, "cart");
+    await shot(page, "5-cart");
+    await w(page, "button.primary").click();
+
+    await expectStep(page, "Checkout");
+    await expect(w(page, "#c-first_name")).toHaveValue("Ana");
+    await expect(w(page, ".terms")).toContainText("Blue Wave Surf Camp booking terms");
+    await w(page, "#c-phone_countrycode").fill("351");
+    await w(page, "#c-phone").fill("912 345 678");
+    await w(page, "#c-city").fill("Ericeira");
+    await w(page, "#c-country").fill("Portugal");
+    // terms are required
+    await w(page, "button[type=submit]").click();
+    await expect(w(page, "#terms-err")).toBeVisible();
+    await w(page, "#terms").check();
+    await page.getByLabel("Send me news and offers by e-mail").check();
+    await axe(page, "checkout");
+    await shot(page, "6-checkout");
+    const checkoutResponse = page.waitForResponse((r) => r.url().includes("/checkout") && r.request().method() === "POST");
+    await w(page, "button[type=submit]").click();
+    const booking = await (await checkoutResponse).json();
+
+    await expectStep(page, "Booking confirmed");
+    await expect(w(page, "[data-booking-reference]")).toHaveText(booking.reference);
+    await axe(page, "done");
+    await shot(page, "7-done");
+    const purchase = (await events(page)).find((e) => e.name === "purchase")!;
+    expect(purchase.detail).toMatchObject({ transaction_id: booking.reference, currency: "EUR", value: booking.total });
+    expect(await page.evaluate(() => localStorage.getItem("booking-widget:demo:cart"))).toBeNull();
+    expect((await events(page)).some((e) => e.name === "begin_checkout")).toBe(true);
+
+    // the back office sees it: booking, booker and guests through the private API
+    expect(booking.start_date).toBe(start);
+    const booker = await server.privateApi(`/private/bookings/${booking.id}/booker`);
+    expect(booker.status).toBe(200);
+    expect(booker.body.data.person).toMatchObject({ email: "ana.e2e@example.com", first_name: "Ana", last_name: "Surfer" });
+    const guests = await server.privateApi(`/private/guests?booking_id=${booking.id}`);
+    expect(guests.status).toBe(200);
+    expect(guests.body.map((g: any) => g.person.first_name).sort()).toEqual(["Ana", "Bea"]);
+    for (const g of booking.guests) {
+      const one = await server.privateApi(`/private/bookings/${booking.id}/guests/${g.id}`);
+      expect(one.status).toBe(200);
+    }
+    const persons = await server.privateApi(`/private/persons?email=bea.e2e@example.com`);
+    expect(persons.status).toBe(200);
+  });
+});

@@ -1,0 +1,178 @@
+import type { AddToCartBody, Booking, Cart, CheckoutBody } from "../../../worker/src/contract/cart";
+import type { Settings } from "../../../worker/src/contract/settings";
+
+export type { AddToCartBody, Booking, Cart, CheckoutBody, Settings };
+
+/** What went wrong, in the terms the widget reacts to (each kind has its own message and way out). */
+export type ApiErrorKind = "network" | "rate_limited" | "sold_out" | "cart_expired" | "cart_not_open" | "validation" | "not_found" | "origin" | "server";
+
+export class WidgetApiError extends Error {
+  constructor(
+    readonly kind: ApiErrorKind,
+    readonly status: number,
+    message: string,
+    readonly fieldErrors: { path: string; message: string }[] = [],
+    readonly retryAfter = 0,
+    readonly code = "",
+  ) {
+    super(message);
+  }
+}
+
+/** Map a problem+json answer (or its absence) to a kind. */
+export function classify(status: number, body: { code?: string; detail?: string; errors?: { path: string; message: string }[] } | null, retryAfter: string | null): WidgetApiError {
+  const code = body?.code ?? "";
+  const detail = body?.detail ?? `HTTP ${status}`;
+  const kind: ApiErrorKind =
+    status === 429 || code === "rate_limited" ? "rate_limited"
+    : code === "sold_out" ? "sold_out"
+    : code === "cart_expired" || status === 410 ? "cart_expired"
+    : code === "cart_not_open" ? "cart_not_open"
+    : code === "origin_not_allowed" ? "origin"
+    : status === 422 || status === 400 ? "validation"
+    : status === 404 ? "not_found"
+    : "server";
+  return new WidgetApiError(kind, status, detail, body?.errors ?? [], Math.max(1, Number(retryAfter) || 0), code);
+}
+
+export interface Product {
+  id: number;
+  type: string;
+  title: string;
+  description: string;
+  extended_description?: string;
+  image?: { small?: string; medium?: string; large?: string };
+  duration: { is_flexible: boolean; min: number; default: number; unit: string; variants: number[] };
+  pax: { min: number; max: number };
+  allowed_checkin_days: Record<string, boolean>;
+  is_on_timeslots: boolean;
+  price_from?: { value: number; currency: string }[];
+}
+
+export interface DayEntry {
+  available_for_checkin?: boolean;
+  available_for_checkout?: boolean;
+  blocked?: boolean;
+  available?: number | string | null;
+  capacity?: number | string | null;
+  timeslots?: { time: string; available: number; capacity: number }[] | null;
+  price: number | null;
+}
+
+export interface CalendarWindow {
+  from: string;
+  to: string;
+  currency: string;
+  duration: number | null;
+  dates: Record<string, DayEntry>;
+}
+
+export interface PackageItem {
+  package_item_id: number;
+  role: "default" | "alternative" | "option" | "upgrade";
+  product: { id: number; type: string; title: string; description?: string; is_on_timeslots: boolean; price?: { value: number; currency: string; from_price?: boolean } };
+  qty: { min: number; max: number; default: number };
+  price: { value: number; currency: string; type?: string };
+  is_configurable_dates: boolean;
+  dates: { date: string; available: number | string | null; capacity: number | string | null; timeslots: { time: string; available: number; capacity: number }[] | null }[];
+}
+
+export interface PackageRoot {
+  start_date: string;
+  end_date: string;
+  single_items: PackageItem[];
+  groups: { is_configurable_dates: boolean; items: PackageItem[] }[];
+}
+
+export interface AccommodationOption {
+  start_date: string;
+  end_date: string;
+  available: number;
+  price: { type: string; value: number; currency: string };
+  product: Product & { gender?: string | null; is_private?: boolean; srs: { charge: number; fixed: boolean } | null };
+}
+
+export interface Bootstrap {
+  business: string;
+  today: string;
+  language: string;
+  currency: string;
+  settings: Settings;
+  products: Product[];
+  product: Product | null;
+  start_date: string | null;
+  calendar: CalendarWindow | null;
+  package: PackageRoot | null;
+}
+
+type Query = Record<string, string | number | boolean | undefined | null>;
+
+/** The widget's only door to the service: the edge proxy /widget/v1/{business}/... */
+export class WidgetApi {
+  constructor(
+    readonly base: string,
+    readonly business: string,
+  ) {}
+
+  private url(path: string, query: Query = {}): string {
+    const u = new URL(`${this.base.replace(/\/$/, "")}/widget/v1/${encodeURIComponent(this.business)}${path}`);
+    for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== "") u.searchParams.set(k, String(v));
+    return u.toString();
+  }
+
+  async request<T>(method: string, path: string, options: { query?: Query; body?: unknown; idempotencyKey?: string; signal?: AbortSignal } = {}): Promise<T> {
+    const headers: Record<string, string> = { Accept: "application/json" };
+    if (options.body !== undefined) headers["Content-Type"] = "application/json";
+    if (options.idempotencyKey) headers["Idempotency-Key"] = options.idempotencyKey;
+    let res: Response;
+    try {
+      res = await fetch(this.url(path, options.query), {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: options.signal,
+        credentials: "omit",
+      });
+    } catch (err) {
+      if ((err as Error).name === "AbortError") throw err;
+      throw new WidgetApiError("network", 0, (err as Error).message);
+    }
+    const text = await res.text().catch(() => "");
+    let body: any = null;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      body = null;
+    }
+    if (!res.ok) throw classify(res.status, body, res.headers.get("Retry-After"));
+    return body as T;
+  }
+
+  bootstrap(q: { product?: string; start_date?: string; duration?: number; language?: string; currency?: string }) {
+    return this.request<Bootstrap>("GET", "/bootstrap", { query: q });
+  }
+  calendar(q: { product: number; from: string; to?: string; currency: string; duration?: number }) {
+    return this.request<CalendarWindow>("GET", "/calendar", { query: q });
+  }
+  packageItems(id: number, q: { start_date: string; duration: number; currency: string; language: string }) {
+    return this.request<PackageRoot>("GET", `/packages/${id}`, { query: q });
+  }
+  accommodations(id: number, q: { start_date: string; duration: number; males: number; females: number; couples: number; currency: string }) {
+    return this.request<AccommodationOption[]>("GET", `/packages/${id}/accommodations`, { query: q });
+  }
+  addToCart(body: AddToCartBody, idempotencyKey: string) {
+    return this.request<Cart>("POST", "/bookings/add", { body, idempotencyKey });
+  }
+  cart(id: string) {
+    return this.request<Cart>("GET", `/carts/${encodeURIComponent(id)}`);
+  }
+  extend(id: string) {
+    return this.request<{ cart_id: string; expiry_date: string }>("PUT", `/carts/${encodeURIComponent(id)}/extend`);
+  }
+  abandon(id: string) {
+    return this.request<{ success: boolean }>("DELETE", `/carts/${encodeURIComponent(id)}`);
+  }
+  checkout(id: string, body: CheckoutBody, idempotencyKey: string) {
+    return this.request<Booking>("POST", `/carts/${encodeURIComponent(id)}/checkout`, { body, idempotencyKey });
+  }
+}

@@ -1,0 +1,69 @@
+import type { ReactiveController, ReactiveControllerHost } from "lit";
+
+/**
+ * Counts down to a deadline once a second and re-renders its host. Announcements for screen
+ * readers are rate-limited to the moments that matter (5 minutes, 1 minute, expiry), so a live
+ * region is not read out every second.
+ */
+export class CountdownController implements ReactiveController {
+  private deadline = 0;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private announced = new Set<number>();
+  secondsLeft = 0;
+
+  constructor(
+    private readonly host: ReactiveControllerHost,
+    private readonly callbacks: { onThreshold?: (seconds: number) => void; onExpire?: () => void },
+    private readonly thresholds = [300, 60],
+  ) {
+    host.addController(this);
+  }
+
+  /** Start (or move) the countdown to an ISO datetime; null stops it. */
+  set(deadlineIso: string | null): void {
+    const next = deadlineIso ? Date.parse(deadlineIso) : 0;
+    if (next !== this.deadline) this.announced.clear();
+    this.deadline = next;
+    this.tick();
+    this.stopTimer();
+    if (this.deadline) this.timer = setInterval(() => this.tick(), 1000);
+  }
+
+  get running(): boolean {
+    return this.deadline > 0 && this.secondsLeft > 0;
+  }
+
+  private tick(): void {
+    if (!this.deadline) {
+      this.secondsLeft = 0;
+      return;
+    }
+    const left = Math.max(0, Math.ceil((this.deadline - Date.now()) / 1000));
+    this.secondsLeft = left;
+    for (const t of this.thresholds) {
+      if (left <= t && left > 0 && !this.announced.has(t)) {
+        this.announced.add(t);
+        // a fresh deadline far away must not announce thresholds already passed long ago
+        if (left > t - 5) this.callbacks.onThreshold?.(t);
+      }
+    }
+    if (left === 0) {
+      this.stopTimer();
+      this.deadline = 0;
+      this.callbacks.onExpire?.();
+    }
+    this.host.requestUpdate();
+  }
+
+  private stopTimer(): void {
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  hostConnected(): void {
+    if (this.deadline) this.set(new Date(this.deadline).toISOString());
+  }
+  hostDisconnected(): void {
+    this.stopTimer();
+  }
+}
