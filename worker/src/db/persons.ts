@@ -294,3 +294,18 @@ export async function missingRefs(
   );
   return wanted.flatMap((r, i) => ((results[i].results[0] as { n: number }).n ? [] : [{ path: r.path, message: `no ${r.table.replace(/s$/, "")} ${r.id}` }]));
 }
+
+/** Persons by id with derived totals, deleted ones included (guests and bookers keep pointing at them). */
+export async function personsWithDerivedByIds(db: D1Database, businessId: number, ids: string[]): Promise<Map<string, PersonWithDerived>> {
+  const unique = [...new Set(ids)];
+  const out = new Map<string, PersonWithDerived>();
+  for (let i = 0; i < unique.length; i += 90) {
+    const chunk = unique.slice(i, i + 90);
+    const rows = await db
+      .prepare(`SELECT p.*, ${derivedColumns("p")} FROM persons p WHERE p.business_id = ? AND p.id IN (${chunk.map(() => "?").join(", ")})`)
+      .bind(businessId, ...chunk)
+      .all<PersonWithDerived>();
+    for (const r of rows.results) out.set(r.id, r);
+  }
+  return out;
+}

@@ -1,4 +1,7 @@
 import { createRouter } from "../../lib/openapi";
+import { bookerRoutes } from "./bookers";
+import { bookingRoutes } from "./bookings";
+import { guestRoutes } from "./guests";
 import { personRoutes } from "./persons";
 import { webhookRoutes } from "./webhooks";
 
@@ -15,6 +18,9 @@ import { webhookRoutes } from "./webhooks";
 export function privateApi() {
   const api = createRouter();
   api.route("/", personRoutes);
+  api.route("/", guestRoutes);
+  api.route("/", bookerRoutes);
+  api.route("/", bookingRoutes);
   api.route("/", webhookRoutes);
   return api;
 }

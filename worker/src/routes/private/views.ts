@@ -1,4 +1,6 @@
-import type { Booker, Person } from "../../contract/private";
+import type { Booker, Guest, Person } from "../../contract/private";
+import type { BookingRow } from "../../db/bookings";
+import type { GuestRow } from "../../db/guests";
 import { initials, PERSON_DATA_FIELDS, type PersonData } from "../../domain/persons";
 import { rowToData, type DietRow, type PersonWithDerived } from "../../db/persons";
 import { minorDigits, toMajor } from "../../domain/money";
@@ -78,4 +80,82 @@ export function bookerView(
     person: personView(person, diets, JSON.parse(row.person_snapshot) as PersonData),
     booking_related_data: { booking_id: row.booking_id, company_name: row.company_name, tax_number: row.tax_number },
   };
+}
+
+
+export function bookingSummaryView(b: BookingRow) {
+  return {
+    id: b.id,
+    reference_number: b.reference_number,
+    reference_year: b.reference_year,
+    status: b.status,
+    currency: b.currency,
+    total: toMajor(b.total_minor, minorDigits(b.currency)),
+    start_date: b.start_date,
+    end_date: b.end_date,
+    location_id: b.location_id,
+    created_at: b.created_at,
+    updated_at: b.updated_at,
+    cancelled_at: b.cancelled_at,
+  };
+}
+
+export type GuestExpand =
+  | "waivers" | "agreements" | "guest_group" | "arrival_location" | "departure_location" | "person"
+  | "booking_related_data.guest_group" | "booking_related_data.waivers" | "booking_related_data.agreements"
+  | "booking_related_data.arrival_location" | "booking_related_data.departure_location" | "booking_related_data.booking";
+
+/**
+ * A Guest: its person as entered for this booking, and booking_related_data. Expansions: the
+ * service has no waivers, agreements or guest-group records, so those expand to [] and {id};
+ * locations expand to {id, title}; the booking to a one-element list of its summary.
+ */
+export function guestView(
+  g: GuestRow,
+  person: PersonWithDerived,
+  ctx: { diets: Map<number, DietRow>; locations: Map<number, { id: number; title: string }>; expand: GuestExpand[]; booking?: BookingRow },
+): Guest {
+  const loc = (id: number | null) => (id === null ? null : (ctx.locations.get(id) ?? null));
+  const group = g.guest_group_id === null ? null : { id: g.guest_group_id };
+  const has = (e: GuestExpand) => ctx.expand.includes(e);
+  const related: Guest["booking_related_data"] = {
+    booking_id: g.booking_id,
+    web_check_in_at: g.web_check_in_at,
+    check_in_at: g.check_in_at,
+    checked_in_at: g.checked_in_at,
+    check_out_at: g.check_out_at,
+    checked_out_at: g.checked_out_at,
+    arrival_date: g.arrival_date,
+    odd_arrival_date: g.odd_arrival_date,
+    arrival_time: g.arrival_time,
+    arrival_location_id: g.arrival_location_id,
+    arrival_flight: g.arrival_flight,
+    arrival_airline: g.arrival_airline,
+    departure_date: g.departure_date,
+    odd_departure_date: g.odd_departure_date,
+    departure_time: g.departure_time,
+    departure_location_id: g.departure_location_id,
+    departure_flight: g.departure_flight,
+    departure_airline: g.departure_airline,
+    transfer_comment: g.transfer_comment,
+    guest_group_id: g.guest_group_id,
+    level_id: g.level_id,
+  };
+  if (has("booking_related_data.guest_group")) related.guest_group = group;
+  if (has("booking_related_data.waivers")) related.waivers = [];
+  if (has("booking_related_data.agreements")) related.agreements = [];
+  if (has("booking_related_data.arrival_location")) related.arrival_location = loc(g.arrival_location_id);
+  if (has("booking_related_data.departure_location")) related.departure_location = loc(g.departure_location_id);
+  if (has("booking_related_data.booking") && ctx.booking) related.booking = [bookingSummaryView(ctx.booking)];
+  const guest: Guest = {
+    id: g.id,
+    person: personView(person, ctx.diets, JSON.parse(g.person_snapshot) as PersonData),
+    booking_related_data: related,
+  };
+  if (has("waivers")) guest.waivers = [];
+  if (has("agreements")) guest.agreements = [];
+  if (has("guest_group")) guest.guest_group = group;
+  if (has("arrival_location")) guest.arrival_location = loc(g.arrival_location_id);
+  if (has("departure_location")) guest.departure_location = loc(g.departure_location_id);
+  return guest;
 }

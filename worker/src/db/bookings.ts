@@ -1,0 +1,82 @@
+import { isoDateTime } from "../lib/time";
+
+export interface BookingRow {
+  id: string;
+  business_id: number;
+  cart_id: string | null;
+  reference_number: number;
+  reference_year: string;
+  status: "confirmed" | "cancelled";
+  currency: string;
+  total_minor: number;
+  total_default_minor: number;
+  start_date: string;
+  end_date: string;
+  location_id: number | null;
+  newsletter_opt_in: number;
+  created_at: string;
+  updated_at: string;
+  cancelled_at: string | null;
+}
+
+export async function bookingRow(db: D1Database, businessId: number, id: string): Promise<BookingRow | null> {
+  return db.prepare("SELECT * FROM bookings WHERE id = ? AND business_id = ?").bind(id, businessId).first<BookingRow>();
+}
+
+export interface BookingLineRow {
+  id: number;
+  guest_id: string | null;
+  product_id: number;
+  product_type: string;
+  package_item_id: number | null;
+  role: string;
+  dates: string;
+  qty: number;
+  price_minor: number;
+}
+
+export async function bookingLines(db: D1Database, businessId: number, bookingId: string): Promise<BookingLineRow[]> {
+  const rows = await db
+    .prepare("SELECT id, guest_id, product_id, product_type, package_item_id, role, dates, qty, price_minor FROM booking_lines WHERE booking_id = ? AND business_id = ? ORDER BY id")
+    .bind(bookingId, businessId)
+    .all<BookingLineRow>();
+  return rows.results;
+}
+
+export async function bookerRow(db: D1Database, businessId: number, bookingId: string) {
+  return db
+    .prepare("SELECT * FROM bookers WHERE booking_id = ? AND business_id = ?")
+    .bind(bookingId, businessId)
+    .first<{ id: string; booking_id: string; person_id: string; person_snapshot: string; company_name: string | null; tax_number: string | null }>();
+}
+
+export interface BookingQuery {
+  where: string[];
+  params: (string | number)[];
+  page: number;
+  limit: number;
+}
+
+export async function listBookings(db: D1Database, businessId: number, q: BookingQuery): Promise<{ rows: BookingRow[]; total: number }> {
+  const where = ["b.business_id = ?", ...q.where].join(" AND ");
+  const params = [businessId, ...q.params];
+  const [page, count] = await db.batch([
+    db.prepare(`SELECT b.* FROM bookings b WHERE ${where} ORDER BY b.created_at DESC, b.id LIMIT ? OFFSET ?`).bind(...params, q.limit, (q.page - 1) * q.limit),
+    db.prepare(`SELECT COUNT(*) AS n FROM bookings b WHERE ${where}`).bind(...params),
+  ]);
+  return { rows: page.results as unknown as BookingRow[], total: (count.results[0] as { n: number }).n };
+}
+
+/** Batch guard: the booking exists and is confirmed when the batch commits. */
+export function bookingConfirmedGuard(db: D1Database, businessId: number, bookingId: string): D1PreparedStatement {
+  return db
+    .prepare("INSERT INTO batch_guard (reason, ok) SELECT 'booking_not_confirmed', EXISTS (SELECT 1 FROM bookings WHERE id = ? AND business_id = ? AND status = 'confirmed')")
+    .bind(bookingId, businessId);
+}
+
+export function cancelBookingStatement(db: D1Database, businessId: number, bookingId: string, now: Date): D1PreparedStatement {
+  const ts = isoDateTime(now);
+  return db
+    .prepare("UPDATE bookings SET status = 'cancelled', cancelled_at = ?, updated_at = ? WHERE id = ? AND business_id = ? AND status = 'confirmed'")
+    .bind(ts, ts, bookingId, businessId);
+}

@@ -1,0 +1,113 @@
+import { BOOKING_RELATED_FIELDS } from "../contract/private";
+import { isoDateTime } from "../lib/time";
+
+export interface GuestRow {
+  id: string;
+  business_id: number;
+  booking_id: string;
+  person_id: string;
+  person_snapshot: string;
+  web_check_in_at: string | null;
+  check_in_at: string | null;
+  checked_in_at: string | null;
+  check_out_at: string | null;
+  checked_out_at: string | null;
+  arrival_date: string | null;
+  odd_arrival_date: string | null;
+  arrival_time: string | null;
+  arrival_location_id: number | null;
+  arrival_flight: string | null;
+  arrival_airline: string | null;
+  departure_date: string | null;
+  odd_departure_date: string | null;
+  departure_time: string | null;
+  departure_location_id: number | null;
+  departure_flight: string | null;
+  departure_airline: string | null;
+  transfer_comment: string | null;
+  guest_group_id: number | null;
+  level_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A booking's guest (of the business), or null. */
+export async function guestRow(db: D1Database, businessId: number, bookingId: string, guestId: string): Promise<GuestRow | null> {
+  return db.prepare("SELECT * FROM guests WHERE id = ? AND booking_id = ? AND business_id = ?").bind(guestId, bookingId, businessId).first<GuestRow>();
+}
+
+export async function guestsOfBooking(db: D1Database, businessId: number, bookingId: string): Promise<GuestRow[]> {
+  const rows = await db.prepare("SELECT * FROM guests WHERE booking_id = ? AND business_id = ? ORDER BY created_at, id").bind(bookingId, businessId).all<GuestRow>();
+  return rows.results;
+}
+
+/** UPDATE of a guest: its person, its snapshot and the booking-related fields given. */
+export function updateGuestStatement(
+  db: D1Database,
+  businessId: number,
+  guestId: string,
+  change: { personId: string; snapshot: string; related: Record<string, unknown> },
+  now: Date,
+): D1PreparedStatement {
+  const fields = Object.keys(change.related).filter((k) => (BOOKING_RELATED_FIELDS as string[]).includes(k));
+  const sets = ["person_id = ?", "person_snapshot = ?", ...fields.map((f) => `${f} = ?`), "updated_at = ?"];
+  return db
+    .prepare(`UPDATE guests SET ${sets.join(", ")} WHERE id = ? AND business_id = ?`)
+    .bind(change.personId, change.snapshot, ...fields.map((f) => (change.related[f] ?? null) as string | number | null), isoDateTime(now), guestId, businessId);
+}
+
+export function deleteGuestStatement(db: D1Database, businessId: number, guestId: string): D1PreparedStatement {
+  return db.prepare("DELETE FROM guests WHERE id = ? AND business_id = ?").bind(guestId, businessId);
+}
+
+/** Batch guard: the guest is still there when the batch commits. */
+export function guestExistsGuard(db: D1Database, businessId: number, guestId: string): D1PreparedStatement {
+  return db.prepare("INSERT INTO batch_guard (reason, ok) SELECT 'guest_gone', EXISTS (SELECT 1 FROM guests WHERE id = ? AND business_id = ?)").bind(guestId, businessId);
+}
+
+/** A built WHERE clause of GET /guests (aliases: g guests, b bookings). */
+export interface GuestQuery {
+  where: string[];
+  params: (string | number)[];
+  order: string[];
+  page: number;
+  limit: number;
+}
+
+export type GuestListRow = GuestRow & {
+  b_reference_number: number;
+  b_reference_year: string;
+  b_status: "confirmed" | "cancelled";
+  b_currency: string;
+  b_total_minor: number;
+  b_start_date: string;
+  b_end_date: string;
+  b_location_id: number | null;
+  b_created_at: string;
+  b_updated_at: string;
+  b_cancelled_at: string | null;
+};
+
+export async function listGuests(db: D1Database, businessId: number, q: GuestQuery): Promise<{ rows: GuestListRow[]; total: number }> {
+  const where = ["g.business_id = ?", ...q.where].join(" AND ");
+  const params = [businessId, ...q.params];
+  const from = "FROM guests g JOIN bookings b ON b.id = g.booking_id AND b.business_id = g.business_id";
+  const order = [...q.order, "g.created_at ASC", "g.id ASC"].join(", ");
+  const [page, count] = await db.batch([
+    db
+      .prepare(
+        `SELECT g.*, b.reference_number AS b_reference_number, b.reference_year AS b_reference_year, b.status AS b_status,
+                b.currency AS b_currency, b.total_minor AS b_total_minor, b.start_date AS b_start_date, b.end_date AS b_end_date,
+                b.location_id AS b_location_id, b.created_at AS b_created_at, b.updated_at AS b_updated_at, b.cancelled_at AS b_cancelled_at
+         ${from} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`,
+      )
+      .bind(...params, q.limit, (q.page - 1) * q.limit),
+    db.prepare(`SELECT COUNT(*) AS n ${from} WHERE ${where}`).bind(...params),
+  ]);
+  return { rows: page.results as unknown as GuestListRow[], total: (count.results[0] as { n: number }).n };
+}
+
+export async function locationsById(db: D1Database, businessId: number): Promise<Map<number, { id: number; title: string }>> {
+  const rows = await db.prepare("SELECT id, title FROM locations WHERE business_id = ?").bind(businessId).all<{ id: number; title: string }>();
+  return new Map(rows.results.map((r) => [r.id, r]));
+}

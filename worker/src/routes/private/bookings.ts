@@ -1,0 +1,197 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { BookingEnvelope, BookingList } from "../../contract/private";
+import { problemResponse } from "../../contract/problem";
+import { bookingEvent } from "../../domain/events";
+import { minorDigits, toMajor } from "../../domain/money";
+import { releaseBookingStatement } from "../../db/allocations";
+import { bookerRow, bookingConfirmedGuard, bookingLines, bookingRow, cancelBookingStatement, listBookings } from "../../db/bookings";
+import { guestsOfBooking, locationsById } from "../../db/guests";
+import { kickDelivery, outboxStatements } from "../../db/outbox";
+import { dietsById, personsWithDerivedByIds } from "../../db/persons";
+import type { AppEnv } from "../../env";
+import { ApiError, notFound } from "../../lib/errors";
+import { createRouter } from "../../lib/openapi";
+import { isGuardFailure } from "./input";
+import { listParam, QueryReader, rangeParam, rangeSql, setPagingHeaders, uuidParam } from "./query";
+import { bookerView, bookingSummaryView, guestView } from "./views";
+
+const tags = ["Bookings"];
+const auth = {
+  401: problemResponse("Missing, malformed, unknown or revoked API key."),
+  403: problemResponse("The key is not a private key."),
+  429: problemResponse("Rate limit exceeded."),
+};
+const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
+const BookingParam = z.object({ booking_id: z.string().openapi({ param: { name: "booking_id", in: "path" }, format: "uuid" }) });
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/bookings",
+  tags,
+  summary: "List bookings",
+  description:
+    "Newest first. Filters: `status` (list), `start_date`, `end_date` (date or range from..to), `created_at` (datetime or range), `reference_number`, `reference_year`, or `reference` as YEAR-NUMBER. `page`, `limit` (1 to 100, default 10); X-Total-Count and Link headers.",
+  request: {
+    query: z.object({
+      status: listParam("confirmed, cancelled."),
+      start_date: rangeParam("Date."),
+      end_date: rangeParam("Date."),
+      created_at: rangeParam("Datetime."),
+      reference: z.string().optional().openapi({ description: "YEAR-NUMBER, e.g. 2026-1001" }),
+      reference_number: z.string().optional(),
+      reference_year: z.string().optional(),
+      page: z.string().optional(),
+      limit: z.string().optional(),
+    }),
+  },
+  responses: { 200: json(BookingList, "One page of bookings."), ...auth, 422: problemResponse("An invalid query parameter.") },
+});
+const getRoute = createRoute({
+  method: "get",
+  path: "/bookings/{booking_id}",
+  tags,
+  summary: "Fetch a booking with its booker, guests, lines and totals",
+  request: { params: BookingParam },
+  responses: { 200: json(BookingEnvelope, "The booking."), 400: problemResponse("booking_id is not a UUID."), ...auth, 404: problemResponse("No such booking.") },
+});
+const cancelRoute = createRoute({
+  method: "post",
+  path: "/bookings/{booking_id}/cancel",
+  tags,
+  summary: "Cancel a booking",
+  description: "Releases the booked units at once (they become available again) and sends BookingCancelled. Guests and booker stay on the booking.",
+  request: { params: BookingParam },
+  responses: {
+    200: json(BookingEnvelope, "The cancelled booking."),
+    400: problemResponse("booking_id is not a UUID."),
+    ...auth,
+    404: problemResponse("No such booking."),
+    409: problemResponse("The booking is already cancelled."),
+  },
+});
+
+async function detail(c: Context<AppEnv>, bookingId: string) {
+  const { businessId } = c.get("tenant");
+  const db = c.env.DB;
+  const booking = await bookingRow(db, businessId, bookingId);
+  if (!booking) throw notFound("The booking");
+  const [booker, guests, lines, diets, locations] = await Promise.all([
+    bookerRow(db, businessId, bookingId),
+    guestsOfBooking(db, businessId, bookingId),
+    bookingLines(db, businessId, bookingId),
+    dietsById(db, businessId),
+    locationsById(db, businessId),
+  ]);
+  const persons = await personsWithDerivedByIds(db, businessId, [...(booker ? [booker.person_id] : []), ...guests.map((g) => g.person_id)]);
+  const digits = minorDigits(booking.currency);
+  const defaultCurrency = await db.prepare("SELECT iso_code FROM currencies WHERE business_id = ? AND is_default = 1").bind(businessId).first<{ iso_code: string }>();
+  const linesMinor = lines.reduce((sum, l) => sum + l.price_minor, 0);
+  return {
+    data: {
+      ...bookingSummaryView(booking),
+      total_default_currency: toMajor(booking.total_default_minor, minorDigits(defaultCurrency?.iso_code ?? booking.currency)),
+      newsletter_opt_in: booking.newsletter_opt_in === 1,
+      booker: booker ? bookerView(booker, persons.get(booker.person_id)!, diets) : null,
+      guests: guests.map((g) => guestView(g, persons.get(g.person_id)!, { diets, locations, expand: [] })),
+      lines: lines.map((l) => ({
+        id: l.id,
+        guest_id: l.guest_id,
+        product_id: l.product_id,
+        product_type: l.product_type,
+        package_item_id: l.package_item_id,
+        role: l.role,
+        dates: safeDates(l.dates),
+        qty: l.qty,
+        price: toMajor(l.price_minor, digits),
+      })),
+      totals: { lines: toMajor(linesMinor, digits), total: toMajor(booking.total_minor, digits), currency: booking.currency, guest_count: guests.length },
+    },
+  };
+}
+
+function safeDates(text: string): string[] {
+  try {
+    const v = JSON.parse(text);
+    return Array.isArray(v) ? v.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+export const bookingRoutes = createRouter()
+  .openapi(listRoute, async (c) => {
+    const q = new QueryReader(c);
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    const status = q.enums("status", ["confirmed", "cancelled"] as const);
+    if (status) {
+      where.push(`b.status IN (${status.map(() => "?").join(", ")})`);
+      params.push(...status);
+    }
+    for (const [name, column, kind] of [
+      ["start_date", "b.start_date", "date"],
+      ["end_date", "b.end_date", "date"],
+      ["created_at", "b.created_at", "datetime"],
+    ] as const) {
+      const r = q.range(name, kind);
+      if (r) {
+        const s = rangeSql(column, r);
+        where.push(s.sql);
+        params.push(...s.params);
+      }
+    }
+    let number = q.one("reference_number");
+    let year = q.one("reference_year");
+    const reference = q.one("reference");
+    if (reference !== undefined) {
+      const m = /^(\d{4})-(\d{1,10})$/.exec(reference);
+      if (!m) q.fail("reference", "must be YEAR-NUMBER, e.g. 2026-1001");
+      else [year, number] = [m[1], m[2]];
+    }
+    if (number !== undefined) {
+      if (!/^\d{1,10}$/.test(number)) q.fail("reference_number", "must be a number");
+      else {
+        where.push("b.reference_number = ?");
+        params.push(Number(number));
+      }
+    }
+    if (year !== undefined) {
+      if (!/^\d{4}$/.test(year)) q.fail("reference_year", "must be a four-digit year");
+      else {
+        where.push("b.reference_year = ?");
+        params.push(year);
+      }
+    }
+    const paging = q.paging();
+    q.done();
+    const { rows, total } = await listBookings(c.env.DB, c.get("tenant").businessId, { where, params, ...paging });
+    setPagingHeaders(c, total, paging.page, paging.limit);
+    return c.json({ data: rows.map(bookingSummaryView), meta: { ...paging, total } }, 200);
+  })
+  .openapi(getRoute, async (c) => {
+    const bookingId = uuidParam(c.req.valid("param").booking_id, "booking_id");
+    return c.json(await detail(c, bookingId), 200);
+  })
+  .openapi(cancelRoute, async (c) => {
+    const { businessId } = c.get("tenant");
+    const now = c.get("now");
+    const db = c.env.DB;
+    const bookingId = uuidParam(c.req.valid("param").booking_id, "booking_id");
+    const booking = await bookingRow(db, businessId, bookingId);
+    if (!booking) throw notFound("The booking");
+    if (booking.status === "cancelled") throw new ApiError(409, "conflict", "The booking is already cancelled.");
+    try {
+      await db.batch([
+        bookingConfirmedGuard(db, businessId, bookingId),
+        cancelBookingStatement(db, businessId, bookingId, now),
+        releaseBookingStatement(db, businessId, bookingId, now),
+        ...outboxStatements(db, businessId, [bookingEvent("BookingCancelled", bookingId)], now),
+      ]);
+    } catch (err) {
+      if (isGuardFailure(err)) throw new ApiError(409, "conflict", "The booking is already cancelled.");
+      throw err;
+    }
+    await kickDelivery(c.env, businessId);
+    return c.json(await detail(c, bookingId), 200);
+  });

@@ -1,0 +1,438 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { BookingRelatedWrite, Guest, GuestCreate, GuestUpdate } from "../../contract/private";
+import { ProductType } from "../../contract/common";
+import { problemResponse } from "../../contract/problem";
+import { guestEvent } from "../../domain/events";
+import { bookerEmailFlow, changedFields, mergePersonData, normalizeEmail, planGuestAdd, planGuestUpdate, type PersonData } from "../../domain/persons";
+import { bookingConfirmedGuard, bookingRow } from "../../db/bookings";
+import {
+  deleteGuestStatement,
+  guestExistsGuard,
+  guestRow,
+  listGuests,
+  locationsById,
+  updateGuestStatement,
+  type GuestRow,
+} from "../../db/guests";
+import { kickDelivery, outboxStatements } from "../../db/outbox";
+import { insertGuestStatement } from "../../db/people";
+import { dietsById, insertPersonStatement, isEmailClash, personsByEmail, personsWithDerivedByIds, rowToData, updatePersonStatement } from "../../db/persons";
+import type { AppEnv } from "../../env";
+import { ApiError, notFound } from "../../lib/errors";
+import { createRouter } from "../../lib/openapi";
+import { checkRefs, isGuardFailure, personInput } from "./input";
+import { listParam, parseSort, QueryReader, rangeParam, rangeSql, setPagingHeaders, uuidParam, type Range } from "./query";
+import { guestView, type GuestExpand } from "./views";
+
+const tags = ["Guests"];
+const auth = {
+  401: problemResponse("Missing, malformed, unknown or revoked API key."),
+  403: problemResponse("The key is not a private key."),
+  429: problemResponse("Rate limit exceeded."),
+};
+const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
+const uuidPath = (name: string) => z.string().openapi({ param: { name, in: "path" }, format: "uuid" });
+const BookingParam = z.object({ booking_id: uuidPath("booking_id") });
+const GuestParams = z.object({ booking_id: uuidPath("booking_id"), guest_id: uuidPath("guest_id") });
+
+const LIST_EXPAND = [
+  "booking_related_data.guest_group",
+  "booking_related_data.waivers",
+  "booking_related_data.agreements",
+  "booking_related_data.arrival_location",
+  "booking_related_data.departure_location",
+  "booking_related_data.booking",
+] as const;
+const ONE_EXPAND = ["waivers", "agreements", "guest_group", "arrival_location", "departure_location", "person"] as const;
+
+const SORT: Record<string, string> = {
+  "booking_related_data.arrival_date": "g.arrival_date",
+  "booking_related_data.departure_date": "g.departure_date",
+  "booking_related_data.check_in_at": "g.check_in_at",
+  "booking_related_data.check_out_at": "g.check_out_at",
+  "booking_related_data.checked_in_at": "g.checked_in_at",
+  "booking_related_data.checked_out_at": "g.checked_out_at",
+  "person.gender": "json_extract(g.person_snapshot, '$.gender')",
+};
+
+// What a guest's arrival and departure are when its own dates are not set: the booking's.
+const ARRIVAL = "COALESCE(g.odd_arrival_date, g.arrival_date, b.start_date)";
+const DEPARTURE = "COALESCE(g.odd_departure_date, g.departure_date, b.end_date)";
+const ON_SITE_FROM = "COALESCE(g.checked_in_at, g.check_in_at, COALESCE(g.odd_arrival_date, g.arrival_date, b.start_date) || 'T00:00:00Z')";
+const ON_SITE_TO = "COALESCE(g.checked_out_at, g.check_out_at, COALESCE(g.odd_departure_date, g.departure_date, b.end_date) || 'T23:59:59Z')";
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/guests",
+  tags,
+  summary: "List guests",
+  description:
+    "A JSON array of guests, with X-Total-Count and Link headers. Lists: `a=x,y`, `a=x&a=y` or `a[]=x&a[]=y`. Ranges: `from..to`, `from..` or `..to`, both ends included; a date on a datetime filter spans that day (UTC). `checked_in_at` and `checked_out_at` also take `null` and `notnull`. `arrives_at`/`departs_at` use the guest's (odd) arrival/departure date, else the booking's dates. `on_site_at`: guests of confirmed bookings whose stay (checked-in, else expected check-in, else arrival day) overlaps the moment or range. `custom_fields`: a JSON object; each key must equal. The service records no agreements and no product variants, so `agreement_id` and `booking_product_variant_id` match no guest. `limit` 1 to 100 (default 10) and `page` from 1 (default 1); other values are a 422.",
+  request: {
+    query: z.object({
+      agreement_id: listParam("Agreement UUIDs."),
+      arrival_location_id: listParam("Location ids."),
+      arrives_at: rangeParam("Arrival date."),
+      booking_created_at: rangeParam("Datetime."),
+      booking_end_date: rangeParam("Date."),
+      booking_id: listParam("Booking UUIDs."),
+      booking_location_id: listParam("Location ids."),
+      booking_product_id: listParam("Product ids of the booking's lines."),
+      booking_product_type: listParam("Product types of the booking's lines."),
+      booking_product_variant_id: listParam("Variant ids."),
+      booking_reference_number: z.string().optional(),
+      booking_reference_year: z.string().optional(),
+      booking_start_date: rangeParam("Date."),
+      booking_status: listParam("confirmed, cancelled."),
+      booking_updated_at: rangeParam("Datetime."),
+      check_in_at: rangeParam("Datetime."),
+      check_out_at: rangeParam("Datetime."),
+      checked_in_at: rangeParam("Datetime, or null / notnull."),
+      checked_out_at: rangeParam("Datetime, or null / notnull."),
+      custom_fields: z.string().optional().openapi({ description: 'JSON object, e.g. {"surf_level":"beginner"}' }),
+      departs_at: rangeParam("Departure date."),
+      departure_location_id: listParam("Location ids."),
+      diet_id: listParam("Diet ids."),
+      expand: listParam(LIST_EXPAND.join(", ")),
+      is_odd_arrival: z.string().optional(),
+      is_odd_departure: z.string().optional(),
+      on_site_at: rangeParam("Datetime."),
+      transfer_dates: rangeParam("Date: guests arriving or departing then."),
+      sort_by: z.string().optional().openapi({ description: `${Object.keys(SORT).join(", ")}; may end in ,asc or ,desc` }),
+      limit: z.string().optional(),
+      page: z.string().optional(),
+    }),
+  },
+  responses: { 200: json(z.array(Guest), "Guests."), ...auth, 422: problemResponse("An invalid query parameter.") },
+});
+
+const createGuestRoute = createRoute({
+  method: "post",
+  path: "/bookings/{booking_id}/guests",
+  tags,
+  summary: "Add a guest to a booking",
+  description: "The person's data is entered for this booking and written to its Person (a known e-mail reuses that Person). Sends GuestCreated, with PersonCreated for a new Person or PersonUpdated when an existing one changed.",
+  request: { params: BookingParam, body: { content: { "application/json": { schema: GuestCreate } }, required: true } },
+  responses: {
+    201: json(Guest, "The created guest."),
+    400: problemResponse("Invalid request: booking_id is not a UUID, or malformed JSON."),
+    ...auth,
+    404: problemResponse("No such booking."),
+    409: problemResponse("The booking is cancelled."),
+    422: problemResponse("Invalid fields."),
+  },
+});
+const getGuestRoute = createRoute({
+  method: "get",
+  path: "/bookings/{booking_id}/guests/{guest_id}",
+  tags,
+  summary: "Fetch a guest",
+  request: { params: GuestParams, query: z.object({ expand: listParam(ONE_EXPAND.join(", ")) }) },
+  responses: { 200: json(Guest, "The guest."), 400: problemResponse("Invalid request: an id is not a UUID."), ...auth, 404: problemResponse("Guest not found."), 422: problemResponse("Invalid expand.") },
+});
+const updateGuestRoute = createRoute({
+  method: "put",
+  path: "/bookings/{booking_id}/guests/{guest_id}",
+  tags,
+  summary: "Update a guest",
+  description: "Updates the guest and its Person (GuestUpdated with PersonUpdated). A person e-mail another Person holds moves the guest to that Person; an unused one changes the Person's e-mail.",
+  request: { params: GuestParams, body: { content: { "application/json": { schema: GuestUpdate } }, required: true } },
+  responses: {
+    200: json(Guest, "The updated guest."),
+    400: problemResponse("Invalid request: an id is not a UUID, or malformed JSON."),
+    ...auth,
+    404: problemResponse("Guest not found."),
+    422: problemResponse("Invalid fields."),
+  },
+});
+const deleteGuestRoute = createRoute({
+  method: "delete",
+  path: "/bookings/{booking_id}/guests/{guest_id}",
+  tags,
+  summary: "Remove a guest from a booking",
+  description: "The Person is not deleted. Sends GuestDeleted.",
+  request: { params: GuestParams },
+  responses: { 204: { description: "Deleted." }, 400: problemResponse("Invalid request: an id is not a UUID."), ...auth, 404: problemResponse("Guest not found.") },
+});
+
+async function viewOf(c: Context<AppEnv>, rows: GuestRow[], expand: GuestExpand[], bookings?: Map<string, any>) {
+  const { businessId } = c.get("tenant");
+  const [persons, diets, locations] = await Promise.all([
+    personsWithDerivedByIds(c.env.DB, businessId, rows.map((g) => g.person_id)),
+    dietsById(c.env.DB, businessId),
+    locationsById(c.env.DB, businessId),
+  ]);
+  return rows.map((g) => guestView(g, persons.get(g.person_id)!, { diets, locations, expand, booking: bookings?.get(g.booking_id) }));
+}
+
+function relatedRefs(r: z.infer<typeof BookingRelatedWrite> | undefined, person: PersonData) {
+  return [
+    { path: "person.diet_id", table: "diets" as const, id: person.diet_id },
+    { path: "person.level_id", table: "levels" as const, id: person.level_id },
+    { path: "booking_related_data.level_id", table: "levels" as const, id: r?.level_id },
+    { path: "booking_related_data.arrival_location_id", table: "locations" as const, id: r?.arrival_location_id },
+    { path: "booking_related_data.departure_location_id", table: "locations" as const, id: r?.departure_location_id },
+  ];
+}
+
+export const guestRoutes = createRouter()
+  .openapi(listRoute, async (c) => {
+    const { businessId } = c.get("tenant");
+    const q = new QueryReader(c);
+    const where: string[] = [];
+    const params: (string | number)[] = [];
+    const inList = (expr: string, values: (string | number)[] | undefined) => {
+      if (!values) return;
+      where.push(`${expr} IN (${values.map(() => "?").join(", ")})`);
+      params.push(...values);
+    };
+    const range = (expr: string, r: Range | undefined) => {
+      if (!r) return;
+      const s = rangeSql(expr, r);
+      where.push(s.sql);
+      params.push(...s.params);
+    };
+    if (q.uuids("agreement_id")) where.push("0"); // no agreements are recorded
+    inList("g.arrival_location_id", q.ints("arrival_location_id"));
+    inList("g.departure_location_id", q.ints("departure_location_id"));
+    range(ARRIVAL, q.range("arrives_at", "date"));
+    range(DEPARTURE, q.range("departs_at", "date"));
+    range("b.created_at", q.range("booking_created_at", "datetime"));
+    range("b.updated_at", q.range("booking_updated_at", "datetime"));
+    range("b.start_date", q.range("booking_start_date", "date"));
+    range("b.end_date", q.range("booking_end_date", "date"));
+    inList("g.booking_id", q.uuids("booking_id"));
+    inList("b.location_id", q.ints("booking_location_id"));
+    const products = q.ints("booking_product_id");
+    if (products) {
+      where.push(`EXISTS (SELECT 1 FROM booking_lines bl WHERE bl.booking_id = b.id AND bl.product_id IN (${products.map(() => "?").join(", ")}))`);
+      params.push(...products);
+    }
+    const types = q.enums("booking_product_type", ProductType.options);
+    if (types) {
+      where.push(`EXISTS (SELECT 1 FROM booking_lines bl WHERE bl.booking_id = b.id AND bl.product_type IN (${types.map(() => "?").join(", ")}))`);
+      params.push(...types);
+    }
+    if (q.ints("booking_product_variant_id")) where.push("0"); // products have no variants here
+    const refNumber = q.one("booking_reference_number");
+    if (refNumber !== undefined) {
+      if (!/^\d{1,10}$/.test(refNumber)) q.fail("booking_reference_number", "must be a number");
+      else {
+        where.push("b.reference_number = ?");
+        params.push(Number(refNumber));
+      }
+    }
+    const refYear = q.string("booking_reference_year", 10);
+    if (refYear !== undefined) {
+      where.push("b.reference_year = ?");
+      params.push(refYear);
+    }
+    inList("b.status", q.enums("booking_status", ["confirmed", "cancelled"] as const));
+    range("g.check_in_at", q.range("check_in_at", "datetime"));
+    range("g.check_out_at", q.range("check_out_at", "datetime"));
+    range("g.checked_in_at", q.range("checked_in_at", "datetime", true));
+    range("g.checked_out_at", q.range("checked_out_at", "datetime", true));
+    const custom = q.one("custom_fields");
+    if (custom !== undefined) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(custom);
+      } catch {
+        parsed = undefined;
+      }
+      if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) q.fail("custom_fields", "must be a JSON object");
+      else {
+        for (const [k, v] of Object.entries(parsed as Record<string, unknown>)) {
+          if (!/^[A-Za-z0-9_.-]{1,64}$/.test(k)) {
+            q.fail("custom_fields", `"${k.slice(0, 60)}" is not a custom field key`);
+            continue;
+          }
+          const path = `'$.custom_fields."${k}"'`;
+          if (v === null) where.push(`json_extract(g.person_snapshot, ${path}) IS NULL`);
+          else if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") {
+            where.push(`json_extract(g.person_snapshot, ${path}) = ?`);
+            params.push(typeof v === "boolean" ? (v ? 1 : 0) : v);
+          } else q.fail("custom_fields", "values must be strings, numbers, booleans or null");
+        }
+      }
+    }
+    inList("json_extract(g.person_snapshot, '$.diet_id')", q.ints("diet_id"));
+    const oddArrival = q.bool("is_odd_arrival");
+    if (oddArrival !== undefined) where.push(`g.odd_arrival_date IS ${oddArrival ? "NOT " : ""}NULL`);
+    const oddDeparture = q.bool("is_odd_departure");
+    if (oddDeparture !== undefined) where.push(`g.odd_departure_date IS ${oddDeparture ? "NOT " : ""}NULL`);
+    const onSite = q.range("on_site_at", "datetime");
+    if (onSite?.kind === "range") {
+      where.push("b.status = 'confirmed'");
+      if (onSite.to !== undefined) {
+        where.push(`${ON_SITE_FROM} <= ?`);
+        params.push(onSite.to);
+      }
+      if (onSite.from !== undefined) {
+        where.push(`${ON_SITE_TO} >= ?`);
+        params.push(onSite.from);
+      }
+    }
+    const transfer = q.range("transfer_dates", "date");
+    if (transfer?.kind === "range") {
+      const a = rangeSql(ARRIVAL, transfer);
+      const d = rangeSql(DEPARTURE, transfer);
+      where.push(`((${a.sql}) OR (${d.sql}))`);
+      params.push(...a.params, ...d.params);
+    }
+    const expand = q.enums("expand", LIST_EXPAND) ?? [];
+    const order = parseSort(q, SORT);
+    const paging = q.paging();
+    q.done();
+    const { rows, total } = await listGuests(c.env.DB, businessId, { where, params, order, ...paging });
+    const bookings = new Map(
+      rows.map((r) => [
+        r.booking_id,
+        {
+          id: r.booking_id,
+          business_id: businessId,
+          cart_id: null,
+          reference_number: r.b_reference_number,
+          reference_year: r.b_reference_year,
+          status: r.b_status,
+          currency: r.b_currency,
+          total_minor: r.b_total_minor,
+          total_default_minor: 0,
+          start_date: r.b_start_date,
+          end_date: r.b_end_date,
+          location_id: r.b_location_id,
+          newsletter_opt_in: 0,
+          created_at: r.b_created_at,
+          updated_at: r.b_updated_at,
+          cancelled_at: r.b_cancelled_at,
+        },
+      ]),
+    );
+    setPagingHeaders(c, total, paging.page, paging.limit);
+    return c.json(await viewOf(c, rows, expand as GuestExpand[], bookings), 200);
+  })
+  .openapi(getGuestRoute, async (c) => {
+    const p = c.req.valid("param");
+    const bookingId = uuidParam(p.booking_id, "booking_id");
+    const guestId = uuidParam(p.guest_id, "guest_id");
+    const q = new QueryReader(c);
+    const expand = q.enums("expand", ONE_EXPAND) ?? [];
+    q.done();
+    const row = await guestRow(c.env.DB, c.get("tenant").businessId, bookingId, guestId);
+    if (!row) throw notFound("The guest");
+    return c.json((await viewOf(c, [row], expand as GuestExpand[]))[0], 200);
+  })
+  .openapi(createGuestRoute, async (c) => {
+    const { businessId } = c.get("tenant");
+    const now = c.get("now");
+    const db = c.env.DB;
+    const bookingId = uuidParam(c.req.valid("param").booking_id, "booking_id");
+    const body = c.req.valid("json");
+    const booking = await bookingRow(db, businessId, bookingId);
+    if (!booking) throw notFound("The booking");
+    if (booking.status !== "confirmed") throw new ApiError(409, "conflict", "The booking is cancelled; guests cannot be added.");
+    const entered = personInput(body.person);
+    await checkRefs(c, relatedRefs(body.booking_related_data, entered));
+    const guestId = crypto.randomUUID();
+    for (let attempt = 0; ; attempt++) {
+      const norm = normalizeEmail(entered.email);
+      const existingRow = norm ? (await personsByEmail(db, businessId, [norm])).get(norm) : undefined;
+      const plan = planGuestAdd({
+        entered,
+        existing: existingRow ? { id: existingRow.id, data: rowToData(existingRow) } : null,
+        newPersonId: crypto.randomUUID(),
+        bookingId,
+      });
+      const personStatement =
+        plan.kind === "create"
+          ? [insertPersonStatement(db, businessId, plan.personId, plan.data, now)]
+          : plan.changed.length
+            ? [updatePersonStatement(db, businessId, plan.personId, plan.data, now)]
+            : [];
+      try {
+        await db.batch([
+          bookingConfirmedGuard(db, businessId, bookingId),
+          ...personStatement,
+          insertGuestStatement(db, businessId, { id: guestId, bookingId, personId: plan.personId, snapshot: plan.data, related: body.booking_related_data ?? {} }, now),
+          ...outboxStatements(db, businessId, plan.events, now),
+        ]);
+        break;
+      } catch (err) {
+        if (isGuardFailure(err)) throw new ApiError(409, "conflict", "The booking was cancelled meanwhile.");
+        if (attempt === 0 && isEmailClash(err)) continue;
+        throw err;
+      }
+    }
+    await kickDelivery(c.env, businessId);
+    const row = (await guestRow(db, businessId, bookingId, guestId)) as GuestRow;
+    c.header("Location", `/private/bookings/${bookingId}/guests/${guestId}`);
+    return c.json((await viewOf(c, [row], []))[0], 201);
+  })
+  .openapi(updateGuestRoute, async (c) => {
+    const { businessId } = c.get("tenant");
+    const now = c.get("now");
+    const db = c.env.DB;
+    const p = c.req.valid("param");
+    const bookingId = uuidParam(p.booking_id, "booking_id");
+    const guestId = uuidParam(p.guest_id, "guest_id");
+    const body = c.req.valid("json");
+    const guest = await guestRow(db, businessId, bookingId, guestId);
+    if (!guest) throw notFound("The guest");
+    const entered = personInput(body.person);
+    await checkRefs(c, relatedRefs(body.booking_related_data, entered));
+
+    const current = (await personsWithDerivedByIds(db, businessId, [guest.person_id])).get(guest.person_id);
+    const norm = normalizeEmail(entered.email);
+    const other = norm ? (await personsByEmail(db, businessId, [norm])).get(norm) : undefined;
+    // The same e-mail rules as for bookers (without create_new): another Person's e-mail merges into it.
+    const flow = bookerEmailFlow({
+      currentEmail: current?.email ?? null,
+      newEmail: entered.email ?? undefined,
+      createNew: false,
+      otherPersonWithEmail: other && other.id !== guest.person_id ? other : null,
+    });
+    const target = flow.kind === "merge_existing" && other ? other : current && !current.deleted_at ? current : null;
+    const statements: D1PreparedStatement[] = [guestExistsGuard(db, businessId, guestId)];
+    const personId = target?.id ?? guest.person_id;
+    if (target) {
+      const before = rowToData(target);
+      const after = mergePersonData(before, entered);
+      if (changedFields(before, after).length) statements.push(updatePersonStatement(db, businessId, target.id, after, now));
+    }
+    const snapshot = mergePersonData(JSON.parse(guest.person_snapshot) as PersonData, entered);
+    statements.push(updateGuestStatement(db, businessId, guestId, { personId, snapshot: JSON.stringify(snapshot), related: body.booking_related_data ?? {} }, now));
+    const events = target ? planGuestUpdate({ personId, bookingId }) : [guestEvent("GuestUpdated", personId, bookingId)];
+    statements.push(...outboxStatements(db, businessId, events, now));
+    try {
+      await db.batch(statements);
+    } catch (err) {
+      if (isGuardFailure(err)) throw notFound("The guest");
+      if (isEmailClash(err)) throw new ApiError(409, "email_taken", "Another person took this e-mail meanwhile; retry.");
+      throw err;
+    }
+    await kickDelivery(c.env, businessId);
+    const row = (await guestRow(db, businessId, bookingId, guestId)) as GuestRow;
+    return c.json((await viewOf(c, [row], []))[0], 200);
+  })
+  .openapi(deleteGuestRoute, async (c) => {
+    const { businessId } = c.get("tenant");
+    const db = c.env.DB;
+    const p = c.req.valid("param");
+    const bookingId = uuidParam(p.booking_id, "booking_id");
+    const guestId = uuidParam(p.guest_id, "guest_id");
+    const guest = await guestRow(db, businessId, bookingId, guestId);
+    if (!guest) throw notFound("The guest");
+    try {
+      await db.batch([
+        guestExistsGuard(db, businessId, guestId),
+        deleteGuestStatement(db, businessId, guestId),
+        ...outboxStatements(db, businessId, [guestEvent("GuestDeleted", guest.person_id, bookingId)], c.get("now")),
+      ]);
+    } catch (err) {
+      if (isGuardFailure(err)) throw notFound("The guest");
+      throw err;
+    }
+    await kickDelivery(c.env, businessId);
+    return c.body(null, 204);
+  });
