@@ -1,9 +1,12 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { quotePackages, type QuoteGuest } from "../src/domain/package-quote";
+import { addDays } from "../src/lib/time";
+import { JUNE_BASE_NIGHTS, JUNE_SAT, MAY_SAT, Y } from "./catalog-fixtures";
 import { createBusiness, DEMO_BUSINESS_ID } from "./helpers";
 
-const week = { id: 101, start_date: "2027-05-01", end_date: "2027-05-08" }; // Saturday to Saturday, base rates
+const d = (n: number) => addDays(MAY_SAT, n);
+const week = { id: 101, start_date: MAY_SAT, end_date: d(7) }; // Saturday to Saturday, base rates
 const guest = (key: string, gender: "m" | "f", pkg: Partial<QuoteGuest["package"]> = {}): QuoteGuest => ({ key, gender, package: { ...week, ...pkg } });
 const quote = (guests: QuoteGuest[], currency = "EUR") => quotePackages(env.DB, DEMO_BUSINESS_ID, currency, guests);
 const errorsOf = async (p: Promise<unknown>) => {
@@ -21,18 +24,18 @@ describe("quotePackages", () => {
       guest("g1", "m", {
         accommodation_id: 201,
         items: [
-          { package_item_id: 1002, dates: ["2027-05-02 08:00:00", "2027-05-03 18:00:00"] },
+          { package_item_id: 1002, dates: [`${d(1)} 08:00:00`, `${d(2)} 18:00:00`] },
           { package_item_id: 1003, dates: [] },
-          { package_item_id: 1001, dates: ["2027-05-09"] }, // a default item sent: ignored
+          { package_item_id: 1001, dates: [d(8)] }, // a default item sent: ignored
         ],
       }),
     ]);
     const byRole = Object.fromEntries(q.lines.map((l) => [`${l.role}:${l.product_id}`, l]));
     expect(byRole["package:101"]).toMatchObject({ package_item_id: null, price_minor: 7 * 5500, qty: 1, is_fixed: false, guest_to_charge: ["g1"] });
     expect(byRole["accommodation:201"]).toMatchObject({ package_item_id: null, price_minor: 7 * 2000 });
-    expect(byRole["default:301"]).toMatchObject({ package_item_id: 1001, price_minor: 0, dates: expect.arrayContaining(["2027-05-01", "2027-05-07"]) });
+    expect(byRole["default:301"]).toMatchObject({ package_item_id: 1001, price_minor: 0, dates: expect.arrayContaining([d(0), d(6)]) });
     expect(byRole["default:301"].dates).toHaveLength(7);
-    expect(byRole["option:302"]).toMatchObject({ package_item_id: 1002, price_minor: 2 * 1200, dates: ["2027-05-02 08:00:00", "2027-05-03 18:00:00"] });
+    expect(byRole["option:302"]).toMatchObject({ package_item_id: 1002, price_minor: 2 * 1200, dates: [`${d(1)} 08:00:00`, `${d(2)} 18:00:00`] });
     expect(byRole["option:501"]).toMatchObject({ package_item_id: 1003, price_minor: 4000, is_fixed: true });
     expect(q.total_minor).toBe(7 * 5500 + 7 * 2000 + 2400 + 4000);
     expect(q).toMatchObject({ currency: "EUR", minor_digits: 2 });
@@ -40,8 +43,8 @@ describe("quotePackages", () => {
     expect(holds(101)).toHaveLength(7);
     expect(holds(201).every((h) => h.qty === 1)).toBe(true);
     expect(holds(302)).toEqual([
-      { product_id: 302, date: "2027-05-02", slot: "08:00", qty: 1 },
-      { product_id: 302, date: "2027-05-03", slot: "18:00", qty: 1 },
+      { product_id: 302, date: d(1), slot: "08:00", qty: 1 },
+      { product_id: 302, date: d(2), slot: "18:00", qty: 1 },
     ]);
   });
 
@@ -64,8 +67,8 @@ describe("quotePackages", () => {
   });
 
   it("sums a stay across two seasons and converts each line, rounding half-up", async () => {
-    const q = await quote([guest("s", "f", { start_date: "2027-06-12", end_date: "2027-06-19", accommodation_id: 202 })]);
-    expect(q.lines[0].price_minor).toBe(3 * 5500 + 4 * 7000); // high season from June 15th (inclusive)
+    const q = await quote([guest("s", "f", { start_date: JUNE_SAT, end_date: addDays(JUNE_SAT, 14), accommodation_id: 202 })]);
+    expect(q.lines[0].price_minor).toBe(JUNE_BASE_NIGHTS * 5500 + (14 - JUNE_BASE_NIGHTS) * 7000); // high season from June 15th (inclusive)
     const usd = await quote([guest("u", "f", { accommodation_id: 202 })], "USD");
     expect(usd.currency).toBe("USD");
     expect(usd.lines[0].price_minor).toBe(41773); // 385.00 EUR * 1.085 = 417.725 -> 417.73
@@ -74,8 +77,8 @@ describe("quotePackages", () => {
   it("refuses an invalid selection with 422 and a path per problem", async () => {
     const e = await errorsOf(
       quote([
-        guest("x", "f", { start_date: "2027-05-02", end_date: "2027-05-07", accommodation_id: 201, srs: true }),
-        guest("y", "m", { items: [{ package_item_id: 9999, dates: [] }, { package_item_id: 1002, dates: ["2027-05-02", "2027-06-01 08:00:00"] }] }),
+        guest("x", "f", { start_date: d(1), end_date: d(6), accommodation_id: 201, srs: true }),
+        guest("y", "m", { items: [{ package_item_id: 9999, dates: [] }, { package_item_id: 1002, dates: [d(1), `${Y}-06-30 08:00:00`] }] }),
       ]),
     );
     expect(e.status).toBe(422);
@@ -92,7 +95,7 @@ describe("quotePackages", () => {
       ]),
     );
     expect((await errorsOf(quote([guest("z", "m", { accommodation_id: 201 })], "GBP"))).paths).toEqual(["currency"]);
-    expect((await errorsOf(quote([guest("z", "m", { start_date: "2027-02-30", accommodation_id: 201 })]))).paths).toEqual(["guests.0.package.start_date"]);
+    expect((await errorsOf(quote([guest("z", "m", { start_date: `${Y}-02-30`, accommodation_id: 201 })]))).paths).toEqual(["guests.0.package.start_date"]);
   });
 
   it("answers 404 for an unknown package, a product that is not a package, or another business's package", async () => {
