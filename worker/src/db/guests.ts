@@ -37,7 +37,7 @@ export async function guestRow(db: D1Database, businessId: number, bookingId: st
 }
 
 export async function guestsOfBooking(db: D1Database, businessId: number, bookingId: string): Promise<GuestRow[]> {
-  const rows = await db.prepare("SELECT * FROM guests WHERE booking_id = ? AND business_id = ? ORDER BY created_at, id").bind(bookingId, businessId).all<GuestRow>();
+  const rows = await db.prepare("SELECT * FROM guests WHERE booking_id = ? AND business_id = ? ORDER BY created_at, rowid").bind(bookingId, businessId).all<GuestRow>();
   return rows.results;
 }
 
@@ -92,7 +92,7 @@ export async function listGuests(db: D1Database, businessId: number, q: GuestQue
   const where = ["g.business_id = ?", ...q.where].join(" AND ");
   const params = [businessId, ...q.params];
   const from = "FROM guests g JOIN bookings b ON b.id = g.booking_id AND b.business_id = g.business_id";
-  const order = [...q.order, "g.created_at ASC", "g.id ASC"].join(", ");
+  const order = [...q.order, "g.created_at ASC", "g.rowid ASC"].join(", ");
   const [page, count] = await db.batch([
     db
       .prepare(
