@@ -26,7 +26,9 @@ const REPORTS = join(ROOT, ".cache", "test-reports");
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
   return new Promise((done) => {
-    const child = spawn(command, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? "0", ...env } });
+    // Colours only on a terminal: CI logs stay plain text.
+    const colour = process.stdout.isTTY ? {} : { NO_COLOR: "1", FORCE_COLOR: undefined };
+    const child = spawn(command, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...colour, ...env } });
     const forward = (signal: NodeJS.Signals) => child.kill(signal);
     process.on("SIGINT", forward);
     process.on("SIGTERM", forward);
