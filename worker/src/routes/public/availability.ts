@@ -23,6 +23,7 @@ const rules =
 const one = createRoute({
   method: "get",
   path: "/products/{id}/availabilities",
+  operationId: "getProductAvailabilities",
   tags: ["Availability"],
   summary: "A product's availability per date",
   description: rules,
@@ -37,6 +38,7 @@ const one = createRoute({
 const many = createRoute({
   method: "get",
   path: "/products/availabilities",
+  operationId: "listProductsAvailabilities",
   tags: ["Availability"],
   summary: "Availability of several products per date",
   description: `${rules} The filters combine; ids that match no product of the business are left out of the answer.`,

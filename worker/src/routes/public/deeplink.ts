@@ -10,6 +10,7 @@ import { catalogContext, productNotFound } from "./catalog-view";
 const route = createRoute({
   method: "get",
   path: "/products/{id}/deeplink",
+  operationId: "getProductDeeplink",
   tags: ["Deep link"],
   summary: "A link to the product in the hosted booking form",
   description:

@@ -26,6 +26,7 @@ const errors = {
 const items = createRoute({
   method: "get",
   path: "/packages/{id}",
+  operationId: "getPackageItems",
   tags: ["Packages"],
   summary: "A package's items for a stay",
   description:
@@ -39,6 +40,7 @@ const items = createRoute({
 const accommodations = createRoute({
   method: "get",
   path: "/packages/{id}/accommodations",
+  operationId: "listPackageAccommodations",
   tags: ["Packages"],
   summary: "Room types that can take a party for a stay",
   description:

@@ -28,6 +28,7 @@ const rules =
 const one = createRoute({
   method: "get",
   path: "/products/{id}/prices",
+  operationId: "getProductPrice",
   tags: ["Prices"],
   summary: "A product's total price",
   description: rules,
@@ -41,6 +42,7 @@ const one = createRoute({
 const many = createRoute({
   method: "get",
   path: "/products/prices",
+  operationId: "listProductPrices",
   tags: ["Prices"],
   summary: "Total prices of several products",
   description: `${rules} Every id must be a product of the business (else 404).`,
@@ -54,6 +56,7 @@ const many = createRoute({
 const packages = createRoute({
   method: "post",
   path: "/packages/prices",
+  operationId: "getPackagePrices",
   tags: ["Prices"],
   summary: "Price breakdown of packages per guest",
   description:

@@ -17,6 +17,7 @@ const errors = {
 const list = createRoute({
   method: "get",
   path: "/products",
+  operationId: "listProducts",
   tags: ["Products"],
   summary: "List the products sold on the front office",
   description: "Only products that belong to a front-office category or are promoted, in id order. An unknown language is a 422.",
@@ -27,6 +28,7 @@ const list = createRoute({
 const one = createRoute({
   method: "get",
   path: "/products/{id}",
+  operationId: "getProduct",
   tags: ["Products"],
   summary: "One product",
   description: "Any product of the business, listed on the front office or not. Another business's product is a 404.",

@@ -7,6 +7,7 @@ import { createRouter } from "../../lib/openapi";
 const route = createRoute({
   method: "get",
   path: "/seasons",
+  operationId: "listSeasons",
   tags: ["Seasons"],
   summary: "The business's seasons",
   description: "Each season with its segments in date order; segment bounds are inclusive. Where segments overlap, the season with the higher priority sets the price.",
