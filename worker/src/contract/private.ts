@@ -20,14 +20,13 @@ const LanguageCode = z
   .transform((s) => s.toLowerCase())
   .openapi({ example: "en" });
 const Email = z
-  .string()
-  .trim()
-  .pipe(z.email("must be an e-mail address").max(255, "must be at most 255 characters"))
+  .preprocess((v) => (typeof v === "string" ? v.trim() : v), z.email("must be an e-mail address").max(255, "must be at most 255 characters"))
   .openapi({ example: "ana.lopez@example.com", description: "Unique per business (trimmed, case-insensitive) among persons not deleted." });
 const Phone = z
-  .string()
-  .transform((s) => s.replace(/\s+/g, ""))
-  .pipe(z.string().regex(/^[0-9()./-]{0,32}$/, "must be a phone number without calling code: digits, at most 32"))
+  .preprocess(
+    (v) => (typeof v === "string" ? v.replace(/\s+/g, "") : v),
+    z.string().regex(/^[0-9()./-]{0,32}$/, "must be a phone number without calling code: digits, at most 32"),
+  )
   .openapi({ example: "912345678", description: "Number without calling code; whitespace is removed." });
 export const Gender = z.enum(["male", "female", "nonbinary"]);
 export const IdType = z.enum(["passport", "id_card", "driver_license", "other"]);

@@ -20,6 +20,10 @@ const auth = {
   403: problemResponse("The key is not a private key."),
   429: problemResponse("Rate limit exceeded."),
 };
+const bodyErrors = {
+  413: problemResponse("The body is too large."),
+  415: problemResponse("The body is not application/json."),
+};
 const BookingParam = z.object({ booking_id: z.string().openapi({ param: { name: "booking_id", in: "path" }, format: "uuid" }) });
 const ok = { description: "The booker.", content: { "application/json": { schema: BookerEnvelope } } };
 
@@ -39,7 +43,7 @@ const putRoute = createRoute({
   description:
     "E-mail flows: a new e-mail no other Person holds changes the e-mail of the booker and its Person (create_new missing, null or false), or with create_new true attaches the booker to a new Person (the old Person is left as it was); an e-mail another Person holds merges the booker into that Person whatever create_new says. Sends BookerUpdated, with PersonCreated or PersonUpdated.",
   request: { params: BookingParam, body: { content: { "application/json": { schema: BookerUpdate } }, required: true } },
-  responses: {
+  responses: { ...bodyErrors,
     200: ok,
     400: problemResponse("booking_id is not a UUID, or malformed JSON."),
     ...auth,

@@ -31,6 +31,10 @@ const auth = {
   403: problemResponse("The key is not a private key."),
   429: problemResponse("Rate limit exceeded."),
 };
+const bodyErrors = {
+  413: problemResponse("The body is too large."),
+  415: problemResponse("The body is not application/json."),
+};
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 const uuidPath = (name: string) => z.string().openapi({ param: { name, in: "path" }, format: "uuid" });
 const BookingParam = z.object({ booking_id: uuidPath("booking_id") });
@@ -114,7 +118,7 @@ const createGuestRoute = createRoute({
   summary: "Add a guest to a booking",
   description: "The person's data is entered for this booking and written to its Person (a known e-mail reuses that Person). Sends GuestCreated, with PersonCreated for a new Person or PersonUpdated when an existing one changed.",
   request: { params: BookingParam, body: { content: { "application/json": { schema: GuestCreate } }, required: true } },
-  responses: {
+  responses: { ...bodyErrors,
     201: json(Guest, "The created guest."),
     400: problemResponse("Invalid request: booking_id is not a UUID, or malformed JSON."),
     ...auth,
@@ -138,7 +142,7 @@ const updateGuestRoute = createRoute({
   summary: "Update a guest",
   description: "Updates the guest and its Person (GuestUpdated with PersonUpdated). A person e-mail another Person holds moves the guest to that Person; an unused one changes the Person's e-mail.",
   request: { params: GuestParams, body: { content: { "application/json": { schema: GuestUpdate } }, required: true } },
-  responses: {
+  responses: { ...bodyErrors,
     200: json(Guest, "The updated guest."),
     400: problemResponse("Invalid request: an id is not a UUID, or malformed JSON."),
     ...auth,

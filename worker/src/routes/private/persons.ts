@@ -33,6 +33,10 @@ const auth = {
   403: problemResponse("The key is not a private key."),
   429: problemResponse("Rate limit exceeded."),
 };
+const bodyErrors = {
+  413: problemResponse("The body is too large."),
+  415: problemResponse("The body is not application/json."),
+};
 const PersonIdParam = z.object({ person_id: z.string().openapi({ param: { name: "person_id", in: "path" }, format: "uuid" }) });
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 
@@ -92,7 +96,7 @@ const createRoutePersons = createRoute({
   tags,
   summary: "Create a person (or update the one with that e-mail)",
   request: { body: { content: { "application/json": { schema: PersonCreate } }, required: true } },
-  responses: {
+  responses: { ...bodyErrors,
     200: json(PersonEnvelope, "A person with that e-mail existed and was updated."),
     201: json(PersonEnvelope, "The person was created."),
     ...auth,
@@ -108,7 +112,7 @@ const updateRoute = createRoute({
   summary: "Update a person",
   description: "Guests and bookers keep their snapshots. phone_country_code also sets phone_country_calling_code.",
   request: { params: PersonIdParam, body: { content: { "application/json": { schema: PersonUpdate } }, required: true } },
-  responses: {
+  responses: { ...bodyErrors,
     200: json(PersonEnvelope, "The updated person."),
     400: problemResponse("person_id is not a UUID, or malformed JSON."),
     ...auth,

@@ -22,6 +22,10 @@ const auth = {
   403: problemResponse("The key is not a private key."),
   429: problemResponse("Rate limit exceeded."),
 };
+const bodyErrors = {
+  413: problemResponse("The body is too large."),
+  415: problemResponse("The body is not application/json."),
+};
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 const IdParam = z.object({ webhook_id: z.string().openapi({ param: { name: "webhook_id", in: "path" }, format: "uuid" }) });
 
@@ -42,7 +46,7 @@ const createHook = createRoute({
   description:
     "The subscription receives the events written after it was made: POST `{\"event\": name, \"data\": {...}}`, signed (see WebhookCreated). At least once: retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h; any 2xx is success; 410 Gone disables the subscription.",
   request: { body: { content: { "application/json": { schema: WebhookCreate } }, required: true } },
-  responses: { 201: json(WebhookCreated, "Subscribed; the secret is shown only here."), 400: problemResponse("Malformed JSON."), ...auth, 422: problemResponse("Invalid URL or events.") },
+  responses: { ...bodyErrors, 201: json(WebhookCreated, "Subscribed; the secret is shown only here."), 400: problemResponse("Malformed JSON."), ...auth, 422: problemResponse("Invalid URL or events.") },
 });
 const listHooks = createRoute({
   method: "get",
@@ -86,7 +90,7 @@ const redeliver = createRoute({
   summary: "Deliver one event again",
   description: "Starts a new series of attempts (with the usual retries) for an event this subscription receives, now.",
   request: { params: IdParam, body: { content: { "application/json": { schema: RedeliverRequest } }, required: true } },
-  responses: {
+  responses: { ...bodyErrors,
     202: json(RedeliverAccepted, "Scheduled."),
     400: problemResponse("Not a UUID, or malformed JSON."),
     ...auth,
