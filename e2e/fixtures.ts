@@ -26,6 +26,9 @@ export interface E2EServer extends RunningServer {
   setDemoConfig(patch: Record<string, unknown>): Promise<void>;
   /** A private API key of the demo business, created straight in D1 as the keys CLI does. */
   privateKey(): Promise<string>;
+  /** A public API key of the demo business (for what integrators do, e.g. deep links). */
+  publicKey(): Promise<string>;
+  publicApi<T = any>(path: string): Promise<{ status: number; body: T }>;
   /** Call the private API with a private key. */
   privateApi<T = any>(path: string): Promise<{ status: number; body: T }>;
 }
@@ -37,7 +40,27 @@ export const test = base.extend<{ axe: (page: Page, step: string) => Promise<voi
       const port = await pickPort(workerInfo.workerIndex);
       const running = await startServer({ port, persistTo, readyTimeoutMs: 90_000 });
       const target = { persistTo };
-      let key: string | undefined;
+      const keys: Record<string, string> = {};
+      const createKey = async (scope: "public" | "private") => {
+        if (keys[scope]) return keys[scope];
+        const issued = await issueKey(running.secret, 1, scope);
+        await server.exec(
+          "INSERT INTO api_keys (id, business_id, name, scope, key_hash, created_at) VALUES (?, 1, ?, ?, ?, ?)",
+          issued.id, `e2e-${scope}-${issued.id.slice(0, 8)}`, scope, issued.hash, new Date().toISOString(),
+        );
+        return (keys[scope] = issued.token);
+      };
+      const callWith = async (scope: "public" | "private", path: string) => {
+        const res = await fetch(`${running.url}${path}`, { headers: { Authorization: `Bearer ${await createKey(scope)}` } });
+        const text = await res.text();
+        let body: any = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          /* not JSON */
+        }
+        return { status: res.status, body };
+      };
       const server: E2EServer = Object.assign(running, {
         async query<Row>(sql: string, ...params: SqlValue[]) {
           const [rows] = await d1Query<Row>(target, [{ sql, params }]);
@@ -51,27 +74,10 @@ export const test = base.extend<{ axe: (page: Page, step: string) => Promise<voi
           const config = { ...JSON.parse(row.config), ...patch };
           await server.exec("UPDATE businesses SET config = ? WHERE slug = 'demo'", JSON.stringify(config));
         },
-        async privateKey() {
-          if (key) return key;
-          const issued = await issueKey(running.secret, 1, "private");
-          await server.exec(
-            "INSERT INTO api_keys (id, business_id, name, scope, key_hash, created_at) VALUES (?, 1, ?, 'private', ?, ?)",
-            issued.id, `e2e-${issued.id.slice(0, 8)}`, issued.hash, new Date().toISOString(),
-          );
-          key = issued.token;
-          return key;
-        },
-        async privateApi(path: string) {
-          const res = await fetch(`${running.url}${path}`, { headers: { Authorization: `Bearer ${await server.privateKey()}` } });
-          const text = await res.text();
-          let body: any = text;
-          try {
-            body = JSON.parse(text);
-          } catch {
-            /* not JSON */
-          }
-          return { status: res.status, body };
-        },
+        privateKey: () => createKey("private"),
+        publicKey: () => createKey("public"),
+        privateApi: (path: string) => callWith("private", path),
+        publicApi: (path: string) => callWith("public", path),
       });
       await use(server);
       await running.stop();

@@ -22,6 +22,14 @@ export async function expectStep(page: Page, text: RegExp | string): Promise<voi
 
 /** Pick the nth open check-in day shown (0 = first), and return its date. */
 export async function pickDay(page: Page, nth = 0): Promise<string> {
+  await expect(w(page, "button.day.open").first()).toBeVisible();
+  const shown = await w(page, "button.day.open").count();
+  if (nth >= shown) {
+    // later weeks: the next month of the calendar
+    await page.locator("booking-widget").getByRole("button", { name: "Next month" }).click();
+    await expect(w(page, "button.day.open").first()).toBeVisible();
+    nth -= shown;
+  }
   const day = w(page, "button.day.open").nth(nth);
   const date = (await day.getAttribute("data-date"))!;
   await day.click();
@@ -62,4 +70,26 @@ export async function bookToCart(page: Page, guest: GuestDetails, options: { nth
   await w(page, "button[type=submit]").click();
   await expectStep(page, "Your cart");
   return date;
+}
+
+/** Checkout with the details the demo business asks for, accepting the terms. Returns the booking. */
+export async function checkoutCart(page: Page, customer: { phone?: string } = {}): Promise<any> {
+  await w(page, "button.primary").click();
+  await expectStep(page, "Checkout");
+  await w(page, "#c-phone").fill(customer.phone ?? "912 345 678");
+  await w(page, "#terms").check();
+  const response = page.waitForResponse((r) => r.url().includes("/checkout") && r.request().method() === "POST");
+  await w(page, "button[type=submit]").click();
+  const booking = await (await response).json();
+  await expectStep(page, "Booking confirmed");
+  return booking;
+}
+
+/** Press Tab until the element is focused (keyboard only); fails after `max` presses. */
+export async function tabTo(page: Page, target: ReturnType<Page["locator"]>, max = 60, key = "Tab"): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    if (await target.evaluate((el) => el === (el.getRootNode() as ShadowRoot | Document).activeElement).catch(() => false)) return;
+    await page.keyboard.press(key);
+  }
+  throw new Error(`Could not reach ${target} with ${key} in ${max} presses`);
 }

@@ -122,7 +122,7 @@ export class BookingWidget extends LitElement {
   private idempotency = new Map<string, string>();
   private roomsRequest = 0;
   countdown = new CountdownController(this, {
-    onThreshold: (sec) => this.announce(sec >= 120 ? fill(this.s.cart.expiresSoon, { time: formatCountdown(sec) }) : this.s.cart.expiresMinute),
+    onThreshold: (left) => this.announce(Math.abs(left - 60) <= 1 ? this.s.cart.expiresMinute : fill(this.s.cart.expiresSoon, { time: formatCountdown(left) })),
     onExpire: () => void this.onCartExpired(),
   });
 
@@ -137,6 +137,11 @@ export class BookingWidget extends LitElement {
 
   protected override firstUpdated(): void {
     void this.load();
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    // the guest fixed every field the banner was about: the banner goes too
+    if (changed.has("fieldErrors") && this.error?.kind === "client" && Object.keys(this.fieldErrors).length === 0) this.error = null;
   }
 
   protected override updated(changed: PropertyValues): void {
@@ -250,6 +255,10 @@ export class BookingWidget extends LitElement {
     setTimeout(() => {
       if (this.error?.kind === "rate_limited") this.announce(this.s.errors.rateLimitedNow);
     }, seconds * 1000);
+  }
+
+  private clientError(n: number): ErrorState {
+    return { kind: "client", message: n === 1 ? this.s.errors.fieldError : fill(this.s.errors.fieldErrors, { n }), actions: [] };
   }
 
   announce(text: string): void {
@@ -405,7 +414,7 @@ export class BookingWidget extends LitElement {
       required: this.s.guests.required, tooYoung: fill(this.s.guests.tooYoung, { age: settings.minimum_age }), invalidEmail: this.s.guests.invalidEmail,
     });
     if (Object.keys(this.fieldErrors).length) {
-      this.error = { kind: "client", message: fill(this.s.errors.fieldErrors, { n: Object.keys(this.fieldErrors).length }), actions: [] };
+      this.error = this.clientError(Object.keys(this.fieldErrors).length);
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;
@@ -414,13 +423,15 @@ export class BookingWidget extends LitElement {
     const body = addToCartBody(this.sel, this.pkg, this.guests, openCart ? this.cart!.currency : this.cur, this.lang, openCart);
     await this.run("add", async () => {
       const cart = await this.api$.addToCart(body, this.keyFor("add", body));
+      // first the general "held for" line; a countdown threshold crossed at once (a short
+      // lifetime) announces after it and wins
+      this.announce(fill(this.s.cart.expiresIn, { time: formatCountdown(cart.seconds_left) }));
       this.setCart(cart);
       this.idempotency.clear();
       const added = cart.guests.slice(-this.guests.length);
       this.track("add_to_cart", this.cartItems({ ...cart, guests: added }), added.reduce((t, g) => t + g.total, 0), cart.cart_id);
       this.fieldErrors = {};
       this.go("cart");
-      this.announce(fill(this.s.cart.expiresIn, { time: formatCountdown(cart.seconds_left) }));
       void product;
     });
   }
@@ -577,7 +588,7 @@ export class BookingWidget extends LitElement {
     if (!this.terms) errors.terms_accepted = this.s.checkout.mustAccept;
     this.fieldErrors = errors;
     if (Object.keys(errors).length) {
-      this.error = { kind: "client", message: fill(this.s.errors.fieldErrors, { n: Object.keys(errors).length }), actions: [] };
+      this.error = this.clientError(Object.keys(errors).length);
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;
@@ -657,7 +668,7 @@ export class BookingWidget extends LitElement {
     return html`<div class="banner" part="error">
       <p>${err.message}</p>
       <div class="actions">
-        ${err.actions.map((a) => html`<button type="button" class="btn primary" part="button" @click=${a.run}>${a.label}</button>`)}
+        ${err.actions.map((a, i) => html`<button type="button" class="btn ${i === 0 ? "primary" : ""}" part="button" @click=${a.run}>${a.label}</button>`)}
         <button type="button" class="btn link" part="button" @click=${() => (this.error = null)}>${this.s.errors.dismiss}</button>
       </div>
     </div>`;

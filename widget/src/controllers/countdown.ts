@@ -40,12 +40,12 @@ export class CountdownController implements ReactiveController {
     }
     const left = Math.max(0, Math.ceil((this.deadline - Date.now()) / 1000));
     this.secondsLeft = left;
-    for (const t of this.thresholds) {
-      if (left <= t && left > 0 && !this.announced.has(t)) {
-        this.announced.add(t);
-        // a fresh deadline far away must not announce thresholds already passed long ago
-        if (left > t - 5) this.callbacks.onThreshold?.(t);
-      }
+    // Crossing a threshold announces once, with the time actually left (a cart that starts
+    // below a threshold, e.g. a short lifetime, is announced at once).
+    const crossed = this.thresholds.filter((t) => left <= t && left > 0 && !this.announced.has(t));
+    if (crossed.length) {
+      for (const t of crossed) this.announced.add(t);
+      this.callbacks.onThreshold?.(left);
     }
     if (left === 0) {
       this.stopTimer();

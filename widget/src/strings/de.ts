@@ -156,5 +156,6 @@ export const de: Strings = {
     generic: "Bei uns ist etwas schiefgelaufen. Bitte versuchen Sie es erneut.",
     dismiss: "Schließen",
     fieldErrors: "{n} Felder brauchen Ihre Aufmerksamkeit.",
+    fieldError: "1 Feld braucht Ihre Aufmerksamkeit.",
   },
 };

@@ -154,6 +154,7 @@ export const en = {
     generic: "Something went wrong on our side. Please try again.",
     dismiss: "Dismiss",
     fieldErrors: "{n} fields need your attention.",
+    fieldError: "1 field needs your attention.",
   },
 } as const;
 

@@ -156,5 +156,6 @@ export const es: Strings = {
     generic: "Algo salió mal por nuestra parte. Vuelve a intentarlo.",
     dismiss: "Cerrar",
     fieldErrors: "{n} campos necesitan tu atención.",
+    fieldError: "1 campo necesita tu atención.",
   },
 };

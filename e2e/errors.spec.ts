@@ -1,0 +1,71 @@
+import type { Page } from "@playwright/test";
+import { expect, heading, test } from "./fixtures";
+import { continueStep, expectStep, fillGuest, pickDay, w } from "./journey";
+
+async function toGuestDetails(page: Page, serverUrl: string, nth = 0) {
+  await page.goto(`${serverUrl}/demo`);
+  await expect(heading(page)).toHaveText("Choose your dates");
+  await pickDay(page, nth);
+  await continueStep(page);
+  await expectStep(page, "Guests and room");
+  await w(page, "label.option").first().locator("input").check();
+  await continueStep(page);
+  await continueStep(page);
+  await expectStep(page, "Guest details");
+}
+
+test("429 from the service: a clear message with the wait, nothing typed is lost, and retrying works", async ({ page, server, axe }) => {
+  await toGuestDetails(page, server.url);
+  await fillGuest(page, 0, { first: "Rita", last: "Rate", email: "rita@example.com", birth: "1990-01-01" });
+  let refused = false;
+  await page.route("**/widget/v1/demo/bookings/add", async (route) => {
+    if (refused) return route.fallback();
+    refused = true;
+    await route.fulfill({
+      status: 429,
+      headers: { "Content-Type": "application/problem+json", "Retry-After": "2", "Access-Control-Allow-Origin": "*" },
+      body: JSON.stringify({ type: "x", title: "Too Many Requests", status: 429, detail: "slow down", code: "rate_limited" }),
+    });
+  });
+  await w(page, "button[type=submit]").click();
+  await expect(w(page, "[role=alert]")).toContainText("wait 2 seconds");
+  await expect(w(page, "#g0-first_name")).toHaveValue("Rita");
+  await axe(page, "rate-limited");
+  await expect(w(page, "[role=status]")).toContainText("You can try again now", { timeout: 5000 });
+  await w(page, "[role=alert] button.primary").click();
+  await expectStep(page, "Your cart");
+});
+
+test("network down: the guest is told, keeps their input, and retries once the network is back", async ({ page, server }) => {
+  await toGuestDetails(page, server.url, 1);
+  await fillGuest(page, 0, { first: "Nat", last: "Work", birth: "1990-01-01" });
+  await page.route("**/widget/v1/demo/bookings/add", (route) => route.abort("internetdisconnected"));
+  await w(page, "button[type=submit]").click();
+  await expect(w(page, "[role=alert]")).toContainText("cannot reach the booking service");
+  await expect(w(page, "#g0-last_name")).toHaveValue("Work");
+  await page.unroute("**/widget/v1/demo/bookings/add");
+  await w(page, "[role=alert] button.primary").click();
+  await expectStep(page, "Your cart");
+});
+
+test("a validation error from the server marks the field it is about", async ({ page, server }) => {
+  await page.goto(`${server.url}/demo`);
+  await expect(heading(page)).toHaveText("Choose your dates");
+  await pickDay(page, 2);
+  await continueStep(page);
+  await expectStep(page, "Guests and room");
+  await page.locator("booking-widget").getByRole("button", { name: "More Men" }).click();
+  await expect(w(page, "output").first()).toHaveText("2");
+  await page.locator("booking-widget label.option").filter({ hasText: "Ocean Dorm" }).locator("input").check();
+  await continueStep(page);
+  await continueStep(page);
+  await expectStep(page, "Guest details");
+  // the same e-mail for both guests: only the server knows this rule
+  await fillGuest(page, 0, { first: "Dup", last: "One", email: "same@example.com", birth: "1990-01-01" });
+  await fillGuest(page, 1, { first: "Dup", last: "Two", email: "SAME@example.com", birth: "1990-01-01" });
+  await w(page, "button[type=submit]").click();
+  await expect(w(page, "[role=alert]")).toContainText("Please check the highlighted fields");
+  await expect(w(page, "#g1-email")).toHaveAttribute("aria-invalid", "true");
+  await expect(w(page, "#g1-email-err")).toBeVisible();
+  await expect(w(page, "#g0-first_name")).toHaveValue("Dup");
+});

@@ -1,0 +1,37 @@
+import { expect, heading, test } from "./fixtures";
+import { w } from "./journey";
+
+test("language and currency switch among those of the settings, with Intl formatting", async ({ page, server, shot }) => {
+  await page.goto(`${server.url}/demo`);
+  await expect(heading(page)).toHaveText("Choose your dates");
+  const day = w(page, "button.day.open").first();
+  await expect(day.locator(".p")).toHaveText(/^€\d/);
+
+  await page.locator("booking-widget").getByLabel("Language").selectOption("de");
+  await expect(heading(page)).toHaveText("Wählen Sie Ihre Reisedaten");
+  await expect(w(page, "p.muted").first()).toHaveText("Surf- & Yoga-Woche");
+  await expect(day.locator(".p")).toHaveText(/^\d+\s€$/); // German puts the sign after
+  await page.locator("booking-widget").getByLabel("Währung").selectOption("USD");
+  await expect(day.locator(".p")).toHaveText(/^\d+(,\d\d)?\s\$$/);
+  await shot(page, "de-usd");
+
+  await page.locator("booking-widget").getByLabel("Sprache").selectOption("es");
+  await expect(heading(page)).toHaveText("Elige tus fechas");
+  await expect(w(page, "p.muted").first()).toHaveText("Semana de Surf y Yoga");
+  await expect(w(page, "span.month")).toHaveText(/\d{4}/);
+});
+
+test("the language attribute picks the table; an unknown language falls back to the business's default", async ({ page, server }) => {
+  await page.goto(`${server.url}/book/demo?product=101&language=es`);
+  await expect(heading(page)).toHaveText("Elige tus fechas");
+  await page.goto(`${server.url}/book/demo?product=101&language=fr`);
+  await expect(heading(page)).toHaveText("Choose your dates");
+});
+
+test("without a product the widget lists the bookable products", async ({ page, server }) => {
+  await page.goto(`${server.url}/book/demo`);
+  await expect(heading(page)).toHaveText("Choose your stay");
+  await page.locator("booking-widget").getByRole("button", { name: "Choose Surf & Yoga Week" }).click();
+  await expect(heading(page)).toHaveText("Choose your dates");
+  await expect(heading(page)).toBeFocused();
+});
