@@ -2,6 +2,7 @@ import { emptyLedger, ledgerKey, type Ledger } from "../domain/availability";
 import { toCurrencies, type Currency } from "../domain/money";
 import type { Rate, SeasonSegment } from "../domain/pricing";
 import { businessById, type Business } from "./businesses";
+import { productsStatement, toProduct, type ProductRow } from "./products";
 
 export interface CurrencyRow {
   id: number;
@@ -38,13 +39,13 @@ export type BusinessCatalog = Awaited<ReturnType<typeof loadBusinessCatalog>>;
 // ---- Catalog reads for the public catalog routes and the package quote ----
 
 
+const currenciesStatement = (db: D1Database, businessId: number) =>
+  db.prepare("SELECT iso_code, exchange_rate, is_default FROM currencies WHERE business_id = ? ORDER BY is_default DESC, id").bind(businessId);
+const toCurrencyList = (r: D1Result) => toCurrencies(r.results as { iso_code: string; exchange_rate: number; is_default: number }[]);
+
 /** The business's currencies, default first. */
 export async function currenciesOf(db: D1Database, businessId: number): Promise<Currency[]> {
-  const { results } = await db
-    .prepare("SELECT iso_code, exchange_rate, is_default FROM currencies WHERE business_id = ? ORDER BY is_default DESC, id")
-    .bind(businessId)
-    .all<{ iso_code: string; exchange_rate: number; is_default: number }>();
-  return toCurrencies(results);
+  return toCurrencyList(await currenciesStatement(db, businessId).all());
 }
 
 /** The business's default language and its languages. */
@@ -58,9 +59,8 @@ export interface PricingData {
   segments: SeasonSegment[];
 }
 
-/** The rates of some products and every season segment of the business: one round trip. */
-export async function pricingOf(db: D1Database, businessId: number, productIds: number[]): Promise<PricingData> {
-  const [rates, segments] = await db.batch([
+function pricingStatements(db: D1Database, businessId: number, productIds: number[]) {
+  return [
     db
       .prepare(
         `SELECT product_id, season_id, amount_minor, unit, per, min_qty FROM rates
@@ -73,7 +73,10 @@ export async function pricingOf(db: D1Database, businessId: number, productIds: 
            JOIN seasons s ON s.id = g.season_id WHERE s.business_id = ? ORDER BY g.start_date`,
       )
       .bind(businessId),
-  ]);
+  ] as const;
+}
+
+function toPricing(rates: D1Result, segments: D1Result): PricingData {
   const byProduct = new Map<number, Rate[]>();
   for (const r of rates.results as unknown as (Rate & { product_id: number })[]) {
     const { product_id, ...rate } = r;
@@ -82,6 +85,12 @@ export async function pricingOf(db: D1Database, businessId: number, productIds: 
     byProduct.set(product_id, list);
   }
   return { rates: byProduct, segments: segments.results as unknown as SeasonSegment[] };
+}
+
+/** The rates of some products and every season segment of the business: one round trip. */
+export async function pricingOf(db: D1Database, businessId: number, productIds: number[]): Promise<PricingData> {
+  const [rates, segments] = await db.batch([...pricingStatements(db, businessId, productIds)]);
+  return toPricing(rates, segments);
 }
 
 /**
@@ -132,10 +141,9 @@ export interface PackageStructure {
   accommodationIds: number[];
 }
 
-/** Items, groups and room types of some packages of the business: one round trip. */
-export async function packageStructures(db: D1Database, businessId: number, packageIds: number[]): Promise<Map<number, PackageStructure>> {
+function structureStatements(db: D1Database, businessId: number, packageIds: number[]) {
   const ids = JSON.stringify([...new Set(packageIds)]);
-  const [items, groups, accommodations] = await db.batch([
+  return [
     db
       .prepare(
         `SELECT i.id, i.package_id, i.product_id, i.group_id, i.role, i.qty_min, i.qty_max, i.qty_default, i.is_configurable_dates, i.sort
@@ -156,7 +164,10 @@ export async function packageStructures(db: D1Database, businessId: number, pack
           WHERE a.package_id IN (SELECT value FROM json_each(?)) ORDER BY a.accommodation_id`,
       )
       .bind(businessId, ids),
-  ]);
+  ] as const;
+}
+
+function toStructures(packageIds: number[], items: D1Result, groups: D1Result, accommodations: D1Result): Map<number, PackageStructure> {
   const out = new Map<number, PackageStructure>();
   for (const id of packageIds) out.set(id, { items: [], groups: [], accommodationIds: [] });
   for (const r of items.results as unknown as (PackageItemRow & { package_id: number })[]) out.get(r.package_id)?.items.push(r);
@@ -167,6 +178,34 @@ export async function packageStructures(db: D1Database, businessId: number, pack
     out.get(r.package_id)?.accommodationIds.push(r.accommodation_id);
   }
   return out;
+}
+
+/** Items, groups and room types of some packages of the business: one round trip. */
+export async function packageStructures(db: D1Database, businessId: number, packageIds: number[]): Promise<Map<number, PackageStructure>> {
+  const [items, groups, accommodations] = await db.batch([...structureStatements(db, businessId, packageIds)]);
+  return toStructures(packageIds, items, groups, accommodations);
+}
+
+/**
+ * Everything a package quote reads, in two round trips: currencies and the packages' structure,
+ * then the products involved with their rates and the season segments.
+ */
+export async function quoteCatalog(db: D1Database, businessId: number, packageIds: number[]) {
+  const [currencies, items, groups, accommodations] = await db.batch([currenciesStatement(db, businessId), ...structureStatements(db, businessId, packageIds)]);
+  const structures = toStructures(packageIds, items, groups, accommodations);
+  const productIds = new Set<number>(packageIds);
+  for (const st of structures.values()) {
+    st.items.forEach((i) => productIds.add(i.product_id));
+    st.accommodationIds.forEach((id) => productIds.add(id));
+  }
+  const ids = [...productIds];
+  const [products, rates, segments] = await db.batch([productsStatement(db, businessId, ids), ...pricingStatements(db, businessId, ids)]);
+  return {
+    currencies: toCurrencyList(currencies),
+    structures,
+    products: new Map((products.results as unknown as ProductRow[]).map((r) => [r.id, toProduct(r)])),
+    pricing: toPricing(rates, segments),
+  };
 }
 
 export interface SeasonWithSegments {

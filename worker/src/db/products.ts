@@ -92,12 +92,13 @@ export async function productById(db: D1Database, businessId: number, id: number
 /** The business's products among `ids`, by id (unknown and foreign ids are simply absent). */
 export async function productsByIds(db: D1Database, businessId: number, ids: number[]): Promise<Map<number, Product>> {
   if (ids.length === 0) return new Map();
-  const { results } = await db
-    .prepare("SELECT * FROM products WHERE business_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY id")
-    .bind(businessId, JSON.stringify([...new Set(ids)]))
-    .all<ProductRow>();
+  const { results } = await productsStatement(db, businessId, ids).all<ProductRow>();
   return new Map(results.map((r) => [r.id, toProduct(r)]));
 }
+
+/** The SELECT of the business's products among `ids` (to put in a batch). */
+export const productsStatement = (db: D1Database, businessId: number, ids: number[]) =>
+  db.prepare("SELECT * FROM products WHERE business_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY id").bind(businessId, JSON.stringify([...new Set(ids)]));
 
 export interface ProductFilter {
   ids?: number[];

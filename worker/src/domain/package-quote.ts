@@ -16,8 +16,7 @@
  * - is_fixed: the line's price is one amount for the whole line (a per-stay rate, or a fixed
  *   srs), not accumulated per night, day, hour or unbooked bed.
  */
-import { currenciesOf, packageStructures, pricingOf, type PackageItemRow } from "../db/catalog";
-import { productsByIds } from "../db/products";
+import { quoteCatalog, type PackageItemRow } from "../db/catalog";
 import { ApiError, type FieldError } from "../lib/errors";
 import { daysBetween } from "../lib/time";
 import { genderAllowed, srsChargePerNight, srsUnits } from "./accommodation";
@@ -130,15 +129,9 @@ const itemQty = (item: PackageItemRow, chosen: boolean) =>
 
 /** See the module comment. Throws 404 for an unknown package, 422 for an invalid selection. */
 export async function quotePackages(db: D1Database, businessId: number, currency: string, guests: QuoteGuest[]): Promise<Quote> {
-  const choice = chooseCurrency(await currenciesOf(db, businessId), currency, "currency");
   const packageIds = [...new Set(guests.map((g) => g.package.id))];
-  const structures = await packageStructures(db, businessId, packageIds);
-  const productIds = new Set<number>(packageIds);
-  for (const s of structures.values()) {
-    s.items.forEach((i) => productIds.add(i.product_id));
-    s.accommodationIds.forEach((id) => productIds.add(id));
-  }
-  const [products, pricing] = await Promise.all([productsByIds(db, businessId, [...productIds]), pricingOf(db, businessId, [...productIds])]);
+  const { currencies, structures, products, pricing } = await quoteCatalog(db, businessId, packageIds);
+  const choice = chooseCurrency(currencies, currency, "currency");
   const ratesOf = (id: number): Rate[] => pricing.rates.get(id) ?? [];
   const segments: SeasonSegment[] = pricing.segments;
 
