@@ -1,0 +1,190 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { callJson, createBusiness } from "./helpers";
+
+const LOOPBACK_PAGE = "http://localhost:5173";
+
+describe("widget proxy: the business and the origin", () => {
+  it("serves the demo's settings to a loopback page without any API key", async () => {
+    const res = await callJson("/widget/v1/demo/settings", { headers: { Origin: LOOPBACK_PAGE } });
+    expect(res.status).toBe(200);
+    expect(res.body.title).toBe("Blue Wave Surf & Yoga Camp");
+    expect(res.headers.get("Access-Control-Allow-Origin")).toBe(LOOPBACK_PAGE);
+    expect(res.headers.get("Vary")).toContain("Origin");
+    expect(res.headers.get("Access-Control-Expose-Headers")).toContain("Retry-After");
+  });
+
+  it("answers 404 problem+json for an unknown business", async () => {
+    const res = await callJson("/widget/v1/no-such-camp/settings", { headers: { Origin: LOOPBACK_PAGE } });
+    expect(res.status).toBe(404);
+    expect(res.headers.get("Content-Type")).toContain("application/problem+json");
+    expect(res.body).toMatchObject({ status: 404, code: "not_found" });
+  });
+
+  it("refuses an origin the business does not list with 403 origin_not_allowed", async () => {
+    const res = await callJson("/widget/v1/demo/settings", { headers: { Origin: "https://evil.example" } });
+    expect(res.status).toBe(403);
+    expect(res.headers.get("Content-Type")).toContain("application/problem+json");
+    expect(res.body.code).toBe("origin_not_allowed");
+    // readable by that page, so its console says why
+    expect(res.headers.get("Access-Control-Allow-Origin")).toBe("https://evil.example");
+  });
+
+  it("refuses the opaque 'null' origin", async () => {
+    const res = await callJson("/widget/v1/demo/settings", { headers: { Origin: "null" } });
+    expect(res.status).toBe(403);
+    expect(res.headers.get("Access-Control-Allow-Origin")).toBeNull();
+  });
+
+  it("allows exactly the origins a business lists, and loopback only when it says so", async () => {
+    await createBusiness("listed-camp", { widget_origins: ["https://surfcamp.example"], widget_allow_loopback: false });
+    const listed = await callJson("/widget/v1/listed-camp/settings", { headers: { Origin: "https://surfcamp.example" } });
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get("Access-Control-Allow-Origin")).toBe("https://surfcamp.example");
+    const otherPort = await callJson("/widget/v1/listed-camp/settings", { headers: { Origin: "https://surfcamp.example:8443" } });
+    expect(otherPort.status).toBe(403);
+    const loopback = await callJson("/widget/v1/listed-camp/settings", { headers: { Origin: LOOPBACK_PAGE } });
+    expect(loopback.status).toBe(403);
+    // the Worker's own pages (/book/{business}) are same-origin and always allowed
+    const self = await callJson("/widget/v1/listed-camp/settings", { headers: { Origin: "http://127.0.0.1" } });
+    expect(self.status).toBe(200);
+  });
+
+  it("answers a CORS preflight from an allowed origin with 204 and the allowed methods and headers", async () => {
+    const res = await callJson("/widget/v1/demo/bookings/add", {
+      method: "OPTIONS",
+      headers: { Origin: LOOPBACK_PAGE, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type,idempotency-key" },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("Access-Control-Allow-Origin")).toBe(LOOPBACK_PAGE);
+    expect(res.headers.get("Access-Control-Allow-Methods")).toContain("POST");
+    expect(res.headers.get("Access-Control-Allow-Headers")?.toLowerCase()).toContain("idempotency-key");
+    expect(Number(res.headers.get("Access-Control-Max-Age"))).toBeGreaterThan(0);
+  });
+
+  it("refuses a preflight from an origin not allowed", async () => {
+    const res = await callJson("/widget/v1/demo/bookings/add", {
+      method: "OPTIONS",
+      headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "POST" },
+    });
+    expect(res.status).toBe(403);
+    expect(res.headers.get("Access-Control-Allow-Methods")).toBeNull();
+  });
+
+  it("does not let the widget door reach another business's data through the slug of its own", async () => {
+    const other = await createBusiness("second-camp", { widget_allow_loopback: true });
+    const res = await callJson("/widget/v1/second-camp/settings", { headers: { Origin: LOOPBACK_PAGE } });
+    expect(res.status).toBe(200);
+    expect(res.body.id).toBe(other);
+    expect(res.body.title).toBe("Business second-camp");
+  });
+
+  it("keeps the widget's paths out of /openapi.json", async () => {
+    const res = await callJson("/openapi.json");
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.paths).some((p) => p.includes("widget"))).toBe(false);
+  });
+});
+
+describe("widget proxy: rate limit per visitor", () => {
+  it("answers 429 with Retry-After and CORS headers past the business's limit, per client address", async () => {
+    await createBusiness("tiny-camp", { widget_allow_loopback: true, rate_limit_per_minute: 3 });
+    const visitor = { Origin: LOOPBACK_PAGE, "CF-Connecting-IP": "203.0.113.7" };
+    for (let i = 0; i < 3; i++) expect((await callJson("/widget/v1/tiny-camp/settings", { headers: visitor })).status).toBe(200);
+    const res = await callJson("/widget/v1/tiny-camp/settings", { headers: visitor });
+    expect(res.status).toBe(429);
+    expect(res.body.code).toBe("rate_limited");
+    expect(Number(res.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+    expect(res.headers.get("Access-Control-Allow-Origin")).toBe(LOOPBACK_PAGE);
+    // another visitor is not punished for the first one's clicks
+    const other = await callJson("/widget/v1/tiny-camp/settings", { headers: { ...visitor, "CF-Connecting-IP": "203.0.113.8" } });
+    expect(other.status).toBe(200);
+  });
+});
+
+describe("widget proxy: edge cache", () => {
+  it("serves a catalog read from the edge cache the second time", async () => {
+    await createBusiness("cached-camp", { widget_allow_loopback: true });
+    const first = await callJson("/widget/v1/cached-camp/settings", { headers: { Origin: LOOPBACK_PAGE } });
+    expect(first.headers.get("X-Cache")).toBe("MISS");
+    await env.DB.prepare("UPDATE businesses SET title = 'Renamed' WHERE slug = 'cached-camp'").run();
+    const second = await callJson("/widget/v1/cached-camp/settings", { headers: { Origin: LOOPBACK_PAGE } });
+    expect(second.status).toBe(200);
+    expect(second.headers.get("X-Cache")).toBe("HIT");
+    expect(second.body.title).toBe("Business cached-camp");
+    expect(second.headers.get("Access-Control-Allow-Origin")).toBe(LOOPBACK_PAGE);
+  });
+});
+
+describe("widget bootstrap", () => {
+  it("returns settings, the product, its package items and a priced calendar in one answer", async () => {
+    const res = await callJson("/widget/v1/demo/bootstrap?product=101&language=de&currency=USD", { headers: { Origin: LOOPBACK_PAGE } });
+    expect(res.status).toBe(200);
+    const b = res.body;
+    expect(b.language).toBe("de");
+    expect(b.currency).toBe("USD");
+    expect(b.settings.languages).toEqual(["en", "de", "es"]);
+    expect(b.product).toMatchObject({ id: 101, type: "package", title: "Surf- & Yoga-Woche" });
+    expect(b.products).toHaveLength(1);
+    const days = Object.keys(b.calendar.dates);
+    expect(days.length).toBeGreaterThan(27);
+    const checkins = days.filter((d) => b.calendar.dates[d].available_for_checkin);
+    expect(checkins.length).toBeGreaterThan(3);
+    // the package checks in on Saturdays only, and every check-in day carries a price
+    for (const d of checkins) {
+      expect(new Date(`${d}T00:00:00Z`).getUTCDay()).toBe(6);
+      expect(b.calendar.dates[d].price).toBeGreaterThan(0);
+    }
+    expect(b.start_date).toBe(checkins[0]);
+    expect(b.package.start_date).toBe(b.start_date);
+    const items = [...b.package.single_items, ...b.package.groups.flatMap((g: any) => g.items)];
+    expect(items.map((i: any) => i.package_item_id).sort()).toEqual([1001, 1002, 1003, 1004, 1005]);
+  });
+
+  it("lists the front-office products when no product is given, and falls back to the defaults", async () => {
+    const res = await callJson("/widget/v1/demo/bootstrap?language=fr&currency=GBP", { headers: { Origin: LOOPBACK_PAGE } });
+    expect(res.status).toBe(200);
+    expect(res.body.language).toBe("en");
+    expect(res.body.currency).toBe("EUR");
+    expect(res.body.product).toBeNull();
+    expect(res.body.products.map((p: any) => p.id)).toContain(101);
+  });
+
+  it("answers 422 with the invalid field for a malformed query", async () => {
+    const res = await callJson("/widget/v1/demo/bootstrap?product=abc&start_date=2026-02-30", { headers: { Origin: LOOPBACK_PAGE } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.map((e: any) => e.path).sort()).toEqual(["product", "start_date"]);
+  });
+
+  it("answers 404 for a product that does not exist", async () => {
+    const res = await callJson("/widget/v1/demo/bootstrap?product=999999", { headers: { Origin: LOOPBACK_PAGE } });
+    expect(res.status).toBe(404);
+  });
+});
+
+describe("pages", () => {
+  it("serves /demo with the two lines a site owner pastes", async () => {
+    const { SELF } = await import("cloudflare:test");
+    const res = await SELF.fetch("http://127.0.0.1/demo");
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain('<script type="module" src="/widget.js"></script>');
+    expect(text).toContain('<booking-widget business="demo" product="101"></booking-widget>');
+    expect(text).toContain("&lt;script type=&quot;module&quot; src=&quot;http://127.0.0.1/widget.js&quot;&gt;");
+  });
+
+  it("preselects a deep link's parameters on /book/{business} and drops invalid or unsafe ones", async () => {
+    const { SELF } = await import("cloudflare:test");
+    const res = await SELF.fetch('http://127.0.0.1/book/demo?product=101&start_date=2026-12-05&duration=7&males=1&females=2&couples=0&language=de&currency=USD&evil="><script>');
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain('<booking-widget business="demo" product="101" start-date="2026-12-05" duration="7" males="1" females="2" couples="0" language="de" currency="USD"></booking-widget>');
+    expect(text).not.toContain('"><script>');
+    expect(text).not.toContain("evil");
+  });
+
+  it("answers 404 on /book for an unknown business", async () => {
+    const { SELF } = await import("cloudflare:test");
+    expect((await SELF.fetch("http://127.0.0.1/book/nobody")).status).toBe(404);
+  });
+});
