@@ -30,6 +30,7 @@ const artifacts = fileURLToPath(new URL("./artifacts/", import.meta.url));
 export default defineConfig({
   testDir: fileURLToPath(new URL(".", import.meta.url)),
   testMatch: "*.spec.ts",
+  testIgnore: ["bench/**", "artifacts/**"],
   outputDir: `${artifacts}test-results`,
   globalSetup: fileURLToPath(new URL("./global-setup.ts", import.meta.url)),
   // One isolated server per worker (its own port and state); two workers suit a 2-core machine.
