@@ -112,6 +112,11 @@ function scenarios(today: string): Scenario[] {
   return [
     { id: "baseline", title: "GET /healthz (baseline: the runtime's limit)", kind: "baseline", connections: CONNECTIONS, steps: get("/healthz", () => ({})) },
     {
+      // Not a target: the floor every authenticated route stands on (key check, rate limit, one small read).
+      id: "settings", title: "GET /settings (auth + rate limit + one small read)", kind: "read", op: "GET /api/pub/v2/settings", connections: CONNECTIONS,
+      steps: get("/api/pub/v2/settings", publicAuth),
+    },
+    {
       id: "availability-30d", title: "GET /products/{id}/availabilities, package, 30 days", kind: "catalog", op: "GET /api/pub/v2/products/{id}/availabilities", connections: CONNECTIONS,
       steps: get(`/api/pub/v2/products/101/availabilities?start_date=${S}&end_date=${isoDay(S, 30)}`, publicAuth),
     },

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unknownKeywords } from "./fuzz-schema";
-import { listOperations, mutatedRequest, validRequest, type FuzzRequest, type Operation } from "./fuzz-requests";
+import { listOperations, mutatedRequest, validRequest, widgetOperations, type FuzzRequest, type Operation } from "./fuzz-requests";
 import { describeFailure, FUZZ_RUNS, FUZZ_SEED, judge, loadDocument, prepareFixture, send, undocumented, type Fixture } from "./fuzz-harness";
 
 // Property-based fuzzing of every operation the Worker documents in /openapi.json: requests are
@@ -9,6 +9,8 @@ import { describeFailure, FUZZ_RUNS, FUZZ_SEED, judge, loadDocument, prepareFixt
 const doc = await loadDocument();
 const operations = listOperations(doc);
 let fx: Fixture;
+/** Requests that took over a second: hostile input must not buy much server time either. */
+const slow: string[] = [];
 
 beforeAll(async () => {
   fx = await prepareFixture(doc);
@@ -19,13 +21,17 @@ afterAll(() => {
   if (undocumented.size) {
     console.warn(`fuzz: undocumented statuses: ${[...undocumented].map(([op, s]) => `${op} → ${[...s].join(",")}`).join("; ")}`);
   }
+  if (slow.length) console.warn(`fuzz: slow answers:\n  ${slow.join("\n  ")}`);
   if (unknownKeywords.size) console.warn(`fuzz: schema keywords not checked: ${[...unknownKeywords].join(", ")}`);
 });
 
 async function property(op: Operation, arb: fc.Arbitrary<FuzzRequest>, runs: number) {
   await fc.assert(
     fc.asyncProperty(arb, async (req) => {
+      const t0 = Date.now();
       const sent = await send(op, req, fx);
+      const ms = Date.now() - t0;
+      if (ms > 1000) slow.push(`${ms} ms: ${op.method} ${sent.url.slice(0, 120)} ${req.mutation ?? ""} → ${sent.status}`);
       const problems = judge(doc, op, sent);
       if (problems.length) throw new Error(describeFailure(op, req, sent, problems));
     }),
@@ -47,5 +53,13 @@ describe.each(operations.map((op) => [op.id, op] as const))("fuzz %s", (_id, op)
   });
   it("answers hostile requests with a problem+json 4xx, never a 5xx", async () => {
     await property(op, mutatedRequest(doc, op, fx.hints), FUZZ_RUNS * 2);
+  });
+});
+
+// The same handlers through the widget's door (origin allowed, no key), and its own two reads.
+describe.each(widgetOperations(operations).map((op) => [op.id, op] as const))("fuzz widget %s", (_id, op) => {
+  it("answers valid and hostile requests without a 5xx, errors as problem+json", async () => {
+    await property(op, validRequest(doc, op, fx.hints), Math.max(1, Math.ceil(FUZZ_RUNS / 2)));
+    await property(op, mutatedRequest(doc, op, fx.hints), FUZZ_RUNS);
   });
 });

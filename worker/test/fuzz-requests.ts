@@ -71,6 +71,30 @@ export function listOperations(doc: OpenApiDoc): Operation[] {
   return ops;
 }
 
+/**
+ * The widget proxy runs the public API's handlers under /widget/v1/{business}: the same
+ * operations through the other door, plus its own two reads (bootstrap and calendar), which
+ * /openapi.json does not list (they are the widget's, not integrators').
+ */
+export function widgetOperations(ops: Operation[]): Operation[] {
+  const business: Param = { name: "business", in: "path", required: true, schema: { type: "string" } };
+  const mirrored = ops
+    .filter((op) => op.door === "public")
+    .map((op) => {
+      const path = `/widget/v1/{business}${op.path.slice("/api/pub/v2".length)}`;
+      return { ...op, path, id: `${op.method} ${path}`, params: [business, ...op.params], door: "widget" as const };
+    });
+  const q = (name: string, schema: Record<string, unknown>): Param => ({ name, in: "query", required: false, schema });
+  const own = (path: string, params: Param[]): Operation => ({
+    method: "GET", path, id: `GET ${path}`, params: [business, ...params], responses: { 200: { description: "widget data" } }, door: "widget",
+  });
+  return [
+    ...mirrored,
+    own("/widget/v1/{business}/bootstrap", [q("product", { type: "integer", minimum: 1 }), q("start_date", { type: "string", format: "date" }), q("duration", { type: "integer", minimum: 1 }), q("language", { type: "string" }), q("currency", { type: "string" })]),
+    own("/widget/v1/{business}/calendar", [q("product", { type: "integer", minimum: 1 }), q("from", { type: "string", format: "date" }), q("to", { type: "string", format: "date" }), q("duration", { type: "integer", minimum: 1 }), q("currency", { type: "string" })]),
+  ];
+}
+
 /** Values known to exist (the demo business and objects created before the run), by name. */
 export type Hints = (opPath: string, name: string) => unknown[] | undefined;
 
@@ -94,6 +118,9 @@ export function demoHints(extra: Record<string, unknown[]> = {}): Hints {
   const sats = upcomingSaturdays();
   const base: Record<string, unknown[]> = {
     business: ["demo"],
+    product: [101, 302, 401],
+    from: sats,
+    to: sats.map((d) => addDaysIso(d, 40)),
     id: PRODUCT_IDS,
     product_id: PRODUCT_IDS,
     package_id: [101],
@@ -273,9 +300,24 @@ const scalar = (v: unknown) => (typeof v === "object" && v !== null ? JSON.strin
 
 /** The URL path of a request: the template with its (encoded) parameters. */
 export function urlFor(op: Operation, req: FuzzRequest): string {
-  const path = op.path.replace(/\{([^}]+)\}/g, (_, n) => encodeURIComponent(req.path[n] ?? "x"));
-  const qs = req.query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&");
+  const path = op.path.replace(/\{([^}]+)\}/g, (_, n) => encode(req.path[n] ?? "x"));
+  const qs = req.query.map(([k, v]) => `${encode(k)}=${encode(v)}`).join("&");
   return qs ? `${path}?${qs}` : path;
+}
+
+/**
+ * Percent-encoding that also carries lone surrogates (which encodeURIComponent refuses) as the
+ * bytes a sloppy client would send: their 3-byte (invalid UTF-8) form.
+ */
+export function encode(s: string): string {
+  let out = "";
+  for (const ch of s) {
+    const u = ch.charCodeAt(0);
+    if (ch.length === 1 && u >= 0xd800 && u <= 0xdfff) {
+      out += [0xe0 | (u >> 12), 0x80 | ((u >> 6) & 0x3f), 0x80 | (u & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join("");
+    } else out += encodeURIComponent(ch);
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -146,3 +146,30 @@ describe("query plans of the hot queries", () => {
     expectIndexed(await explainAll(seen));
   });
 });
+
+// Whole requests, run in-process on a recording D1: every SELECT an endpoint issues, whichever
+// file it lives in (route or db), is explained. The key is a real one; only D1 is observed.
+describe("query plans of hot endpoints, end to end", () => {
+  async function endpointPlans(path: string, scope: "public" | "private") {
+    const { createExecutionContext, waitOnExecutionContext } = await import("cloudflare:test");
+    const { app } = await import("../src/index");
+    const { createKey } = await import("./helpers");
+    const key = await createKey(scope);
+    const { db, seen } = recorder();
+    const ctx = createExecutionContext();
+    const res = await app.fetch(new Request(`http://127.0.0.1${path}`, { headers: { Authorization: `Bearer ${key}` } }), { ...env, DB: db }, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(res.status, await res.clone().text()).toBe(200);
+    return explainAll(seen);
+  }
+
+  it.each([
+    ["/api/pub/v2/products/101/availabilities?start_date=2026-12-05&end_date=2027-12-05", "public"],
+    ["/api/pub/v2/products/availabilities?start_date=2026-12-05&end_date=2027-01-05", "public"],
+    ["/private/persons?query=silva&limit=10", "private"],
+    ["/private/guests?arrives_at=2026-12-01..2026-12-31&limit=10", "private"],
+    ["/private/guests?booking_id=00000000-0000-4000-8000-000000000000", "private"],
+  ] as const)("GET %s reads through indexes only", async (path, scope) => {
+    expectIndexed(await endpointPlans(path, scope));
+  });
+});
