@@ -81,6 +81,9 @@ function explain(text: string, target: Target): string {
       ? `The remote database has no schema yet (${text}). Run \`npx wrangler d1 migrations apply DB --remote\` first.`
       : `The local database is not set up (${text}). Run \`npm start\` once (it applies the migrations), then try again.`;
   }
+  if (target.remote && /CLOUDFLARE_API_TOKEN|not logged in|login/i.test(text)) {
+    return `${text}\nLog in once with \`npx wrangler login\` (or set CLOUDFLARE_API_TOKEN), then try again.`;
+  }
   return text;
 }
 
