@@ -3,6 +3,7 @@
  * `N passed, N failed` (the last line of the output). Exits non-zero when anything failed,
  * including a suite that crashed before reporting (counted as one failure).
  *
+ *   typecheck  tsc --noEmit over the whole project                counted as one test
  *   worker   vitest inside workerd (worker/vitest.config.ts)           counts from its JSON report
  *   node     node:test files worker/test/cli/*.node.ts (CLI, servers,  counts from TAP
  *            OpenAPI lint)
@@ -106,7 +107,13 @@ async function e2eSuite(): Promise<Counts> {
   return settle(counts, code, "playwright");
 }
 
-const SUITES: Record<string, () => Promise<Counts>> = { worker: workerSuite, node: nodeSuite, e2e: e2eSuite };
+/** The whole project type-checks (tsc, about a second): counted as one test. */
+async function typecheckSuite(): Promise<Counts> {
+  const code = await run(bin("tsc"), ["--noEmit", "-p", "."]);
+  return code === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0, note: "tsc --noEmit found errors" };
+}
+
+const SUITES: Record<string, () => Promise<Counts>> = { typecheck: typecheckSuite, worker: workerSuite, node: nodeSuite, e2e: e2eSuite };
 
 const wanted = process.argv.slice(2).filter((a) => a !== "--");
 for (const name of wanted) {
@@ -136,7 +143,7 @@ for (const [name, suite] of Object.entries(SUITES)) {
 console.log("\n=== summary ===");
 for (const [name, c, ms] of results) {
   const extra = [c.skipped ? `${c.skipped} skipped` : "", c.note ?? ""].filter(Boolean).join("; ");
-  console.log(`${name.padEnd(7)} ${String(c.passed).padStart(4)} passed  ${String(c.failed).padStart(3)} failed  ${(ms / 1000).toFixed(1).padStart(6)} s${extra ? `  (${extra})` : ""}`);
+  console.log(`${name.padEnd(9)} ${String(c.passed).padStart(4)} passed  ${String(c.failed).padStart(3)} failed  ${(ms / 1000).toFixed(1).padStart(6)} s${extra ? `  (${extra})` : ""}`);
 }
 const passed = results.reduce((n, [, c]) => n + c.passed, 0);
 const failed = results.reduce((n, [, c]) => n + c.failed, 0);
