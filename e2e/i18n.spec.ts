@@ -28,9 +28,11 @@ test("the language attribute picks the table; an unknown language falls back to 
   await expect(heading(page)).toHaveText("Choose your dates");
 });
 
-test("without a product the widget lists the bookable products", async ({ page, server }) => {
+test("without a product the widget lists the bookable products", async ({ page, server, axe, shot }) => {
   await page.goto(`${server.url}/book/demo`);
   await expect(heading(page)).toHaveText("Choose your stay");
+  await axe(page, "products");
+  await shot(page, "products");
   await page.locator("booking-widget").getByRole("button", { name: "Choose Surf & Yoga Week" }).click();
   await expect(heading(page)).toHaveText("Choose your dates");
   await expect(heading(page)).toBeFocused();

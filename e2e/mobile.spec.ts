@@ -4,7 +4,7 @@ import { bookToCart, checkoutCart, continueStep, expectStep, pickDay, w } from "
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
 const noHorizontalScroll = (page: import("@playwright/test").Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  page.evaluate(() => document.documentElement.scrollWidth <= 390);
 
 test("a guest books on a 390x844 phone screen, every step fits the width", async ({ page, server, axe, shot }) => {
   await page.goto(`${server.url}/demo`);
@@ -19,7 +19,11 @@ test("a guest books on a 390x844 phone screen, every step fits the width", async
   await pickDay(page, 2);
   await continueStep(page);
   await expectStep(page, "Guests and room");
-  await w(page, "label.option").first().locator("input").check();
+  // a shared twin room booked privately: the single room supplement
+  await page.locator("booking-widget label.option").filter({ hasText: "Twin Room" }).locator("input").check();
+  const srs = page.locator("booking-widget").getByRole("checkbox", { name: /single room supplement/ });
+  await expect(srs).toBeVisible();
+  await srs.check();
   await shot(page, "2-room");
   expect(await noHorizontalScroll(page)).toBe(true);
   await continueStep(page);
@@ -37,6 +41,8 @@ test("a guest books on a 390x844 phone screen, every step fits the width", async
   expect(await noHorizontalScroll(page)).toBe(true);
   await w(page, "button[type=submit]").click();
   await expectStep(page, "Your cart");
+  await expect(w(page, "article.card")).toContainText("Twin Room");
+  await expect(w(page, "article.card li")).toHaveCount(5); // package, room, srs, surf lessons, yoga
   await shot(page, "5-cart");
   expect(await noHorizontalScroll(page)).toBe(true);
   await axe(page, "cart-mobile");

@@ -108,10 +108,12 @@ export const styles = css`
   .check input { width: 1.25rem; height: 1.25rem; margin-top: 0.1rem; flex: none; accent-color: var(--_accent); }
   .card { border: 1px solid var(--_border); border-radius: var(--_radius); padding: 0.75rem; background: var(--_surface); }
   .cards { display: grid; gap: 0.75rem; }
-  .option { display: flex; gap: 0.75rem; align-items: flex-start; border: 1px solid var(--_border); border-radius: var(--_radius); padding: 0.75rem; background: var(--_surface); cursor: pointer; }
+  .option { display: flex; flex-wrap: wrap; gap: 0.5rem 0.75rem; align-items: flex-start; border: 1px solid var(--_border); border-radius: var(--_radius); padding: 0.75rem; background: var(--_surface); cursor: pointer; }
   .option:has(input:checked) { border-color: var(--_accent); box-shadow: inset 0 0 0 1px var(--_accent); }
   .option input { width: 1.25rem; height: 1.25rem; margin-top: 0.15rem; flex: none; accent-color: var(--_accent); }
-  .option .grow { flex: 1; display: grid; gap: 0.15rem; }
+  .option .grow { flex: 1 1 12rem; min-width: 0; display: grid; gap: 0.15rem; }
+  /* on a narrow screen the price goes under the description, aligned with it */
+  .option .price { margin-left: auto; }
   .price { font-weight: 600; white-space: nowrap; }
   .banner { border-radius: var(--_radius); padding: 0.75rem 1rem; border: 2px solid var(--_danger); background: var(--_surface); display: grid; gap: 0.5rem; }
   .banner.info { border-color: var(--_accent); }
