@@ -1,17 +1,15 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { callingCode } from "../../contract/private-calling-codes";
 import { PersonCreate, PersonEnvelope, PersonList, PersonUpdate } from "../../contract/private";
 import { problemResponse } from "../../contract/problem";
 import { personDeletedEvent, personEvent } from "../../domain/events";
-import { changedFields, mergePersonData, normalizeEmail, pickPersonData, withCallingCode, type PersonData } from "../../domain/persons";
+import { changedFields, mergePersonData, normalizeEmail, type PersonData } from "../../domain/persons";
 import { kickDelivery, outboxStatements } from "../../db/outbox";
 import {
   dietsById,
   insertPersonStatement,
   isEmailClash,
   listPersons,
-  missingRefs,
   personBookingIds,
   personExistsGuard,
   personRow,
@@ -24,6 +22,7 @@ import {
 import type { AppEnv } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
+import { checkRefs, personInput } from "./input";
 import { parseSort, QueryReader, setPagingHeaders, uuidParam } from "./query";
 import { personView } from "./views";
 
@@ -54,7 +53,7 @@ const listRoute = createRoute({
   tags,
   summary: "List persons",
   description:
-    "Persons not deleted, one page at a time. `query` searches names, e-mail, phone, city and company (every word must appear, as a substring, in any case); `first_name`, `last_name` and `email` are contains-matches. `birth_date` takes a date or a range from..to. `sort_by` may end in ,asc or ,desc. Pagination: `page` (from 1) and `limit` (1 to 100, default 10); `X-Total-Count` and `Link` headers.",
+    "Persons not deleted, one page at a time. `query` searches names, e-mail, phone, city and company (every word must appear, as a substring, in any case); `first_name`, `last_name` and `email` are contains-matches. `birth_date` takes a date or a range from..to. `sort_by` may end in ,asc or ,desc. Pagination: `page` (from 1) and `limit` (1 to 100, default 10; other values are a 422); `X-Total-Count` and `Link` headers. Answer: `{data: Person[], meta: {page, limit, total}}`; the other persons routes answer `{data: Person}`. Read-only fields sent in a body (id, totals, is_guest, is_booker, created_at, ...) are ignored.",
   request: {
     query: z.object({
       query: z.string().optional(),
@@ -138,12 +137,11 @@ async function enteredData(c: Context<AppEnv>, body: Record<string, unknown>): P
   for (const [alias, field] of [["phone_country_id", "phone_country_code"], ["country_id", "country_code"], ["nationality_id", "nationality_code"]]) {
     if (input[alias] !== undefined && input[field] === undefined) input[field] = input[alias];
   }
-  const data = withCallingCode(pickPersonData(input), callingCode);
-  const errors = await missingRefs(c.env.DB, c.get("tenant").businessId, [
+  const data = personInput(input);
+  await checkRefs(c, [
     { path: "diet_id", table: "diets", id: data.diet_id },
     { path: "level_id", table: "levels", id: data.level_id },
   ]);
-  if (errors.length) throw new ApiError(422, "validation_failed", `The body is invalid: ${errors.map((e) => `${e.path}: ${e.message}`).join("; ")}`, { errors });
   return data;
 }
 

@@ -44,7 +44,7 @@ const createHook = createRoute({
   tags,
   summary: "Subscribe to events",
   description:
-    "The subscription receives the events written after it was made: POST `{\"event\": name, \"data\": {...}}`, signed (see WebhookCreated). At least once: retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h; any 2xx is success; 410 Gone disables the subscription.",
+    "The subscription receives the events written after it was made: POST `{\"event\": name, \"data\": {...}}`, signed (see WebhookCreated). At least once: retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h; any 2xx is success; 410 Gone disables the subscription. Event `data`: GuestCreated, GuestUpdated, GuestDeleted, BookerCreated and BookerUpdated carry `{person_id, booking_id}`; PersonCreated and PersonUpdated `{person_id}`; PersonDeleted `{person_id, booking_id (the most recent booking or null), booking_ids}`; BookingCreated and BookingCancelled `{booking_id}`. One action may send several events (GuestCreated with PersonCreated, ...). Target URLs: https on a public host; plain http and loopback only where the deployment allows it for local development (ALLOW_LOOPBACK_WEBHOOKS).",
   request: { body: { content: { "application/json": { schema: WebhookCreate } }, required: true } },
   responses: { ...bodyErrors, 201: json(WebhookCreated, "Subscribed; the secret is shown only here."), 400: problemResponse("Malformed JSON."), ...auth, 422: problemResponse("Invalid URL or events.") },
 });
