@@ -2,7 +2,7 @@ import { expect, heading, test } from "./fixtures";
 import { continueStep, events, expectStep, fillGuest, pickDay, recordEvents, w } from "./journey";
 
 test.describe("a complete booking from the demo page", () => {
-  test("two guests book a week with room, srs-free twin, extras and details; the private API shows booking, booker and guests", async ({ page, server, axe, shot }) => {
+  test("a man and a woman book a week in a mixed dorm with extras and details; the private API shows booking, booker and guests", async ({ page, server, axe, shot }) => {
     await recordEvents(page);
     await page.goto(`${server.url}/demo`);
     await expect(heading(page)).toHaveText("Choose your dates");
@@ -44,6 +44,10 @@ test.describe("a complete booking from the demo page", () => {
     const count = await yogaSelects.count();
     for (let i = 0; i < count; i++) await yogaSelects.nth(i).selectOption(i === 1 ? "18:00" : "");
     await page.locator("booking-widget fieldset").filter({ hasText: "Softboard Rental" }).getByLabel(/Softboard Rental/).check();
+    // the estimate follows the choices, and is what the cart will charge
+    await expect(w(page, "[data-estimate]")).toHaveText(/^€[\d,]+\.\d\d$/);
+    await page.waitForTimeout(600);
+    const estimate = await w(page, "[data-estimate]").textContent();
     await axe(page, "extras");
     await shot(page, "3-extras");
     await continueStep(page);
@@ -67,6 +71,7 @@ test.describe("a complete booking from the demo page", () => {
     await expectStep(page, "Your cart");
     await expect(w(page, "[data-countdown]")).toHaveText(/^\d+:\d\d$/);
     await expect(w(page, "article.card")).toHaveCount(2);
+    await expect(w(page, "[data-cart-total]")).toHaveText(estimate!);
     await expect(w(page, "article.card").first()).toContainText("Airport Transfer");
     await expect(w(page, "article.card").first()).toContainText("Yoga Class");
     const add = (await events(page)).find((e) => e.name === "add_to_cart")!;
@@ -115,6 +120,9 @@ test.describe("a complete booking from the demo page", () => {
 
     // the back office sees it: booking, booker and guests through the private API
     expect(booking.start_date).toBe(start);
+    const record = await server.privateApi(`/private/bookings/${booking.id}`);
+    expect(record.status).toBe(200);
+    expect(record.body.data).toMatchObject({ id: booking.id, status: "confirmed", start_date: start, newsletter_opt_in: true });
     const booker = await server.privateApi(`/private/bookings/${booking.id}/booker`);
     expect(booker.status).toBe(200);
     expect(booker.body.data.person).toMatchObject({ email: "ana.e2e@example.com", first_name: "Ana", last_name: "Surfer" });

@@ -110,6 +110,8 @@ export class BookingWidget extends LitElement {
   @state() error: ErrorState | null = null;
   @state() fieldErrors: FieldErrors = {};
   @state() busy = "";
+  /** The selection's price from POST /packages/prices (null while unknown). */
+  @state() estimate: number | null = null;
   /** Polite announcements (countdown thresholds, confirmations). */
   @state() status = "";
 
@@ -196,6 +198,10 @@ export class BookingWidget extends LitElement {
   /** Move to a step; focus lands on its heading (not on first load, which must not steal focus from the host page). */
   go(step: Step, focus = true): void {
     this.step = step;
+    if (step === "extras") {
+      this.estimate = null;
+      this.scheduleEstimate();
+    }
     this.focusHeading = focus;
     if (step === "checkout" && this.cart) this.track("begin_checkout", this.cartItems(this.cart), this.cart.total, this.cart.cart_id);
   }
@@ -403,6 +409,32 @@ export class BookingWidget extends LitElement {
     if (dates.length) items[itemId] = dates;
     else delete items[itemId];
     this.sel = { ...this.sel, items };
+    this.scheduleEstimate();
+  }
+
+  private estimateTimer: ReturnType<typeof setTimeout> | undefined;
+  private estimateAbort: AbortController | undefined;
+
+  /** Re-price the selection shortly after the guest stops changing it (one request per pause). */
+  scheduleEstimate(): void {
+    clearTimeout(this.estimateTimer);
+    this.estimateTimer = setTimeout(() => void this.updateEstimate(), 250);
+  }
+
+  private async updateEstimate(): Promise<void> {
+    const s = this.sel;
+    if (!s.productId || !s.startDate || !s.accommodationId || partySize(s) === 0) return;
+    this.estimateAbort?.abort();
+    const abort = (this.estimateAbort = new AbortController());
+    const draft = addToCartBody(s, this.pkg, resizeGuests([], s), this.cart?.status === "open" ? this.cart.currency : this.cur, this.lang);
+    const body = { currency: draft.currency, guests: draft.guests.map(({ first_name: _f, last_name: _l, ...g }, i) => ({ ...g, unique_id: `g${i}` })) };
+    try {
+      const prices = await this.api$.packagePrices(body, abort.signal);
+      this.estimate = Math.round(Object.values(prices).flat().reduce((t, l) => t + l.price, 0) * 100) / 100;
+    } catch {
+      // an estimate is a courtesy: without it the cart still shows the real total
+      if (!abort.signal.aborted) this.estimate = null;
+    }
   }
 
   // ---- cart -----------------------------------------------------------------------------------

@@ -160,6 +160,10 @@ export class WidgetApi {
   accommodations(id: number, q: { start_date: string; duration: number; males: number; females: number; couples: number; currency: string }) {
     return this.request<AccommodationOption[]>("GET", `/packages/${id}/accommodations`, { query: q });
   }
+  /** The price breakdown of a selection (no holds): what the guest would pay. */
+  packagePrices(body: { currency: string; guests: (Omit<AddToCartBody["guests"][number], "first_name" | "last_name"> & { unique_id: string })[] }, signal?: AbortSignal) {
+    return this.request<Record<string, { price: number }[]>>("POST", "/packages/prices", { body, signal });
+  }
   addToCart(body: AddToCartBody, idempotencyKey: string) {
     return this.request<Cart>("POST", "/bookings/add", { body, idempotencyKey });
   }

@@ -98,8 +98,18 @@ export function renderExtras(w: BookingWidget) {
       ${singles.map((i) => optionItem(w, i))}
       ${groups.map((g, i) => group(w, g, i))}
     </div>
+    ${renderEstimate(w)}
     <div class="actions">
       <button type="button" class="btn" part="button" @click=${() => w.back()}>${w.s.back}</button>
       <button type="button" class="btn primary" part="button primary-button" @click=${() => w.go("guests")}>${w.s.continue}</button>
     </div>`;
+}
+
+/** The selection's price, kept in place (a dash until known) so nothing moves when it arrives. */
+export function renderEstimate(w: BookingWidget) {
+  const currency = w.cart?.status === "open" ? w.cart.currency : w.cur;
+  return html`<p class="total" part="total" aria-live="polite">
+    <span>${fill(w.s.extras.summary, { n: partySize(w.sel) === 1 ? w.s.room.guestOne : fill(w.s.room.total, { n: partySize(w.sel) }) })}</span>
+    <span data-estimate>${w.estimate === null ? "—" : w.price(w.estimate, currency)}</span>
+  </p>`;
 }

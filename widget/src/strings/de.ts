@@ -78,7 +78,7 @@ export const de: Strings = {
     noTime: "Keine Einheit",
     perPerson: "{price} pro Person",
     soldOut: "ausgebucht",
-    summary: "Voraussichtlicher Gesamtpreis für {n} Gäste",
+    summary: "Voraussichtlicher Gesamtpreis für {n}",
     appliesToAll: "Die Extras gelten für alle Gäste.",
   },
   guests: {

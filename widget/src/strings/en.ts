@@ -76,7 +76,7 @@ export const en = {
     noTime: "No session",
     perPerson: "{price} per person",
     soldOut: "sold out",
-    summary: "Estimated total for {n} guests",
+    summary: "Estimated total for {n}",
     appliesToAll: "Extras apply to every guest.",
   },
   guests: {

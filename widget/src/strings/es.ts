@@ -78,7 +78,7 @@ export const es: Strings = {
     noTime: "Sin sesión",
     perPerson: "{price} por persona",
     soldOut: "agotado",
-    summary: "Total estimado para {n} huéspedes",
+    summary: "Total estimado para {n}",
     appliesToAll: "Los extras se aplican a todos los huéspedes.",
   },
   guests: {
