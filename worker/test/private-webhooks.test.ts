@@ -187,6 +187,16 @@ describe("delivery", () => {
     expect((await received(hook.hookName)).length).toBe(1);
     const log = await callJson(`/private/webhooks/${hook.id}/deliveries`, { key });
     expect(log.body.data).toEqual([expect.objectContaining({ status: "gave_up", status_code: 410 })]);
+
+    // Enabled again once the receiver is back: the event written meanwhile arrives.
+    await control(hook.hookName, { gone: false });
+    const enabled = await callJson(`/private/webhooks/${hook.id}/enable`, { key, method: "POST" });
+    expect(enabled.status).toBe(200);
+    expect(enabled.body.data).toMatchObject({ status: "active", disabled_at: null });
+    await runDelivery(businessId, new Date(Date.now() + 7200_000));
+    const after = (await received(hook.hookName)).filter((r) => r.status === 200).map((r) => JSON.parse(r.body).data.person_id);
+    const gone2 = (await callJson("/private/persons?email=gone2", { key })).body.data[0].id;
+    expect(after).toEqual([gone2]);
   });
 
   it("gives up after ten attempts on the backoff schedule", async () => {

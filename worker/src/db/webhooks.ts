@@ -110,3 +110,9 @@ export async function scheduleRedelivery(db: D1Database, webhookId: string, even
     .first<{ series: number }>();
   return { series: row?.series ?? 1 };
 }
+
+/** Enable a subscription again after a 410: delivery resumes where it stopped (nothing is skipped). */
+export async function enableWebhook(db: D1Database, businessId: number, id: string): Promise<boolean> {
+  const res = await db.prepare("UPDATE webhooks SET disabled_at = NULL WHERE id = ? AND business_id = ? AND deleted_at IS NULL").bind(id, businessId).run();
+  return res.meta.changes > 0;
+}

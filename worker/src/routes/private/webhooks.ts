@@ -11,7 +11,7 @@ import {
 } from "../../contract/private-webhooks";
 import { checkWebhookUrl, generateSecret } from "../../domain/webhook-signing";
 import { kickDelivery } from "../../db/outbox";
-import { createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, outboxEvent, scheduleRedelivery, type WebhookRow } from "../../db/webhooks";
+import { createWebhook, deleteWebhook, enableWebhook, getWebhook, listDeliveries, listWebhooks, outboxEvent, scheduleRedelivery, type WebhookRow } from "../../db/webhooks";
 import { ApiError, invalid, notFound } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
 import { QueryReader, setPagingHeaders, uuidParam } from "./query";
@@ -100,6 +100,16 @@ const redeliver = createRoute({
   },
 });
 
+const enable = createRoute({
+  method: "post",
+  path: "/webhooks/{webhook_id}/enable",
+  tags,
+  summary: "Enable a disabled subscription",
+  description: "After a 410 Gone disabled it: delivery resumes with the events it has not received, including those written meanwhile.",
+  request: { params: IdParam },
+  responses: { 200: json(WebhookEnvelope, "The subscription, active."), 400: problemResponse("Not a UUID."), ...auth, 404: problemResponse("No such subscription.") },
+});
+
 export const webhookRoutes = createRouter()
   .openapi(createHook, async (c) => {
     const { businessId } = c.get("tenant");
@@ -152,4 +162,12 @@ export const webhookRoutes = createRouter()
     const { series } = await scheduleRedelivery(c.env.DB, id, event, c.get("now"));
     await kickDelivery(c.env, businessId);
     return c.json({ data: { event_id, series, status: "pending" as const } }, 202);
+  })
+  .openapi(enable, async (c) => {
+    const { businessId } = c.get("tenant");
+    const id = uuidParam(c.req.valid("param").webhook_id, "webhook_id");
+    if (!(await enableWebhook(c.env.DB, businessId, id))) throw notFound("The webhook");
+    await kickDelivery(c.env, businessId);
+    const row = (await getWebhook(c.env.DB, businessId, id)) as WebhookRow;
+    return c.json({ data: view(row) }, 200);
   });
