@@ -1,5 +1,5 @@
 import { expect, heading, test } from "./fixtures";
-import { continueStep, events, expectStep, fillGuest, pickDay, recordEvents, w } from "./journey";
+import { bookToCart, checkoutCart, continueStep, events, expectStep, fillGuest, pickDay, recordEvents, w } from "./journey";
 
 test.describe("a complete booking from the demo page", () => {
   test("a man and a woman book a week in a mixed dorm with extras and details; the private API shows booking, booker and guests", async ({ page, server, axe, shot }) => {
@@ -136,4 +136,20 @@ test.describe("a complete booking from the demo page", () => {
     const persons = await server.privateApi(`/private/persons?email=bea.e2e@example.com`);
     expect(persons.status).toBe(200);
   });
+});
+
+test("two stays in one cart: 'Book another stay' adds to the same cart, and one checkout books both", async ({ page, server }) => {
+  await page.goto(`${server.url}/demo`);
+  await expect(heading(page)).toHaveText("Choose your dates");
+  await bookToCart(page, { first: "Sam", last: "First", email: "sam.first@example.com", birth: "1980-01-01" }, { nth: 5 });
+  const cartId = JSON.parse((await page.evaluate(() => localStorage.getItem("booking-widget:demo:cart")))!).id;
+  await page.locator("booking-widget").getByRole("button", { name: "Book another stay" }).click();
+  await expectStep(page, "Choose your dates");
+  // the typed names of the first stay are not carried into the second
+  await bookToCart(page, { first: "Sue", last: "Second", email: "sue.second@example.com", birth: "1982-02-02" }, { nth: 6 });
+  await expect(w(page, "article.card h3")).toHaveText(["Sam First", "Sue Second"]);
+  expect(JSON.parse((await page.evaluate(() => localStorage.getItem("booking-widget:demo:cart")))!).id).toBe(cartId);
+  const booking = await checkoutCart(page);
+  expect(booking.guests.map((g: any) => g.first_name)).toEqual(["Sam", "Sue"]);
+  expect(booking.guests[0].package.start_date).not.toBe(booking.guests[1].package.start_date);
 });

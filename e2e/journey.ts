@@ -23,12 +23,13 @@ export async function expectStep(page: Page, text: RegExp | string): Promise<voi
 /** Pick the nth open check-in day shown (0 = first), and return its date. */
 export async function pickDay(page: Page, nth = 0): Promise<string> {
   await expect(w(page, "button.day.open").first()).toBeVisible();
-  const shown = await w(page, "button.day.open").count();
-  if (nth >= shown) {
-    // later weeks: the next month of the calendar
-    await page.locator("booking-widget").getByRole("button", { name: "Next month" }).click();
-    await expect(w(page, "button.day.open").first()).toBeVisible();
+  for (let shown = await w(page, "button.day.open").count(); nth >= shown; shown = await w(page, "button.day.open").count()) {
+    // later weeks: the following months of the calendar
     nth -= shown;
+    const month = await w(page, "span.month").textContent();
+    await page.locator("booking-widget").getByRole("button", { name: "Next month" }).click();
+    await expect(w(page, "span.month")).not.toHaveText(month!);
+    await expect(w(page, "button.day.open").first()).toBeVisible();
   }
   const day = w(page, "button.day.open").nth(nth);
   const date = (await day.getAttribute("data-date"))!;
