@@ -90,7 +90,12 @@ describe("widget proxy: rate limit per visitor", () => {
   it("answers 429 with Retry-After and CORS headers past the business's limit, per client address", async () => {
     await createBusiness("tiny-camp", { widget_allow_loopback: true, rate_limit_per_minute: 3 });
     const visitor = { Origin: LOOPBACK_PAGE, "CF-Connecting-IP": "203.0.113.7" };
-    for (let i = 0; i < 3; i++) expect((await callJson("/widget/v1/tiny-camp/settings", { headers: visitor })).status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      const ok = await callJson("/widget/v1/tiny-camp/settings", { headers: visitor });
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get("RateLimit-Limit")).toBe("3");
+      expect(ok.headers.get("RateLimit-Remaining")).toBe(String(2 - i));
+    }
     const res = await callJson("/widget/v1/tiny-camp/settings", { headers: visitor });
     expect(res.status).toBe(429);
     expect(res.body.code).toBe("rate_limited");
@@ -186,5 +191,36 @@ describe("pages", () => {
   it("answers 404 on /book for an unknown business", async () => {
     const { SELF } = await import("cloudflare:test");
     expect((await SELF.fetch("http://127.0.0.1/book/nobody")).status).toBe(404);
+  });
+});
+
+describe("widget proxy: carts and fresh availability", () => {
+  it("runs the cart handlers for a visitor, keyed to the visitor, never cached", async () => {
+    const boot = await callJson("/widget/v1/demo/bootstrap?product=101", { headers: { Origin: LOOPBACK_PAGE } });
+    const start: string = boot.body.start_date;
+    const end = new Date(Date.parse(`${start}T00:00:00Z`) + 7 * 86_400_000).toISOString().slice(0, 10);
+    const headers = { Origin: LOOPBACK_PAGE, "CF-Connecting-IP": "198.51.100.23", "Idempotency-Key": crypto.randomUUID() };
+    const added = await callJson("/widget/v1/demo/bookings/add", {
+      headers,
+      body: { currency: "EUR", guests: [{ first_name: "Wid", last_name: "Get", gender: "m", birth_date: "1990-01-01", package: { id: 101, start_date: start, end_date: end, accommodation_id: 201 } }] },
+    });
+    expect([200, 201]).toContain(added.status);
+    expect(added.headers.get("Access-Control-Allow-Origin")).toBe(LOOPBACK_PAGE);
+    const cartId = added.body.cart_id;
+    const row = await env.DB.prepare("SELECT client_id FROM carts WHERE id = ?").bind(cartId).first<{ client_id: string }>();
+    expect(row?.client_id).toBe("widget:198.51.100.23");
+    const cart = await callJson(`/widget/v1/demo/carts/${cartId}`, { headers: { Origin: LOOPBACK_PAGE } });
+    expect(cart.status).toBe(200);
+    expect(cart.body.guests[0].first_name).toBe("Wid");
+    expect(cart.headers.get("X-Cache")).toBeNull();
+    expect(cart.headers.get("Cache-Control")).toBe("no-store");
+  });
+
+  it("keeps availability at the edge for a few seconds only", async () => {
+    const path = "/widget/v1/demo/products/302/availabilities?start_date=2030-01-07&end_date=2030-01-08";
+    expect((await callJson(path, { headers: { Origin: LOOPBACK_PAGE } })).headers.get("X-Cache")).toBe("MISS");
+    expect((await callJson(path, { headers: { Origin: LOOPBACK_PAGE } })).headers.get("X-Cache")).toBe("HIT");
+    await new Promise((r) => setTimeout(r, 3_300));
+    expect((await callJson(path, { headers: { Origin: LOOPBACK_PAGE } })).headers.get("X-Cache")).toBe("MISS");
   });
 });

@@ -61,15 +61,22 @@ export function widgetDoor(options: WidgetDoorOptions = {}): MiddlewareHandler<A
         clientId: `widget:${widgetClientAddress(c.req.raw)}`,
       });
       await enforceRateLimit(c, business.config.rate_limit_per_minute);
+      const rate = rateHeaders(c.res.headers);
       await next();
-      c.res = withHeaders(c.res, cors);
+      c.res = withHeaders(c.res, { ...rate, ...cors });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      const rate = {
-        ...(c.res.headers.get("RateLimit-Limit") ? { "RateLimit-Limit": c.res.headers.get("RateLimit-Limit")! } : {}),
-        ...(c.res.headers.get("RateLimit-Remaining") ? { "RateLimit-Remaining": c.res.headers.get("RateLimit-Remaining")! } : {}),
-      };
-      return withHeaders(problem(c, err), { ...rate, ...cors });
+      return withHeaders(problem(c, err), { ...rateHeaders(c.res.headers), ...cors });
     }
   };
+}
+
+/** The rate-limit headers enforceRateLimit() set, to carry onto whatever response goes out. */
+function rateHeaders(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of ["RateLimit-Limit", "RateLimit-Remaining"]) {
+    const value = headers.get(name);
+    if (value !== null) out[name] = value;
+  }
+  return out;
 }
