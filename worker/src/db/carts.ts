@@ -137,15 +137,6 @@ export function itemsGuard(db: D1Database, businessId: number, cartId: string, a
     .bind(cartId, businessId, adding, max);
 }
 
-/** Open carts of a client at `now` (for the limit's message). */
-export async function countOpenCarts(db: D1Database, businessId: number, clientId: string, now: Date): Promise<number> {
-  const row = await db
-    .prepare("SELECT COUNT(*) AS n FROM carts WHERE business_id = ? AND client_id = ? AND status = 'open' AND expires_at > ?")
-    .bind(businessId, clientId, stamp(now))
-    .first<{ n: number }>();
-  return row?.n ?? 0;
-}
-
 // --- writes ----------------------------------------------------------------------------------
 
 export function insertCartStatement(

@@ -10,7 +10,6 @@ import { businessById } from "../db/businesses";
 import {
   abandonCartStatement,
   cartOpenGuards,
-  countOpenCarts,
   expireCartStatement,
   extendCartStatement,
   insertCartGuestStatement,
@@ -186,11 +185,6 @@ export async function addToCart(env: Env, call: CartCall, body: AddToCartBody, i
       const message = `must be ${existing.cart.currency}, the currency this cart was opened with`;
       throw new ApiError(422, "validation_failed", `currency: ${message}`, { errors: [{ path: "currency", message }] });
     }
-  } else {
-    const open = await countOpenCarts(db, businessId, call.clientId, now);
-    if (open >= config.max_open_carts_per_client) {
-      throw limitExceeded(`This client already has ${open} open carts (max_open_carts_per_client is ${config.max_open_carts_per_client}): check out or delete one (DELETE /carts/{cart_id}), or add to it with its cart_id.`);
-    }
   }
 
   const cartEmails = new Set(existing?.guests.map((g) => normEmail(g.data.email)).filter((e): e is string => e !== null) ?? []);
@@ -250,7 +244,9 @@ export async function addToCart(env: Env, call: CartCall, body: AddToCartBody, i
         throw err;
       }
       case "limit_open_carts":
-        throw limitExceeded(`This client already has ${config.max_open_carts_per_client} open carts (max_open_carts_per_client): check out or delete one first.`);
+        throw limitExceeded(
+          `This client already has ${config.max_open_carts_per_client} open carts (max_open_carts_per_client): check out or delete one (DELETE /carts/{cart_id}), or add to it with its cart_id.`,
+        );
       case "limit_items":
         throw limitExceeded(`The cart would hold more than ${config.max_items_per_cart} items (max_items_per_cart). Nothing was added.`);
       default:

@@ -86,9 +86,21 @@ export class CartTimer extends DurableObject<Env> {
     });
   }
 
-  /** POST /bookings/add (`isNew`: the cart_id was just made up for a new cart). */
-  add(req: CartRequest, body: AddToCartBody, isNew: boolean): Promise<CartReply<Cart>> {
-    return this.run(req, (call) => addToCart(this.env, call, body, isNew));
+  /** POST /bookings/add to an existing cart. */
+  add(req: CartRequest, body: AddToCartBody): Promise<CartReply<Cart>> {
+    return this.run(req, (call) => addToCart(this.env, call, body, false));
+  }
+
+  /**
+   * Takes charge of a cart just opened by the Worker: remembers it and sets its expiry alarm.
+   * (A new cart is written without this object: nobody else knows its id before the answer, so
+   * there is nothing to serialize, and the buyers who lose a race never create an object.)
+   */
+  track(req: CartRequest, expiresAtMs: number): Promise<void> {
+    return this.serialize(async () => {
+      const state = await this.remember(req);
+      await this.ctx.storage.setAlarm(expiresAtMs - state.offsetMs);
+    });
   }
 
   view(req: CartRequest): Promise<CartReply<Cart>> {

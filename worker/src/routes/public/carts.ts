@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { AddToCartBody, Booking, Cart, CartIdParam, CheckoutBody, DeleteResult, ExtendResult } from "../../contract/cart";
 import { problemResponse } from "../../contract/problem";
+import { addToCart } from "../../durable/cart-operations";
 import type { CartReply, CartRequest } from "../../durable/cart-timer";
 import type { AppEnv } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
@@ -124,10 +125,17 @@ function unwrap<T>(reply: CartReply<T>): { status: number; body: T } {
 export const cartRoutes = createRouter()
   .openapi(addRoute, async (c) => {
     const body = c.req.valid("json");
-    const isNew = body.cart_id === undefined;
-    const cartId = isNew ? crypto.randomUUID() : body.cart_id!.toLowerCase();
-    const reply = unwrap((await cartTimer(c, cartId).add(cartRequest(c, cartId), { ...body, cart_id: cartId }, isNew)) as CartReply<Cart>);
-    return c.json(reply.body, reply.status as 200 | 201);
+    if (body.cart_id === undefined) {
+      // A new cart: written here, then handed to its CartTimer for the expiry alarm.
+      const cartId = crypto.randomUUID();
+      const req = cartRequest(c, cartId);
+      const opened = await addToCart(c.env, { ...req, now: c.get("now") }, body, true);
+      await cartTimer(c, cartId).track(req, opened.expiresAt!.getTime());
+      return c.json(opened.body, 201);
+    }
+    const cartId = body.cart_id.toLowerCase();
+    const reply = unwrap((await cartTimer(c, cartId).add(cartRequest(c, cartId), { ...body, cart_id: cartId })) as CartReply<Cart>);
+    return c.json(reply.body, 200);
   })
   .openapi(getRoute, async (c) => {
     const cartId = cartIdOf(c.req.valid("param").cart_id);
