@@ -1,6 +1,6 @@
 /** Shared fixtures of the cart tests: businesses with small inventories, guests, calls. */
 import { env, runDurableObjectAlarm } from "cloudflare:test";
-import { callJson, createBusiness, createKey, nextWeekday } from "./helpers";
+import { callJson, createBusiness, createKey, nextWeekday, type CallOptions } from "./helpers";
 
 let seq = 0;
 let productSeq = 90_000;
@@ -76,6 +76,9 @@ export const stay = (nights = 2, daysAhead = 30) => {
   const end = new Date(Date.parse(`${start}T00:00:00Z`) + nights * 86_400_000).toISOString().slice(0, 10);
   return { start, end };
 };
+
+/** helpers' callJson under a short name (kept for the files that import it from here). */
+export const api = <T = any>(path: string, options: CallOptions = {}) => callJson<T>(path, options);
 
 export async function addToCart(key: string, body: Record<string, unknown>, now: string, headers: Record<string, string> = {}) {
   return callJson("/api/pub/v2/bookings/add", { key, body: { currency: "EUR", ...body }, now, headers });

@@ -1,0 +1,132 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { addToCart, cartBusiness, clock, count, customer, guest, smallPackage, stay } from "./carts-fixtures";
+import { callJson } from "./helpers";
+
+async function setup() {
+  const { businessId, key } = await cartBusiness();
+  const pkg = await smallPackage(businessId, 50);
+  const { start, end } = stay(1);
+  return { businessId, key, pkg, start, end, t: clock() };
+}
+
+describe("Idempotency-Key on POST /bookings/add", () => {
+  it("the same key and body replays the first answer without adding anything", async () => {
+    const { businessId, key, pkg, start, end, t } = await setup();
+    const body = { guests: [guest(pkg, start, end)] };
+    const first = await addToCart(key, body, t(0), { "Idempotency-Key": "add-1" });
+    expect(first.status).toBe(201);
+    expect(first.headers.get("Idempotent-Replayed")).toBeNull();
+    // The same JSON with its keys in another order is the same request.
+    const reordered = { guests: [Object.fromEntries(Object.entries(body.guests[0]).reverse())] };
+    const second = await addToCart(key, reordered, t(5), { "Idempotency-Key": "add-1" });
+    expect(second.status).toBe(201);
+    expect(second.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(second.body).toEqual(first.body);
+    expect(await count("SELECT COUNT(*) AS n FROM carts WHERE business_id = ?", businessId)).toBe(1);
+    expect(await count("SELECT COALESCE(SUM(qty), 0) AS n FROM allocations WHERE business_id = ?", businessId)).toBe(1);
+  });
+
+  it("the same key with another body is 422 idempotency_key_reused, and changes nothing", async () => {
+    const { businessId, key, pkg, start, end, t } = await setup();
+    await addToCart(key, { guests: [guest(pkg, start, end)] }, t(0), { "Idempotency-Key": "add-2" });
+    const other = await addToCart(key, { guests: [guest(pkg, start, end)] }, t(1), { "Idempotency-Key": "add-2" });
+    expect(other.status).toBe(422);
+    expect(other.headers.get("Content-Type")).toContain("application/problem+json");
+    expect(other.body.code).toBe("idempotency_key_reused");
+    expect(await count("SELECT COUNT(*) AS n FROM carts WHERE business_id = ?", businessId)).toBe(1);
+  });
+
+  it("a retry while the first request runs is 409 idempotency_in_progress with Retry-After", async () => {
+    const { businessId, key, pkg, start, end, t } = await setup();
+    const body = { currency: "EUR", guests: [guest(pkg, start, end)] };
+    // The first request is mid-flight: its record says running.
+    const { sha256Hex } = await import("../src/lib/keys");
+    const hash = await sha256Hex(`POST /api/pub/v2/bookings/add\n${canonical(body)}`);
+    await env.DB.prepare("INSERT INTO idempotency (business_id, key, route, request_hash, state, created_at) VALUES (?, 'add-3', 'POST /api/pub/v2/bookings/add', ?, 'running', ?)")
+      .bind(businessId, hash, "2026-11-21T10:00:00Z")
+      .run();
+    const retry = await addToCart(key, body, t(1), { "Idempotency-Key": "add-3" });
+    expect(retry.status).toBe(409);
+    expect(retry.body.code).toBe("idempotency_in_progress");
+    expect(retry.headers.get("Retry-After")).toBe("1");
+    expect(await count("SELECT COUNT(*) AS n FROM carts WHERE business_id = ?", businessId)).toBe(0);
+    // A request that died while running is taken over after a while.
+    const later = await addToCart(key, body, t(300), { "Idempotency-Key": "add-3" });
+    expect(later.status).toBe(201);
+  });
+
+  it("concurrent identical requests with one key: one cart; the others replay it or are told to retry", async () => {
+    const { businessId, key, pkg, start, end, t } = await setup();
+    const body = { guests: [guest(pkg, start, end)] };
+    const answers = await Promise.all(Array.from({ length: 10 }, () => addToCart(key, body, t(0), { "Idempotency-Key": "add-4" })));
+    const created = answers.filter((a) => a.status === 201);
+    expect(created.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(created.map((a) => a.body.cart_id)).size).toBe(1);
+    for (const a of answers.filter((x) => x.status !== 201)) {
+      expect(a.status).toBe(409);
+      expect(a.body.code).toBe("idempotency_in_progress");
+    }
+    expect(await count("SELECT COUNT(*) AS n FROM carts WHERE business_id = ?", businessId)).toBe(1);
+  });
+
+  it("keys are per business and kept 24 hours", async () => {
+    const a = await setup();
+    const b = await setup();
+    const first = await addToCart(a.key, { guests: [guest(a.pkg, a.start, a.end)] }, a.t(0), { "Idempotency-Key": "shared" });
+    const other = await addToCart(b.key, { guests: [guest(b.pkg, b.start, b.end)] }, b.t(0), { "Idempotency-Key": "shared" });
+    expect(other.status).toBe(201);
+    expect(other.body.cart_id).not.toBe(first.body.cart_id);
+    // 24 hours later the key is forgotten: a new body under it runs as a new request.
+    const dayLater = await addToCart(a.key, { guests: [guest(a.pkg, a.start, a.end)] }, a.t(86_401), { "Idempotency-Key": "shared" });
+    expect(dayLater.status).toBe(201);
+    expect(dayLater.body.cart_id).not.toBe(first.body.cart_id);
+  });
+
+  it("refuses a malformed key", async () => {
+    const { key, pkg, start, end, t } = await setup();
+    const res = await addToCart(key, { guests: [guest(pkg, start, end)] }, t(0), { "Idempotency-Key": "x".repeat(300) });
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0].path).toBe("Idempotency-Key");
+  });
+});
+
+describe("Idempotency-Key on checkout", () => {
+  it("a retried checkout replays the booking instead of answering 409, another body is 422", async () => {
+    const { businessId, key, pkg, start, end, t } = await setup();
+    const cart = (await addToCart(key, { guests: [guest(pkg, start, end)] }, t(0))).body;
+    const body = { terms_accepted: true, customer: customer() };
+    const path = `/api/pub/v2/carts/${cart.cart_id}/checkout`;
+    const first = await callJson(path, { key, body, now: t(10), headers: { "Idempotency-Key": "co-1" } });
+    expect(first.status).toBe(200);
+    const retry = await callJson(path, { key, body, now: t(11), headers: { "Idempotency-Key": "co-1" } });
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers.get("Idempotent-Replayed")).toBe("true");
+    const changed = await callJson(path, { key, body: { ...body, newsletter_opt_in: true }, now: t(12), headers: { "Idempotency-Key": "co-1" } });
+    expect(changed.status).toBe(422);
+    expect(changed.body.code).toBe("idempotency_key_reused");
+    expect(await count("SELECT COUNT(*) AS n FROM bookings WHERE business_id = ?", businessId)).toBe(1);
+    // A refusal is stored and replayed too: terms not accepted stays refused under its key.
+    const cart2 = (await addToCart(key, { guests: [guest(pkg, start, end)] }, t(20))).body;
+    const refused = { terms_accepted: false, customer: customer() };
+    const p2 = `/api/pub/v2/carts/${cart2.cart_id}/checkout`;
+    expect((await callJson(p2, { key, body: refused, now: t(21), headers: { "Idempotency-Key": "co-2" } })).body.code).toBe("terms_not_accepted");
+    const replayed = await callJson(p2, { key, body: refused, now: t(22), headers: { "Idempotency-Key": "co-2" } });
+    expect(replayed.status).toBe(422);
+    expect(replayed.headers.get("Content-Type")).toContain("application/problem+json");
+    expect(replayed.body.code).toBe("terms_not_accepted");
+  });
+});
+
+/** The middleware's canonical JSON (sorted keys), to forge a running record in a test. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value as object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
