@@ -20,6 +20,8 @@ export interface WidgetNumbers {
   jsGzipBytes: number;
   /** The API calls of the first run, in order, for the report. */
   calls: string[];
+  /** The layout shifts of the first run: value, time and the elements that moved. */
+  shifts: string[];
 }
 
 const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
@@ -54,8 +56,14 @@ export async function measureWidget(opts: { port: number; runs?: number; log?: (
       const page = await context.newPage();
       await page.addInitScript(() => {
         (window as any).__cls = 0;
+        (window as any).__shifts = [];
+        const describe = (n: any) => (n ? `${n.nodeName?.toLowerCase()}${n.id ? `#${n.id}` : ""}${n.className && typeof n.className === "string" ? `.${n.className.split(" ")[0]}` : ""}` : "?");
         new PerformanceObserver((list) => {
-          for (const e of list.getEntries() as any[]) if (!e.hadRecentInput) (window as any).__cls += e.value;
+          for (const e of list.getEntries() as any[]) {
+            if (e.hadRecentInput) continue;
+            (window as any).__cls += e.value;
+            (window as any).__shifts.push(`${e.value.toFixed(3)} at ${Math.round(e.startTime)} ms: ${(e.sources ?? []).map((s: any) => describe(s.node)).join(", ")}`);
+          }
         }).observe({ type: "layout-shift", buffered: true });
       });
       const calls: { url: string; at: number }[] = [];
@@ -77,6 +85,7 @@ export async function measureWidget(opts: { port: number; runs?: number; log?: (
       const before = calls.filter((c) => c.at <= interactiveAt);
       await page.waitForTimeout(1000); // late shifts count too
       const cls = Math.round((await page.evaluate(() => (window as any).__cls as number)) * 1000) / 1000;
+      const shifts = await page.evaluate(() => (window as any).__shifts as string[]);
       const js = await Promise.all(scripts);
       results.push({
         apiRoundTrips: before.length,
@@ -85,6 +94,7 @@ export async function measureWidget(opts: { port: number; runs?: number; log?: (
         jsRawBytes: js.reduce((a, b) => a + b.raw, 0),
         jsGzipBytes: js.reduce((a, b) => a + b.gzip, 0),
         calls: before.map((c) => c.url),
+        shifts,
       });
       await context.close();
     }
@@ -96,6 +106,7 @@ export async function measureWidget(opts: { port: number; runs?: number; log?: (
       jsRawBytes: median(results.map((r) => r.jsRawBytes)),
       jsGzipBytes: median(results.map((r) => r.jsGzipBytes)),
       calls: results[0].calls,
+      shifts: results[0].shifts,
     };
   } finally {
     await browser?.close();
