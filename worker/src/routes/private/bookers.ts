@@ -30,6 +30,7 @@ const ok = { description: "The booker.", content: { "application/json": { schema
 const getRoute = createRoute({
   method: "get",
   path: "/bookings/{booking_id}/booker",
+  operationId: "getBooker",
   tags,
   summary: "Fetch the booker of a booking",
   request: { params: BookingParam },
@@ -38,6 +39,7 @@ const getRoute = createRoute({
 const putRoute = createRoute({
   method: "put",
   path: "/bookings/{booking_id}/booker",
+  operationId: "updateBooker",
   tags,
   summary: "Update the booker and its person",
   description:

@@ -28,6 +28,7 @@ const BookingParam = z.object({ booking_id: z.string().openapi({ param: { name: 
 const listRoute = createRoute({
   method: "get",
   path: "/bookings",
+  operationId: "listBookings",
   tags,
   summary: "List bookings",
   description:
@@ -50,6 +51,7 @@ const listRoute = createRoute({
 const getRoute = createRoute({
   method: "get",
   path: "/bookings/{booking_id}",
+  operationId: "getBooking",
   tags,
   summary: "Fetch a booking with its booker, guests, lines and totals",
   request: { params: BookingParam },
@@ -58,6 +60,7 @@ const getRoute = createRoute({
 const cancelRoute = createRoute({
   method: "post",
   path: "/bookings/{booking_id}/cancel",
+  operationId: "cancelBooking",
   tags,
   summary: "Cancel a booking",
   description: "Releases the booked units at once (they become available again) and sends BookingCancelled. Guests and booker stay on the booking.",

@@ -69,6 +69,7 @@ const ON_SITE_TO = "COALESCE(g.checked_out_at, g.check_out_at, COALESCE(g.odd_de
 const listRoute = createRoute({
   method: "get",
   path: "/guests",
+  operationId: "listGuests",
   tags,
   summary: "List guests",
   description:
@@ -114,6 +115,7 @@ const listRoute = createRoute({
 const createGuestRoute = createRoute({
   method: "post",
   path: "/bookings/{booking_id}/guests",
+  operationId: "createGuest",
   tags,
   summary: "Add a guest to a booking",
   description: "The person's data is entered for this booking and written to its Person (a known e-mail reuses that Person). Sends GuestCreated, with PersonCreated for a new Person or PersonUpdated when an existing one changed.",
@@ -130,6 +132,7 @@ const createGuestRoute = createRoute({
 const getGuestRoute = createRoute({
   method: "get",
   path: "/bookings/{booking_id}/guests/{guest_id}",
+  operationId: "getGuest",
   tags,
   summary: "Fetch a guest",
   request: { params: GuestParams, query: z.object({ expand: listParam(ONE_EXPAND.join(", ")) }) },
@@ -138,6 +141,7 @@ const getGuestRoute = createRoute({
 const updateGuestRoute = createRoute({
   method: "put",
   path: "/bookings/{booking_id}/guests/{guest_id}",
+  operationId: "updateGuest",
   tags,
   summary: "Update a guest",
   description: "Updates the guest and its Person (GuestUpdated with PersonUpdated). A person e-mail another Person holds moves the guest to that Person; an unused one changes the Person's e-mail.",
@@ -153,6 +157,7 @@ const updateGuestRoute = createRoute({
 const deleteGuestRoute = createRoute({
   method: "delete",
   path: "/bookings/{booking_id}/guests/{guest_id}",
+  operationId: "deleteGuest",
   tags,
   summary: "Remove a guest from a booking",
   description: "The Person is not deleted. Sends GuestDeleted.",

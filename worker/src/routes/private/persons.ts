@@ -50,6 +50,7 @@ const SORT_COLUMNS: Record<string, string> = {
 const listRoute = createRoute({
   method: "get",
   path: "/persons",
+  operationId: "listPersons",
   tags,
   summary: "List persons",
   description:
@@ -83,6 +84,7 @@ const listRoute = createRoute({
 const getRoute = createRoute({
   method: "get",
   path: "/persons/{person_id}",
+  operationId: "getPerson",
   tags,
   summary: "Fetch a person",
   request: { params: PersonIdParam },
@@ -92,6 +94,7 @@ const getRoute = createRoute({
 const createRoutePersons = createRoute({
   method: "post",
   path: "/persons",
+  operationId: "createPerson",
   tags,
   summary: "Create a person (or update the one with that e-mail)",
   request: { body: { content: { "application/json": { schema: PersonCreate } }, required: true } },
@@ -107,6 +110,7 @@ const createRoutePersons = createRoute({
 const updateRoute = createRoute({
   method: "put",
   path: "/persons/{person_id}",
+  operationId: "updatePerson",
   tags,
   summary: "Update a person",
   description: "Guests and bookers keep their snapshots. phone_country_code also sets phone_country_calling_code.",
@@ -124,6 +128,7 @@ const updateRoute = createRoute({
 const deleteRoute = createRoute({
   method: "delete",
   path: "/persons/{person_id}",
+  operationId: "deletePerson",
   tags,
   summary: "Delete a person (soft delete)",
   description: "The person disappears from the persons endpoints; bookings keep their guest and booker snapshots. Sends PersonDeleted.",

@@ -41,6 +41,7 @@ const view = (w: WebhookRow) => ({
 const createHook = createRoute({
   method: "post",
   path: "/webhooks",
+  operationId: "createWebhook",
   tags,
   summary: "Subscribe to events",
   description:
@@ -51,6 +52,7 @@ const createHook = createRoute({
 const listHooks = createRoute({
   method: "get",
   path: "/webhooks",
+  operationId: "listWebhooks",
   tags,
   summary: "List subscriptions",
   responses: { 200: json(WebhookList, "The business's subscriptions (secrets are not shown)."), ...auth },
@@ -58,6 +60,7 @@ const listHooks = createRoute({
 const getHook = createRoute({
   method: "get",
   path: "/webhooks/{webhook_id}",
+  operationId: "getWebhook",
   tags,
   summary: "Fetch a subscription",
   request: { params: IdParam },
@@ -66,6 +69,7 @@ const getHook = createRoute({
 const deleteHook = createRoute({
   method: "delete",
   path: "/webhooks/{webhook_id}",
+  operationId: "deleteWebhook",
   tags,
   summary: "Unsubscribe",
   request: { params: IdParam },
@@ -74,6 +78,7 @@ const deleteHook = createRoute({
 const deliveries = createRoute({
   method: "get",
   path: "/webhooks/{webhook_id}/deliveries",
+  operationId: "listWebhookDeliveries",
   tags,
   summary: "Delivery log",
   description: "Every attempt, newest first: event id, status code, time, next retry. Filters `event_id` and `status`; `page`, `limit` (1 to 100).",
@@ -86,6 +91,7 @@ const deliveries = createRoute({
 const redeliver = createRoute({
   method: "post",
   path: "/webhooks/{webhook_id}/redeliver",
+  operationId: "redeliverWebhookEvent",
   tags,
   summary: "Deliver one event again",
   description: "Starts a new series of attempts (with the usual retries) for an event this subscription receives, now.",
@@ -103,6 +109,7 @@ const redeliver = createRoute({
 const enable = createRoute({
   method: "post",
   path: "/webhooks/{webhook_id}/enable",
+  operationId: "enableWebhook",
   tags,
   summary: "Enable a disabled subscription",
   description: "After a 410 Gone disabled it: delivery resumes with the events it has not received, including those written meanwhile.",
