@@ -235,6 +235,12 @@ async function scaling(svc: BenchService, ops: Set<string>, today: string): Prom
     [{ method: "GET", path: `/private/persons?query=${encodeURIComponent(".77777@mail3")}`, headers: k3 }],
   );
   await pair(
+    { id: "persons-page", title: "GET /private/persons?limit=10 (first page, default order)", small: "1,000 persons", large: "100,000 persons", limit: 2, expectation: "nearly flat (≤ 2×)", metric: "p50" },
+    "GET /private/persons",
+    [{ method: "GET", path: "/private/persons?limit=10", headers: k2 }],
+    [{ method: "GET", path: "/private/persons?limit=10", headers: k3 }],
+  );
+  await pair(
     { id: "persons-list", title: "GET /private/persons?sort_by=last_name (first page)", small: "1,000 persons", large: "100,000 persons", limit: 2, expectation: "nearly flat (≤ 2×)", metric: "p50" },
     "GET /private/persons",
     [{ method: "GET", path: "/private/persons?sort_by=last_name&limit=10", headers: k2 }],
