@@ -38,7 +38,7 @@ export interface BenchOptions {
 }
 
 /** Everything that shapes the prepared data: a change rebuilds the template. */
-function fingerprint(opts: BenchOptions): string {
+export function fingerprint(opts: BenchOptions): string {
   const h = createHash("sha256");
   const migrations = join(ROOT, "worker", "migrations");
   for (const f of readdirSync(migrations).sort()) h.update(f).update(readFileSync(join(migrations, f)));
