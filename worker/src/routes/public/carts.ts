@@ -34,6 +34,7 @@ const cartGone = {
 const addRoute = createRoute({
   method: "post",
   path: "/bookings/add",
+  operationId: "addToCart",
   tags: ["Carts"],
   summary: "Add guests with their packages to a cart (opens one without cart_id)",
   description:
@@ -55,6 +56,7 @@ const addRoute = createRoute({
 const getRoute = createRoute({
   method: "get",
   path: "/carts/{cart_id}",
+  operationId: "getCart",
   tags: ["Carts"],
   summary: "A cart's contents",
   description: "Guests, items with prices (major units), totals, currency, status and expiry. An open cart past its expiry is shown as abandoned (abandon_reason expired).",
@@ -65,6 +67,7 @@ const getRoute = createRoute({
 const extendRoute = createRoute({
   method: "put",
   path: "/carts/{cart_id}/extend",
+  operationId: "extendCart",
   tags: ["Carts"],
   summary: "Extend an open cart's expiry to 10 minutes after the request",
   description: "The holds are extended with the cart. Limited by the business's max_extensions_per_cart (default 6): beyond it 409 `limit_exceeded`.",
@@ -75,6 +78,7 @@ const extendRoute = createRoute({
 const deleteRoute = createRoute({
   method: "delete",
   path: "/carts/{cart_id}",
+  operationId: "abandonCart",
   tags: ["Carts"],
   summary: "Abandon a cart; its units are available to others at once",
   description: "Idempotent: deleting an abandoned (or expired) cart answers success again. A checked-out cart answers 409 `cart_not_open`.",
@@ -85,6 +89,7 @@ const deleteRoute = createRoute({
 const checkoutRoute = createRoute({
   method: "post",
   path: "/carts/{cart_id}/checkout",
+  operationId: "checkoutCart",
   tags: ["Carts"],
   summary: "Check out: the cart becomes a booking with its booker and guests",
   description:
