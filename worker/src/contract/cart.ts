@@ -41,6 +41,8 @@ export const CartGuestInput = z.object({
   gender: z.enum(["m", "f"]),
   language_code: Language.optional(),
   birth_date: IsoDate.optional().openapi({ description: "Required when the business's guest_fields.birthday.required is true." }),
+  diet_id: z.number().int().min(1).max(2_147_483_647).optional().openapi({ description: "One of the diets in GET /settings." }),
+  level_id: z.number().int().min(1).max(2_147_483_647).optional().openapi({ description: "One of the levels in GET /settings." }),
   package: CartPackageInput,
 });
 export type CartGuestInput = z.infer<typeof CartGuestInput>;

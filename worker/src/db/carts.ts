@@ -25,6 +25,8 @@ export interface CartGuestData {
   gender: "m" | "f";
   language_code?: string;
   birth_date?: string;
+  diet_id?: number;
+  level_id?: number;
   package: { id: number; start_date: string; end_date: string; accommodation_id?: number; srs?: boolean; items?: { package_item_id: number; dates: string[] }[] };
 }
 

@@ -249,3 +249,12 @@ export async function lookupsOf(db: D1Database, businessId: number): Promise<Cat
   const map = (r: D1Result) => new Map((r.results as { id: number; title: string }[]).map((x) => [x.id, x.title]));
   return { categories: map(categories), locations: map(locations), accommodationTypes: map(types) };
 }
+
+/** Ids of the business's diets and levels, to check what a guest picked. */
+export async function dietAndLevelIds(db: D1Database, businessId: number) {
+  const [diets, levels] = await db.batch<{ id: number }>([
+    db.prepare("SELECT id FROM diets WHERE business_id = ?").bind(businessId),
+    db.prepare("SELECT id FROM levels WHERE business_id = ?").bind(businessId),
+  ]);
+  return { dietIds: new Set(diets.results.map((r) => r.id)), levelIds: new Set(levels.results.map((r) => r.id)) };
+}

@@ -148,7 +148,11 @@ export async function bookingPeopleStatements(
       now,
     ),
   );
-  for (const g of guestRows) rows.push(insertGuestStatement(db, businessId, { id: g.id, bookingId, personId: g.person.id, snapshot: g.snapshot }, now));
+  // The level a guest picked for this booking is booking-related data too (a skill level per stay).
+  for (const g of guestRows) {
+    const related = g.snapshot.level_id != null ? { level_id: g.snapshot.level_id } : undefined;
+    rows.push(insertGuestStatement(db, businessId, { id: g.id, bookingId, personId: g.person.id, snapshot: g.snapshot, related }, now));
+  }
 
   // Events: BookerCreated (PersonCreated may follow), GuestCreated with PersonCreated for a new
   // Person, PersonUpdated once for each existing Person whose data the booking changed.

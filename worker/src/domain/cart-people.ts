@@ -18,13 +18,21 @@ export const normEmail = (email: string | undefined | null) => (email ? email.tr
 /**
  * Field errors of guests being added to a cart: birth date required when the business says so,
  * not in the future, the minimum age reached on the package's start date, and an e-mail no
- * other guest of the cart has (`cartEmails`, normalized).
+ * other guest of the cart has (`cartEmails`, normalized), and a diet and level the business has.
  */
-export function guestErrors(guests: CartGuestInput[], config: BusinessConfig, today: string, cartEmails: Set<string>): FieldError[] {
+export function guestErrors(
+  guests: CartGuestInput[],
+  config: BusinessConfig,
+  today: string,
+  cartEmails: Set<string>,
+  known: { dietIds: ReadonlySet<number>; levelIds: ReadonlySet<number> },
+): FieldError[] {
   const errors: FieldError[] = [];
   const rules = config.guest_fields;
   guests.forEach((g, i) => {
     const path = `guests.${i}`;
+    if (g.diet_id !== undefined && !known.dietIds.has(g.diet_id)) errors.push({ path: `${path}.diet_id`, message: "is not one of this business's diets" });
+    if (g.level_id !== undefined && !known.levelIds.has(g.level_id)) errors.push({ path: `${path}.level_id`, message: "is not one of this business's levels" });
     if (!g.birth_date) {
       if (rules.birthday.required) errors.push({ path: `${path}.birth_date`, message: "is required by this business" });
     } else if (g.birth_date > today) {
@@ -91,8 +99,10 @@ export function customerErrors(customer: Customer, config: BusinessConfig, today
 const gender = (g: "m" | "f" | undefined): "male" | "female" | null => (g === "m" ? "male" : g === "f" ? "female" : null);
 
 /** The Person data a cart guest enters (the public API's m/f become male/female). */
-export function guestPerson(g: Pick<CartGuestInput, "first_name" | "last_name" | "email" | "gender" | "language_code" | "birth_date">) {
+export function guestPerson(g: Pick<CartGuestInput, "first_name" | "last_name" | "email" | "gender" | "language_code" | "birth_date" | "diet_id" | "level_id">) {
   return {
+    diet_id: g.diet_id ?? null,
+    level_id: g.level_id ?? null,
     first_name: g.first_name,
     last_name: g.last_name,
     email: g.email ?? null,

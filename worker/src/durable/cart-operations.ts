@@ -25,6 +25,7 @@ import {
 } from "../db/carts";
 import { effectiveState, transition, type CartAction, type CartStateRow } from "../domain/cart-state";
 import { guestErrors, normEmail } from "../domain/cart-people";
+import { dietAndLevelIds } from "../db/catalog";
 import { minorDigits, toMajor } from "../domain/money";
 import { quotePackages } from "../domain/package-quote";
 import type { Env } from "../env";
@@ -188,7 +189,10 @@ export async function addToCart(env: Env, call: CartCall, body: AddToCartBody, i
   }
 
   const cartEmails = new Set(existing?.guests.map((g) => normEmail(g.data.email)).filter((e): e is string => e !== null) ?? []);
-  const errors = guestErrors(body.guests, config, isoDateTime(now).slice(0, 10), cartEmails);
+  // Only a guest who picked a diet or level costs the extra read.
+  const picks = body.guests.some((g) => g.diet_id !== undefined || g.level_id !== undefined);
+  const known = picks ? await dietAndLevelIds(db, businessId) : { dietIds: new Set<number>(), levelIds: new Set<number>() };
+  const errors = guestErrors(body.guests, config, isoDateTime(now).slice(0, 10), cartEmails, known);
   if (errors.length > 0) {
     throw new ApiError(422, "validation_failed", `The guests are invalid: ${errors.map((e) => `${e.path}: ${e.message}`).join("; ")}`, { errors });
   }
