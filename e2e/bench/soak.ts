@@ -2,8 +2,9 @@
  * `npm run soak`: faults over time, nothing lost.
  *
  * Concurrent simulated buyers (loopback) add to carts, add again, extend, abandon, let carts
- * expire (an 8 s cart lifetime in the soak's own database) and check out, on a few weeks with the
- * demo's real, small capacities so that they compete for the last beds. Meanwhile a webhook
+ * expire (an 8 s cart lifetime in the soak's own database) and check out, on ten weeks with the
+ * demo's real, small capacities so that they compete for the last beds, while the back office
+ * cancels a booking now and then (its units go back on sale). Meanwhile a webhook
  * receiver (node http on 127.0.0.1) subscribed to every event goes down (connection refused, or
  * 503) for short spells and comes back. Then the buyers stop, deliveries drain, and it asserts:
  *
@@ -110,9 +111,9 @@ class Receiver {
 
 interface Figures {
   adds: number; addsRefused: number; soldOut: number; secondAdds: number; extends: number; deletes: number; expiredLeft: number;
-  checkouts: number; checkoutFailed: Record<string, number>; unexpected: string[]; bookingIds: Set<string>; restarts: number;
+  checkouts: number; checkoutFailed: Record<string, number>; unexpected: string[]; bookingIds: Set<string>; restarts: number; cancels: number;
 }
-const figures: Figures = { restarts: 0, adds: 0, addsRefused: 0, soldOut: 0, secondAdds: 0, extends: 0, deletes: 0, expiredLeft: 0, checkouts: 0, checkoutFailed: {}, unexpected: [], bookingIds: new Set() };
+const figures: Figures = { cancels: 0, restarts: 0, adds: 0, addsRefused: 0, soldOut: 0, secondAdds: 0, extends: 0, deletes: 0, expiredLeft: 0, checkouts: 0, checkoutFailed: {}, unexpected: [], bookingIds: new Set() };
 
 async function api(svc: BenchService, key: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`${svc.url}/api/pub/v2${path}`, {
@@ -223,7 +224,7 @@ async function main() {
     receiver.secret = subBody.secret;
 
     const today = new Date().toISOString().slice(0, 10);
-    const weeks = [...new Set(Array.from({ length: 6 }, (_, i) => saturdayAfter(today, 14 + 7 * i)))];
+    const weeks = [...new Set(Array.from({ length: 10 }, (_, i) => saturdayAfter(today, 14 + 7 * i)))];
     const until = Date.now() + SECONDS * 1000;
     log(`${BUYERS} buyers for ${SECONDS} s on the weeks of ${weeks.join(", ")}; receiver on 127.0.0.1:${HOOK_PORT}`);
 
@@ -239,7 +240,25 @@ async function main() {
       return i;
     })();
     const progress = setInterval(() => log(`${Math.round((until - Date.now()) / 1000)} s left: ${figures.adds} adds, ${figures.checkouts} checkouts, ${figures.soldOut} sold out, ${receiver.received.length} webhooks`), 15000);
+    // The back office cancels a booking now and then: its units go back on sale to the buyers.
+    const cancels = (async () => {
+      let n = 0;
+      while (Date.now() < until) {
+        await sleep(1500);
+        const ids = [...figures.bookingIds];
+        if (!ids.length) continue;
+        const id = ids[(n * 7) % ids.length];
+        const res = await fetch(`${svc.url}/private/bookings/${id}/cancel`, { method: "POST", headers: { authorization: `Bearer ${privateKey}` } });
+        const text = await res.text();
+        if (res.status < 300) {
+          figures.bookingIds.delete(id);
+          figures.cancels++;
+        } else if (res.status >= 500) figures.unexpected.push(`POST /private/bookings/${id}/cancel → ${res.status} ${text.slice(0, 200)}`);
+        n++;
+      }
+    })();
     await Promise.all(Array.from({ length: BUYERS }, (_, i) => buyer(svc, svc.publicKeys[i % svc.publicKeys.length], weeks, until, i + 1)));
+    await cancels;
     clearInterval(progress);
     const outageCount = await outages;
 
@@ -346,6 +365,7 @@ async function main() {
       deleted: figures.deletes,
       left_to_expire: figures.expiredLeft,
       checkouts: figures.checkouts,
+      cancelled_by_back_office: figures.cancels,
       dev_server_reloads_seen: figures.restarts,
       refusals: figures.checkoutFailed,
       bookings_in_d1: bookings,
