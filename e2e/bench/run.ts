@@ -262,6 +262,28 @@ async function scaling(svc: BenchService, ops: Set<string>, today: string): Prom
   return rows;
 }
 
+interface CostRow { title: string; result: LoadResult; ratio: number }
+
+/** Where an authenticated request's time goes: the same door, stopped at each stage in turn. */
+async function authCosts(svc: BenchService, baseline: number): Promise<CostRow[]> {
+  const { issueKey } = await import("../../worker/src/lib/keys");
+  const unknown = (await issueKey(svc.server.secret, 1, "public")).token;
+  const forged = (await issueKey(`not-${svc.server.secret}`, 1, "public")).token;
+  const stages: [string, string, Record<string, string>][] = [
+    ["401, malformed key: routing, middleware, problem+json", "/api/pub/v2/settings", { authorization: "Bearer not-a-jwt" }],
+    ["401, forged key: + HMAC signature check", "/api/pub/v2/settings", { authorization: `Bearer ${forged}` }],
+    ["401, unknown key: + SHA-256 and the key's D1 read", "/api/pub/v2/settings", { authorization: `Bearer ${unknown}` }],
+    ["200 /settings: + rate-limit Durable Object and the settings' D1 reads", "/api/pub/v2/settings", publicAuth(svc)],
+  ];
+  const rows: CostRow[] = [];
+  for (const [title, path, headers] of stages) {
+    log(`cost: ${title} ...`);
+    const result = await measure(svc, [{ method: "GET", path, headers }], CONNECTIONS, Math.max(2, Math.round(SECONDS * 0.6)));
+    rows.push({ title, result, ratio: round(result.rps / baseline, 2) });
+  }
+  return rows;
+}
+
 function machine() {
   const cpu = cpus();
   let nproc = cpu.length;
@@ -276,7 +298,7 @@ function machine() {
 const fmt = (n: number | undefined, d = 1) => (n === undefined ? "–" : String(round(n, d)));
 const yes = (met?: boolean) => (met === undefined ? "–" : met ? "✅ met" : "❌ not met");
 
-export function markdown(report: { date: string; machine: ReturnType<typeof machine>; seconds: number; rows: Row[]; scaling: ScaleRow[]; widget?: WidgetNumbers | { skipped: string } }): string {
+export function markdown(report: { date: string; machine: ReturnType<typeof machine>; seconds: number; rows: Row[]; costs?: CostRow[]; scaling: ScaleRow[]; widget?: WidgetNumbers | { skipped: string } }): string {
   const m = report.machine;
   const out: string[] = [];
   out.push(`Measured ${report.date} on ${m.nproc} × ${m.model}, Node ${m.node}, local workerd (wrangler dev), loopback, ${report.seconds} s per scenario after a 1 s warm-up.`, "");
@@ -291,6 +313,11 @@ export function markdown(report: { date: string; machine: ReturnType<typeof mach
     const errors = res.errors + res.non2xx;
     const codes = errors ? ` (${Object.entries(res.statuses).filter(([c]) => !c.startsWith("2")).map(([c, n]) => `${n}× ${c}`).join(", ")})` : "";
     out.push(`| ${r.title}${steps ? ` — ${steps}` : ""} | ${r.connections} | ${fmt(res.rps, 0)} | ${r.kind === "baseline" ? "1" : fmt(r.ratio, 2)} | ${fmt(res.p50)} | ${fmt(res.p99)} | ${errors}${codes} | ${r.target ?? ""} | ${r.kind === "baseline" ? "" : yes(r.met)} |`);
+  }
+  if (report.costs?.length) {
+    out.push("", "Where an authenticated request's time goes (the same route, stopped at each stage):", "");
+    out.push("| stage | req/s | × baseline | p50 ms |", "|---|---:|---:|---:|");
+    for (const c of report.costs) out.push(`| ${c.title} | ${fmt(c.result.rps, 0)} | ${fmt(c.ratio, 2)} | ${fmt(c.result.p50)} |`);
   }
   if (report.scaling.length) {
     out.push("", "Scaling (4 connections; cost = p50 latency, or the checkout step's p50):", "");
@@ -324,6 +351,7 @@ async function main() {
   const today = date.slice(0, 10);
   const rows: Row[] = [];
   let scaleRows: ScaleRow[] = [];
+  let costs: CostRow[] = [];
   let widget: WidgetNumbers | { skipped: string } | undefined;
   try {
     const ops = await servedOperations(svc.url);
@@ -349,6 +377,7 @@ async function main() {
       if (sc.kind === "baseline") baseline = row.result.rps;
       judge(row, baseline);
     }
+    if (baseline && (!ONLY || ONLY.has("costs"))) costs = await authCosts(svc, baseline);
     if (SCALE_ON && (!ONLY || ONLY.has("scaling"))) scaleRows = await scaling(svc, ops, today);
   } finally {
     await svc.stop();
@@ -361,7 +390,7 @@ async function main() {
     }
   }
 
-  const report = { date, machine: machine(), seconds: SECONDS, rows, scaling: scaleRows, widget, elapsed_s: Math.round((Date.now() - started) / 1000) };
+  const report = { date, machine: machine(), seconds: SECONDS, rows, costs, scaling: scaleRows, widget, elapsed_s: Math.round((Date.now() - started) / 1000) };
   const md = markdown(report);
   const dir = join(ROOT, "e2e", "bench", "results");
   if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
