@@ -40,7 +40,11 @@ app.doc31("/openapi.json", (c) => ({
   info: {
     title: "Booking platform API",
     version: "2.0.0",
-    description: "Public API v2 (catalog, availability, prices, carts) and private API (persons, guests, bookers, webhooks).",
+    "x-private-api-version": "1.0.0",
+    description:
+      "Public API v2 under /api/pub/v2 (catalog, availability, prices, carts; public-scope keys) and the private API " +
+      "under /private (persons, guests, bookers, bookings, webhooks; private-scope keys), whose interface version is 1.0.0 " +
+      "(`x-private-api-version`). Errors are application/problem+json with a stable `code`.",
   },
 }));
 
