@@ -47,9 +47,21 @@ export class WebhookDelivery extends DurableObject<Env> {
     if (current === null || current > at) await this.ctx.storage.setAlarm(at);
   }
 
-  /** Resolves when no run is in progress (tests wait on it after firing the alarm). */
+  /**
+   * Resolves when no run is in progress and none is due (tests wait on it after firing the
+   * alarm: the runtime may have started a due alarm of its own just before). Gives up after 5 s.
+   */
   async idle(): Promise<void> {
-    while (this.running) await this.running;
+    const until = Date.now() + 5000;
+    while (Date.now() < until) {
+      if (this.running) {
+        await this.running;
+        continue;
+      }
+      const alarm = await this.ctx.storage.getAlarm();
+      if (alarm === null || alarm > Date.now()) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
   }
 
   /** Tests only (ALLOW_TEST_CLOCK=1): move this object's clock, so retries come due without sleeping. */
