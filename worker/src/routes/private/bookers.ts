@@ -8,6 +8,7 @@ import { dietsById, insertPersonStatement, isEmailClash, personsByEmail, persons
 import { ApiError, notFound } from "../../lib/errors";
 import { isoDateTime } from "../../lib/time";
 import { createRouter } from "../../lib/openapi";
+import { authResponses, bodyResponses, uuidPath } from "./openapi-parts";
 import { checkRefs, isGuardFailure, personInput } from "./input";
 import { uuidParam } from "./query";
 import { bookerView } from "./views";
@@ -15,16 +16,8 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 
 const tags = ["Bookers"];
-const auth = {
-  401: problemResponse("Missing, malformed, unknown or revoked API key."),
-  403: problemResponse("The key is not a private key."),
-  429: problemResponse("Rate limit exceeded."),
-};
-const bodyErrors = {
-  413: problemResponse("The body is too large."),
-  415: problemResponse("The body is not application/json."),
-};
-const BookingParam = z.object({ booking_id: z.string().openapi({ param: { name: "booking_id", in: "path" }, format: "uuid" }) });
+
+const BookingParam = z.object({ booking_id: uuidPath("booking_id") });
 const ok = { description: "The booker.", content: { "application/json": { schema: BookerEnvelope } } };
 
 const getRoute = createRoute({
@@ -34,7 +27,7 @@ const getRoute = createRoute({
   tags,
   summary: "Fetch the booker of a booking",
   request: { params: BookingParam },
-  responses: { 200: ok, 400: problemResponse("booking_id is not a UUID."), ...auth, 404: problemResponse("No such booking.") },
+  responses: { 200: ok, 400: problemResponse("booking_id is not a UUID."), ...authResponses, 404: problemResponse("No such booking.") },
 });
 const putRoute = createRoute({
   method: "put",
@@ -45,10 +38,10 @@ const putRoute = createRoute({
   description:
     "E-mail flows: a new e-mail no other Person holds changes the e-mail of the booker and its Person (create_new missing, null or false), or with create_new true attaches the booker to a new Person (the old Person is left as it was); an e-mail another Person holds merges the booker into that Person whatever create_new says. Sends BookerUpdated, with PersonCreated or PersonUpdated.",
   request: { params: BookingParam, body: { content: { "application/json": { schema: BookerUpdate } }, required: true } },
-  responses: { ...bodyErrors,
+  responses: { ...bodyResponses,
     200: ok,
     400: problemResponse("booking_id is not a UUID, or malformed JSON."),
-    ...auth,
+    ...authResponses,
     404: problemResponse("No such booking."),
     409: problemResponse("A concurrent change took the e-mail; retry."),
     422: problemResponse("Invalid fields."),

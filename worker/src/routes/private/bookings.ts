@@ -12,18 +12,14 @@ import { dietsById, personsWithDerivedByIds } from "../../db/persons";
 import type { AppEnv } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
+import { authResponses, json, uuidPath } from "./openapi-parts";
 import { isGuardFailure } from "./input";
 import { listParam, QueryReader, rangeParam, rangeSql, setPagingHeaders, uuidParam } from "./query";
 import { bookerView, bookingSummaryView, guestView } from "./views";
 
 const tags = ["Bookings"];
-const auth = {
-  401: problemResponse("Missing, malformed, unknown or revoked API key."),
-  403: problemResponse("The key is not a private key."),
-  429: problemResponse("Rate limit exceeded."),
-};
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
-const BookingParam = z.object({ booking_id: z.string().openapi({ param: { name: "booking_id", in: "path" }, format: "uuid" }) });
+
+const BookingParam = z.object({ booking_id: uuidPath("booking_id") });
 
 const listRoute = createRoute({
   method: "get",
@@ -46,7 +42,7 @@ const listRoute = createRoute({
       limit: z.string().optional(),
     }),
   },
-  responses: { 200: json(BookingList, "One page of bookings."), ...auth, 422: problemResponse("An invalid query parameter.") },
+  responses: { 200: json(BookingList, "One page of bookings."), ...authResponses, 422: problemResponse("An invalid query parameter.") },
 });
 const getRoute = createRoute({
   method: "get",
@@ -55,7 +51,7 @@ const getRoute = createRoute({
   tags,
   summary: "Fetch a booking with its booker, guests, lines and totals",
   request: { params: BookingParam },
-  responses: { 200: json(BookingEnvelope, "The booking."), 400: problemResponse("booking_id is not a UUID."), ...auth, 404: problemResponse("No such booking.") },
+  responses: { 200: json(BookingEnvelope, "The booking."), 400: problemResponse("booking_id is not a UUID."), ...authResponses, 404: problemResponse("No such booking.") },
 });
 const cancelRoute = createRoute({
   method: "post",
@@ -68,7 +64,7 @@ const cancelRoute = createRoute({
   responses: {
     200: json(BookingEnvelope, "The cancelled booking."),
     400: problemResponse("booking_id is not a UUID."),
-    ...auth,
+    ...authResponses,
     404: problemResponse("No such booking."),
     409: problemResponse("The booking is already cancelled."),
   },

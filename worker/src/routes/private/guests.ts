@@ -21,22 +21,13 @@ import { dietsById, insertPersonStatement, isEmailClash, personsByEmail, persons
 import type { AppEnv } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
+import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
 import { checkRefs, isGuardFailure, personInput } from "./input";
 import { listParam, parseSort, QueryReader, rangeParam, rangeSql, setPagingHeaders, uuidParam, type Range } from "./query";
 import { guestView, type GuestExpand } from "./views";
 
 const tags = ["Guests"];
-const auth = {
-  401: problemResponse("Missing, malformed, unknown or revoked API key."),
-  403: problemResponse("The key is not a private key."),
-  429: problemResponse("Rate limit exceeded."),
-};
-const bodyErrors = {
-  413: problemResponse("The body is too large."),
-  415: problemResponse("The body is not application/json."),
-};
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
-const uuidPath = (name: string) => z.string().openapi({ param: { name, in: "path" }, format: "uuid" });
+
 const BookingParam = z.object({ booking_id: uuidPath("booking_id") });
 const GuestParams = z.object({ booking_id: uuidPath("booking_id"), guest_id: uuidPath("guest_id") });
 
@@ -109,7 +100,7 @@ const listRoute = createRoute({
       page: z.string().optional(),
     }),
   },
-  responses: { 200: json(z.array(Guest), "Guests."), ...auth, 422: problemResponse("An invalid query parameter.") },
+  responses: { 200: json(z.array(Guest), "Guests."), ...authResponses, 422: problemResponse("An invalid query parameter.") },
 });
 
 const createGuestRoute = createRoute({
@@ -120,10 +111,10 @@ const createGuestRoute = createRoute({
   summary: "Add a guest to a booking",
   description: "The person's data is entered for this booking and written to its Person (a known e-mail reuses that Person). Sends GuestCreated, with PersonCreated for a new Person or PersonUpdated when an existing one changed.",
   request: { params: BookingParam, body: { content: { "application/json": { schema: GuestCreate } }, required: true } },
-  responses: { ...bodyErrors,
+  responses: { ...bodyResponses,
     201: json(Guest, "The created guest."),
     400: problemResponse("Invalid request: booking_id is not a UUID, or malformed JSON."),
-    ...auth,
+    ...authResponses,
     404: problemResponse("No such booking."),
     409: problemResponse("The booking is cancelled."),
     422: problemResponse("Invalid fields."),
@@ -136,7 +127,7 @@ const getGuestRoute = createRoute({
   tags,
   summary: "Fetch a guest",
   request: { params: GuestParams, query: z.object({ expand: listParam(ONE_EXPAND.join(", ")) }) },
-  responses: { 200: json(Guest, "The guest."), 400: problemResponse("Invalid request: an id is not a UUID."), ...auth, 404: problemResponse("Guest not found."), 422: problemResponse("Invalid expand.") },
+  responses: { 200: json(Guest, "The guest."), 400: problemResponse("Invalid request: an id is not a UUID."), ...authResponses, 404: problemResponse("Guest not found."), 422: problemResponse("Invalid expand.") },
 });
 const updateGuestRoute = createRoute({
   method: "put",
@@ -146,10 +137,10 @@ const updateGuestRoute = createRoute({
   summary: "Update a guest",
   description: "Updates the guest and its Person (GuestUpdated with PersonUpdated). A person e-mail another Person holds moves the guest to that Person; an unused one changes the Person's e-mail.",
   request: { params: GuestParams, body: { content: { "application/json": { schema: GuestUpdate } }, required: true } },
-  responses: { ...bodyErrors,
+  responses: { ...bodyResponses,
     200: json(Guest, "The updated guest."),
     400: problemResponse("Invalid request: an id is not a UUID, or malformed JSON."),
-    ...auth,
+    ...authResponses,
     404: problemResponse("Guest not found."),
     422: problemResponse("Invalid fields."),
   },
@@ -162,7 +153,7 @@ const deleteGuestRoute = createRoute({
   summary: "Remove a guest from a booking",
   description: "The Person is not deleted. Sends GuestDeleted.",
   request: { params: GuestParams },
-  responses: { 204: { description: "Deleted." }, 400: problemResponse("Invalid request: an id is not a UUID."), ...auth, 404: problemResponse("Guest not found.") },
+  responses: { 204: { description: "Deleted." }, 400: problemResponse("Invalid request: an id is not a UUID."), ...authResponses, 404: problemResponse("Guest not found.") },
 });
 
 async function viewOf(c: Context<AppEnv>, rows: GuestRow[], expand: GuestExpand[], bookings?: Map<string, any>) {

@@ -22,22 +22,14 @@ import {
 import type { AppEnv } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
+import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
 import { checkRefs, personInput } from "./input";
 import { parseSort, QueryReader, setPagingHeaders, uuidParam } from "./query";
 import { personView } from "./views";
 
 const tags = ["Persons"];
-const auth = {
-  401: problemResponse("Missing, malformed, unknown or revoked API key."),
-  403: problemResponse("The key is not a private key."),
-  429: problemResponse("Rate limit exceeded."),
-};
-const bodyErrors = {
-  413: problemResponse("The body is too large."),
-  415: problemResponse("The body is not application/json."),
-};
-const PersonIdParam = z.object({ person_id: z.string().openapi({ param: { name: "person_id", in: "path" }, format: "uuid" }) });
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
+
+const PersonIdParam = z.object({ person_id: uuidPath("person_id") });
 
 const SORT_COLUMNS: Record<string, string> = {
   first_name: "p.first_name COLLATE NOCASE",
@@ -76,7 +68,7 @@ const listRoute = createRoute({
   },
   responses: {
     200: json(PersonList, "One page of persons."),
-    ...auth,
+    ...authResponses,
     422: problemResponse("An invalid query parameter."),
   },
 });
@@ -88,7 +80,7 @@ const getRoute = createRoute({
   tags,
   summary: "Fetch a person",
   request: { params: PersonIdParam },
-  responses: { 200: json(PersonEnvelope, "The person."), 400: problemResponse("person_id is not a UUID."), ...auth, 404: problemResponse("No such person (or deleted).") },
+  responses: { 200: json(PersonEnvelope, "The person."), 400: problemResponse("person_id is not a UUID."), ...authResponses, 404: problemResponse("No such person (or deleted).") },
 });
 
 const createRoutePersons = createRoute({
@@ -98,10 +90,10 @@ const createRoutePersons = createRoute({
   tags,
   summary: "Create a person (or update the one with that e-mail)",
   request: { body: { content: { "application/json": { schema: PersonCreate } }, required: true } },
-  responses: { ...bodyErrors,
+  responses: { ...bodyResponses,
     200: json(PersonEnvelope, "A person with that e-mail existed and was updated."),
     201: json(PersonEnvelope, "The person was created."),
-    ...auth,
+    ...authResponses,
     400: problemResponse("Malformed JSON."),
     422: problemResponse("Invalid fields."),
   },
@@ -115,10 +107,10 @@ const updateRoute = createRoute({
   summary: "Update a person",
   description: "Guests and bookers keep their snapshots. phone_country_code also sets phone_country_calling_code.",
   request: { params: PersonIdParam, body: { content: { "application/json": { schema: PersonUpdate } }, required: true } },
-  responses: { ...bodyErrors,
+  responses: { ...bodyResponses,
     200: json(PersonEnvelope, "The updated person."),
     400: problemResponse("person_id is not a UUID, or malformed JSON."),
-    ...auth,
+    ...authResponses,
     404: problemResponse("No such person (or deleted)."),
     409: problemResponse("Another person has this e-mail."),
     422: problemResponse("Invalid fields."),
@@ -133,7 +125,7 @@ const deleteRoute = createRoute({
   summary: "Delete a person (soft delete)",
   description: "The person disappears from the persons endpoints; bookings keep their guest and booker snapshots. Sends PersonDeleted.",
   request: { params: PersonIdParam },
-  responses: { 204: { description: "Deleted." }, 400: problemResponse("person_id is not a UUID."), ...auth, 404: problemResponse("No such person (or deleted).") },
+  responses: { 204: { description: "Deleted." }, 400: problemResponse("person_id is not a UUID."), ...authResponses, 404: problemResponse("No such person (or deleted).") },
 });
 
 /** Person data from a request body: aliases resolved, calling code set, references checked. */

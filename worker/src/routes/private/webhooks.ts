@@ -14,20 +14,12 @@ import { kickDelivery } from "../../db/outbox";
 import { createWebhook, deleteWebhook, enableWebhook, getWebhook, listDeliveries, listWebhooks, outboxEvent, scheduleRedelivery, type WebhookRow } from "../../db/webhooks";
 import { ApiError, invalid, notFound } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
+import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
 import { QueryReader, setPagingHeaders, uuidParam } from "./query";
 
 const tags = ["Webhooks"];
-const auth = {
-  401: problemResponse("Missing, malformed, unknown or revoked API key."),
-  403: problemResponse("The key is not a private key."),
-  429: problemResponse("Rate limit exceeded."),
-};
-const bodyErrors = {
-  413: problemResponse("The body is too large."),
-  415: problemResponse("The body is not application/json."),
-};
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
-const IdParam = z.object({ webhook_id: z.string().openapi({ param: { name: "webhook_id", in: "path" }, format: "uuid" }) });
+
+const IdParam = z.object({ webhook_id: uuidPath("webhook_id") });
 
 const view = (w: WebhookRow) => ({
   id: w.id,
@@ -47,7 +39,7 @@ const createHook = createRoute({
   description:
     "The subscription receives the events written after it was made: POST `{\"event\": name, \"data\": {...}}`, signed (see WebhookCreated). At least once: retries after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h; any 2xx is success; 410 Gone disables the subscription. Event `data`: GuestCreated, GuestUpdated, GuestDeleted, BookerCreated and BookerUpdated carry `{person_id, booking_id}`; PersonCreated and PersonUpdated `{person_id}`; PersonDeleted `{person_id, booking_id (the most recent booking or null), booking_ids}`; BookingCreated and BookingCancelled `{booking_id}`. One action may send several events (GuestCreated with PersonCreated, ...). Target URLs: https on a public host; plain http and loopback only where the deployment allows it for local development (ALLOW_LOOPBACK_WEBHOOKS).",
   request: { body: { content: { "application/json": { schema: WebhookCreate } }, required: true } },
-  responses: { ...bodyErrors, 201: json(WebhookCreated, "Subscribed; the secret is shown only here."), 400: problemResponse("Malformed JSON."), ...auth, 422: problemResponse("Invalid URL or events.") },
+  responses: { ...bodyResponses, 201: json(WebhookCreated, "Subscribed; the secret is shown only here."), 400: problemResponse("Malformed JSON."), ...authResponses, 422: problemResponse("Invalid URL or events.") },
 });
 const listHooks = createRoute({
   method: "get",
@@ -55,7 +47,7 @@ const listHooks = createRoute({
   operationId: "listWebhooks",
   tags,
   summary: "List subscriptions",
-  responses: { 200: json(WebhookList, "The business's subscriptions (secrets are not shown)."), ...auth },
+  responses: { 200: json(WebhookList, "The business's subscriptions (secrets are not shown)."), ...authResponses },
 });
 const getHook = createRoute({
   method: "get",
@@ -64,7 +56,7 @@ const getHook = createRoute({
   tags,
   summary: "Fetch a subscription",
   request: { params: IdParam },
-  responses: { 200: json(WebhookEnvelope, "The subscription."), 400: problemResponse("Not a UUID."), ...auth, 404: problemResponse("No such subscription.") },
+  responses: { 200: json(WebhookEnvelope, "The subscription."), 400: problemResponse("Not a UUID."), ...authResponses, 404: problemResponse("No such subscription.") },
 });
 const deleteHook = createRoute({
   method: "delete",
@@ -73,7 +65,7 @@ const deleteHook = createRoute({
   tags,
   summary: "Unsubscribe",
   request: { params: IdParam },
-  responses: { 204: { description: "Deleted; nothing more is delivered." }, 400: problemResponse("Not a UUID."), ...auth, 404: problemResponse("No such subscription.") },
+  responses: { 204: { description: "Deleted; nothing more is delivered." }, 400: problemResponse("Not a UUID."), ...authResponses, 404: problemResponse("No such subscription.") },
 });
 const deliveries = createRoute({
   method: "get",
@@ -86,7 +78,7 @@ const deliveries = createRoute({
     params: IdParam,
     query: z.object({ event_id: z.string().optional(), status: z.string().optional(), page: z.string().optional(), limit: z.string().optional() }),
   },
-  responses: { 200: json(DeliveryList, "One page of attempts."), 400: problemResponse("Not a UUID."), ...auth, 404: problemResponse("No such subscription."), 422: problemResponse("Invalid query.") },
+  responses: { 200: json(DeliveryList, "One page of attempts."), 400: problemResponse("Not a UUID."), ...authResponses, 404: problemResponse("No such subscription."), 422: problemResponse("Invalid query.") },
 });
 const redeliver = createRoute({
   method: "post",
@@ -96,10 +88,10 @@ const redeliver = createRoute({
   summary: "Deliver one event again",
   description: "Starts a new series of attempts (with the usual retries) for an event this subscription receives, now.",
   request: { params: IdParam, body: { content: { "application/json": { schema: RedeliverRequest } }, required: true } },
-  responses: { ...bodyErrors,
+  responses: { ...bodyResponses,
     202: json(RedeliverAccepted, "Scheduled."),
     400: problemResponse("Not a UUID, or malformed JSON."),
-    ...auth,
+    ...authResponses,
     404: problemResponse("No such subscription, or no such event for it."),
     409: problemResponse("The subscription is disabled."),
     422: problemResponse("Invalid body."),
@@ -114,7 +106,7 @@ const enable = createRoute({
   summary: "Enable a disabled subscription",
   description: "After a 410 Gone disabled it: delivery resumes with the events it has not received, including those written meanwhile.",
   request: { params: IdParam },
-  responses: { 200: json(WebhookEnvelope, "The subscription, active."), 400: problemResponse("Not a UUID."), ...auth, 404: problemResponse("No such subscription.") },
+  responses: { 200: json(WebhookEnvelope, "The subscription, active."), 400: problemResponse("Not a UUID."), ...authResponses, 404: problemResponse("No such subscription.") },
 });
 
 export const webhookRoutes = createRouter()
