@@ -86,7 +86,7 @@ export function widgetOperations(ops: Operation[]): Operation[] {
     });
   const q = (name: string, schema: Record<string, unknown>): Param => ({ name, in: "query", required: false, schema });
   const own = (path: string, params: Param[]): Operation => ({
-    method: "GET", path, id: `GET ${path}`, params: [business, ...params], responses: { 200: { description: "widget data" } }, door: "widget",
+    method: "GET", path, id: `GET ${path}`, params: [business, ...params], responses: { 200: { description: "widget data" }, 422: { description: "invalid query" } }, door: "widget",
   });
   return [
     ...mirrored,
