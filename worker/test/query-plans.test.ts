@@ -177,10 +177,11 @@ describe("query plans of hot endpoints, end to end", () => {
     ["/private/persons?query=silva&limit=10", "private"],
     ["/private/guests?arrives_at=2026-12-01..2026-12-31&limit=10", "private"],
     ["/private/guests?booking_id=00000000-0000-4000-8000-000000000000", "private"],
-    // The default order pages through persons_page_created (0050). The name sorts still sort the
-    // whole business (their IS NULL term carries a collation no index can match): reported, and
-    // measured by `npm run bench` (persons-list).
+    // The default order pages through persons_page_created (0050), the name sorts through
+    // persons_page_last / persons_page_first.
     ["/private/persons?limit=10", "private"],
+    ["/private/persons?sort_by=last_name&limit=10", "private"],
+    ["/private/persons?sort_by=first_name,desc&limit=10", "private"],
   ] as const)("GET %s reads through indexes only", async (path, scope) => {
     expectIndexed(await endpointPlans(path, scope));
   });

@@ -210,8 +210,10 @@ export function parseSort(q: QueryReader, columns: Record<string, string>): stri
       continue;
     }
     const desc = dir.toLowerCase() === "desc";
-    // Missing values go last either way.
-    out.push(`(${column}) IS NULL`, `${column} ${desc ? "DESC" : "ASC"}`);
+    // Missing values go last either way. The IS NULL test is written on the bare column: a
+    // collation inside it means the same but keeps SQLite from using the list's index.
+    const bare = column.replace(/\s+COLLATE\s+\w+$/i, "");
+    out.push(`(${bare} IS NULL)`, `${column} ${desc ? "DESC" : "ASC"}`);
   }
   return out;
 }
