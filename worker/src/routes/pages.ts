@@ -30,7 +30,7 @@ const DEEP_LINK_ATTRIBUTES: Record<string, { attr: string; pattern: RegExp }> = 
 export function deepLinkAttributes(query: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(query)) {
-    const rule = DEEP_LINK_ATTRIBUTES[name];
+    const rule = Object.hasOwn(DEEP_LINK_ATTRIBUTES, name) ? DEEP_LINK_ATTRIBUTES[name] : undefined;
     if (rule && rule.pattern.test(value) && !(rule.attr in out)) out[rule.attr] = value;
   }
   return out;

@@ -204,7 +204,8 @@ export function parseSort(q: QueryReader, columns: Record<string, string>): stri
   const out: string[] = [];
   for (const raw of all) {
     const [field, dir = "asc", ...rest] = raw.split(",").map((s) => s.trim());
-    const column = columns[field];
+    // Own keys only: `sort_by=__proto__` must not find Object.prototype.
+    const column = Object.hasOwn(columns, field) ? columns[field] : undefined;
     if (!column || rest.length || !["asc", "desc"].includes(dir.toLowerCase())) {
       q.fail("sort_by", `must be one of ${Object.keys(columns).join(", ")}, optionally followed by ,asc or ,desc`);
       continue;
