@@ -34,17 +34,24 @@ export async function catalogContext(c: Context<AppEnv>, q: { language?: string;
 
 const ref = (id: number | null, titles: Map<number, string>) => (id !== null && titles.has(id) ? { id, title: titles.get(id)! } : null);
 
+/** The fields every view of a product starts with, its texts in the requested language. */
+export function productBasics(p: Product, language: string | undefined) {
+  return {
+    id: p.id,
+    type: p.type,
+    title: translated(p, "title", language),
+    backoffice_title: p.backoffice_title,
+    description: translated(p, "description", language),
+    extended_description: translated(p, "extended_description", language),
+    image: p.image,
+  };
+}
+
 /** A product as the API shows it (translated, with price_from in every currency). */
 export function productView(p: Product, ctx: CatalogContext, rates: Rate[]): ProductView {
   const lowest = lowestRate(rates);
   return {
-    id: p.id,
-    type: p.type,
-    title: translated(p, "title", ctx.language),
-    backoffice_title: p.backoffice_title,
-    description: translated(p, "description", ctx.language),
-    extended_description: translated(p, "extended_description", ctx.language),
-    image: p.image,
+    ...productBasics(p, ctx.language),
     gender: p.gender ?? "mixed",
     backoffice_category: ref(p.backoffice_category_id, ctx.lookups.categories),
     frontoffice_category: ref(p.frontoffice_category_id, ctx.lookups.categories),

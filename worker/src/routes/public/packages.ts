@@ -9,11 +9,11 @@ import { emptyLedger, minAvailable, slotState, UNLIMITED_UNITS, type Ledger } fr
 import { displayPrice } from "../../domain/money";
 import { offeredDates } from "../../domain/package-quote";
 import { hasQuantityTiers, priceFor, type Rate } from "../../domain/pricing";
-import { isAllowedDuration, isCheckinDay, isSession, translated, type Product } from "../../domain/product";
+import { isAllowedDuration, isCheckinDay, isSession, type Product } from "../../domain/product";
 import { ApiError, invalid, type FieldError } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
 import { addDays } from "../../lib/time";
-import { catalogContext, productView, type CatalogContext } from "./catalog-view";
+import { catalogContext, productBasics, productView, type CatalogContext } from "./catalog-view";
 
 const errors = {
   401: problemResponse("Missing, malformed, unknown or revoked API key."),
@@ -83,13 +83,7 @@ function itemView(item: PackageItemRow, p: Product, rates: Rate[], ctx: CatalogC
     package_item_id: item.id,
     role: item.role,
     product: {
-      id: p.id,
-      type: p.type,
-      title: translated(p, "title", ctx.language),
-      backoffice_title: p.backoffice_title,
-      description: translated(p, "description", ctx.language),
-      extended_description: translated(p, "extended_description", ctx.language),
-      image: p.image,
+      ...productBasics(p, ctx.language),
       is_on_timeslots: p.is_on_timeslots,
       price: { value: displayPrice(one.amount_minor, ctx.choice), currency, type: priceType(one.unit), from_price: hasQuantityTiers(rates) },
     },
