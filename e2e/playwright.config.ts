@@ -1,29 +1,6 @@
-import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { defineConfig, devices } from "@playwright/test";
-import { chromium } from "playwright-core";
-
-/**
- * The browser: $PLAYWRIGHT_CHROMIUM_PATH, then Debian's /usr/bin/chromium, then a browser
- * Playwright installed itself; otherwise stop with the command that installs one. Browsers are
- * never downloaded implicitly.
- */
-function chromiumPath(): string {
-  const candidates = [process.env.PLAYWRIGHT_CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"];
-  try {
-    candidates.push(chromium.executablePath());
-  } catch {
-    /* no Playwright-managed browser */
-  }
-  const found = candidates.find((p): p is string => !!p && existsSync(p));
-  if (!found) {
-    throw new Error(
-      "No Chromium found for the end-to-end tests. Install one: `sudo apt-get install -y chromium` (Debian/Ubuntu), " +
-        "or `npx playwright install chromium`, or set PLAYWRIGHT_CHROMIUM_PATH to a Chromium binary.",
-    );
-  }
-  return found;
-}
+import { CHROMIUM_ARGS, chromiumPath } from "./chromium";
 
 const artifacts = fileURLToPath(new URL("./artifacts/", import.meta.url));
 
@@ -51,8 +28,7 @@ export default defineConfig({
     trace: "off",
     launchOptions: {
       executablePath: chromiumPath(),
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"],
+      args: CHROMIUM_ARGS,
     },
   },
 });

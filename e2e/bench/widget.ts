@@ -5,11 +5,12 @@
  *
  * Run alone: `npx tsx e2e/bench/widget.ts` (prints JSON). `npm run bench` includes it.
  */
-import { existsSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium, type Browser } from "playwright-core";
 import { ROOT, startServer } from "../../worker/scripts/server";
+import { CHROMIUM_ARGS, chromiumPath } from "../chromium";
 
 export interface WidgetNumbers {
   runs: number;
@@ -24,16 +25,6 @@ export interface WidgetNumbers {
   shifts: string[];
 }
 
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-
-/** The browser: CHROMIUM_PATH, then Debian's, then Playwright's own; a clear message otherwise. */
-export function chromiumPath(): string | undefined {
-  for (const p of [process.env.CHROMIUM_PATH, process.env.PLAYWRIGHT_CHROMIUM_EXECUTABLE_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"]) {
-    if (p && existsSync(p)) return p;
-  }
-  return undefined; // playwright-core then looks for its own download (npx playwright install chromium)
-}
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export async function measureWidget(opts: { port: number; runs?: number; log?: (m: string) => void }): Promise<WidgetNumbers> {
@@ -45,7 +36,7 @@ export async function measureWidget(opts: { port: number; runs?: number; log?: (
   let browser: Browser | undefined;
   try {
     try {
-      browser = await chromium.launch({ executablePath: chromiumPath(), args: ARGS });
+      browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
     } catch (err) {
       throw new Error(`no Chromium to measure the widget with (set CHROMIUM_PATH, or apt-get install chromium, or npx playwright install chromium): ${(err as Error).message.split("\n")[0]}`);
     }

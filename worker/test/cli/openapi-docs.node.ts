@@ -3,26 +3,15 @@
  * /docs renders every operation of it in a real browser without a script error.
  */
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { chromium } from "playwright-core";
+import { CHROMIUM_ARGS, chromiumPath } from "../../../e2e/chromium";
 import { formatProblems, lintOpenApi } from "../../scripts/lint-openapi";
 import { startServer, type RunningServer } from "../../scripts/server";
 
-/** As the e2e suite resolves it: $PLAYWRIGHT_CHROMIUM_PATH, Debian's chromium, Playwright's own. */
-function chromiumPath(): string {
-  const candidates = [process.env.PLAYWRIGHT_CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"];
-  try {
-    candidates.push(chromium.executablePath());
-  } catch {
-    /* none installed by Playwright */
-  }
-  const found = candidates.find((p): p is string => !!p && existsSync(p));
-  if (!found) throw new Error("No Chromium: `sudo apt-get install -y chromium`, or `npx playwright install chromium`, or set PLAYWRIGHT_CHROMIUM_PATH.");
-  return found;
-}
 
 describe("the API description", () => {
   let persistTo: string;
@@ -60,8 +49,7 @@ describe("the API description", () => {
   it("renders every operation on /docs in a browser, without script errors", async () => {
     const browser = await chromium.launch({
       executablePath: chromiumPath(),
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"],
+      args: CHROMIUM_ARGS,
     });
     try {
       const page = await browser.newPage();
