@@ -39,18 +39,11 @@ export interface CartGuestRow {
   end_date: string;
 }
 
-export interface CartLineRow {
+/** A stored cart line: what was inserted, with its id and its product's type and title. */
+export interface CartLineRow extends NewCartLine {
   id: number;
-  cart_guest_id: string;
-  product_id: number;
   product_type: string;
   title: string;
-  package_item_id: number | null;
-  role: string;
-  dates: string[];
-  qty: number;
-  price_minor: number;
-  is_fixed: boolean;
 }
 
 export interface BookingRefRow {
