@@ -1,6 +1,7 @@
 import type { RateLimiter } from "./durable/rate-limiter";
 import type { CartTimer } from "./durable/cart-timer";
 import type { WebhookDelivery } from "./durable/webhook-delivery";
+import type { Access } from "./lib/tenant-read";
 
 /** Bindings and variables of the Worker (wrangler.toml, .dev.vars, secrets). */
 export interface Env {
@@ -34,5 +35,7 @@ export type AppEnv = {
     requestId: string;
     tenant: Tenant;
     now: Date;
+    /** Who may read what, settled by one D1 row (lib/tenant-read.ts). */
+    access: Access;
   };
 };

@@ -17,7 +17,8 @@ const app = createApp();
 app.route("/", healthRoutes);
 app.route("/", docsRoutes());
 
-app.use("/api/pub/v2/*", apiKeyAuth({ scope: "public" }));
+// POST /packages/prices only computes prices: it may run before its key is checked, as reads do.
+app.use("/api/pub/v2/*", apiKeyAuth({ scope: "public", readOnlyPosts: ["/api/pub/v2/packages/prices"] }));
 app.route("/api/pub/v2", publicApi());
 app.use("/private/*", apiKeyAuth({ scope: "private" }));
 app.route("/private", privateApi());

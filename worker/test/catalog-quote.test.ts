@@ -2,13 +2,16 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { quotePackages, type QuoteGuest } from "../src/domain/package-quote";
 import { addDays } from "../src/lib/time";
+import { snapshotAt } from "../src/lib/tenant-read";
 import { JUNE_BASE_NIGHTS, JUNE_SAT, MAY_SAT, Y } from "./catalog-fixtures";
 import { createBusiness, DEMO_BUSINESS_ID } from "./helpers";
 
 const d = (n: number) => addDays(MAY_SAT, n);
 const week = { id: 101, start_date: MAY_SAT, end_date: d(7) }; // Saturday to Saturday, base rates
 const guest = (key: string, gender: "m" | "f", pkg: Partial<QuoteGuest["package"]> = {}): QuoteGuest => ({ key, gender, package: { ...week, ...pkg } });
-const quote = (guests: QuoteGuest[], currency = "EUR") => quotePackages(env.DB, DEMO_BUSINESS_ID, currency, guests);
+// The quote runs on the business's catalog snapshot, read from D1 here as a request would.
+const quote = async (guests: QuoteGuest[], currency = "EUR", businessId = DEMO_BUSINESS_ID) =>
+  quotePackages(await snapshotAt(env.DB, businessId, undefined), currency, guests);
 const errorsOf = async (p: Promise<unknown>) => {
   try {
     await p;
@@ -102,7 +105,7 @@ describe("quotePackages", () => {
     expect((await errorsOf(quote([guest("n", "m", { id: 999 })]))).status).toBe(404);
     expect((await errorsOf(quote([guest("n", "m", { id: 201 })]))).status).toBe(404);
     const other = await createBusiness("quote-other");
-    const e = await errorsOf(quotePackages(env.DB, other, "EUR", [guest("n", "m", { accommodation_id: 201 })]));
+    const e = await errorsOf(quote([guest("n", "m", { accommodation_id: 201 })], "EUR", other));
     expect(e.status).toBe(404);
   });
 });

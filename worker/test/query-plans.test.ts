@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { keyRecord } from "../src/db/businesses";
+import { keyRecordStatement } from "../src/db/businesses";
 import { ledgersOf } from "../src/db/catalog";
 import { findShortages } from "../src/db/allocations";
 import { loadCart } from "../src/db/carts";
@@ -109,7 +109,7 @@ describe("query plans of the hot queries", () => {
 
   it("the API key lookup (every authenticated request) reads by primary key", async () => {
     const { db, seen } = recorder();
-    await keyRecord(db, "00000000-0000-4000-8000-000000000000");
+    await keyRecordStatement(db, "00000000-0000-4000-8000-000000000000").first();
     expectIndexed(await explainAll(seen));
   });
 

@@ -34,15 +34,15 @@ export interface KeyRecord {
   business_id: number;
   slug: string;
   config: string;
+  catalog_version: number;
 }
 
 /** The key's record joined with its business, in one read (checked on every request). */
-export async function keyRecord(db: D1Database, keyId: string): Promise<KeyRecord | null> {
+export function keyRecordStatement(db: D1Database, keyId: string): D1PreparedStatement {
   return db
     .prepare(
-      `SELECT k.id, k.name, k.scope, k.key_hash, k.revoked_at, k.business_id, b.slug, b.config
+      `SELECT k.id, k.name, k.scope, k.key_hash, k.revoked_at, k.business_id, b.slug, b.config, b.catalog_version
          FROM api_keys k JOIN businesses b ON b.id = k.business_id WHERE k.id = ?`,
     )
-    .bind(keyId)
-    .first<KeyRecord>();
+    .bind(keyId);
 }

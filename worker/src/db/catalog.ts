@@ -99,8 +99,12 @@ export async function pricingOf(db: D1Database, businessId: number, productIds: 
  * released. Products absent from the answer get an empty ledger.
  */
 export async function ledgersOf(db: D1Database, businessId: number, productIds: number[], from: string, to: string, now: Date): Promise<Map<number, Ledger>> {
-  const ids = JSON.stringify([...new Set(productIds)]);
-  const { results } = await db
+  return toLedgers(productIds, await ledgerStatement(db, businessId, productIds, from, to, now).all());
+}
+
+/** The one grouped read of ledgersOf(), to put in a batch; toLedgers() reads its result. */
+export function ledgerStatement(db: D1Database, businessId: number, productIds: number[], from: string, to: string, now: Date): D1PreparedStatement {
+  return db
     .prepare(
       `SELECT product_id, date, slot, capacity, blocked, 0 AS allocated FROM inventory
         WHERE business_id = ?1 AND product_id IN (SELECT value FROM json_each(?2)) AND date BETWEEN ?3 AND ?4
@@ -110,11 +114,13 @@ export async function ledgersOf(db: D1Database, businessId: number, productIds: 
           AND released_at IS NULL AND (booking_id IS NOT NULL OR expires_at > ?5)
         GROUP BY product_id, date, slot`,
     )
-    .bind(businessId, ids, from, to, now.toISOString())
-    .all<{ product_id: number; date: string; slot: string; capacity: number | null; blocked: number; allocated: number }>();
+    .bind(businessId, JSON.stringify([...new Set(productIds)]), from, to, now.toISOString());
+}
+
+export function toLedgers(productIds: number[], result: D1Result): Map<number, Ledger> {
   const out = new Map<number, Ledger>();
   for (const id of productIds) out.set(id, emptyLedger());
-  for (const r of results) {
+  for (const r of result.results as { product_id: number; date: string; slot: string; capacity: number | null; blocked: number; allocated: number }[]) {
     const ledger = out.get(r.product_id) ?? emptyLedger();
     out.set(r.product_id, ledger);
     const key = ledgerKey(r.date, r.slot);

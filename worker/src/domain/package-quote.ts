@@ -16,7 +16,8 @@
  * - is_fixed: the line's price is one amount for the whole line (a per-stay rate, or a fixed
  *   srs), not accumulated per night, day, hour or unbooked bed.
  */
-import { quoteCatalog, type PackageItemRow } from "../db/catalog";
+import type { PackageItemRow } from "../db/catalog";
+import { pricingIn, productsIn, structuresIn, type CatalogSnapshot } from "../db/catalog-snapshot";
 import { ApiError, type FieldError } from "../lib/errors";
 import { daysBetween } from "../lib/time";
 import { genderAllowed, srsChargePerNight, srsUnits } from "./accommodation";
@@ -128,9 +129,17 @@ const itemQty = (item: PackageItemRow, chosen: boolean) =>
   chosen ? Math.min(Math.max(1, item.qty_default, item.qty_min), Math.max(1, item.qty_max)) : item.qty_default;
 
 /** See the module comment. Throws 404 for an unknown package, 422 for an invalid selection. */
-export async function quotePackages(db: D1Database, businessId: number, currency: string, guests: QuoteGuest[]): Promise<Quote> {
+export function quotePackages(snap: CatalogSnapshot, currency: string, guests: QuoteGuest[]): Quote {
   const packageIds = [...new Set(guests.map((g) => g.package.id))];
-  const { currencies, structures, products, pricing } = await quoteCatalog(db, businessId, packageIds);
+  const { currencies } = snap;
+  const structures = structuresIn(snap, packageIds);
+  const ids = new Set<number>(packageIds);
+  for (const st of structures.values()) {
+    st.items.forEach((i) => ids.add(i.product_id));
+    st.accommodationIds.forEach((id) => ids.add(id));
+  }
+  const products = productsIn(snap, [...ids]);
+  const pricing = pricingIn(snap, [...ids]);
   const choice = chooseCurrency(currencies, currency, "currency");
   const ratesOf = (id: number): Rate[] => pricing.rates.get(id) ?? [];
   const segments: SeasonSegment[] = pricing.segments;

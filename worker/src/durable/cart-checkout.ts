@@ -8,8 +8,6 @@
 import { CALLING_CODES } from "../contract/private-calling-codes";
 import type { Booking, CheckoutBody } from "../contract/cart";
 import { convertHoldsStatement, liveHoldsGuard } from "../db/allocations";
-import { businessById } from "../db/businesses";
-import { currenciesOf } from "../db/catalog";
 import {
   cartOpenGuards,
   checkOutCartStatement,
@@ -27,7 +25,7 @@ import type { Env } from "../env";
 import { ApiError, notFound } from "../lib/errors";
 import { isoDateTime } from "../lib/time";
 import { stamp } from "../db/allocations";
-import { batchAbortReason, guestViews, referenceOf, type CartCall, type Outcome } from "./cart-operations";
+import { batchAbortReason, catalogOf, guestViews, referenceOf, type CartCall, type Outcome } from "./cart-operations";
 
 const COUNTRY_CODES = Object.keys(CALLING_CODES);
 
@@ -37,8 +35,8 @@ const isPersonClash = (err: unknown) => /UNIQUE constraint failed: persons\./.te
 export async function checkoutCart(env: Env, call: CartCall, body: CheckoutBody): Promise<Outcome<Booking>> {
   const db = env.DB;
   const { businessId, cartId, now } = call;
-  const business = await businessById(db, businessId);
-  if (!business) throw notFound("The business");
+  const snap = await catalogOf(db, call);
+  const business = snap.business;
   const contents = await loadCart(db, businessId, cartId);
   if (!contents) throw notFound(`Cart ${cartId}`);
   const { cart } = contents;
@@ -55,14 +53,14 @@ export async function checkoutCart(env: Env, call: CartCall, body: CheckoutBody)
   const bookingId = crypto.randomUUID();
   const referenceYear = String(now.getUTCFullYear());
   const totalMinor = contents.lines.reduce((s, l) => s + l.price_minor, 0);
-  const currencies = await currenciesOf(db, businessId);
+  const currencies = snap.currencies;
   const base = currencies.find((c) => c.is_default) ?? currencies[0];
   const target = currencies.find((c) => c.iso_code === cart.currency) ?? base;
   const totalDefaultMinor =
     target.iso_code === base.iso_code ? totalMinor : roundHalfUp((totalMinor / target.exchange_rate) * 10 ** (base.digits - target.digits));
   const startDate = contents.guests.reduce((m, g) => (g.start_date < m ? g.start_date : m), contents.guests[0].start_date);
   const endDate = contents.guests.reduce((m, g) => (g.end_date > m ? g.end_date : m), contents.guests[0].end_date);
-  const locationId = await packageLocation(db, businessId, contents.guests[0].package_id);
+  const locationId = snap.products.get(contents.guests[0].package_id)?.location_id ?? null;
 
   const fixed = [
     ...cartOpenGuards(db, businessId, cartId, now),

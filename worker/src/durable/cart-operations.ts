@@ -25,12 +25,13 @@ import {
 } from "../db/carts";
 import { effectiveState, transition, type CartAction, type CartStateRow } from "../domain/cart-state";
 import { guestErrors, normEmail } from "../domain/cart-people";
-import { dietAndLevelIds } from "../db/catalog";
+import type { CatalogSnapshot } from "../db/catalog-snapshot";
 import { minorDigits, toMajor } from "../domain/money";
 import { quotePackages } from "../domain/package-quote";
 import type { Env } from "../env";
 import { ApiError, notFound } from "../lib/errors";
 import { isoDateTime } from "../lib/time";
+import { snapshotAt } from "../lib/tenant-read";
 
 /** Who asks, about which cart, at what time (the request's clock). */
 export interface CartCall {
@@ -38,6 +39,7 @@ export interface CartCall {
   clientId: string;
   cartId: string;
   now: Date;
+  catalogVersion?: number;
 }
 
 /** An operation's answer, and when the cart's alarm is due (null: the cart is no longer open). */
@@ -58,10 +60,18 @@ export function batchAbortReason(err: unknown): string | null {
 
 const limitExceeded = (detail: string) => new ApiError(409, "limit_exceeded", detail);
 
-async function configOf(db: D1Database, businessId: number): Promise<BusinessConfig> {
-  const business = await businessById(db, businessId);
-  if (!business) throw notFound("The business");
-  return business.config;
+/** The business's catalog as of the request (its config, diets, levels, products and rates). */
+export async function catalogOf(db: D1Database, call: CartCall): Promise<CatalogSnapshot> {
+  try {
+    return await snapshotAt(db, call.businessId, call.catalogVersion);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) throw notFound("The business");
+    throw err;
+  }
+}
+
+async function configOf(db: D1Database, call: CartCall): Promise<BusinessConfig> {
+  return (await catalogOf(db, call)).business.config;
 }
 
 /** The cart, or 404 exactly like a cart of another business. */
@@ -151,7 +161,7 @@ export function cartView(contents: CartContents, config: BusinessConfig, now: Da
 
 export async function viewCart(env: Env, call: CartCall): Promise<Outcome<Cart>> {
   const contents = await requireCart(env.DB, call);
-  return { status: 200, body: cartView(contents, await configOf(env.DB, call.businessId), call.now) };
+  return { status: 200, body: cartView(contents, await configOf(env.DB, call), call.now) };
 }
 
 // --- add -----------------------------------------------------------------------------------
@@ -177,7 +187,8 @@ async function soldOut(db: D1Database, businessId: number, holds: Hold[], now: D
 export async function addToCart(env: Env, call: CartCall, body: AddToCartBody, isNew: boolean): Promise<Outcome<Cart>> {
   const db = env.DB;
   const { businessId, cartId, now } = call;
-  const config = await configOf(db, businessId);
+  const snap = await catalogOf(db, call);
+  const config = snap.business.config;
   let existing: CartContents | null = null;
   if (!isNew) {
     existing = await requireCart(db, call);
@@ -189,18 +200,15 @@ export async function addToCart(env: Env, call: CartCall, body: AddToCartBody, i
   }
 
   const cartEmails = new Set(existing?.guests.map((g) => normEmail(g.data.email)).filter((e): e is string => e !== null) ?? []);
-  // Only a guest who picked a diet or level costs the extra read.
-  const picks = body.guests.some((g) => g.diet_id !== undefined || g.level_id !== undefined);
-  const known = picks ? await dietAndLevelIds(db, businessId) : { dietIds: new Set<number>(), levelIds: new Set<number>() };
+  const known = { dietIds: new Set(snap.diets.map((d: { id: number }) => d.id)), levelIds: new Set(snap.levels.map((l: { id: number }) => l.id)) };
   const errors = guestErrors(body.guests, config, isoDateTime(now).slice(0, 10), cartEmails, known);
   if (errors.length > 0) {
     throw new ApiError(422, "validation_failed", `The guests are invalid: ${errors.map((e) => `${e.path}: ${e.message}`).join("; ")}`, { errors });
   }
 
   const guestIds = body.guests.map(() => crypto.randomUUID());
-  const quote = await quotePackages(
-    db,
-    businessId,
+  const quote = quotePackages(
+    snap,
     body.currency,
     body.guests.map((g, i) => ({ key: guestIds[i], gender: g.gender, package: g.package })),
   );
@@ -270,7 +278,7 @@ export const EXTENSION_MS = 10 * 60 * 1000;
 export async function extendCart(env: Env, call: CartCall): Promise<Outcome<{ cart_id: string; expiry_date: string }>> {
   const db = env.DB;
   const { businessId, cartId, now } = call;
-  const config = await configOf(db, businessId);
+  const config = await configOf(db, call);
   const { cart } = await requireCart(db, call);
   allow(cart, "extend", now);
   if (cart.extensions >= config.max_extensions_per_cart) {

@@ -12,6 +12,8 @@ export interface CartRequest {
   clientId: string;
   cartId: string;
   nowMs: number;
+  /** The catalog version the request's key check saw (lib/tenant-read.ts). */
+  catalogVersion?: number;
 }
 
 /** An operation's answer across RPC. Errors are values: RPC keeps only an Error's message. */
@@ -66,7 +68,7 @@ export class CartTimer extends DurableObject<Env> {
 
   private async run<T>(req: CartRequest, op: (call: CartCall) => Promise<Outcome<T>>): Promise<CartReply<T>> {
     return this.serialize(async () => {
-      const call: CartCall = { businessId: req.businessId, clientId: req.clientId, cartId: req.cartId, now: new Date(req.nowMs) };
+      const call: CartCall = { businessId: req.businessId, clientId: req.clientId, cartId: req.cartId, now: new Date(req.nowMs), catalogVersion: req.catalogVersion };
       let outcome: Outcome<T>;
       try {
         outcome = await op(call);

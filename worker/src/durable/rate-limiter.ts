@@ -1,7 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
 
 export interface RateVerdict {
-  allowed: boolean;
+  /** Requests granted now: 0 (over the limit) up to the number asked for. */
+  granted: number;
+  /** What is left of the window's budget after this grant. */
   remaining: number;
   retryAfterSeconds: number;
 }
@@ -9,21 +11,25 @@ export interface RateVerdict {
 /**
  * One per rate-limited client. A fixed window counter held in memory: losing it on eviction
  * only forgives a few requests, and keeping it out of storage keeps every API call cheap.
+ * A caller may ask for several requests at once (a lease, see middleware/rate-limit.ts): the
+ * counter hands out at most `limit` per window, however they are split between processes.
  */
 export class RateLimiter extends DurableObject {
   private windowStart = 0;
   private count = 0;
 
-  take(limit: number, windowMs: number, nowMs: number): RateVerdict {
+  take(limit: number, windowMs: number, nowMs: number, want = 1): RateVerdict {
     const start = nowMs - (nowMs % windowMs);
     if (start !== this.windowStart) {
       this.windowStart = start;
       this.count = 0;
     }
-    if (this.count >= limit) {
-      return { allowed: false, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil((start + windowMs - nowMs) / 1000)) };
-    }
-    this.count += 1;
-    return { allowed: true, remaining: limit - this.count, retryAfterSeconds: 0 };
+    const granted = Math.max(0, Math.min(Math.floor(want), limit - this.count));
+    this.count += granted;
+    return {
+      granted,
+      remaining: Math.max(0, limit - this.count),
+      retryAfterSeconds: granted > 0 ? 0 : Math.max(1, Math.ceil((start + windowMs - nowMs) / 1000)),
+    };
   }
 }

@@ -1,25 +1,58 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { problem } from "../app";
 import { parseConfig } from "../contract/config";
-import { keyRecord } from "../db/businesses";
+import { keyRecordStatement, type KeyRecord } from "../db/businesses";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
-import { readKey, sha256Hex, type KeyScope } from "../lib/keys";
-import { enforceRateLimit } from "./rate-limit";
+import { readKey, sha256Hex, type KeyClaims, type KeyScope } from "../lib/keys";
+import { settleAccess, type Access } from "../lib/tenant-read";
+import { withHeaders } from "./cors";
+import { takeRequest } from "./rate-limit";
 
 export interface ApiKeyAuthOptions {
   /** The scope this door requires. A key of the other scope gets 403. */
   scope: KeyScope;
+  /**
+   * Whether a request may run before its key's record is checked (only reads: GET, HEAD, and
+   * the POSTs listed here that change nothing). Its reads then carry the check in the same D1
+   * round trip (lib/tenant-read.ts), and whatever it answers is replaced by the 401/403/429
+   * when the check fails. Every other request is checked before it runs.
+   */
+  readOnlyPosts?: string[];
 }
 
 const unauthorized = (detail: string) =>
   new ApiError(401, "unauthorized", detail, { headers: { "WWW-Authenticate": 'Bearer realm="api"' } });
 
+/** The key's access: its D1 record (joined with the business) settles it, then the rate limit. */
+function keyAccess(c: Context<AppEnv>, claims: KeyClaims, token: string, scope: KeyScope): Access {
+  const access: Access = {
+    headers: {},
+    guard: (db) => keyRecordStatement(db, claims.jti),
+    async check(row) {
+      const record = row as KeyRecord | null;
+      if (!record || record.business_id !== claims.bid || record.key_hash !== (await sha256Hex(token))) {
+        throw unauthorized("The API key is unknown.");
+      }
+      if (record.revoked_at) throw unauthorized("The API key has been revoked.");
+      if (record.scope !== scope) {
+        throw new ApiError(403, "forbidden", `This route needs a ${scope} key; this key's scope is ${record.scope}.`);
+      }
+      c.set("tenant", { businessId: record.business_id, slug: record.slug, actor: record.name, clientId: `key:${record.id}` });
+      access.headers = await takeRequest(c.env, `key:${record.id}`, parseConfig(record.config).rate_limit_per_minute, c.get("now").getTime());
+      return Number(record.catalog_version);
+    },
+  };
+  return access;
+}
+
 /**
- * Bearer API key authentication. The JWT's signature is checked first (cheap, no I/O), then its
- * record in D1, so a revoked key stops working at once. Sets the request's tenant, then applies
- * the business's per-key rate limit.
+ * Bearer API key authentication. The JWT's signature is checked first (cheap, no I/O): it names
+ * the business. Then the key's record in D1, so a revoked key stops working at once, and the
+ * business's per-key rate limit. For reads the record rides in the handler's own D1 round trip.
  */
 export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler<AppEnv> {
+  const readOnlyPosts = new Set(options.readOnlyPosts ?? []);
   return async (c, next) => {
     const header = c.req.header("Authorization");
     if (!header) throw unauthorized("Send an API key as `Authorization: Bearer <key>`.");
@@ -29,16 +62,23 @@ export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler<AppEnv
     if (!c.env.KEY_SIGNING_SECRET) throw new Error("KEY_SIGNING_SECRET is not configured");
     const claims = await readKey(c.env.KEY_SIGNING_SECRET, token);
     if (!claims) throw unauthorized("The API key is malformed or its signature is invalid.");
-    const record = await keyRecord(c.env.DB, claims.jti);
-    if (!record || record.business_id !== claims.bid || record.key_hash !== (await sha256Hex(token))) {
-      throw unauthorized("The API key is unknown.");
-    }
-    if (record.revoked_at) throw unauthorized("The API key has been revoked.");
-    if (record.scope !== options.scope) {
-      throw new ApiError(403, "forbidden", `This route needs a ${options.scope} key; this key's scope is ${record.scope}.`);
-    }
-    c.set("tenant", { businessId: record.business_id, slug: record.slug, actor: record.name, clientId: `key:${record.id}` });
-    await enforceRateLimit(c, parseConfig(record.config).rate_limit_per_minute);
+    // Until the record is read, the tenant is the business the signed key names.
+    c.set("tenant", { businessId: claims.bid, slug: "", actor: "", clientId: `key:${claims.jti}` });
+    const access = keyAccess(c, claims, token, options.scope);
+    c.set("access", access);
+    const method = c.req.method;
+    const deferred = method === "GET" || method === "HEAD" || (method === "POST" && readOnlyPosts.has(c.req.path));
+    if (!deferred) await settleAccess(c);
     await next();
+    if (deferred) {
+      try {
+        await settleAccess(c);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        c.res = problem(c, err);
+        return;
+      }
+    }
+    if (Object.keys(access.headers).length) c.res = withHeaders(c.res, access.headers);
   };
 }

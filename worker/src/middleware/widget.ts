@@ -3,8 +3,9 @@ import { problem } from "../app";
 import { businessBySlug, type Business } from "../db/businesses";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
+import { businessAccess } from "../lib/tenant-read";
 import { corsPreflightHeaders, corsResponseHeaders, isOriginAllowed, withHeaders, type CorsOptions } from "./cors";
-import { enforceRateLimit } from "./rate-limit";
+import { takeRequest } from "./rate-limit";
 
 export interface WidgetDoorOptions {
   /** Name of the path parameter holding the business slug (default "business"). */
@@ -28,6 +29,26 @@ export function widgetClientAddress(req: Request): string {
  * - Preflights are answered here, before the rate limit (browsers cache them for 10 minutes).
  * - Every response, errors included, carries the CORS headers for an allowed origin.
  */
+/**
+ * The door's view of businesses by slug, kept by the process for a few seconds: a visitor's
+ * request answered from the edge cache then costs no database read at all. A change to a
+ * business's widget_origins or rate limit reaches the door within DOOR_TTL_MS; an unknown slug
+ * is never remembered (a new business is found at once).
+ */
+const DOOR_TTL_MS = 5_000;
+const doorBusinesses = new Map<string, { business: Business; until: number }>();
+
+async function doorBusiness(db: D1Database, slug: string): Promise<Business | null> {
+  const now = Date.now();
+  const known = doorBusinesses.get(slug);
+  if (known && known.until > now) return known.business;
+  const business = await businessBySlug(db, slug);
+  if (doorBusinesses.size >= 1_000) doorBusinesses.clear();
+  if (business) doorBusinesses.set(slug, { business, until: now + DOOR_TTL_MS });
+  else doorBusinesses.delete(slug);
+  return business;
+}
+
 export function widgetDoor(options: WidgetDoorOptions = {}): MiddlewareHandler<AppEnv> {
   const param = options.param ?? "business";
   return async (c, next) => {
@@ -35,7 +56,7 @@ export function widgetDoor(options: WidgetDoorOptions = {}): MiddlewareHandler<A
     let cors: Record<string, string> = {};
     try {
       const slug = c.req.param(param) ?? "";
-      const business: Business | null = /^[a-z0-9][a-z0-9-]{0,62}$/.test(slug) ? await businessBySlug(c.env.DB, slug) : null;
+      const business: Business | null = /^[a-z0-9][a-z0-9-]{0,62}$/.test(slug) ? await doorBusiness(c.env.DB, slug) : null;
       if (!business) throw new ApiError(404, "not_found", `No business with the slug '${slug}'.`);
       if (origin !== undefined) {
         const rules = {
@@ -60,23 +81,13 @@ export function widgetDoor(options: WidgetDoorOptions = {}): MiddlewareHandler<A
         actor: "widget",
         clientId: `widget:${widgetClientAddress(c.req.raw)}`,
       });
-      await enforceRateLimit(c, business.config.rate_limit_per_minute);
-      const rate = rateHeaders(c.res.headers);
+      c.set("access", businessAccess(business.id));
+      const rate = await takeRequest(c.env, c.get("tenant").clientId, business.config.rate_limit_per_minute, c.get("now").getTime());
       await next();
       c.res = withHeaders(c.res, { ...rate, ...cors });
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
-      return withHeaders(problem(c, err), { ...rateHeaders(c.res.headers), ...cors });
+      return withHeaders(problem(c, err), cors);
     }
   };
-}
-
-/** The rate-limit headers enforceRateLimit() set, to carry onto whatever response goes out. */
-function rateHeaders(headers: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of ["RateLimit-Limit", "RateLimit-Remaining"]) {
-    const value = headers.get(name);
-    if (value !== null) out[name] = value;
-  }
-  return out;
 }

@@ -3,6 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import { problem } from "../app";
 import type { AppEnv, Tenant } from "../env";
 import { ApiError } from "../lib/errors";
+import { businessAccess } from "../lib/tenant-read";
 import { addDays, isoDate } from "../lib/time";
 import { widgetDoor } from "../middleware/widget";
 import { publicApi } from "./public";
@@ -34,6 +35,7 @@ inner.use("*", async (c, next) => {
   const ctx = forwarded.get(c.req.raw);
   if (!ctx) throw new ApiError(404, "not_found", "Not found.");
   c.set("tenant", ctx.tenant);
+  c.set("access", businessAccess(ctx.tenant.businessId));
   c.set("now", ctx.now);
   c.set("requestId", ctx.requestId);
   await next();
@@ -84,17 +86,26 @@ function waitUntil(c: Context<AppEnv>, promise: Promise<unknown>) {
 
 /** Run `path` (relative to the public API root) on the inner app, through the edge cache for GETs. */
 async function runInner(c: Context<AppEnv>, method: string, path: string, search: URLSearchParams, init: RequestInit = {}): Promise<Response> {
-  const ttl = method === "GET" ? edgeTtl(path) : 0;
+  return throughEdgeCache(c, method === "GET" ? edgeTtl(path) : 0, path, search, async () => {
+    const qs = search.toString();
+    const req = new Request(`http://widget.internal${path}${qs ? `?${qs}` : ""}`, { ...init, method });
+    forwarded.set(req, { tenant: c.get("tenant"), now: c.get("now"), requestId: c.get("requestId") });
+    return inner.fetch(req, c.env, safeExecutionCtx(c));
+  });
+}
+
+/**
+ * The answer kept at the edge for `ttl` seconds under the business, `path` and the sorted
+ * query, else `produce`d and kept when it is a 200. ttl 0: produced every time, never stored.
+ */
+async function throughEdgeCache(c: Context<AppEnv>, ttl: number, path: string, search: URLSearchParams, produce: () => Promise<Response>): Promise<Response> {
   const cache = ttl > 0 ? edgeCache() : null;
   const key = cache ? cacheKey(c, path, search) : null;
   if (cache && key) {
     const hit = await cache.match(key);
     if (hit) return withCacheHeaders(hit, "HIT", ttl);
   }
-  const qs = search.toString();
-  const req = new Request(`http://widget.internal${path}${qs ? `?${qs}` : ""}`, { ...init, method });
-  forwarded.set(req, { tenant: c.get("tenant"), now: c.get("now"), requestId: c.get("requestId") });
-  const res = await inner.fetch(req, c.env, safeExecutionCtx(c));
+  const res = await produce();
   if (!cache || !key || res.status !== 200) return ttl > 0 ? res : withNoStore(res);
   const stored = new Response(res.body, res);
   stored.headers.set("Cache-Control", `public, s-maxage=${ttl}, max-age=${ttl}`);
@@ -231,6 +242,12 @@ export function widgetRoutes() {
    */
   widget.get("/widget/v1/:business/bootstrap", async (c) => {
     const q = readQuery(c);
+    // The whole answer is kept at the edge as briefly as the availability in it: a hit costs
+    // one cache read instead of the many inner reads below.
+    return throughEdgeCache(c, AVAILABILITY_TTL, "/bootstrap", new URL(c.req.url).searchParams, () => bootstrap(c, q));
+  });
+
+  async function bootstrap(c: Context<AppEnv>, q: ReturnType<typeof readQuery>): Promise<Response> {
     const settings = await innerJson<SettingsLike & Record<string, unknown>>(c, "/settings", {});
     const { lang, cur } = pick(settings, q.language, q.currency);
     const today = isoDate(c.get("now"));
@@ -263,7 +280,7 @@ export function widgetRoutes() {
     }
     c.header("Cache-Control", "no-cache");
     return c.json({ business: c.get("tenant").slug, today, language: lang, currency: cur, settings, products, product, start_date: startDate, calendar: cal, package: pkg }, 200);
-  });
+  }
 
   /** Availability and prices of one product over a window (the calendar's other months). */
   widget.get("/widget/v1/:business/calendar", async (c) => {

@@ -2,11 +2,12 @@ import { createRoute } from "@hono/zod-openapi";
 import { AvailabilitiesByProduct, AvailabilitiesQuery, AvailabilityQuery, ProductAvailability } from "../../contract/catalog-availability";
 import { PathId } from "../../contract/common";
 import { problemResponse } from "../../contract/problem";
-import { ledgersOf } from "../../db/catalog";
-import { findProducts, productById } from "../../db/products";
+import { ledgerStatement, toLedgers } from "../../db/catalog";
+import { filterProducts } from "../../db/catalog-snapshot";
 import { availabilityCalendar, emptyLedger, ledgerWindow } from "../../domain/availability";
 import type { Product } from "../../domain/product";
 import { createRouter } from "../../lib/openapi";
+import { readTenant } from "../../lib/tenant-read";
 import { dateWindow, mergeLists, productNotFound } from "./catalog-view";
 
 const errors = {
@@ -46,9 +47,9 @@ const many = createRoute({
   responses: { 200: { description: "Keyed by product id, then by date.", content: { "application/json": { schema: AvailabilitiesByProduct } } }, ...errors },
 });
 
-/** Every product's calendar over [start, end] from ONE grouped read of inventory and allocations. */
-async function calendars(db: D1Database, businessId: number, products: Product[], start: string, end: string, now: Date) {
-  if (products.length === 0) return {};
+/** The ONE grouped read of inventory and allocations behind every product's calendar over [start, end]. */
+function calendarStatements(db: D1Database, businessId: number, products: Product[], start: string, end: string, now: Date): D1PreparedStatement[] {
+  if (products.length === 0) return [];
   let from = start;
   let to = end;
   for (const p of products) {
@@ -56,7 +57,12 @@ async function calendars(db: D1Database, businessId: number, products: Product[]
     if (w.from < from) from = w.from;
     if (w.to > to) to = w.to;
   }
-  const ledgers = await ledgersOf(db, businessId, products.map((p) => p.id), from, to, now);
+  return [ledgerStatement(db, businessId, products.map((p) => p.id), from, to, now)];
+}
+
+function calendars(products: Product[], result: D1Result | undefined, start: string, end: string) {
+  if (!result) return {};
+  const ledgers = toLedgers(products.map((p) => p.id), result);
   return Object.fromEntries(products.map((p) => [String(p.id), availabilityCalendar(p, ledgers.get(p.id) ?? emptyLedger(), start, end)]));
 }
 
@@ -65,18 +71,26 @@ export const availabilityRoutes = createRouter()
     const q = c.req.valid("query");
     const { start, end } = dateWindow(c.get("now"), q.start_date, q.end_date);
     const businessId = c.get("tenant").businessId;
-    const products = await findProducts(c.env.DB, businessId, { ids: mergeLists(q["ids[]"], q.ids), type: q.type, backoffice_category_id: q.backoffice_category_id });
+    const filter = { ids: mergeLists(q["ids[]"], q.ids), type: q.type, backoffice_category_id: q.backoffice_category_id };
+    let products: Product[] = [];
+    const { results } = await readTenant(c, (snap) => {
+      products = filterProducts(snap, filter);
+      return calendarStatements(c.env.DB, businessId, products, start, end, c.get("now"));
+    });
     c.header("Cache-Control", "no-store");
-    return c.json(await calendars(c.env.DB, businessId, products, start, end, c.get("now")), 200);
+    return c.json(calendars(products, results[0], start, end), 200);
   })
   .openapi(one, async (c) => {
     const { id } = c.req.valid("param");
     const q = c.req.valid("query");
     const { start, end } = dateWindow(c.get("now"), q.start_date, q.end_date);
     const businessId = c.get("tenant").businessId;
-    const product = await productById(c.env.DB, businessId, id);
+    let product: Product | undefined;
+    const { results } = await readTenant(c, (snap) => {
+      product = snap.products.get(id);
+      return product ? calendarStatements(c.env.DB, businessId, [product], start, end, c.get("now")) : [];
+    });
     if (!product) throw productNotFound(id);
-    const out = await calendars(c.env.DB, businessId, [product], start, end, c.get("now"));
     c.header("Cache-Control", "no-store");
-    return c.json(out[String(id)], 200);
+    return c.json(calendars([product], results[0], start, end)[String(id)], 200);
   });

@@ -113,7 +113,7 @@ function cartTimer(c: Context<AppEnv>, cartId: string) {
 
 function cartRequest(c: Context<AppEnv>, cartId: string): CartRequest {
   const tenant = c.get("tenant");
-  return { businessId: tenant.businessId, clientId: tenant.clientId, cartId, nowMs: c.get("now").getTime() };
+  return { businessId: tenant.businessId, clientId: tenant.clientId, cartId, nowMs: c.get("now").getTime(), catalogVersion: c.get("access")?.version };
 }
 
 /** A path cart_id: a UUID (any case) or no such cart. */

@@ -1,13 +1,15 @@
 /** What the catalog routes share: the request's language and currency, and the product view. */
 import type { Context } from "hono";
 import type { Product as ProductView } from "../../contract/catalog";
-import { currenciesOf, languagesOf, lookupsOf, type CatalogLookups } from "../../db/catalog";
+import type { CatalogLookups } from "../../db/catalog";
+import type { CatalogSnapshot } from "../../db/catalog-snapshot";
 import { chooseCurrency, displayPrice, type Currency, type CurrencyChoice } from "../../domain/money";
 import { lowestRate, type Rate } from "../../domain/pricing";
 import { MAX_NIGHTS, translated, type Product } from "../../domain/product";
 import type { AppEnv } from "../../env";
 import { ApiError, invalid } from "../../lib/errors";
 import { addDays, daysBetween, isoDate } from "../../lib/time";
+import { readTenant } from "../../lib/tenant-read";
 
 export interface CatalogContext {
   businessId: number;
@@ -22,9 +24,13 @@ export interface CatalogContext {
  * the business's own (an unknown one is a 422, not a silent fallback).
  */
 export async function catalogContext(c: Context<AppEnv>, q: { language?: string; currency?: string }): Promise<CatalogContext> {
-  const db = c.env.DB;
-  const businessId = c.get("tenant").businessId;
-  const [currencies, config, lookups] = await Promise.all([currenciesOf(db, businessId), languagesOf(db, businessId), lookupsOf(db, businessId)]);
+  return contextOf((await readTenant(c)).snap, q);
+}
+
+/** catalogContext() from a catalog snapshot already read. */
+export function contextOf(snap: CatalogSnapshot, q: { language?: string; currency?: string }): CatalogContext {
+  const { businessId, currencies, lookups } = snap;
+  const config = snap.business.config;
   if (q.language !== undefined && !config.languages.includes(q.language)) {
     throw invalid("language", `unknown language ${JSON.stringify(q.language)}; this business offers ${config.languages.join(", ")}`);
   }

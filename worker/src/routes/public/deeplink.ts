@@ -2,10 +2,10 @@ import { createRoute } from "@hono/zod-openapi";
 import { Deeplink, DeeplinkQuery } from "../../contract/catalog";
 import { PathId } from "../../contract/common";
 import { problemResponse } from "../../contract/problem";
-import { productById } from "../../db/products";
+import { readTenant } from "../../lib/tenant-read";
 import { invalid } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
-import { catalogContext, productNotFound } from "./catalog-view";
+import { contextOf, productNotFound } from "./catalog-view";
 
 const route = createRoute({
   method: "get",
@@ -33,10 +33,10 @@ export const deeplinkRoutes = createRouter().openapi(route, async (c) => {
   const q = c.req.valid("query");
   if (q.product_id !== undefined && q.product_id !== id) throw invalid("product_id", "must equal the product id in the path");
   if (q.start_date && q.end_date && q.end_date < q.start_date) throw invalid("end_date", "must not be before start_date");
-  const ctx = await catalogContext(c, q);
-  const product = await productById(c.env.DB, ctx.businessId, id);
-  if (!product) throw productNotFound(id);
-  const url = new URL(`/book/${encodeURIComponent(c.get("tenant").slug)}`, new URL(c.req.url).origin);
+  const { snap } = await readTenant(c);
+  contextOf(snap, q);
+  if (!snap.products.has(id)) throw productNotFound(id);
+  const url = new URL(`/book/${encodeURIComponent(snap.business.slug)}`, new URL(c.req.url).origin);
   url.searchParams.set("product", String(id));
   for (const name of ["start_date", "end_date", "duration", "males", "females", "couples", "language", "currency"] as const) {
     const value = q[name];

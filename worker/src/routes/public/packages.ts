@@ -2,8 +2,10 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { AccommodationOption, AccommodationQuery, PackageQuery, PackageRoot } from "../../contract/catalog";
 import { PathId } from "../../contract/common";
 import { problemResponse } from "../../contract/problem";
-import { ledgersOf, packageStructures, pricingOf, type PackageItemRow } from "../../db/catalog";
-import { productById, productsByIds } from "../../db/products";
+import type { Context } from "hono";
+import { ledgerStatement, toLedgers, type PackageItemRow, type PackageStructure } from "../../db/catalog";
+import { pricingIn, productsIn, structuresIn, type CatalogSnapshot } from "../../db/catalog-snapshot";
+import type { AppEnv } from "../../env";
 import { partySize, policyRefusal, srsAvailable, srsUnits, unitsForParty } from "../../domain/accommodation";
 import { emptyLedger, minAvailable, slotState, UNLIMITED_UNITS, type Ledger } from "../../domain/availability";
 import { displayPrice } from "../../domain/money";
@@ -12,8 +14,9 @@ import { hasQuantityTiers, priceFor, type Rate } from "../../domain/pricing";
 import { isAllowedDuration, isCheckinDay, isSession, type Product } from "../../domain/product";
 import { ApiError, invalid, type FieldError } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
+import { readTenant } from "../../lib/tenant-read";
 import { addDays } from "../../lib/time";
-import { catalogContext, productBasics, productView, type CatalogContext } from "./catalog-view";
+import { contextOf, productBasics, productView, type CatalogContext } from "./catalog-view";
 
 const errors = {
   401: problemResponse("Missing, malformed, unknown or revoked API key."),
@@ -54,8 +57,8 @@ const accommodations = createRoute({
 });
 
 /** The package (404 unless it is one of the business's packages) and its stay, checked. */
-async function packageStay(c: Parameters<typeof catalogContext>[0], ctx: CatalogContext, id: number, start: string, nights: number) {
-  const pkg = await productById(c.env.DB, ctx.businessId, id);
+function packageStay(snap: CatalogSnapshot, id: number, start: string, nights: number) {
+  const pkg = snap.products.get(id);
   if (!pkg || pkg.type !== "package") throw new ApiError(404, "not_found", `Package ${id} was not found.`);
   const errs: FieldError[] = [];
   if (!isCheckinDay(pkg, start)) {
@@ -107,19 +110,34 @@ function itemView(item: PackageItemRow, p: Product, rates: Rate[], ctx: CatalogC
   };
 }
 
+/**
+ * The live read a package answer needs, planned on the catalog snapshot so that it shares the
+ * round trip of the key check: the inventory of some of the package's products over the stay.
+ * Nothing when the package or the stay is not valid (the handler then says why).
+ */
+function stayLedger(c: Context<AppEnv>, snap: CatalogSnapshot, id: number, q: { start_date: string; duration: number }, productIds: (s: PackageStructure) => number[]) {
+  let nights: string[];
+  try {
+    nights = packageStay(snap, id, q.start_date, q.duration).nights;
+  } catch {
+    return [];
+  }
+  const ids = productIds(structuresIn(snap, [id]).get(id)!);
+  return [ledgerStatement(c.env.DB, snap.businessId, ids, nights[0], nights[nights.length - 1], c.get("now"))];
+}
+
 export const packageRoutes = createRouter()
   .openapi(items, async (c) => {
     const { id } = c.req.valid("param");
     const q = c.req.valid("query");
-    const ctx = await catalogContext(c, q);
-    const { nights, end } = await packageStay(c, ctx, id, q.start_date, q.duration);
-    const structure = (await packageStructures(c.env.DB, ctx.businessId, [id])).get(id)!;
+    const { snap, results } = await readTenant(c, (snap) => stayLedger(c, snap, id, q, (s) => s.items.map((i) => i.product_id)));
+    const ctx = contextOf(snap, q);
+    const { nights, end } = packageStay(snap, id, q.start_date, q.duration);
+    const structure = structuresIn(snap, [id]).get(id)!;
     const ids = structure.items.map((i) => i.product_id);
-    const [products, pricing, ledgers] = await Promise.all([
-      productsByIds(c.env.DB, ctx.businessId, ids),
-      pricingOf(c.env.DB, ctx.businessId, ids),
-      ledgersOf(c.env.DB, ctx.businessId, ids, nights[0], nights[nights.length - 1], c.get("now")),
-    ]);
+    const products = productsIn(snap, ids);
+    const pricing = pricingIn(snap, ids);
+    const ledgers = toLedgers(ids, results[0]);
     const groupConfigurable = new Map(structure.groups.map((g) => [g.id, g.is_configurable_dates === 1]));
     const view = (item: PackageItemRow) =>
       itemView(
@@ -150,16 +168,15 @@ export const packageRoutes = createRouter()
     const { id } = c.req.valid("param");
     const q = c.req.valid("query");
     const party = { males: q.males, females: q.females, couples: q.couples };
-    const ctx = await catalogContext(c, q);
-    const { nights, end } = await packageStay(c, ctx, id, q.start_date, q.duration);
+    const { snap, results } = await readTenant(c, (snap) => stayLedger(c, snap, id, q, (s) => s.accommodationIds));
+    const ctx = contextOf(snap, q);
+    const { nights, end } = packageStay(snap, id, q.start_date, q.duration);
     if (partySize(party) === 0) throw invalid("males", "the party is empty: give males, females or couples");
-    const structure = (await packageStructures(c.env.DB, ctx.businessId, [id])).get(id)!;
+    const structure = structuresIn(snap, [id]).get(id)!;
     const ids = structure.accommodationIds;
-    const [rooms, pricing, ledgers] = await Promise.all([
-      productsByIds(c.env.DB, ctx.businessId, ids),
-      pricingOf(c.env.DB, ctx.businessId, ids),
-      ledgersOf(c.env.DB, ctx.businessId, ids, nights[0], nights[nights.length - 1], c.get("now")),
-    ]);
+    const rooms = productsIn(snap, ids);
+    const pricing = pricingIn(snap, ids);
+    const ledgers = toLedgers(ids, results[0]);
     const currency = ctx.choice.target.iso_code;
     const options: (z.infer<typeof AccommodationOption> & { sortType: number })[] = [];
     for (const room of rooms.values()) {

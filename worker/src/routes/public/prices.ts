@@ -2,8 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import { PathId } from "../../contract/common";
 import { PackagePrices, PackagePricesBody, ProductPrice, ProductPriceQuery, ProductPrices, ProductPricesQuery } from "../../contract/catalog-prices";
 import { problemResponse } from "../../contract/problem";
-import { currenciesOf, pricingOf, type PricingData } from "../../db/catalog";
-import { productsByIds } from "../../db/products";
+import type { PricingData } from "../../db/catalog";
+import { pricingIn, productsIn, type CatalogSnapshot } from "../../db/catalog-snapshot";
 import { stayDates } from "../../domain/availability";
 import { chooseCurrency, displayPrice, toMajor, type CurrencyChoice } from "../../domain/money";
 import { quotePackages } from "../../domain/package-quote";
@@ -11,7 +11,8 @@ import { priceFor } from "../../domain/pricing";
 import { isSession, type Product } from "../../domain/product";
 import { createRouter } from "../../lib/openapi";
 import { invalid } from "../../lib/errors";
-import { catalogContext, mergeLists, productNotFound } from "./catalog-view";
+import { readTenant } from "../../lib/tenant-read";
+import { contextOf, mergeLists, productNotFound } from "./catalog-view";
 
 const errors = {
   401: problemResponse("Missing, malformed, unknown or revoked API key."),
@@ -91,11 +92,11 @@ function productTotal(p: Product, pricing: PricingData, start: string, pax: numb
   }).amount_minor;
 }
 
-async function load(db: D1Database, businessId: number, ids: number[]) {
-  const [products, pricing] = await Promise.all([productsByIds(db, businessId, ids), pricingOf(db, businessId, ids)]);
+function load(snap: CatalogSnapshot, ids: number[]) {
+  const products = productsIn(snap, ids);
   const missing = ids.find((id) => !products.has(id));
   if (missing !== undefined) throw productNotFound(missing);
-  return { products, pricing };
+  return { products, pricing: pricingIn(snap, ids) };
 }
 
 const show = (minor: number, choice: CurrencyChoice) => displayPrice(minor, choice);
@@ -105,8 +106,9 @@ export const priceRoutes = createRouter()
     const q = c.req.valid("query");
     const ids = mergeLists(q["product_ids[]"], q.product_ids);
     if (!ids || ids.length === 0) throw invalid("product_ids", "is required: product_ids[]=<id> repeated, or product_ids=1,2");
-    const ctx = await catalogContext(c, q);
-    const { products, pricing } = await load(c.env.DB, ctx.businessId, ids);
+    const { snap } = await readTenant(c);
+    const ctx = contextOf(snap, q);
+    const { products, pricing } = load(snap, ids);
     const out: Record<string, number> = {};
     for (const id of ids) out[String(id)] = show(productTotal(products.get(id)!, pricing, q.start_date, q.pax, q.duration, q.duration_unit), ctx.choice);
     return c.json(out, 200);
@@ -114,18 +116,18 @@ export const priceRoutes = createRouter()
   .openapi(one, async (c) => {
     const { id } = c.req.valid("param");
     const q = c.req.valid("query");
-    const ctx = await catalogContext(c, q);
-    const { products, pricing } = await load(c.env.DB, ctx.businessId, [id]);
+    const { snap } = await readTenant(c);
+    const ctx = contextOf(snap, q);
+    const { products, pricing } = load(snap, [id]);
     return c.json({ total_price: show(productTotal(products.get(id)!, pricing, q.start_date, q.pax, q.duration, q.duration_unit), ctx.choice) }, 200);
   })
   .openapi(packages, async (c) => {
     const body = c.req.valid("json");
-    const businessId = c.get("tenant").businessId;
     const code = body.currency ?? body.currency_id;
-    const choice = chooseCurrency(await currenciesOf(c.env.DB, businessId), code, body.currency ? "currency" : "currency_id");
-    const quote = await quotePackages(
-      c.env.DB,
-      businessId,
+    const { snap } = await readTenant(c);
+    const choice = chooseCurrency(snap.currencies, code, body.currency ? "currency" : "currency_id");
+    const quote = quotePackages(
+      snap,
       choice.target.iso_code,
       body.guests.map((g) => ({ key: g.unique_id, gender: g.gender, package: g.package })),
     );

@@ -2,10 +2,10 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { LanguageOnlyQuery, Product, ProductListQuery } from "../../contract/catalog";
 import { PathId } from "../../contract/common";
 import { problemResponse } from "../../contract/problem";
-import { pricingOf } from "../../db/catalog";
-import { findProducts, productById } from "../../db/products";
+import { filterProducts, pricingIn } from "../../db/catalog-snapshot";
+import { readTenant } from "../../lib/tenant-read";
 import { createRouter } from "../../lib/openapi";
-import { catalogContext, productNotFound, productView } from "./catalog-view";
+import { contextOf, productNotFound, productView } from "./catalog-view";
 
 const errors = {
   401: problemResponse("Missing, malformed, unknown or revoked API key."),
@@ -43,17 +43,19 @@ const one = createRoute({
 export const productRoutes = createRouter()
   .openapi(list, async (c) => {
     const q = c.req.valid("query");
-    const ctx = await catalogContext(c, q);
-    const products = await findProducts(c.env.DB, ctx.businessId, { listed: true, type: q.type, location_id: q.location });
-    const { rates } = await pricingOf(c.env.DB, ctx.businessId, products.map((p) => p.id));
+    const { snap } = await readTenant(c);
+    const ctx = contextOf(snap, q);
+    const products = filterProducts(snap, { listed: true, type: q.type, location_id: q.location });
+    const { rates } = pricingIn(snap, products.map((p) => p.id));
     return c.json(products.map((p) => productView(p, ctx, rates.get(p.id) ?? [])), 200);
   })
   .openapi(one, async (c) => {
     const { id } = c.req.valid("param");
     const q = c.req.valid("query");
-    const ctx = await catalogContext(c, q);
-    const product = await productById(c.env.DB, ctx.businessId, id);
+    const { snap } = await readTenant(c);
+    const ctx = contextOf(snap, q);
+    const product = snap.products.get(id);
     if (!product) throw productNotFound(id);
-    const { rates } = await pricingOf(c.env.DB, ctx.businessId, [id]);
+    const { rates } = pricingIn(snap, [id]);
     return c.json(productView(product, ctx, rates.get(id) ?? []), 200);
   });

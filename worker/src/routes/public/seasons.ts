@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { Season } from "../../contract/catalog";
 import { problemResponse } from "../../contract/problem";
-import { seasonsOf } from "../../db/catalog";
+import { readTenant } from "../../lib/tenant-read";
 import { createRouter } from "../../lib/openapi";
 
 const route = createRoute({
@@ -19,4 +19,4 @@ const route = createRoute({
   },
 });
 
-export const seasonRoutes = createRouter().openapi(route, async (c) => c.json(await seasonsOf(c.env.DB, c.get("tenant").businessId), 200));
+export const seasonRoutes = createRouter().openapi(route, async (c) => c.json((await readTenant(c)).snap.seasons, 200));

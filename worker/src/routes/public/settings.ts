@@ -1,8 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import { problemResponse } from "../../contract/problem";
 import { Settings } from "../../contract/settings";
-import { loadBusinessCatalog } from "../../db/catalog";
 import { createRouter } from "../../lib/openapi";
+import { readTenant } from "../../lib/tenant-read";
 
 const route = createRoute({
   method: "get",
@@ -18,7 +18,7 @@ const route = createRoute({
 });
 
 export const settingsRoutes = createRouter().openapi(route, async (c) => {
-  const { business, currencies, diets, levels } = await loadBusinessCatalog(c.env.DB, c.get("tenant").businessId);
+  const { business, currencyRows: currencies, diets, levels } = (await readTenant(c)).snap;
   const cfg = business.config;
   const body: Settings = {
     id: business.id,

@@ -1,0 +1,124 @@
+import type { Context } from "hono";
+import { snapshotFrom, snapshotStatements, SNAPSHOT_STATEMENTS, type CatalogSnapshot } from "../db/catalog-snapshot";
+import type { AppEnv } from "../env";
+import { ApiError } from "./errors";
+
+/**
+ * How a request proves it may read a business, settled by ONE row that D1 returns together with
+ * the request's own reads: for an API key, the key's record (revocation is seen at once), for
+ * the widget's inner calls, the business itself. Either way the row carries the business's
+ * `catalog_version`, which tells whether this process's catalog snapshot is still current.
+ */
+export interface Access {
+  /** The statement whose row settles the request. */
+  guard(db: D1Database): D1PreparedStatement;
+  /** Checks the row (throws 401/403/404/429 as it must) and answers the catalog version. */
+  check(row: Record<string, unknown> | null): Promise<number>;
+  /** Headers to send whatever the answer (RateLimit-*). */
+  headers: Record<string, string>;
+  /** Set once settled. */
+  version?: number;
+  failure?: unknown;
+}
+
+/** Access for a request whose door already identified the business (the widget's inner app). */
+export function businessAccess(businessId: number): Access {
+  return {
+    headers: {},
+    guard: (db) => db.prepare("SELECT catalog_version FROM businesses WHERE id = ?").bind(businessId),
+    async check(row) {
+      if (!row) throw new ApiError(404, "not_found", "The business does not exist.");
+      return Number(row.catalog_version);
+    },
+  };
+}
+
+async function settleWith(access: Access, row: Record<string, unknown> | null): Promise<number> {
+  if (access.failure !== undefined) throw access.failure;
+  if (access.version !== undefined) return access.version;
+  try {
+    access.version = await access.check(row);
+    return access.version;
+  } catch (err) {
+    access.failure = err;
+    throw err;
+  }
+}
+
+/** Settle the request's access on its own (for the routes that read D1 themselves). */
+export async function settleAccess(c: Context<AppEnv>): Promise<number> {
+  const access = c.get("access");
+  if (access.failure !== undefined) throw access.failure;
+  if (access.version !== undefined) return access.version;
+  return settleWith(access, await access.guard(c.env.DB).first<Record<string, unknown>>());
+}
+
+// ---- The process's catalog snapshots, per business ----
+
+const snapshots = new Map<number, CatalogSnapshot>();
+const MAX_SNAPSHOTS = 256;
+
+function remember(snap: CatalogSnapshot) {
+  snapshots.delete(snap.businessId);
+  if (snapshots.size >= MAX_SNAPSHOTS) snapshots.delete(snapshots.keys().next().value!);
+  snapshots.set(snap.businessId, snap);
+}
+
+async function loadSnapshot(db: D1Database, businessId: number): Promise<CatalogSnapshot> {
+  const snap = snapshotFrom(await db.batch(snapshotStatements(db, businessId)));
+  if (!snap) throw new ApiError(404, "not_found", "The business does not exist.");
+  remember(snap);
+  return snap;
+}
+
+/**
+ * The business's snapshot at `version` (the catalog version the request's access row showed):
+ * this process's own when it is that version, else read again. Without a version, read again.
+ */
+export async function snapshotAt(db: D1Database, businessId: number, version: number | undefined): Promise<CatalogSnapshot> {
+  const snap = snapshots.get(businessId);
+  if (snap && version !== undefined && snap.version === version) return snap;
+  return loadSnapshot(db, businessId);
+}
+
+export interface TenantRead {
+  snap: CatalogSnapshot;
+  /** The results of the statements `plan` returned, in order. */
+  results: D1Result[];
+}
+
+/**
+ * Everything a catalog answer reads, usually in ONE D1 round trip: the access row (key or
+ * business), and the statements `plan` builds from the catalog snapshot (live inventory, say).
+ * When this process has no snapshot of the business yet, the snapshot's own statements ride in
+ * that round trip and `plan`'s follow in a second. When the access row shows the snapshot is
+ * out of date (the catalog changed), it is read again and `plan` re-run on it.
+ */
+export async function readTenant(c: Context<AppEnv>, plan: (snap: CatalogSnapshot) => D1PreparedStatement[] = () => []): Promise<TenantRead> {
+  const db = c.env.DB;
+  const access = c.get("access");
+  const businessId = c.get("tenant").businessId;
+  if (access.failure !== undefined) throw access.failure;
+  const needsGuard = access.version === undefined;
+  let snap = snapshots.get(businessId);
+  const head: D1PreparedStatement[] = needsGuard ? [access.guard(db)] : [];
+  const loading = !snap || (!needsGuard && snap.version !== access.version);
+  if (loading) head.push(...snapshotStatements(db, businessId));
+  const body = loading ? [] : plan(snap!);
+  const all = [...head, ...body];
+  const results = all.length ? await db.batch(all) : [];
+  let i = 0;
+  const version = needsGuard ? await settleWith(access, (results[i++].results[0] as Record<string, unknown> | undefined) ?? null) : access.version!;
+  if (loading) {
+    const fresh = snapshotFrom(results.slice(i, i + SNAPSHOT_STATEMENTS));
+    if (!fresh) throw new ApiError(404, "not_found", "The business does not exist.");
+    remember(fresh);
+    snap = fresh;
+  } else if (snap!.version !== version) {
+    snap = await loadSnapshot(db, businessId);
+  } else {
+    return { snap: snap!, results: results.slice(i) };
+  }
+  const statements = plan(snap);
+  return { snap, results: statements.length ? await db.batch(statements) : [] };
+}
