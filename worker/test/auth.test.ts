@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { callJson, createBusiness, createKey } from "./helpers";
+import { callJson, createBusiness, createKey, fetchWorker } from "./helpers";
 
 describe("API keys", () => {
   it("lets a public key read its business's settings", async () => {
@@ -61,8 +61,7 @@ describe("API keys", () => {
 describe("HTTPS rule", () => {
   it("refuses plain HTTP on a public host with problem+json", async () => {
     const key = await createKey("public");
-    const { SELF } = await import("cloudflare:test");
-    const res = await SELF.fetch("http://api.example.com/api/pub/v2/settings", { headers: { Authorization: `Bearer ${key}` } });
+    const res = await fetchWorker("http://api.example.com/api/pub/v2/settings", { headers: { Authorization: `Bearer ${key}` } });
     expect(res.status).toBe(403);
     expect(res.headers.get("Content-Type")).toContain("application/problem+json");
     expect(((await res.json()) as any).code).toBe("https_required");
@@ -70,8 +69,7 @@ describe("HTTPS rule", () => {
 
   it("serves HTTPS on a public host", async () => {
     const key = await createKey("public");
-    const { SELF } = await import("cloudflare:test");
-    const res = await SELF.fetch("https://api.example.com/api/pub/v2/settings", { headers: { Authorization: `Bearer ${key}` } });
+    const res = await fetchWorker("https://api.example.com/api/pub/v2/settings", { headers: { Authorization: `Bearer ${key}` } });
     expect(res.status).toBe(200);
   });
 });

@@ -1,8 +1,8 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { issueKey } from "../src/lib/keys";
-import { BASE, createBusiness, createKey } from "./helpers";
+import { BASE, createBusiness, createKey, fetchWorker } from "./helpers";
 import { deref } from "./fuzz-schema";
 import { defaultAuth, loadDocument, prepareFixture, WIDGET_ORIGIN, type Fixture } from "./fuzz-harness";
 import { arbitraryFor, encodeQuery, listOperations, urlFor, type FuzzRequest, type Operation } from "./fuzz-requests";
@@ -63,7 +63,7 @@ function minimal(schema: any, opPath: string, name = ""): unknown {
 async function fetchAs(op: Operation, req: FuzzRequest, headers: Record<string, string>, origin = BASE) {
   const h = { ...headers };
   if (req.body !== undefined) h["Content-Type"] = "application/json";
-  const res = await SELF.fetch(`${origin}${urlFor(op, req)}`, { method: op.method, headers: h, body: op.method === "GET" ? undefined : req.body });
+  const res = await fetchWorker(`${origin}${urlFor(op, req)}`, { method: op.method, headers: h, body: op.method === "GET" ? undefined : req.body });
   const text = await res.text();
   let body: any = text;
   try {

@@ -3,13 +3,13 @@
  * and the oracle that judges a response (no 5xx; errors are problem+json of the Problem shape;
  * a 2xx body matches the response schema the document declares for it).
  */
-import { env, SELF } from "cloudflare:test";
-import { BASE, createKey, DEMO_BUSINESS_ID } from "./helpers";
+import { env } from "cloudflare:test";
+import { BASE, createKey, DEMO_BUSINESS_ID, fetchWorker } from "./helpers";
 import { validate, type OpenApiDoc } from "./fuzz-schema";
 import { addDaysIso, demoHints, upcomingSaturdays, urlFor, type FuzzRequest, type Hints, type Operation } from "./fuzz-requests";
 
 export async function loadDocument(): Promise<OpenApiDoc> {
-  const res = await SELF.fetch(`${BASE}/openapi.json`);
+  const res = await fetchWorker(`${BASE}/openapi.json`);
   if (res.status !== 200) throw new Error(`/openapi.json answered ${res.status}`);
   return (await res.json()) as OpenApiDoc;
 }
@@ -49,7 +49,7 @@ export async function prepareFixture(doc: OpenApiDoc): Promise<Fixture> {
   const sat = upcomingSaturdays(3)[2];
 
   if (has("post", "/api/pub/v2/bookings/add")) {
-    const res = await SELF.fetch(`${BASE}/api/pub/v2/bookings/add`, {
+    const res = await fetchWorker(`${BASE}/api/pub/v2/bookings/add`, {
       method: "POST",
       headers: { Authorization: `Bearer ${publicKey}`, "Content-Type": "application/json" },
       body: JSON.stringify({
@@ -90,7 +90,7 @@ export async function prepareFixture(doc: OpenApiDoc): Promise<Fixture> {
   ]);
 
   if (has("post", "/private/webhooks")) {
-    const res = await SELF.fetch(`${BASE}/private/webhooks`, {
+    const res = await fetchWorker(`${BASE}/private/webhooks`, {
       method: "POST",
       headers: { Authorization: `Bearer ${privateKey}`, "Content-Type": "application/json" },
       // An event the fuzzers rarely cause, so the delivery object seldom knocks on a closed port.
@@ -127,7 +127,7 @@ export async function send(op: Operation, req: FuzzRequest, fx: Fixture, auth?: 
   // fetch() cannot send a GET body; a body on a GET/DELETE route means nothing to it anyway.
   const body = op.method === "GET" || op.method === "HEAD" ? undefined : req.body;
   if (req.contentType !== undefined && body !== undefined) headers["Content-Type"] = req.contentType;
-  const res = await SELF.fetch(`${BASE}${url}`, { method: op.method, headers, body });
+  const res = await fetchWorker(`${BASE}${url}`, { method: op.method, headers, body });
   return { url, status: res.status, contentType: res.headers.get("Content-Type") ?? "", text: await res.text() };
 }
 

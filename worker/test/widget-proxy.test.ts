@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { callJson, createBusiness } from "./helpers";
+import { callJson, createBusiness, fetchWorker } from "./helpers";
 
 const LOOPBACK_PAGE = "http://localhost:5173";
 
@@ -169,8 +169,7 @@ describe("widget bootstrap", () => {
 
 describe("pages", () => {
   it("serves /demo with the two lines a site owner pastes", async () => {
-    const { SELF } = await import("cloudflare:test");
-    const res = await SELF.fetch("http://127.0.0.1/demo");
+    const res = await fetchWorker("http://127.0.0.1/demo");
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).toContain('<script type="module" src="/widget.js"></script>');
@@ -179,8 +178,7 @@ describe("pages", () => {
   });
 
   it("preselects a deep link's parameters on /book/{business} and drops invalid or unsafe ones", async () => {
-    const { SELF } = await import("cloudflare:test");
-    const res = await SELF.fetch('http://127.0.0.1/book/demo?product=101&start_date=2026-12-05&duration=7&males=1&females=2&couples=0&language=de&currency=USD&evil="><script>');
+    const res = await fetchWorker('http://127.0.0.1/book/demo?product=101&start_date=2026-12-05&duration=7&males=1&females=2&couples=0&language=de&currency=USD&evil="><script>');
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).toContain('<booking-widget business="demo" product="101" start-date="2026-12-05" duration="7" males="1" females="2" couples="0" language="de" currency="USD"></booking-widget>');
@@ -189,8 +187,7 @@ describe("pages", () => {
   });
 
   it("answers 404 on /book for an unknown business", async () => {
-    const { SELF } = await import("cloudflare:test");
-    expect((await SELF.fetch("http://127.0.0.1/book/nobody")).status).toBe(404);
+    expect((await fetchWorker("http://127.0.0.1/book/nobody")).status).toBe(404);
   });
 });
 
