@@ -146,6 +146,21 @@ describe("widget bootstrap", () => {
     expect(items.map((i: any) => i.package_item_id).sort()).toEqual([1001, 1002, 1003, 1004, 1005]);
   });
 
+  it("serves a repeated bootstrap whole from the edge cache, behind the door's checks", async () => {
+    const now = "2031-01-15T09:00:00.000Z"; // an answer of its own in the cache
+    const path = "/widget/v1/demo/bootstrap?product=101&language=es";
+    const first = await callJson(path, { headers: { Origin: LOOPBACK_PAGE }, now });
+    expect(first.status).toBe(200);
+    expect(first.headers.get("X-Cache")).toBe("MISS");
+    const second = await callJson(path, { headers: { Origin: LOOPBACK_PAGE }, now });
+    expect(second.headers.get("X-Cache")).toBe("HIT");
+    expect(second.body).toEqual(first.body);
+    expect(second.headers.get("Access-Control-Allow-Origin")).toBe(LOOPBACK_PAGE);
+    expect(second.headers.get("Cache-Control")).toBe("no-cache"); // browsers revalidate availability
+    const foreign = await callJson(path, { headers: { Origin: "https://not-allowed.example" }, now });
+    expect(foreign.status).toBe(403);
+  });
+
   it("lists the front-office products when no product is given, and falls back to the defaults", async () => {
     const res = await callJson("/widget/v1/demo/bootstrap?language=fr&currency=GBP", { headers: { Origin: LOOPBACK_PAGE } });
     expect(res.status).toBe(200);
