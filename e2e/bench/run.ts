@@ -8,7 +8,8 @@
  *   BENCH_SECONDS   seconds per scenario (default 5)        BENCH_CONNECTIONS  read connections (default 10)
  *   BENCH_SCALE=0   skip the scale data and comparisons     BENCH_RESEED=1     rebuild the prepared database
  *   BENCH_PORT      port (default 8850)                     BENCH_WIDGET=0     skip the browser measurement
- *   BENCH_ONLY      comma-separated scenario ids to run
+ *   BENCH_ONLY      comma-separated ids to run: scenarios, "costs", "scaling" (every comparison),
+ *                   single scaling comparisons (e.g. guests-list), "widget"
  */
 import { cpus } from "node:os";
 import { execFileSync } from "node:child_process";
@@ -208,6 +209,7 @@ async function scaling(svc: BenchService, ops: Set<string>, today: string): Prom
   const seconds = Math.max(2, Math.round(SECONDS * 0.6));
   const conn = 4;
   const pair = async (row: ScaleRow, op: string | undefined, a: Step[], b: Step[]) => {
+    if (ONLY && !ONLY.has("scaling") && !ONLY.has(row.id)) return;
     rows.push(row);
     if (op && !ops.has(op)) return void (row.skipped = `${op} is not served yet`);
     const miss = (await probe(svc, a)) ?? (await probe(svc, b));
@@ -378,7 +380,7 @@ async function main() {
       judge(row, baseline);
     }
     if (baseline && (!ONLY || ONLY.has("costs"))) costs = await authCosts(svc, baseline);
-    if (SCALE_ON && (!ONLY || ONLY.has("scaling"))) scaleRows = await scaling(svc, ops, today);
+    if (SCALE_ON) scaleRows = await scaling(svc, ops, today);
   } finally {
     await svc.stop();
   }

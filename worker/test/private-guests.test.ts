@@ -251,3 +251,80 @@ describe("GET /private/guests", () => {
     }
   });
 });
+
+// The arrives_at / departs_at / transfer_dates filters read guests.arrives_on / departs_on, which
+// triggers derive from the guest's (odd) dates and its booking's (migration 0060). These dates
+// (2031) are this block's own, so the filters run unscoped, through their indexes.
+describe("a guest's effective stay dates follow every change", () => {
+  const names = async (qs: string) => {
+    const res = await callJson(`/private/guests?${qs}&limit=100`, { key });
+    expect(res.status, qs).toBe(200);
+    return res.body.map((g: any) => g.person.first_name).sort();
+  };
+  const put = async (bookingId: string, id: string, related: Record<string, unknown>) =>
+    expect((await callJson(`/private/bookings/${bookingId}/guests/${id}`, { key, method: "PUT", body: { booking_related_data: related } })).status).toBe(200);
+  const mismatches = async () =>
+    (await env.DB.prepare(
+      `SELECT COUNT(*) AS n FROM guests g JOIN bookings b ON b.id = g.booking_id
+        WHERE g.arrives_on IS NOT COALESCE(g.odd_arrival_date, g.arrival_date, b.start_date)
+           OR g.departs_on IS NOT COALESCE(g.odd_departure_date, g.departure_date, b.end_date)`,
+    ).first<{ n: number }>())!.n;
+
+  it("arrives_at follows a change of the odd arrival date through the API (and back)", async () => {
+    const { bookingId, guestIds } = await createBookingFixture({ booker: { email: uniqueEmail("bk") }, guests: [{ first_name: "Oda" }], start: "2031-02-01", end: "2031-02-08" });
+    const [oda] = guestIds;
+    expect(await names("arrives_at=2031-02-01")).toEqual(["Oda"]); // the booking's start
+    await put(bookingId, oda, { odd_arrival_date: "2031-02-03" });
+    expect(await names("arrives_at=2031-02-01")).toEqual([]);
+    expect(await names("arrives_at=2031-02-03")).toEqual(["Oda"]);
+    expect(await names("transfer_dates=2031-02-03")).toEqual(["Oda"]);
+    await put(bookingId, oda, { arrival_date: "2031-02-02" }); // the odd date still wins
+    expect(await names("arrives_at=2031-02-02..2031-02-03")).toEqual(["Oda"]);
+    expect(await names("arrives_at=2031-02-02")).toEqual([]);
+    await put(bookingId, oda, { odd_arrival_date: null });
+    expect(await names("arrives_at=2031-02-03")).toEqual([]);
+    expect(await names("arrives_at=2031-02-02")).toEqual(["Oda"]);
+    await put(bookingId, oda, { arrival_date: null });
+    expect(await names("arrives_at=2031-02-01")).toEqual(["Oda"]);
+    expect(await names("transfer_dates=2031-02-03")).toEqual([]);
+  });
+
+  it("departs_at follows the odd departure date; a guest added with its own dates is found at once", async () => {
+    const { bookingId, guestIds } = await createBookingFixture({ booker: { email: uniqueEmail("bk") }, guests: [{ first_name: "Dev" }], start: "2031-03-01", end: "2031-03-08" });
+    expect(await names("departs_at=2031-03-08")).toEqual(["Dev"]);
+    await put(bookingId, guestIds[0], { odd_departure_date: "2031-03-10" });
+    expect(await names("departs_at=2031-03-08")).toEqual([]);
+    expect(await names("departs_at=2031-03-09..")).toEqual(["Dev"]);
+    const added = await callJson(`/private/bookings/${bookingId}/guests`, {
+      key,
+      method: "POST",
+      body: { person: { first_name: "Ned" }, booking_related_data: { odd_arrival_date: "2031-03-02", departure_date: "2031-03-07" } },
+    });
+    expect(added.status).toBe(201);
+    expect(await names("arrives_at=2031-03-02")).toEqual(["Ned"]);
+    expect(await names("departs_at=2031-03-07")).toEqual(["Ned"]);
+    expect(await names("arrives_at=2031-03-01")).toEqual(["Dev"]);
+  });
+
+  it("holds for every guest; a booking's new dates move its guests; a disagreeing direct write is refused", async () => {
+    const { bookingId, guestIds } = await createBookingFixture({ booker: { email: uniqueEmail("bk") }, guests: [{ first_name: "Mo" }, { first_name: "Ola" }], start: "2031-04-05", end: "2031-04-12" });
+    await put(bookingId, guestIds[1], { odd_arrival_date: "2031-04-06" });
+    expect(await mismatches()).toBe(0);
+    // No route moves a booking yet; whatever does will keep the guests in step.
+    await env.DB.prepare("UPDATE bookings SET start_date = '2031-04-19', end_date = '2031-04-26' WHERE id = ?").bind(bookingId).run();
+    expect(await names("arrives_at=2031-04-05")).toEqual([]);
+    expect(await names("arrives_at=2031-04-19")).toEqual(["Mo"]);
+    expect(await names("arrives_at=2031-04-06")).toEqual(["Ola"]);
+    expect(await names("departs_at=2031-04-26")).toEqual(["Mo", "Ola"]);
+    await expect(env.DB.prepare("UPDATE guests SET arrives_on = '2031-01-01' WHERE id = ?").bind(guestIds[0]).run()).rejects.toThrow(/guest_stay_dates_are_derived/);
+    await expect(env.DB.prepare("UPDATE guests SET odd_departure_date = '2031-04-20', departs_on = '2031-04-21' WHERE id = ?").bind(guestIds[0]).run()).rejects.toThrow(/guest_stay_dates_are_derived/);
+    // An INSERT cannot plant a value either: the trigger derives it.
+    const planted = crypto.randomUUID();
+    const personId = (await env.DB.prepare("SELECT person_id FROM guests WHERE id = ?").bind(guestIds[0]).first<{ person_id: string }>())!.person_id;
+    await env.DB.prepare(
+      "INSERT INTO guests (id, business_id, booking_id, person_id, person_snapshot, arrives_on, departs_on, created_at, updated_at) VALUES (?, ?, ?, ?, '{\"first_name\":\"Pia\"}', '1999-01-01', '1999-01-02', ?, ?)",
+    ).bind(planted, DEMO_BUSINESS_ID, bookingId, personId, "2026-11-01T10:00:00Z", "2026-11-01T10:00:00Z").run();
+    expect(await env.DB.prepare("SELECT arrives_on, departs_on FROM guests WHERE id = ?").bind(planted).first()).toEqual({ arrives_on: "2031-04-19", departs_on: "2031-04-26" });
+    expect(await mismatches()).toBe(0);
+  });
+});

@@ -27,6 +27,10 @@ export interface GuestRow {
   transfer_comment: string | null;
   guest_group_id: number | null;
   level_id: number | null;
+  /** Derived, kept by triggers (migration 0060): odd arrival, else arrival, else the booking's start date. Never written by the code. */
+  arrives_on: string | null;
+  /** Derived likewise: odd departure, else departure, else the booking's end date. */
+  departs_on: string | null;
   created_at: string;
   updated_at: string;
 }

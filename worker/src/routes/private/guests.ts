@@ -51,11 +51,14 @@ const SORT: Record<string, string> = {
   "person.gender": "json_extract(g.person_snapshot, '$.gender')",
 };
 
-// What a guest's arrival and departure are when its own dates are not set: the booking's.
-const ARRIVAL = "COALESCE(g.odd_arrival_date, g.arrival_date, b.start_date)";
-const DEPARTURE = "COALESCE(g.odd_departure_date, g.departure_date, b.end_date)";
-const ON_SITE_FROM = "COALESCE(g.checked_in_at, g.check_in_at, COALESCE(g.odd_arrival_date, g.arrival_date, b.start_date) || 'T00:00:00Z')";
-const ON_SITE_TO = "COALESCE(g.checked_out_at, g.check_out_at, COALESCE(g.odd_departure_date, g.departure_date, b.end_date) || 'T23:59:59Z')";
+// A guest's effective arrival and departure: its odd date, else its own date, else the booking's
+// (COALESCE(g.odd_arrival_date, g.arrival_date, b.start_date) and likewise for departure). Stored
+// on the guest and kept by triggers (migration 0060), so that the filters search the indexes
+// guests_business_arrives / guests_business_departs instead of every guest of the business.
+const ARRIVAL = "g.arrives_on";
+const DEPARTURE = "g.departs_on";
+const ON_SITE_FROM = `COALESCE(g.checked_in_at, g.check_in_at, ${ARRIVAL} || 'T00:00:00Z')`;
+const ON_SITE_TO = `COALESCE(g.checked_out_at, g.check_out_at, ${DEPARTURE} || 'T23:59:59Z')`;
 
 const listRoute = createRoute({
   method: "get",
