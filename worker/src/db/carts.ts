@@ -67,7 +67,15 @@ export interface CartContents {
 
 /** The cart of this business with its guests, lines and booking, in one round trip; null when unknown. */
 export async function loadCart(db: D1Database, businessId: number, cartId: string): Promise<CartContents | null> {
-  const [carts, guests, lines, bookings] = await db.batch([
+  return cartFrom(await db.batch(cartStatements(db, businessId, cartId)));
+}
+
+/**
+ * The reads of loadCart(), to append to a write batch: the batch then answers the cart as it
+ * wrote it, in the same round trip. cartFrom() reads the last CART_STATEMENTS results.
+ */
+export function cartStatements(db: D1Database, businessId: number, cartId: string): D1PreparedStatement[] {
+  return [
     db.prepare("SELECT * FROM carts WHERE id = ? AND business_id = ?").bind(cartId, businessId),
     db
       .prepare(
@@ -90,7 +98,12 @@ export async function loadCart(db: D1Database, businessId: number, cartId: strin
            FROM bookings WHERE cart_id = ? AND business_id = ?`,
       )
       .bind(cartId, businessId),
-  ]);
+  ];
+}
+export const CART_STATEMENTS = 4;
+
+export function cartFrom(results: D1Result[]): CartContents | null {
+  const [carts, guests, lines, bookings] = results.slice(-CART_STATEMENTS);
   const cart = carts.results[0] as unknown as CartRow | undefined;
   if (!cart) return null;
   return {
@@ -249,7 +262,3 @@ export function insertBookingLinesStatement(db: D1Database, businessId: number, 
 }
 
 /** The package products' location (a booking's location is its first package's). */
-export async function packageLocation(db: D1Database, businessId: number, packageId: number): Promise<number | null> {
-  const row = await db.prepare("SELECT location_id FROM products WHERE id = ? AND business_id = ?").bind(packageId, businessId).first<{ location_id: number | null }>();
-  return row?.location_id ?? null;
-}

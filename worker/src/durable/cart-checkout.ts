@@ -13,8 +13,9 @@ import {
   checkOutCartStatement,
   insertBookingLinesStatement,
   insertBookingStatement,
+  cartFrom,
+  cartStatements,
   loadCart,
-  packageLocation,
 } from "../db/carts";
 import { kickDelivery, outboxStatement } from "../db/outbox";
 import { bookingPeopleStatements } from "../db/people";
@@ -89,11 +90,17 @@ export async function checkoutCart(env: Env, call: CartCall, body: CheckoutBody)
   };
 
   let bookerId = "";
+  let written: D1Result[];
   for (let attempt = 1; ; attempt++) {
     const people = await bookingPeopleStatements(db, businessId, bookingId, peopleInput, now);
     bookerId = people.bookerId;
     try {
-      await db.batch([...fixed, ...people.statements, checkOutCartStatement(db, businessId, cartId, bookingId, now)]);
+      written = await db.batch([
+        ...fixed,
+        ...people.statements,
+        checkOutCartStatement(db, businessId, cartId, bookingId, now),
+        ...cartStatements(db, businessId, cartId),
+      ]);
       break;
     } catch (err) {
       const reason = batchAbortReason(err);
@@ -112,7 +119,7 @@ export async function checkoutCart(env: Env, call: CartCall, body: CheckoutBody)
   }
   await kickDelivery(env, businessId);
 
-  const booking = (await loadCart(db, businessId, cartId))!;
+  const booking = cartFrom(written)!;
   const ref = booking.booking!;
   return {
     status: 200,

@@ -6,7 +6,6 @@
 import type { AddToCartBody, Cart, CartGuest, CartItem } from "../contract/cart";
 import type { BusinessConfig } from "../contract/config";
 import { holdStatements, releaseCartHoldsStatement, extendCartHoldsStatement, findShortages, stamp, type Hold } from "../db/allocations";
-import { businessById } from "../db/businesses";
 import {
   abandonCartStatement,
   cartOpenGuards,
@@ -16,6 +15,8 @@ import {
   insertCartLineStatement,
   insertCartStatement,
   itemsGuard,
+  cartFrom,
+  cartStatements,
   loadCart,
   openCartsGuard,
   touchCartStatement,
@@ -243,8 +244,9 @@ export async function addToCart(env: Env, call: CartCall, body: AddToCartBody, i
   }
   statements.push(...holdStatements(db, businessId, cartId, quote.holds, now, expiresAt));
 
+  let written: D1Result[];
   try {
-    await db.batch(statements);
+    written = await db.batch([...statements, ...cartStatements(db, businessId, cartId)]);
   } catch (err) {
     switch (batchAbortReason(err)) {
       case "sold_out":
@@ -265,7 +267,7 @@ export async function addToCart(env: Env, call: CartCall, body: AddToCartBody, i
         throw err;
     }
   }
-  const contents = (await loadCart(db, businessId, cartId))!;
+  const contents = cartFrom(written)!;
   return { status: isNew ? 201 : 200, body: cartView(contents, config, now), expiresAt: isNew ? expiresAt : undefined };
 }
 
