@@ -134,3 +134,17 @@ END;
 CREATE TRIGGER businesses_catalog_update AFTER UPDATE OF slug, title, company_name, frontoffice_domain, config ON businesses BEGIN
   UPDATE businesses SET catalog_version = random() WHERE id = NEW.id;
 END;
+
+-- A snapshot reads each catalog table by business: these make that a search of the business's
+-- own rows, not a scan of every business's (worker/test/query-plans.test.ts checks it).
+CREATE INDEX currencies_business ON currencies(business_id);
+CREATE INDEX diets_business ON diets(business_id);
+CREATE INDEX levels_business ON levels(business_id);
+CREATE INDEX categories_business ON categories(business_id);
+CREATE INDEX locations_business ON locations(business_id);
+CREATE INDEX accommodation_types_business ON accommodation_types(business_id);
+CREATE INDEX seasons_business ON seasons(business_id);
+CREATE INDEX season_segments_season ON season_segments(season_id);
+CREATE INDEX rates_business ON rates(business_id, product_id);
+CREATE INDEX package_items_business ON package_items(business_id, package_id);
+CREATE INDEX package_groups_package ON package_groups(package_id);

@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { keyRecordStatement } from "../src/db/businesses";
-import { ledgersOf } from "../src/db/catalog";
+import { ledgerStatement } from "../src/db/catalog";
+import { snapshotStatements } from "../src/db/catalog-snapshot";
 import { findShortages } from "../src/db/allocations";
 import { loadCart } from "../src/db/carts";
 import { listPersons } from "../src/db/persons";
@@ -115,10 +116,22 @@ describe("query plans of the hot queries", () => {
 
   it("availability aggregates allocations and inventory through their indexes", async () => {
     const { db, seen } = recorder();
-    await ledgersOf(db, 1, [101, 201, 202, 203, 204, 205, 301, 302], "2026-12-05", "2027-12-05", now);
+    await ledgerStatement(db, 1, [101, 201, 202, 203, 204, 205, 301, 302], "2026-12-05", "2027-12-05", now).all();
     const explained = await explainAll(seen);
     expectIndexed(explained);
     expect(explained.flatMap((e) => e.plan).join("\n")).toMatch(/allocations USING (COVERING )?INDEX allocations_live/);
+  });
+
+  it("a catalog snapshot reads each catalog table by business, never every business's rows", async () => {
+    const { db, seen } = recorder();
+    await db.batch(snapshotStatements(db, 1));
+    const explained = await explainAll(seen);
+    expect(explained).toHaveLength(14);
+    const CATALOG = ["businesses", "currencies", "diets", "levels", "categories", "locations", "accommodation_types", "products", "rates", "seasons", "season_segments", "package_items", "package_groups", "package_accommodations"];
+    for (const e of explained) {
+      const full = e.plan.filter((d) => CATALOG.some((t) => new RegExp(`^SCAN ${t}\\b`).test(d)));
+      expect(full, `${e.sql}\nplan:\n  ${e.plan.join("\n  ")}`).toEqual([]);
+    }
   });
 
   it("the capacity check of a hold (the trigger's sum) searches the live-allocations index", async () => {

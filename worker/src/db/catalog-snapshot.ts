@@ -61,10 +61,10 @@ export function snapshotStatements(db: D1Database, businessId: number): D1Prepar
         WHERE p.business_id = ? ORDER BY g.id`,
     ),
     q(
-      `SELECT a.package_id, a.accommodation_id FROM package_accommodations a
-         JOIN products p ON p.id = a.accommodation_id AND p.type = 'accommodation'
-         JOIN products k ON k.id = a.package_id AND k.business_id = p.business_id
-        WHERE p.business_id = ? ORDER BY a.accommodation_id`,
+      `SELECT a.package_id, a.accommodation_id FROM products k
+         JOIN package_accommodations a ON a.package_id = k.id
+         JOIN products p ON p.id = a.accommodation_id AND p.type = 'accommodation' AND p.business_id = k.business_id
+        WHERE k.business_id = ? AND k.type = 'package' ORDER BY a.accommodation_id`,
     ),
   ];
 }

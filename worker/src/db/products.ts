@@ -83,23 +83,7 @@ export function toProduct(r: ProductRow): Product {
   };
 }
 
-/** One product of the business, or null (another business's product is null too). */
-export async function productById(db: D1Database, businessId: number, id: number): Promise<Product | null> {
-  const row = await db.prepare("SELECT * FROM products WHERE business_id = ? AND id = ?").bind(businessId, id).first<ProductRow>();
-  return row ? toProduct(row) : null;
-}
-
-/** The business's products among `ids`, by id (unknown and foreign ids are simply absent). */
-export async function productsByIds(db: D1Database, businessId: number, ids: number[]): Promise<Map<number, Product>> {
-  if (ids.length === 0) return new Map();
-  const { results } = await productsStatement(db, businessId, ids).all<ProductRow>();
-  return new Map(results.map((r) => [r.id, toProduct(r)]));
-}
-
-/** The SELECT of the business's products among `ids` (to put in a batch). */
-export const productsStatement = (db: D1Database, businessId: number, ids: number[]) =>
-  db.prepare("SELECT * FROM products WHERE business_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY id").bind(businessId, JSON.stringify([...new Set(ids)]));
-
+/** What the product lists filter on (db/catalog-snapshot.ts filterProducts()). */
 export interface ProductFilter {
   ids?: number[];
   type?: string;
@@ -107,32 +91,4 @@ export interface ProductFilter {
   backoffice_category_id?: number;
   /** Only products in a front-office category or promoted (the public list). */
   listed?: boolean;
-}
-
-/** The business's products matching every given filter, by id. */
-export async function findProducts(db: D1Database, businessId: number, f: ProductFilter): Promise<Product[]> {
-  const where = ["business_id = ?"];
-  const params: (string | number)[] = [businessId];
-  if (f.ids) {
-    where.push("id IN (SELECT value FROM json_each(?))");
-    params.push(JSON.stringify(f.ids));
-  }
-  if (f.type) {
-    where.push("type = ?");
-    params.push(f.type);
-  }
-  if (f.location_id !== undefined) {
-    where.push("location_id = ?");
-    params.push(f.location_id);
-  }
-  if (f.backoffice_category_id !== undefined) {
-    where.push("backoffice_category_id = ?");
-    params.push(f.backoffice_category_id);
-  }
-  if (f.listed) where.push("(frontoffice_category_id IS NOT NULL OR is_promoted = 1)");
-  const { results } = await db
-    .prepare(`SELECT * FROM products WHERE ${where.join(" AND ")} ORDER BY id`)
-    .bind(...params)
-    .all<ProductRow>();
-  return results.map(toProduct);
 }
