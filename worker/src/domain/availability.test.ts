@@ -1,9 +1,11 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   availabilityCalendar, availableForCheckin, availableForCheckout, emptyLedger, ledgerKey, ledgerWindow, minAvailable, slotState,
   UNLIMITED_UNITS, type DayEntry, type Ledger, type TimeslotEntry,
 } from "./availability";
 import type { Product } from "./product";
+import { addDays, dateRange } from "../lib/time";
 
 const allDays = { mon: true, tue: true, wed: true, thu: true, fri: true, sat: true, sun: true };
 const product = (over: Partial<Product>): Product => ({
@@ -103,5 +105,51 @@ describe("timeslots", () => {
     const cal = availabilityCalendar(yoga, l, "2026-12-01", "2026-12-02") as Record<string, TimeslotEntry>;
     expect(cal["2026-12-01"]).toEqual({ blocked: true, timeslots: [] });
     expect(cal["2026-12-02"].timeslots[0]).toEqual({ time: "08:00", available: 0, capacity: 0 });
+  });
+});
+
+describe("the calendar agrees with the per-date rules", () => {
+  // availabilityCalendar() computes a window in one pass; availableForCheckin/Checkout() state
+  // the rules one date at a time. Random products and ledgers must give the same answers.
+  const day = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
+  const arbProduct = fc.record({
+    unit: fc.constantFrom("day", "day", "day", "hour"),
+    variants: fc.oneof(fc.constant([] as number[]), fc.uniqueArray(fc.integer({ min: 1, max: 15 }), { minLength: 1, maxLength: 3 })),
+    flexible: fc.boolean(),
+    min: fc.integer({ min: 1, max: 6 }),
+    dflt: fc.integer({ min: 1, max: 9 }),
+    checkin: fc.array(fc.boolean(), { minLength: 7, maxLength: 7 }),
+    capacity: fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 3 })),
+  });
+  const arbLedger = fc.array(
+    fc.record({ offset: fc.integer({ min: -20, max: 60 }), capacity: fc.integer({ min: 0, max: 3 }), blocked: fc.boolean(), taken: fc.integer({ min: 0, max: 4 }) }),
+    { maxLength: 40 },
+  );
+  it("for any product, ledger and window", () => {
+    fc.assert(
+      fc.property(arbProduct, arbLedger, fc.integer({ min: 0, max: 10 }), fc.integer({ min: 0, max: 40 }), (a, rows, startOffset, length) => {
+        const p = product({
+          type: "package",
+          duration: { is_flexible: a.flexible, min: a.min, default: a.dflt, unit: a.unit as "day", variants: a.variants },
+          allowed_checkin_days: Object.fromEntries(day.map((d, i) => [d, a.checkin[i]])) as Product["allowed_checkin_days"],
+          default_capacity: a.capacity,
+        });
+        const l = emptyLedger();
+        for (const r of rows) {
+          const date = addDays("2026-12-01", r.offset);
+          if (r.offset % 3 === 0) l.allocated.set(ledgerKey(date), r.taken);
+          else l.inventory.set(ledgerKey(date), { capacity: r.capacity, blocked: r.blocked });
+        }
+        const start = addDays("2026-12-01", startOffset);
+        const end = addDays(start, length);
+        const cal = availabilityCalendar(p, l, start, end) as Record<string, DayEntry>;
+        expect(Object.keys(cal)).toEqual(dateRange(start, end));
+        for (const date of Object.keys(cal)) {
+          expect(cal[date].available_for_checkin, `check-in ${date}`).toBe(availableForCheckin(p, l, date));
+          expect(cal[date].available_for_checkout, `check-out ${date}`).toBe(availableForCheckout(p, l, date));
+        }
+      }),
+      { numRuns: 300, seed: 20261122 },
+    );
   });
 });

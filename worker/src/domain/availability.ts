@@ -94,6 +94,7 @@ export interface TimeslotEntry {
   timeslots: { time: string; available: number; capacity: number }[];
 }
 
+const WEEKDAYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const;
 const shown = (n: number | null) => (n === null ? UNLIMITED_UNITS : n);
 
 /** Whether one guest can check in on `date` and stay the shortest allowed stay. */
@@ -119,11 +120,17 @@ export function availableForCheckout(p: Product, ledger: Ledger, date: string): 
   return false;
 }
 
-/** The availability entries of one product for every date of [start, end]. */
+/**
+ * The availability entries of one product for every date of [start, end]. The same answers as
+ * availableForCheckin() and availableForCheckout() per date (a property test holds them equal),
+ * computed in one pass over the window: each night's room is worked out once, then runs of
+ * nights with room are counted forwards and backwards, so a date costs a few array reads
+ * instead of a stay's worth of date arithmetic.
+ */
 export function availabilityCalendar(p: Product, ledger: Ledger, start: string, end: string): Record<string, DayEntry | TimeslotEntry> {
   const out: Record<string, DayEntry | TimeslotEntry> = {};
-  for (const date of dateRange(start, end)) {
-    if (p.is_on_timeslots) {
+  if (p.is_on_timeslots) {
+    for (const date of dateRange(start, end)) {
       const dayBlocked = ledger.inventory.get(ledgerKey(date, ""))?.blocked ?? false;
       out[date] = {
         blocked: dayBlocked,
@@ -134,12 +141,43 @@ export function availabilityCalendar(p: Product, ledger: Ledger, start: string, 
               return { time, available: shown(s.available), capacity: shown(s.capacity) };
             }),
       };
-      continue;
     }
-    const s = slotState(p, ledger, date);
-    out[date] = {
-      available_for_checkin: availableForCheckin(p, ledger, date),
-      available_for_checkout: availableForCheckout(p, ledger, date),
+    return out;
+  }
+  const session = isSession(p);
+  const back = session ? 0 : lookbackDays(p);
+  const stay = session ? 1 : shortestStay(p.duration);
+  const days = dateRange(addDays(start, -back), addDays(end, stay));
+  const n = days.length;
+  const states = days.map((d) => slotState(p, ledger, d));
+  const room = states.map((st) => fits(st, 1));
+  const firstWeekday = new Date(`${days[0]}T00:00:00Z`).getUTCDay();
+  const checkinDay = (i: number) => p.allowed_checkin_days[WEEKDAYS[(firstWeekday + i) % 7]] !== false;
+  // ahead[i]: nights with room from night i on; behind[i]: nights with room just before night i.
+  const ahead = new Array<number>(n + 1).fill(0);
+  for (let i = n - 1; i >= 0; i--) ahead[i] = room[i] ? ahead[i + 1] + 1 : 0;
+  const behind = new Array<number>(n).fill(0);
+  for (let i = 1; i < n; i++) behind[i] = room[i - 1] ? behind[i - 1] + 1 : 0;
+  const durations = session ? [] : allowedDurations(p.duration, back);
+  const last = n - 1 - stay; // index of `end`
+  for (let i = back; i <= last; i++) {
+    const checkin = checkinDay(i) && ahead[i] >= stay;
+    let checkout = checkin;
+    if (!session) {
+      const run = Math.min(behind[i], back);
+      checkout = false;
+      for (const d of durations) {
+        if (d > run) break;
+        if (checkinDay(i - d)) {
+          checkout = true;
+          break;
+        }
+      }
+    }
+    const s = states[i];
+    out[days[i]] = {
+      available_for_checkin: checkin,
+      available_for_checkout: checkout,
       blocked: s.blocked,
       available: shown(s.available),
       capacity: shown(s.capacity),

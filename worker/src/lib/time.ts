@@ -17,7 +17,12 @@ export function daysBetween(from: string, to: string): number {
 /** Every date from `from` to `to`, both included. */
 export function dateRange(from: string, to: string): string[] {
   const out: string[] = [];
-  for (let d = from; d <= to; d = addDays(d, 1)) out.push(d);
+  const d = toDate(from);
+  for (let day = from; day <= to; ) {
+    out.push(day);
+    d.setUTCDate(d.getUTCDate() + 1);
+    day = isoDate(d);
+  }
   return out;
 }
 const weekdays = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const;
