@@ -21,17 +21,36 @@ export interface ApiKeyAuthOptions {
   readOnlyPosts?: string[];
 }
 
+/**
+ * Tokens whose signature this process has already verified, with their claims and hash: the
+ * signature of a given token never changes, so checking it again is work for nothing. Only
+ * the signature is remembered; the key's record (revocation) is still read on every request.
+ */
+const verified = new Map<string, { secret: string; claims: KeyClaims; hash: string }>();
+const MAX_VERIFIED = 1_000;
+
+async function verifiedKey(secret: string, token: string): Promise<{ claims: KeyClaims; hash: string } | null> {
+  const known = verified.get(token);
+  if (known && known.secret === secret) return known;
+  const claims = await readKey(secret, token);
+  if (!claims) return null;
+  if (verified.size >= MAX_VERIFIED) verified.clear();
+  const entry = { secret, claims, hash: await sha256Hex(token) };
+  verified.set(token, entry);
+  return entry;
+}
+
 const unauthorized = (detail: string) =>
   new ApiError(401, "unauthorized", detail, { headers: { "WWW-Authenticate": 'Bearer realm="api"' } });
 
 /** The key's access: its D1 record (joined with the business) settles it, then the rate limit. */
-function keyAccess(c: Context<AppEnv>, claims: KeyClaims, token: string, scope: KeyScope): Access {
+function keyAccess(c: Context<AppEnv>, claims: KeyClaims, tokenHash: string, scope: KeyScope): Access {
   const access: Access = {
     headers: {},
     guard: (db) => keyRecordStatement(db, claims.jti),
     async check(row) {
       const record = row as KeyRecord | null;
-      if (!record || record.business_id !== claims.bid || record.key_hash !== (await sha256Hex(token))) {
+      if (!record || record.business_id !== claims.bid || record.key_hash !== tokenHash) {
         throw unauthorized("The API key is unknown.");
       }
       if (record.revoked_at) throw unauthorized("The API key has been revoked.");
@@ -44,6 +63,17 @@ function keyAccess(c: Context<AppEnv>, claims: KeyClaims, token: string, scope: 
     },
   };
   return access;
+}
+
+/** Put headers on the answer: in place when its headers can change, else on a copy. */
+function setHeaders(c: Context<AppEnv>, headers: Record<string, string>) {
+  const entries = Object.entries(headers);
+  if (entries.length === 0) return;
+  try {
+    for (const [name, value] of entries) c.res.headers.set(name, value);
+  } catch {
+    c.res = withHeaders(c.res, headers);
+  }
 }
 
 /**
@@ -60,11 +90,12 @@ export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler<AppEnv
     if (!match) throw unauthorized("The Authorization header must be `Bearer <key>`.");
     const token = match[1];
     if (!c.env.KEY_SIGNING_SECRET) throw new Error("KEY_SIGNING_SECRET is not configured");
-    const claims = await readKey(c.env.KEY_SIGNING_SECRET, token);
-    if (!claims) throw unauthorized("The API key is malformed or its signature is invalid.");
+    const key = await verifiedKey(c.env.KEY_SIGNING_SECRET, token);
+    if (!key) throw unauthorized("The API key is malformed or its signature is invalid.");
+    const { claims } = key;
     // Until the record is read, the tenant is the business the signed key names.
     c.set("tenant", { businessId: claims.bid, slug: "", actor: "", clientId: `key:${claims.jti}` });
-    const access = keyAccess(c, claims, token, options.scope);
+    const access = keyAccess(c, claims, key.hash, options.scope);
     c.set("access", access);
     const method = c.req.method;
     const deferred = method === "GET" || method === "HEAD" || (method === "POST" && readOnlyPosts.has(c.req.path));
@@ -79,6 +110,6 @@ export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler<AppEnv
         return;
       }
     }
-    if (Object.keys(access.headers).length) c.res = withHeaders(c.res, access.headers);
+    setHeaders(c, access.headers);
   };
 }
