@@ -34,7 +34,7 @@ const isoDay = (base: string, days: number) => {
   return d.toISOString().slice(0, 10);
 };
 
-type Kind = "baseline" | "catalog" | "bootstrap" | "read" | "flow";
+type Kind = "baseline" | "catalog" | "bootstrap" | "read" | "flow" | "flow-alone";
 interface Scenario {
   id: string;
   title: string;
@@ -159,6 +159,11 @@ function scenarios(today: string): Scenario[] {
       id: "cart-flow", title: "POST /bookings/add then POST /carts/{id}/checkout (flow)", kind: "flow", op: "POST /api/pub/v2/carts/{cart_id}/checkout", connections: 20,
       steps: (svc) => cartFlow(svc, () => weeks[w++ % weeks.length]),
     },
+    {
+      // Not a target: the same buyers one at a time, so the latency is the work itself, not a queue.
+      id: "cart-flow-1", title: "the same flow, one buyer at a time", kind: "flow-alone", op: "POST /api/pub/v2/carts/{cart_id}/checkout", connections: 1,
+      steps: (svc) => cartFlow(svc, () => weeks[w++ % weeks.length]),
+    },
   ];
 }
 
@@ -192,7 +197,7 @@ function judge(row: Row, baseline?: number): void {
   if (row.kind === "catalog" || row.kind === "bootstrap") {
     row.target = "≥ 0.5 × baseline, 0 errors";
     row.met = (row.ratio ?? 0) >= 0.5 && errors === 0;
-  } else if (row.kind === "read") {
+  } else if (row.kind === "read" || row.kind === "flow-alone") {
     row.target = "0 errors";
     row.met = errors === 0;
   } else if (row.kind === "flow") {
@@ -274,8 +279,8 @@ async function authCosts(svc: BenchService, baseline: number): Promise<CostRow[]
   const stages: [string, string, Record<string, string>][] = [
     ["401, malformed key: routing, middleware, problem+json", "/api/pub/v2/settings", { authorization: "Bearer not-a-jwt" }],
     ["401, forged key: + HMAC signature check", "/api/pub/v2/settings", { authorization: `Bearer ${forged}` }],
-    ["401, unknown key: + SHA-256 and the key's D1 read", "/api/pub/v2/settings", { authorization: `Bearer ${unknown}` }],
-    ["200 /settings: + rate-limit Durable Object and the settings' D1 reads", "/api/pub/v2/settings", publicAuth(svc)],
+    ["401, unknown key: + SHA-256 and the key's D1 read (the one round trip of a catalog read)", "/api/pub/v2/settings", { authorization: `Bearer ${unknown}` }],
+    ["200 /settings: + rate limit (a lease, rarely a Durable Object call) and the answer from the catalog snapshot", "/api/pub/v2/settings", publicAuth(svc)],
   ];
   const rows: CostRow[] = [];
   for (const [title, path, headers] of stages) {
