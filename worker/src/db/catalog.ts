@@ -30,29 +30,35 @@ export interface PricingData {
  * released. Products absent from the answer get an empty ledger.
  */
 export function ledgerStatement(db: D1Database, businessId: number, productIds: number[], from: string, to: string, now: Date): D1PreparedStatement {
+  // One row holding every entry as a JSON array: a year of inventory for every product is
+  // thousands of rows, and handing them over one object each costs more than the query.
   return db
     .prepare(
-      `SELECT product_id, date, slot, capacity, blocked, 0 AS allocated FROM inventory
-        WHERE business_id = ?1 AND product_id IN (SELECT value FROM json_each(?2)) AND date BETWEEN ?3 AND ?4
-       UNION ALL
-       SELECT product_id, date, slot, NULL AS capacity, 0 AS blocked, SUM(qty) AS allocated FROM allocations
-        WHERE business_id = ?1 AND product_id IN (SELECT value FROM json_each(?2)) AND date BETWEEN ?3 AND ?4
-          AND released_at IS NULL AND (booking_id IS NOT NULL OR expires_at > ?5)
-        GROUP BY product_id, date, slot`,
+      `SELECT json_group_array(json_array(product_id, date, slot, capacity, blocked, allocated)) AS ledger FROM (
+         SELECT product_id, date, slot, capacity, blocked, NULL AS allocated FROM inventory
+          WHERE business_id = ?1 AND product_id IN (SELECT value FROM json_each(?2)) AND date BETWEEN ?3 AND ?4
+         UNION ALL
+         SELECT product_id, date, slot, NULL AS capacity, 0 AS blocked, SUM(qty) AS allocated FROM allocations
+          WHERE business_id = ?1 AND product_id IN (SELECT value FROM json_each(?2)) AND date BETWEEN ?3 AND ?4
+            AND released_at IS NULL AND (booking_id IS NOT NULL OR expires_at > ?5)
+          GROUP BY product_id, date, slot)`,
     )
     .bind(businessId, JSON.stringify([...new Set(productIds)]), from, to, now.toISOString());
 }
+
+type LedgerEntry = [productId: number, date: string, slot: string, capacity: number | null, blocked: number, allocated: number | null];
 
 /** The ledgers of ledgerStatement()'s result, one per product asked for. */
 export function toLedgers(productIds: number[], result: D1Result): Map<number, Ledger> {
   const out = new Map<number, Ledger>();
   for (const id of productIds) out.set(id, emptyLedger());
-  for (const r of result.results as { product_id: number; date: string; slot: string; capacity: number | null; blocked: number; allocated: number }[]) {
-    const ledger = out.get(r.product_id) ?? emptyLedger();
-    out.set(r.product_id, ledger);
-    const key = ledgerKey(r.date, r.slot);
-    if (r.capacity !== null) ledger.inventory.set(key, { capacity: r.capacity, blocked: r.blocked === 1 });
-    else ledger.allocated.set(key, (ledger.allocated.get(key) ?? 0) + Number(r.allocated));
+  const row = result.results[0] as { ledger: string } | undefined;
+  for (const [productId, date, slot, capacity, blocked, allocated] of JSON.parse(row?.ledger ?? "[]") as LedgerEntry[]) {
+    const ledger = out.get(productId) ?? emptyLedger();
+    out.set(productId, ledger);
+    const key = ledgerKey(date, slot);
+    if (allocated === null) ledger.inventory.set(key, { capacity: capacity ?? 0, blocked: blocked === 1 });
+    else ledger.allocated.set(key, (ledger.allocated.get(key) ?? 0) + Number(allocated));
   }
   return out;
 }
