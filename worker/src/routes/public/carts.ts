@@ -7,6 +7,7 @@ import type { CartReply, CartRequest } from "../../durable/cart-timer";
 import type { AppEnv } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
+import { settleAccess } from "../../lib/tenant-read";
 import { idempotency } from "../../middleware/idempotency";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -111,9 +112,15 @@ function cartTimer(c: Context<AppEnv>, cartId: string) {
   return c.env.CART_TIMER.get(c.env.CART_TIMER.idFromName(cartId));
 }
 
-function cartRequest(c: Context<AppEnv>, cartId: string): CartRequest {
+/**
+ * What the cart's object needs of the request. The access is settled first (the key's record,
+ * or for the widget the business): a revoked key reaches no cart, and the catalog version it
+ * reads lets the object use its catalog snapshot instead of reading the catalog again.
+ */
+async function cartRequest(c: Context<AppEnv>, cartId: string): Promise<CartRequest> {
+  const catalogVersion = await settleAccess(c);
   const tenant = c.get("tenant");
-  return { businessId: tenant.businessId, clientId: tenant.clientId, cartId, nowMs: c.get("now").getTime(), catalogVersion: c.get("access")?.version };
+  return { businessId: tenant.businessId, clientId: tenant.clientId, cartId, nowMs: c.get("now").getTime(), catalogVersion };
 }
 
 /** A path cart_id: a UUID (any case) or no such cart. */
@@ -133,7 +140,7 @@ export const cartRoutes = createRouter()
     if (body.cart_id === undefined) {
       // A new cart: written here, then handed to its CartTimer for the expiry alarm.
       const cartId = crypto.randomUUID();
-      const req = cartRequest(c, cartId);
+      const req = await cartRequest(c, cartId);
       const opened = await addToCart(c.env, { ...req, now: c.get("now") }, body, true);
       try {
         await cartTimer(c, cartId).track(req, opened.expiresAt!.getTime());
@@ -145,29 +152,29 @@ export const cartRoutes = createRouter()
       return c.json(opened.body, 201);
     }
     const cartId = body.cart_id.toLowerCase();
-    const reply = unwrap((await cartTimer(c, cartId).add(cartRequest(c, cartId), { ...body, cart_id: cartId })) as CartReply<Cart>);
+    const reply = unwrap((await cartTimer(c, cartId).add(await cartRequest(c, cartId), { ...body, cart_id: cartId })) as CartReply<Cart>);
     return c.json(reply.body, 200);
   })
   .openapi(getRoute, async (c) => {
     const cartId = cartIdOf(c.req.valid("param").cart_id);
-    const reply = unwrap((await cartTimer(c, cartId).view(cartRequest(c, cartId))) as CartReply<Cart>);
+    const reply = unwrap((await cartTimer(c, cartId).view(await cartRequest(c, cartId))) as CartReply<Cart>);
     return c.json(reply.body, 200);
   })
   .openapi(extendRoute, async (c) => {
     const cartId = cartIdOf(c.req.valid("param").cart_id);
-    const reply = unwrap((await cartTimer(c, cartId).extend(cartRequest(c, cartId))) as CartReply<z.infer<typeof ExtendResult>>);
+    const reply = unwrap((await cartTimer(c, cartId).extend(await cartRequest(c, cartId))) as CartReply<z.infer<typeof ExtendResult>>);
     return c.json(reply.body, 200);
   })
   .openapi(deleteRoute, async (c) => {
     const cartId = cartIdOf(c.req.valid("param").cart_id);
-    const reply = unwrap((await cartTimer(c, cartId).abandon(cartRequest(c, cartId))) as CartReply<{ success: boolean }>);
+    const reply = unwrap((await cartTimer(c, cartId).abandon(await cartRequest(c, cartId))) as CartReply<{ success: boolean }>);
     return c.json(reply.body, 200);
   })
   .openapi(
     checkoutRoute,
     async (c) => {
       const cartId = cartIdOf(c.req.valid("param").cart_id);
-      const reply = unwrap((await cartTimer(c, cartId).checkout(cartRequest(c, cartId), c.req.valid("json"))) as CartReply<Booking>);
+      const reply = unwrap((await cartTimer(c, cartId).checkout(await cartRequest(c, cartId), c.req.valid("json"))) as CartReply<Booking>);
       return c.json(reply.body, 200);
     },
     (result) => {
