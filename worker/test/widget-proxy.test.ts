@@ -107,6 +107,17 @@ describe("widget proxy: rate limit per visitor", () => {
   });
 });
 
+describe("widget proxy: the door's memory of businesses", () => {
+  it("finds a business created after its slug was asked for (an unknown slug is never remembered)", async () => {
+    const before = await callJson("/widget/v1/late-camp/settings", { headers: { Origin: LOOPBACK_PAGE } });
+    expect(before.status).toBe(404);
+    await createBusiness("late-camp", { widget_allow_loopback: true });
+    const after = await callJson("/widget/v1/late-camp/settings", { headers: { Origin: LOOPBACK_PAGE } });
+    expect(after.status).toBe(200);
+    expect(after.body.title).toBe("Business late-camp");
+  });
+});
+
 describe("widget proxy: edge cache", () => {
   it("serves a catalog read from the edge cache the second time", async () => {
     await createBusiness("cached-camp", { widget_allow_loopback: true });
