@@ -163,3 +163,13 @@ export function pricingIn(snap: CatalogSnapshot, ids: number[]): PricingData {
 export function structuresIn(snap: CatalogSnapshot, packageIds: number[]): Map<number, PackageStructure> {
   return new Map(packageIds.map((id) => [id, snap.structures.get(id) ?? { items: [], groups: [], accommodationIds: [] }]));
 }
+
+/** The business's diets by id (as people and guests show them). */
+export function dietsIn(snap: CatalogSnapshot): Map<number, { id: number; title: string; abbreviation: string | null }> {
+  return new Map(snap.diets.map((d) => [d.id, { id: d.id, title: d.title, abbreviation: d.abbreviation }]));
+}
+
+/** The business's locations by id. */
+export function locationsIn(snap: CatalogSnapshot): Map<number, { id: number; title: string }> {
+  return new Map([...snap.lookups.locations].map(([id, title]) => [id, { id, title }]));
+}

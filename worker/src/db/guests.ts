@@ -92,12 +92,13 @@ export type GuestListRow = GuestRow & {
   b_cancelled_at: string | null;
 };
 
-export async function listGuests(db: D1Database, businessId: number, q: GuestQuery): Promise<{ rows: GuestListRow[]; total: number }> {
+/** The page and the count of a guest list, to put in a batch; guestListFrom() reads them. */
+export function listGuestsStatements(db: D1Database, businessId: number, q: GuestQuery): D1PreparedStatement[] {
   const where = ["g.business_id = ?", ...q.where].join(" AND ");
   const params = [businessId, ...q.params];
   const from = "FROM guests g JOIN bookings b ON b.id = g.booking_id AND b.business_id = g.business_id";
   const order = [...q.order, "g.created_at ASC", "g.rowid ASC"].join(", ");
-  const [page, count] = await db.batch([
+  return [
     db
       .prepare(
         `SELECT g.*, b.reference_number AS b_reference_number, b.reference_year AS b_reference_year, b.status AS b_status,
@@ -107,11 +108,10 @@ export async function listGuests(db: D1Database, businessId: number, q: GuestQue
       )
       .bind(...params, q.limit, (q.page - 1) * q.limit),
     db.prepare(`SELECT COUNT(*) AS n ${from} WHERE ${where}`).bind(...params),
-  ]);
+  ];
+}
+
+export function guestListFrom([page, count]: D1Result[]): { rows: GuestListRow[]; total: number } {
   return { rows: page.results as unknown as GuestListRow[], total: (count.results[0] as { n: number }).n };
 }
 
-export async function locationsById(db: D1Database, businessId: number): Promise<Map<number, { id: number; title: string }>> {
-  const rows = await db.prepare("SELECT id, title FROM locations WHERE business_id = ?").bind(businessId).all<{ id: number; title: string }>();
-  return new Map(rows.results.map((r) => [r.id, r]));
-}

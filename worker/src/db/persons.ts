@@ -276,10 +276,6 @@ export interface DietRow {
   title: string;
   abbreviation: string | null;
 }
-export async function dietsById(db: D1Database, businessId: number): Promise<Map<number, DietRow>> {
-  const rows = await db.prepare("SELECT id, title, abbreviation FROM diets WHERE business_id = ?").bind(businessId).all<DietRow>();
-  return new Map(rows.results.map((r) => [r.id, r]));
-}
 
 /** Which referenced ids (diets, levels, locations) do not belong to the business. */
 export async function missingRefs(

@@ -4,10 +4,12 @@ import { problemResponse } from "../../contract/problem";
 import { bookerEmailFlow, bookerUpdateEvents, changedFields, mergePersonData, normalizeEmail, type PersonData } from "../../domain/persons";
 import { bookerRow, bookingRow } from "../../db/bookings";
 import { kickDelivery, outboxStatements } from "../../db/outbox";
-import { dietsById, insertPersonStatement, isEmailClash, personsByEmail, personsWithDerivedByIds, rowToData, updatePersonStatement } from "../../db/persons";
+import { insertPersonStatement, isEmailClash, personsByEmail, personsWithDerivedByIds, rowToData, updatePersonStatement } from "../../db/persons";
 import { ApiError, notFound } from "../../lib/errors";
 import { isoDateTime } from "../../lib/time";
 import { createRouter } from "../../lib/openapi";
+import { readTenant } from "../../lib/tenant-read";
+import { dietsIn } from "../../db/catalog-snapshot";
 import { authResponses, bodyResponses, uuidPath } from "./openapi-parts";
 import { checkRefs, isGuardFailure, personInput } from "./input";
 import { uuidParam } from "./query";
@@ -52,7 +54,8 @@ async function respond(c: Context<AppEnv>, bookingId: string) {
   const { businessId } = c.get("tenant");
   const row = await bookerRow(c.env.DB, businessId, bookingId);
   if (!row) throw notFound("The booking");
-  const [persons, diets] = await Promise.all([personsWithDerivedByIds(c.env.DB, businessId, [row.person_id]), dietsById(c.env.DB, businessId)]);
+  const persons = await personsWithDerivedByIds(c.env.DB, businessId, [row.person_id]);
+  const diets = dietsIn((await readTenant(c)).snap);
   return { data: bookerView(row, persons.get(row.person_id)!, diets) };
 }
 

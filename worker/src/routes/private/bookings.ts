@@ -6,9 +6,11 @@ import { bookingEvent } from "../../domain/events";
 import { minorDigits, toMajor } from "../../domain/money";
 import { releaseBookingStatement } from "../../db/allocations";
 import { bookerRow, bookingConfirmedGuard, bookingLines, bookingRow, cancelBookingStatement, listBookings } from "../../db/bookings";
-import { guestsOfBooking, locationsById } from "../../db/guests";
+import { guestsOfBooking } from "../../db/guests";
 import { kickDelivery, outboxStatements } from "../../db/outbox";
-import { dietsById, personsWithDerivedByIds } from "../../db/persons";
+import { personsWithDerivedByIds } from "../../db/persons";
+import { dietsIn, locationsIn } from "../../db/catalog-snapshot";
+import { readTenant } from "../../lib/tenant-read";
 import type { AppEnv } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
@@ -75,16 +77,17 @@ async function detail(c: Context<AppEnv>, bookingId: string) {
   const db = c.env.DB;
   const booking = await bookingRow(db, businessId, bookingId);
   if (!booking) throw notFound("The booking");
-  const [booker, guests, lines, diets, locations] = await Promise.all([
+  const [booker, guests, lines] = await Promise.all([
     bookerRow(db, businessId, bookingId),
     guestsOfBooking(db, businessId, bookingId),
     bookingLines(db, businessId, bookingId),
-    dietsById(db, businessId),
-    locationsById(db, businessId),
   ]);
+  const { snap } = await readTenant(c);
+  const diets = dietsIn(snap);
+  const locations = locationsIn(snap);
   const persons = await personsWithDerivedByIds(db, businessId, [...(booker ? [booker.person_id] : []), ...guests.map((g) => g.person_id)]);
   const digits = minorDigits(booking.currency);
-  const defaultCurrency = await db.prepare("SELECT iso_code FROM currencies WHERE business_id = ? AND is_default = 1").bind(businessId).first<{ iso_code: string }>();
+  const defaultCurrency = snap.currencies.find((x) => x.is_default);
   const linesMinor = lines.reduce((sum, l) => sum + l.price_minor, 0);
   return {
     data: {

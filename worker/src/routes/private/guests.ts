@@ -10,17 +10,19 @@ import {
   deleteGuestStatement,
   guestExistsGuard,
   guestRow,
-  listGuests,
-  locationsById,
+  guestListFrom,
+  listGuestsStatements,
   updateGuestStatement,
   type GuestRow,
 } from "../../db/guests";
 import { kickDelivery, outboxStatements } from "../../db/outbox";
 import { insertGuestStatement } from "../../db/people";
-import { dietsById, insertPersonStatement, isEmailClash, personsByEmail, personsWithDerivedByIds, rowToData, updatePersonStatement } from "../../db/persons";
+import { insertPersonStatement, isEmailClash, personsByEmail, personsWithDerivedByIds, rowToData, updatePersonStatement } from "../../db/persons";
 import type { AppEnv } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
+import { readTenant } from "../../lib/tenant-read";
+import { dietsIn, locationsIn, type CatalogSnapshot } from "../../db/catalog-snapshot";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
 import { checkRefs, isGuardFailure, personInput } from "./input";
 import { listParam, parseSort, QueryReader, rangeParam, rangeSql, setPagingHeaders, uuidParam, type Range } from "./query";
@@ -159,13 +161,12 @@ const deleteGuestRoute = createRoute({
   responses: { 204: { description: "Deleted." }, 400: problemResponse("Invalid request: an id is not a UUID."), ...authResponses, 404: problemResponse("Guest not found.") },
 });
 
-async function viewOf(c: Context<AppEnv>, rows: GuestRow[], expand: GuestExpand[], bookings?: Map<string, any>) {
+async function viewOf(c: Context<AppEnv>, rows: GuestRow[], expand: GuestExpand[], bookings?: Map<string, any>, snapshot?: CatalogSnapshot) {
   const { businessId } = c.get("tenant");
-  const [persons, diets, locations] = await Promise.all([
-    personsWithDerivedByIds(c.env.DB, businessId, rows.map((g) => g.person_id)),
-    dietsById(c.env.DB, businessId),
-    locationsById(c.env.DB, businessId),
-  ]);
+  const snap = snapshot ?? (await readTenant(c)).snap;
+  const persons = await personsWithDerivedByIds(c.env.DB, businessId, rows.map((g) => g.person_id));
+  const diets = dietsIn(snap);
+  const locations = locationsIn(snap);
   return rows.map((g) => guestView(g, persons.get(g.person_id)!, { diets, locations, expand, booking: bookings?.get(g.booking_id) }));
 }
 
@@ -288,7 +289,9 @@ export const guestRoutes = createRouter()
     const order = parseSort(q, SORT);
     const paging = q.paging();
     q.done();
-    const { rows, total } = await listGuests(c.env.DB, businessId, { where, params, order, ...paging });
+    // The page, its count and the key's check in one round trip (lib/tenant-read.ts).
+    const { snap, results } = await readTenant(c, () => listGuestsStatements(c.env.DB, businessId, { where, params, order, ...paging }));
+    const { rows, total } = guestListFrom(results);
     const bookings = new Map(
       rows.map((r) => [
         r.booking_id,
@@ -313,7 +316,7 @@ export const guestRoutes = createRouter()
       ]),
     );
     setPagingHeaders(c, total, paging.page, paging.limit);
-    return c.json(await viewOf(c, rows, expand as GuestExpand[], bookings), 200);
+    return c.json(await viewOf(c, rows, expand as GuestExpand[], bookings, snap), 200);
   })
   .openapi(getGuestRoute, async (c) => {
     const p = c.req.valid("param");

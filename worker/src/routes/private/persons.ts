@@ -6,7 +6,6 @@ import { personDeletedEvent, personEvent } from "../../domain/events";
 import { changedFields, mergePersonData, normalizeEmail, type PersonData } from "../../domain/persons";
 import { kickDelivery, outboxStatements } from "../../db/outbox";
 import {
-  dietsById,
   insertPersonStatement,
   isEmailClash,
   listPersons,
@@ -26,6 +25,8 @@ import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
 import { checkRefs, personInput } from "./input";
 import { parseSort, QueryReader, setPagingHeaders, uuidParam } from "./query";
 import { personView } from "./views";
+import { dietsIn } from "../../db/catalog-snapshot";
+import { readTenant } from "../../lib/tenant-read";
 
 const tags = ["Persons"];
 
@@ -144,7 +145,8 @@ async function enteredData(c: Context<AppEnv>, body: Record<string, unknown>): P
 
 async function respondPerson(c: Context<AppEnv>, id: string) {
   const { businessId } = c.get("tenant");
-  const [row, diets] = await Promise.all([personWithDerived(c.env.DB, businessId, id), dietsById(c.env.DB, businessId)]);
+  const row = await personWithDerived(c.env.DB, businessId, id);
+  const diets = dietsIn((await readTenant(c)).snap);
   if (!row) throw notFound("The person");
   return { data: personView(row, diets) };
 }
@@ -173,7 +175,8 @@ export const personRoutes = createRouter()
       ...q.paging(),
     };
     q.done();
-    const [{ rows, total }, diets] = await Promise.all([listPersons(c.env.DB, businessId, filters), dietsById(c.env.DB, businessId)]);
+    const { rows, total } = await listPersons(c.env.DB, businessId, filters);
+    const diets = dietsIn((await readTenant(c)).snap);
     setPagingHeaders(c, total, filters.page, filters.limit);
     return c.json({ data: rows.map((r) => personView(r, diets)), meta: { page: filters.page, limit: filters.limit, total } }, 200);
   })
