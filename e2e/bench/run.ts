@@ -7,7 +7,7 @@
  *
  *   BENCH_SECONDS   seconds per scenario (default 5)        BENCH_CONNECTIONS  read connections (default 10)
  *   BENCH_SCALE=0   skip the scale data and comparisons     BENCH_RESEED=1     rebuild the prepared database
- *   BENCH_PORT      port (default 8850)                     BENCH_WIDGET=0     skip the browser measurement
+ *   BENCH_PORT      port (default: a free one)                   BENCH_WIDGET=0     skip the browser measurement
  *   BENCH_ONLY      comma-separated ids to run: scenarios, "costs", "scaling" (every comparison),
  *                   single scaling comparisons (e.g. guests-list), "widget"
  */
@@ -15,7 +15,7 @@ import { cpus } from "node:os";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT } from "../../worker/scripts/server";
+import { freePort, ROOT } from "../../worker/scripts/server";
 import { servedOperations, startBenchService, type BenchService } from "./harness";
 import { load, round, type LoadResult, type Step } from "./load";
 import { checkoutWeeks, saturdayAfter, SCALE } from "./seed-scale";
@@ -24,7 +24,8 @@ import { measureWidget, type WidgetNumbers } from "./widget";
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SCALE_ON = process.env.BENCH_SCALE !== "0";
-const PORT = Number(process.env.BENCH_PORT ?? 8850);
+/** The service's port: BENCH_PORT, else a free port the system picks (set in main()). */
+let PORT = 0;
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
 const log = (m: string) => process.stderr.write(`bench: ${m}\n`);
 
@@ -353,6 +354,7 @@ export function markdown(report: { date: string; machine: ReturnType<typeof mach
 
 async function main() {
   const started = Date.now();
+  PORT = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : await freePort();
   const svc = await startBenchService({ name: "bench", port: PORT, scale: SCALE_ON, log, env: { ALLOW_LOOPBACK_WEBHOOKS: "true" } });
   const date = new Date().toISOString();
   const today = date.slice(0, 10);
@@ -391,7 +393,7 @@ async function main() {
   }
   if (process.env.BENCH_WIDGET !== "0" && (!ONLY || ONLY.has("widget"))) {
     try {
-      widget = await measureWidget({ port: PORT + 1, log });
+      widget = await measureWidget({ port: process.env.BENCH_PORT ? PORT + 1 : undefined, log });
     } catch (err) {
       widget = { skipped: (err as Error).message.split("\n")[0] };
     }

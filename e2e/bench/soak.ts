@@ -15,18 +15,20 @@
  *    once with a valid Standard Webhooks signature (HMAC-SHA256 of "id.timestamp.body").
  *
  * Prints the figures; exits non-zero on a violation.
- *   SOAK_SECONDS (default 120)  SOAK_BUYERS (default 8)  SOAK_PORT (default 8852; receiver +1)
+ *   SOAK_SECONDS (default 120)  SOAK_BUYERS (default 8)  SOAK_PORT (default: a free one; the receiver takes another)
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { d1Query } from "../../worker/scripts/lib/d1";
+import { freePort } from "../../worker/scripts/server";
 import { startBenchService, type BenchService } from "./harness";
 import { saturdayAfter } from "./seed-scale";
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 120);
 const BUYERS = Number(process.env.SOAK_BUYERS ?? 8);
-const PORT = Number(process.env.SOAK_PORT ?? 8852);
-const HOOK_PORT = PORT + 1;
+/** The service's and the webhook receiver's ports: SOAK_PORT (and the next), else free ones. */
+let PORT = 0;
+let HOOK_PORT = 0;
 const LIFETIME = 8;
 const log = (m: string) => process.stderr.write(`soak: ${m}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -193,6 +195,8 @@ async function buyer(svc: BenchService, key: string, weeks: string[], until: num
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
+  PORT = process.env.SOAK_PORT ? Number(process.env.SOAK_PORT) : await freePort();
+  HOOK_PORT = process.env.SOAK_PORT ? PORT + 1 : await freePort();
   const receiver = new Receiver(HOOK_PORT);
   await receiver.start();
   const svc = await startBenchService({

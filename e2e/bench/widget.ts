@@ -27,11 +27,12 @@ export interface WidgetNumbers {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-export async function measureWidget(opts: { port: number; runs?: number; log?: (m: string) => void }): Promise<WidgetNumbers> {
+/** `port`: where to start the demo; a free port when not given. */
+export async function measureWidget(opts: { port?: number; runs?: number; log?: (m: string) => void }): Promise<WidgetNumbers> {
   const log = opts.log ?? (() => {});
   const persistTo = join(ROOT, ".wrangler", "bench", "widget-run");
   rmSync(persistTo, { recursive: true, force: true });
-  log(`widget: building and starting the demo on 127.0.0.1:${opts.port} ...`);
+  log("widget: building and starting the demo ...");
   const server = await startServer({ port: opts.port, persistTo, prepare: true, buildWidget: true });
   let browser: Browser | undefined;
   try {
@@ -106,7 +107,7 @@ export async function measureWidget(opts: { port: number; runs?: number; log?: (
 }
 
 if (process.argv[1] && /widget\.ts$/.test(process.argv[1])) {
-  measureWidget({ port: Number(process.env.BENCH_PORT ?? 8851), log: (m) => process.stderr.write(`${m}\n`) })
+  measureWidget({ port: process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : undefined, log: (m) => process.stderr.write(`${m}\n`) })
     .then((n) => process.stdout.write(`${JSON.stringify(n, null, 2)}\n`))
     .catch((err) => {
       process.stderr.write(`${(err as Error).stack}\n`);
