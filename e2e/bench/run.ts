@@ -19,7 +19,7 @@ import { freePort, ROOT } from "../../worker/scripts/server";
 import { servedOperations, startBenchService, type BenchService } from "./harness";
 import { load, round, type LoadResult, type Step } from "./load";
 import { checkoutWeeks, saturdayAfter, SCALE } from "./seed-scale";
-import { measureWidget, type WidgetNumbers } from "./widget";
+import { measureWidget, PHONE, type WidgetNumbers } from "./widget";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -348,6 +348,10 @@ export function markdown(report: { date: string; machine: ReturnType<typeof mach
     out.push(`| time to interactive calendar | ${w.interactiveMs} ms | | |`);
     out.push(`| cumulative layout shift | ${w.cls} | 0 | ${yes(w.cls === 0)} |`);
     out.push(`| JavaScript transferred (gzip) | ${(w.jsGzipBytes / 1024).toFixed(1)} kB (${(w.jsRawBytes / 1024).toFixed(1)} kB raw) | | |`);
+    if (w.phone) {
+      out.push(`| time to interactive calendar on a slow phone (${PHONE.label}) | ${w.phone.interactiveMs} ms | | |`);
+      out.push(`| cumulative layout shift on that phone | ${w.phone.cls} | 0 | ${yes(w.phone.cls === 0)} |`);
+    }
   }
   return out.join("\n");
 }
