@@ -19,6 +19,8 @@ export interface Access {
   /** Set once settled. */
   version?: number;
   failure?: unknown;
+  /** A settling read under way (calls running side by side wait for it rather than read again). */
+  settling?: Promise<number>;
 }
 
 /** Access for a request whose door already identified the business (the widget's inner app). */
@@ -50,7 +52,8 @@ export async function settleAccess(c: Context<AppEnv>): Promise<number> {
   const access = c.get("access");
   if (access.failure !== undefined) throw access.failure;
   if (access.version !== undefined) return access.version;
-  return settleWith(access, await access.guard(c.env.DB).first<Record<string, unknown>>());
+  access.settling ??= access.guard(c.env.DB).first<Record<string, unknown>>().then((row) => settleWith(access, row));
+  return access.settling;
 }
 
 // ---- The process's catalog snapshots, per business ----
@@ -99,6 +102,8 @@ export async function readTenant(c: Context<AppEnv>, plan: (snap: CatalogSnapsho
   const access = c.get("access");
   const businessId = c.get("tenant").businessId;
   if (access.failure !== undefined) throw access.failure;
+  if (access.settling) await access.settling.catch(() => undefined);
+  if (access.failure !== undefined) throw access.failure;
   const needsGuard = access.version === undefined;
   let snap = snapshots.get(businessId);
   const head: D1PreparedStatement[] = needsGuard ? [access.guard(db)] : [];
@@ -107,9 +112,16 @@ export async function readTenant(c: Context<AppEnv>, plan: (snap: CatalogSnapsho
   const body = loading ? [] : plan(snap!);
   const all = [...head, ...body];
   // One statement needs no batch (a batch is also a transaction, which costs a little more).
-  const results = all.length === 1 ? [await all[0].all()] : all.length ? await db.batch(all) : [];
-  let i = 0;
-  const version = needsGuard ? await settleWith(access, (results[i++].results[0] as Record<string, unknown> | undefined) ?? null) : access.version!;
+  const sent = all.length === 1 ? all[0].all().then((r) => [r]) : all.length ? db.batch(all) : Promise.resolve([] as D1Result[]);
+  // Reads of the same request running side by side wait for this guard rather than send their own.
+  const settled = needsGuard ? sent.then((r) => settleWith(access, (r[0].results[0] as Record<string, unknown> | undefined) ?? null)) : undefined;
+  if (settled) {
+    access.settling = settled;
+    settled.catch(() => undefined);
+  }
+  const results = await sent;
+  const i = settled ? 1 : 0;
+  const version = settled ? await settled : access.version!;
   if (loading) {
     const fresh = snapshotFrom(results.slice(i, i + SNAPSHOT_STATEMENTS));
     if (!fresh) throw new ApiError(404, "not_found", "The business does not exist.");

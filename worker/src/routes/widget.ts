@@ -3,7 +3,7 @@ import { HTTPException } from "hono/http-exception";
 import { problem } from "../app";
 import type { AppEnv, Tenant } from "../env";
 import { ApiError } from "../lib/errors";
-import { businessAccess } from "../lib/tenant-read";
+import type { Access } from "../lib/tenant-read";
 import { addDays, isoDate } from "../lib/time";
 import { widgetDoor } from "../middleware/widget";
 import { publicApi } from "./public";
@@ -25,6 +25,8 @@ import { publicApi } from "./public";
 
 interface Forwarded {
   tenant: Tenant;
+  /** The outer request's access: its business row is read once for all the inner calls. */
+  access: Access;
   now: Date;
   requestId: string;
 }
@@ -35,7 +37,7 @@ inner.use("*", async (c, next) => {
   const ctx = forwarded.get(c.req.raw);
   if (!ctx) throw new ApiError(404, "not_found", "Not found.");
   c.set("tenant", ctx.tenant);
-  c.set("access", businessAccess(ctx.tenant.businessId));
+  c.set("access", ctx.access);
   c.set("now", ctx.now);
   c.set("requestId", ctx.requestId);
   await next();
@@ -89,7 +91,7 @@ async function runInner(c: Context<AppEnv>, method: string, path: string, search
   return throughEdgeCache(c, method === "GET" ? edgeTtl(path) : 0, path, search, async () => {
     const qs = search.toString();
     const req = new Request(`http://widget.internal${path}${qs ? `?${qs}` : ""}`, { ...init, method });
-    forwarded.set(req, { tenant: c.get("tenant"), now: c.get("now"), requestId: c.get("requestId") });
+    forwarded.set(req, { tenant: c.get("tenant"), access: c.get("access"), now: c.get("now"), requestId: c.get("requestId") });
     return inner.fetch(req, c.env, safeExecutionCtx(c));
   });
 }
