@@ -26,6 +26,12 @@ const common = {
   401: problemResponse("Missing, malformed, unknown or revoked API key."),
   429: problemResponse("Rate limit exceeded."),
 } as const;
+/** What any request with a body may get before its route runs (worker/src/middleware/request-context.ts). */
+const bodyErrors = {
+  400: problemResponse("`malformed_json`: the body is not valid JSON."),
+  413: problemResponse("`payload_too_large`: the body is over 256 KiB."),
+  415: problemResponse("`unsupported_media_type`: the body is not application/json."),
+} as const;
 const cartGone = {
   404: problemResponse("No such cart (or the cart belongs to another business)."),
   409: problemResponse("`cart_not_open`: the cart was checked out or deleted. `limit_exceeded`: a business limit was reached."),
@@ -49,6 +55,7 @@ const addRoute = createRoute({
     200: json(Cart, "Guests added; the whole cart."),
     201: json(Cart, "A new cart was opened; the whole cart, with its cart_id."),
     ...common,
+    ...bodyErrors,
     ...cartGone,
     422: problemResponse("Invalid body or selection (errors[] names each field), or an Idempotency-Key reused with another body."),
   },
@@ -73,7 +80,7 @@ const extendRoute = createRoute({
   summary: "Extend an open cart's expiry to 10 minutes after the request",
   description: "The holds are extended with the cart. Limited by the business's max_extensions_per_cart (default 6): beyond it 409 `limit_exceeded`.",
   request: { params: CartIdParam },
-  responses: { 200: json(ExtendResult, "The new expiry (UTC)."), ...common, ...cartGone },
+  responses: { 200: json(ExtendResult, "The new expiry (UTC)."), ...common, 413: bodyErrors[413], 415: bodyErrors[415], ...cartGone },
 });
 
 const deleteRoute = createRoute({
@@ -102,6 +109,7 @@ const checkoutRoute = createRoute({
   responses: {
     200: json(Booking, "The booking created."),
     ...common,
+    ...bodyErrors,
     ...cartGone,
     422: problemResponse("`terms_not_accepted`, or an invalid customer (`validation_failed`, errors[] names each field), or an Idempotency-Key reused with another body."),
   },
