@@ -138,7 +138,7 @@ export function defaultAuth(op: Operation, fx: Fixture): Record<string, string> 
   return {};
 }
 
-/** Statuses answered that the operation's document does not list (a contract gap, reported). */
+/** Statuses answered that the operation's document does not list (each also fails its property). */
 export const undocumented = new Map<string, Set<number>>();
 
 /** What is wrong with a response, as a list of sentences (empty: acceptable). */
@@ -153,6 +153,8 @@ export function judge(doc: OpenApiDoc, op: Operation, sent: Sent): string[] {
     const set = undocumented.get(op.id) ?? new Set<number>();
     set.add(status);
     undocumented.set(op.id, set);
+    // An integrator codes against the listed answers: one the document does not list is a defect.
+    problems.push(`answered ${status}, which the document does not list for ${op.id}`);
   }
   if (status >= 400) {
     if (!/^application\/problem\+json/i.test(sent.contentType)) problems.push(`error ${status} with Content-Type "${sent.contentType}"`);

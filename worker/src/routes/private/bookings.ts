@@ -14,7 +14,7 @@ import { readTenant } from "../../lib/tenant-read";
 import type { AppEnv } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
-import { authResponses, json, uuidPath } from "./openapi-parts";
+import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
 import { isGuardFailure } from "./input";
 import { listParam, QueryReader, rangeParam, rangeSql, setPagingHeaders, uuidParam } from "./query";
 import { bookerView, bookingSummaryView, guestView } from "./views";
@@ -67,6 +67,8 @@ const cancelRoute = createRoute({
     200: json(BookingEnvelope, "The cancelled booking."),
     400: problemResponse("booking_id is not a UUID."),
     ...authResponses,
+    // No body is read, but one that is too large or not JSON is refused before the route runs.
+    ...bodyResponses,
     404: problemResponse("No such booking."),
     409: problemResponse("The booking is already cancelled."),
   },

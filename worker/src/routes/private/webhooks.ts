@@ -106,7 +106,7 @@ const enable = createRoute({
   summary: "Enable a disabled subscription",
   description: "After a 410 Gone disabled it: delivery resumes with the events it has not received, including those written meanwhile.",
   request: { params: IdParam },
-  responses: { 200: json(WebhookEnvelope, "The subscription, active."), 400: problemResponse("Not a UUID."), ...authResponses, 404: problemResponse("No such subscription.") },
+  responses: { 200: json(WebhookEnvelope, "The subscription, active."), 400: problemResponse("Not a UUID."), ...authResponses, ...bodyResponses, 404: problemResponse("No such subscription.") },
 });
 
 export const webhookRoutes = createRouter()
