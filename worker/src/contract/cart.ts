@@ -112,7 +112,7 @@ export const CartItem = z
     package_item_id: z.number().int().nullable().openapi({ description: "null for the package itself, its accommodation and srs." }),
     product_id: z.number().int(),
     product_type: z.string(),
-    title: z.string(),
+    title: z.string().openapi({ description: "In the guest's language_code when the catalog has that translation, else in the business's default language." }),
     role: z.enum(["package", "accommodation", "srs", "default", "option", "alternative", "upgrade"]),
     dates: z.array(z.string()),
     qty: z.number().int(),
@@ -133,7 +133,7 @@ export const CartGuest = z
     birth_date: z.string().nullable(),
     package: z.object({
       id: z.number().int(),
-      title: z.string(),
+      title: z.string().openapi({ description: "In the guest's language_code when the catalog has that translation, else in the business's default language." }),
       start_date: z.string(),
       end_date: z.string(),
       accommodation_id: z.number().int().nullable(),

@@ -138,7 +138,7 @@ export async function checkoutCart(env: Env, call: CartCall, body: CheckoutBody)
       newsletter_opt_in: ref.newsletter_opt_in === 1,
       created_at: ref.created_at,
       booker: { id: bookerId, first_name: body.customer.first_name, last_name: body.customer.last_name, email: body.customer.email },
-      guests: guestViews(booking, cart.currency),
+      guests: guestViews(booking, cart.currency, snap),
     },
   };
 }

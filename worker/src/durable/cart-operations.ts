@@ -29,6 +29,7 @@ import { guestErrors, normEmail } from "../domain/cart-people";
 import type { CatalogSnapshot } from "../db/catalog-snapshot";
 import { minorDigits, toMajor } from "../domain/money";
 import { quotePackages } from "../domain/package-quote";
+import { translated } from "../domain/product";
 import type { Env } from "../env";
 import { ApiError, notFound } from "../lib/errors";
 import { isoDateTime } from "../lib/time";
@@ -90,13 +91,13 @@ function allow(row: CartStateRow, action: CartAction, now: Date): void {
 
 // --- views ---------------------------------------------------------------------------------
 
-function itemView(l: CartLineRow, major: (minor: number) => number): CartItem {
+function itemView(l: CartLineRow, major: (minor: number) => number, title: string): CartItem {
   return {
     id: l.id,
     package_item_id: l.package_item_id,
     product_id: l.product_id,
     product_type: l.product_type,
-    title: l.title,
+    title,
     role: l.role as CartItem["role"],
     dates: l.dates,
     qty: l.qty,
@@ -105,13 +106,22 @@ function itemView(l: CartLineRow, major: (minor: number) => number): CartItem {
   };
 }
 
-/** The guests of a cart with their items and totals, in major units of `currency`. */
-export function guestViews(contents: CartContents, currency: string): CartGuest[] {
+/**
+ * The guests of a cart with their items and totals, in major units of `currency`. Titles are in
+ * the guest's language_code where the catalog has a translation (the widget sends its own
+ * language there), else in the business's default language.
+ */
+export function guestViews(contents: CartContents, currency: string, snap: CatalogSnapshot): CartGuest[] {
   const digits = minorDigits(currency);
   const major = (minor: number) => toMajor(minor, digits);
   return contents.guests.map((g) => {
     const lines = contents.lines.filter((l) => l.cart_guest_id === g.id);
     const d = g.data;
+    const language = d.language_code ?? undefined;
+    const titleOf = (productId: number, stored: string) => {
+      const p = snap.products.get(productId);
+      return p ? translated(p, "title", language) : stored;
+    };
     return {
       id: g.id,
       first_name: d.first_name,
@@ -122,13 +132,13 @@ export function guestViews(contents: CartContents, currency: string): CartGuest[
       birth_date: d.birth_date ?? null,
       package: {
         id: g.package_id,
-        title: g.package_title,
+        title: titleOf(g.package_id, g.package_title),
         start_date: g.start_date,
         end_date: g.end_date,
         accommodation_id: d.package.accommodation_id ?? null,
         srs: d.package.srs === true,
       },
-      items: lines.map((l) => itemView(l, major)),
+      items: lines.map((l) => itemView(l, major, titleOf(l.product_id, l.title))),
       total: major(lines.reduce((s, l) => s + l.price_minor, 0)),
     };
   });
@@ -137,8 +147,9 @@ export function guestViews(contents: CartContents, currency: string): CartGuest[
 export const referenceOf = (year: string, number: number) => `${year}-${String(number).padStart(5, "0")}`;
 
 /** GET /carts/{cart_id}'s answer. */
-export function cartView(contents: CartContents, config: BusinessConfig, now: Date): Cart {
+export function cartView(contents: CartContents, snap: CatalogSnapshot, now: Date): Cart {
   const { cart, booking } = contents;
+  const config = snap.business.config;
   const state = effectiveState(cart, stamp(now));
   const open = state.status === "open";
   const digits = minorDigits(cart.currency);
@@ -152,7 +163,7 @@ export function cartView(contents: CartContents, config: BusinessConfig, now: Da
     seconds_left: open ? Math.max(0, Math.floor((Date.parse(cart.expires_at) - now.getTime()) / 1000)) : 0,
     extensions_left: open ? Math.max(0, config.max_extensions_per_cart - cart.extensions) : 0,
     item_count: contents.lines.length,
-    guests: guestViews(contents, cart.currency),
+    guests: guestViews(contents, cart.currency, snap),
     total: toMajor(contents.lines.reduce((s, l) => s + l.price_minor, 0), digits),
     booking: booking
       ? { id: booking.id, reference: referenceOf(booking.reference_year, booking.reference_number), reference_number: booking.reference_number, reference_year: booking.reference_year }
@@ -162,7 +173,7 @@ export function cartView(contents: CartContents, config: BusinessConfig, now: Da
 
 export async function viewCart(env: Env, call: CartCall): Promise<Outcome<Cart>> {
   const contents = await requireCart(env.DB, call);
-  return { status: 200, body: cartView(contents, await configOf(env.DB, call), call.now) };
+  return { status: 200, body: cartView(contents, await catalogOf(env.DB, call), call.now) };
 }
 
 // --- add -----------------------------------------------------------------------------------
@@ -268,7 +279,7 @@ export async function addToCart(env: Env, call: CartCall, body: AddToCartBody, i
     }
   }
   const contents = cartFrom(written)!;
-  return { status: isNew ? 201 : 200, body: cartView(contents, config, now), expiresAt: isNew ? expiresAt : undefined };
+  return { status: isNew ? 201 : 200, body: cartView(contents, snap, now), expiresAt: isNew ? expiresAt : undefined };
 }
 
 // --- extend, abandon, expire ---------------------------------------------------------------
