@@ -5,7 +5,7 @@ import { ledgerStatement } from "../src/db/catalog";
 import { snapshotStatements } from "../src/db/catalog-snapshot";
 import { findShortages } from "../src/db/allocations";
 import { loadCart } from "../src/db/carts";
-import { listPersons } from "../src/db/persons";
+import { listPersonsStatements } from "../src/db/persons";
 
 // The hot queries must reach their rows through an index, never by scanning a table that grows
 // with the business (allocations, persons, guests, bookings, ...). The SQL is not copied here: the
@@ -155,7 +155,7 @@ describe("query plans of the hot queries", () => {
 
   it("the persons full-text search goes through the trigram index, not a scan of persons", async () => {
     const { db, seen } = recorder();
-    await listPersons(db, 1, { query: "silva lisbon", order: ["p.last_name ASC"], page: 1, limit: 10 });
+    await db.batch(listPersonsStatements(db, 1, { query: "silva lisbon", order: ["p.last_name ASC"], page: 1, limit: 10 }));
     const explained = await explainAll(seen);
     expectIndexed(explained);
     expect(explained.flatMap((e) => e.plan).join("\n")).toMatch(/persons_fts VIRTUAL TABLE INDEX \d+:M/);
@@ -163,7 +163,7 @@ describe("query plans of the hot queries", () => {
 
   it("the persons list sorted by name pages through an index of the business", async () => {
     const { db, seen } = recorder();
-    await listPersons(db, 1, { order: ["p.last_name ASC", "p.first_name ASC"], page: 1, limit: 10 });
+    await db.batch(listPersonsStatements(db, 1, { order: ["p.last_name ASC", "p.first_name ASC"], page: 1, limit: 10 }));
     expectIndexed(await explainAll(seen));
   });
 });

@@ -200,7 +200,8 @@ export function fullTextCondition(query: string): { sql: string; params: string[
 }
 
 /** One page of a business's Persons (not deleted) and the total count of the filtered list. */
-export async function listPersons(db: D1Database, businessId: number, f: PersonFilters): Promise<{ rows: PersonWithDerived[]; total: number }> {
+/** The page and the count of a persons list, to put in a batch; personListFrom() reads them. */
+export function listPersonsStatements(db: D1Database, businessId: number, f: PersonFilters): D1PreparedStatement[] {
   const where = ["p.business_id = ?", "p.deleted_at IS NULL"];
   const params: (string | number)[] = [businessId];
   if (f.query) {
@@ -236,12 +237,15 @@ export async function listPersons(db: D1Database, businessId: number, f: PersonF
   if (f.is_booker !== undefined) where.push(`${f.is_booker ? "" : "NOT "}EXISTS (SELECT 1 FROM bookers k WHERE k.person_id = p.id)`);
   const order = [...f.order, "p.created_at ASC", "p.id ASC"].join(", ");
   const whereSql = where.join(" AND ");
-  const [page, count] = await db.batch([
+  return [
     db
       .prepare(`SELECT p.*, ${derivedColumns("p")} FROM persons p WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`)
       .bind(...params, f.limit, (f.page - 1) * f.limit),
     db.prepare(`SELECT COUNT(*) AS n FROM persons p WHERE ${whereSql}`).bind(...params),
-  ]);
+  ];
+}
+
+export function personListFrom([page, count]: D1Result[]): { rows: PersonWithDerived[]; total: number } {
   return { rows: page.results as unknown as PersonWithDerived[], total: (count.results[0] as { n: number }).n };
 }
 

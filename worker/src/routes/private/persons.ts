@@ -8,7 +8,8 @@ import { kickDelivery, outboxStatements } from "../../db/outbox";
 import {
   insertPersonStatement,
   isEmailClash,
-  listPersons,
+  listPersonsStatements,
+  personListFrom,
   personBookingIds,
   personExistsGuard,
   personRow,
@@ -175,8 +176,10 @@ export const personRoutes = createRouter()
       ...q.paging(),
     };
     q.done();
-    const { rows, total } = await listPersons(c.env.DB, businessId, filters);
-    const diets = dietsIn((await readTenant(c)).snap);
+    // The page, its count and the key's check in one round trip (lib/tenant-read.ts).
+    const { snap, results } = await readTenant(c, () => listPersonsStatements(c.env.DB, businessId, filters));
+    const { rows, total } = personListFrom(results);
+    const diets = dietsIn(snap);
     setPagingHeaders(c, total, filters.page, filters.limit);
     return c.json({ data: rows.map((r) => personView(r, diets)), meta: { page: filters.page, limit: filters.limit, total } }, 200);
   })
