@@ -258,3 +258,31 @@ describe("isolation and authentication", () => {
     expect((await callJson(`/private/persons/${id}`)).status).toBe(401);
   });
 });
+
+describe("GET /private/persons: the total of the unfiltered list", () => {
+  it("follows every create and delete, through the API and straight in D1, and agrees with a filtered count", async () => {
+    const biz = await createBusiness(`persons-total-${Date.now().toString(36)}`);
+    const k = await createKey("private", biz);
+    const total = async (query = "") => Number((await callJson(`/private/persons${query}`, { key: k })).headers.get("X-Total-Count"));
+    const counted = async () =>
+      (await env.DB.prepare("SELECT COUNT(*) AS n FROM persons WHERE business_id = ? AND deleted_at IS NULL").bind(biz).first<{ n: number }>())!.n;
+    expect(await total()).toBe(0);
+    const ids: string[] = [];
+    for (const name of ["Ana", "Rui", "Eva"]) {
+      const res = await callJson("/private/persons", { key: k, method: "POST", body: { email: uniqueEmail(name), first_name: name, last_name: "Total" } });
+      expect(res.status).toBe(201);
+      ids.push(res.body.data.id);
+    }
+    expect(await total()).toBe(3);
+    expect((await callJson(`/private/persons/${ids[1]}`, { key: k, method: "DELETE" })).status).toBe(204);
+    expect(await total()).toBe(2);
+    // A seeder or a console writing straight to D1 is counted too.
+    await env.DB.prepare("INSERT INTO persons (id, business_id, first_name, last_name, created_at, updated_at) VALUES (?, ?, 'Direct', 'Total', ?, ?)")
+      .bind(crypto.randomUUID(), biz, new Date().toISOString(), new Date().toISOString())
+      .run();
+    await env.DB.prepare("DELETE FROM persons WHERE id = ?").bind(ids[0]).run();
+    expect(await total()).toBe(await counted());
+    expect(await total()).toBe(2);
+    expect(await total("?last_name=Total")).toBe(2); // a filtered list still counts its rows
+  });
+});

@@ -202,7 +202,8 @@ export function fullTextCondition(query: string): { sql: string; params: string[
 /** One page of a business's Persons (not deleted) and the total count of the filtered list. */
 /** The page and the count of a persons list, to put in a batch; personListFrom() reads them. */
 export function listPersonsStatements(db: D1Database, businessId: number, f: PersonFilters): D1PreparedStatement[] {
-  const where = ["p.business_id = ?", "p.deleted_at IS NULL"];
+  const base = ["p.business_id = ?", "p.deleted_at IS NULL"];
+  const where = [...base];
   const params: (string | number)[] = [businessId];
   if (f.query) {
     const ft = fullTextCondition(f.query);
@@ -241,7 +242,11 @@ export function listPersonsStatements(db: D1Database, businessId: number, f: Per
     db
       .prepare(`SELECT p.*, ${derivedColumns("p")} FROM persons p WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`)
       .bind(...params, f.limit, (f.page - 1) * f.limit),
-    db.prepare(`SELECT COUNT(*) AS n FROM persons p WHERE ${whereSql}`).bind(...params),
+    // Without filters the total is the business's kept count (migration 0080), not a count of
+    // every Person on every page.
+    where.length === base.length
+      ? db.prepare("SELECT COALESCE((SELECT live FROM person_counts WHERE business_id = ?), 0) AS n").bind(businessId)
+      : db.prepare(`SELECT COUNT(*) AS n FROM persons p WHERE ${whereSql}`).bind(...params),
   ];
 }
 
