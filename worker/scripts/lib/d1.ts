@@ -88,12 +88,28 @@ function explain(text: string, target: Target): string {
 }
 
 /**
+ * A local database is one SQLite file that a running `npm start` (or test server) may be
+ * writing at that very moment; `wrangler d1 execute --local` then fails to take its lock, with
+ * SQLITE_BUSY or an assertion of workerd's SQLite ("false == true"), before running anything.
+ * Such a failure is tried again a few times; any other is reported at once.
+ */
+const LOCKED = /false == true|SQLITE_BUSY|database is locked/i;
+
+async function runD1(target: Target, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await runWrangler(args, target);
+    if (result.code === 0 || target.remote || attempt >= 5 || !LOCKED.test(errorText(result))) return result;
+    await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+  }
+}
+
+/**
  * Run statements as one command (wrangler runs a multi-statement command atomically) and return
  * the rows of each statement, in order.
  */
 export async function d1Query<Row = Record<string, unknown>>(target: Target, statements: Statement[]): Promise<Row[][]> {
   const command = statements.map(renderStatement).join(";\n");
-  const result = await runWrangler(["d1", "execute", "DB", ...d1TargetFlags(target), "--json", "--command", command], target);
+  const result = await runD1(target, ["d1", "execute", "DB", ...d1TargetFlags(target), "--json", "--command", command]);
   if (result.code !== 0) throw new D1CommandError(explain(errorText(result), target));
   let parsed: { results?: Row[] }[];
   try {
@@ -110,7 +126,7 @@ export async function d1ExecuteScript(target: Target, statements: Statement[]): 
   const file = join(dir, "script.sql");
   try {
     writeFileSync(file, renderScript(statements));
-    const result = await runWrangler(["d1", "execute", "DB", ...d1TargetFlags(target), "--json", "--file", file], target);
+    const result = await runD1(target, ["d1", "execute", "DB", ...d1TargetFlags(target), "--json", "--file", file]);
     if (result.code !== 0) throw new D1CommandError(explain(errorText(result), target));
   } finally {
     rmSync(dir, { recursive: true, force: true });
