@@ -167,8 +167,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   writeFileSync(envFile, formatVars(workerVars), { mode: 0o600 });
   chmodSync(envFile, 0o600);
 
+  // The devtools inspector gets a free port of its own: wrangler's default (9229) is taken by the
+  // first of several servers started side by side (the e2e workers, the bench's widget server).
+  const inspectorPort = await freePort();
   const args = ["dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, "--env-file", envFile,
-    "--show-interactive-dev-session=false", "--live-reload=false"];
+    "--inspector-port", String(inspectorPort), "--show-interactive-dev-session=false", "--live-reload=false"];
   const child = spawn(WRANGLER, args, { cwd: ROOT, env: wranglerEnv(target), stdio: ["ignore", "pipe", "pipe"], detached: true });
   live.add(child);
   installExitHook();
