@@ -397,7 +397,7 @@ export class BookingWidget extends LitElement {
     }
     const ticket = ++this.roomsRequest;
     await this.run("rooms", async () => {
-      const rooms = await this.api$.accommodations(product.id, { start_date: this.sel.startDate!, duration: this.sel.duration, males: this.sel.males, females: this.sel.females, couples: this.sel.couples, currency: this.cur });
+      const rooms = await this.api$.accommodations(product.id, { start_date: this.sel.startDate!, duration: this.sel.duration, males: this.sel.males, females: this.sel.females, couples: this.sel.couples, currency: this.cur, language: this.lang });
       if (ticket !== this.roomsRequest) return; // a newer party was asked for meanwhile
       this.rooms = rooms;
       if (this.sel.accommodationId && !rooms.some((r) => r.product.id === this.sel.accommodationId)) this.sel = { ...this.sel, accommodationId: null, srs: false };

@@ -157,7 +157,7 @@ export class WidgetApi {
   packageItems(id: number, q: { start_date: string; duration: number; currency: string; language: string }) {
     return this.request<PackageRoot>("GET", `/packages/${id}`, { query: q });
   }
-  accommodations(id: number, q: { start_date: string; duration: number; males: number; females: number; couples: number; currency: string }) {
+  accommodations(id: number, q: { start_date: string; duration: number; males: number; females: number; couples: number; currency: string; language: string }) {
     return this.request<AccommodationOption[]>("GET", `/packages/${id}/accommodations`, { query: q });
   }
   /** The price breakdown of a selection (no holds): what the guest would pay. */
