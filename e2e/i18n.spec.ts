@@ -1,5 +1,6 @@
 import { expect, heading, test } from "./fixtures";
-import { w } from "./journey";
+import { de } from "../widget/src/strings/de";
+import { bookToCart, w } from "./journey";
 
 test("language and currency switch among those of the settings, with Intl formatting", async ({ page, server, shot }) => {
   await page.goto(`${server.url}/demo`);
@@ -36,4 +37,14 @@ test("without a product the widget lists the bookable products", async ({ page, 
   await page.locator("booking-widget").getByRole("button", { name: "Choose Surf & Yoga Week" }).click();
   await expect(heading(page)).toHaveText("Choose your dates");
   await expect(heading(page)).toBeFocused();
+});
+
+test("a guest booking in German sees the cart in German, titles included", async ({ page, server }) => {
+  await page.goto(`${server.url}/book/demo?product=101&language=de`);
+  await expect(heading(page)).toHaveText(de.steps.dates);
+  await bookToCart(page, { first: "Jonas", last: "Weber", email: "jonas.i18n@example.com", birth: "1990-04-02" }, { nth: 0, room: /Ozean-Schlafsaal/, steps: de.steps });
+  // The cart comes back from the API: its package and room are the catalog's German titles.
+  await expect(w(page, "p.muted").filter({ hasText: "Surf- & Yoga-Woche" }).first()).toBeVisible();
+  await expect(w(page, "ul.lines")).toContainText("Ozean-Schlafsaal (Männer)");
+  await expect(w(page, "ul.lines")).not.toContainText("Ocean Dorm");
 });

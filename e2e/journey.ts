@@ -56,20 +56,30 @@ export async function fillGuest(page: Page, index: number, g: GuestDetails): Pro
   await w(page, `#g${index}-birth_date`).fill(g.birth);
 }
 
+/** The headings of the steps bookToCart() passes (the widget's own tables: en by default). */
+export interface StepHeadings {
+  room: string;
+  extras: string;
+  guests: string;
+  cart: string;
+}
+const ENGLISH: StepHeadings = { room: "Guests and room", extras: "Extras", guests: "Guest details", cart: "Your cart" };
+
 /** From the calendar to an open cart, for one man in the first room listed. */
-export async function bookToCart(page: Page, guest: GuestDetails, options: { nth?: number; room?: RegExp } = {}): Promise<string> {
+export async function bookToCart(page: Page, guest: GuestDetails, options: { nth?: number; room?: RegExp; steps?: StepHeadings } = {}): Promise<string> {
+  const steps = options.steps ?? ENGLISH;
   const date = await pickDay(page, options.nth ?? 0);
   await continueStep(page);
-  await expectStep(page, "Guests and room");
+  await expectStep(page, steps.room);
   const room = options.room ? page.locator("booking-widget label.option").filter({ hasText: options.room }) : w(page, "label.option").first();
   await room.locator("input").check();
   await continueStep(page);
-  await expectStep(page, "Extras");
+  await expectStep(page, steps.extras);
   await continueStep(page);
-  await expectStep(page, "Guest details");
+  await expectStep(page, steps.guests);
   await fillGuest(page, 0, guest);
   await w(page, "button[type=submit]").click();
-  await expectStep(page, "Your cart");
+  await expectStep(page, steps.cart);
   return date;
 }
 
