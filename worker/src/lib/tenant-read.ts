@@ -2,6 +2,8 @@ import type { Context } from "hono";
 import { snapshotFrom, snapshotStatements, SNAPSHOT_STATEMENTS, type CatalogSnapshot } from "../db/catalog-snapshot";
 import type { AppEnv } from "../env";
 import { ApiError } from "./errors";
+import { readTogether } from "./read-together";
+import { waitUntil } from "./wait-until";
 
 /**
  * How a request proves it may read a business, settled by ONE row that D1 returns together with
@@ -52,7 +54,9 @@ export async function settleAccess(c: Context<AppEnv>): Promise<number> {
   const access = c.get("access");
   if (access.failure !== undefined) throw access.failure;
   if (access.version !== undefined) return access.version;
-  access.settling ??= access.guard(c.env.DB).first<Record<string, unknown>>().then((row) => settleWith(access, row));
+  access.settling ??= readTogether(c.env.DB, [access.guard(c.env.DB)], keeper(c)).then((r) =>
+    settleWith(access, (r[0].results[0] as Record<string, unknown> | undefined) ?? null),
+  );
   return access.settling;
 }
 
@@ -66,6 +70,9 @@ function remember(snap: CatalogSnapshot) {
   if (snapshots.size >= MAX_SNAPSHOTS) snapshots.delete(snapshots.keys().next().value!);
   snapshots.set(snap.businessId, snap);
 }
+
+/** Lets a read this request sends for others too finish even if this request's client goes away. */
+const keeper = (c: Context<AppEnv>) => (p: Promise<unknown>) => waitUntil(c, p);
 
 async function loadSnapshot(db: D1Database, businessId: number): Promise<CatalogSnapshot> {
   const snap = snapshotFrom(await db.batch(snapshotStatements(db, businessId)));
@@ -111,8 +118,8 @@ export async function readTenant(c: Context<AppEnv>, plan: (snap: CatalogSnapsho
   if (loading) head.push(...snapshotStatements(db, businessId));
   const body = loading ? [] : plan(snap!);
   const all = [...head, ...body];
-  // One statement needs no batch (a batch is also a transaction, which costs a little more).
-  const sent = all.length === 1 ? all[0].all().then((r) => [r]) : all.length ? db.batch(all) : Promise.resolve([] as D1Result[]);
+  // With the reads of the other requests under way at the same moment (lib/read-together.ts).
+  const sent = readTogether(db, all, keeper(c));
   // Reads of the same request running side by side wait for this guard rather than send their own.
   const settled = needsGuard ? sent.then((r) => settleWith(access, (r[0].results[0] as Record<string, unknown> | undefined) ?? null)) : undefined;
   if (settled) {

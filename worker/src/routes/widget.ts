@@ -5,6 +5,7 @@ import type { AppEnv, Tenant } from "../env";
 import { ApiError } from "../lib/errors";
 import type { Access } from "../lib/tenant-read";
 import { addDays, isoDate } from "../lib/time";
+import { waitUntil } from "../lib/wait-until";
 import { widgetDoor } from "../middleware/widget";
 import { publicApi } from "./public";
 
@@ -76,14 +77,6 @@ function cacheKey(c: Context<AppEnv>, path: string, search: URLSearchParams): Re
 
 function edgeCache(): Cache | null {
   return typeof caches !== "undefined" && "default" in caches ? (caches as unknown as { default: Cache }).default : null;
-}
-
-function waitUntil(c: Context<AppEnv>, promise: Promise<unknown>) {
-  try {
-    c.executionCtx.waitUntil(promise);
-  } catch {
-    return promise.catch(() => undefined);
-  }
 }
 
 /** Run `path` (relative to the public API root) on the inner app, through the edge cache for GETs. */

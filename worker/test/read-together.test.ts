@@ -1,0 +1,129 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { readTogether } from "../src/lib/read-together";
+import { MAY_SAT } from "./catalog-fixtures";
+import { callJson, createBusiness, createKey, DEMO_BUSINESS_ID } from "./helpers";
+
+// Catalog reads of requests served at the same moment share D1 round trips (lib/read-together.ts).
+// What must never show: one request's rows in another's answer, one request's failure in
+// another's, or a read older than the request that made it.
+
+/** The real D1, counting the round trips made through it. */
+function countingDb() {
+  const trips = { count: 0 };
+  const db = {
+    prepare: (sql: string) => env.DB.prepare(sql),
+    batch: (statements: D1PreparedStatement[]) => {
+      trips.count += 1;
+      return env.DB.batch(statements);
+    },
+  } as unknown as D1Database;
+  return { db, trips };
+}
+
+describe("readTogether", () => {
+  it("answers every caller its own rows, in order, in fewer round trips than callers", async () => {
+    const { db, trips } = countingDb();
+    const asks = Array.from({ length: 12 }, (_, i) =>
+      readTogether(db, [db.prepare("SELECT ?1 AS n, ?2 AS tag").bind(i, `first-${i}`), db.prepare("SELECT ?1 * 10 AS n").bind(i)]),
+    );
+    const answers = await Promise.all(asks);
+    answers.forEach((results, i) => {
+      expect(results).toHaveLength(2);
+      expect(results[0].results).toEqual([{ n: i, tag: `first-${i}` }]);
+      expect(results[1].results).toEqual([{ n: i * 10 }]);
+    });
+    // The first leaves at once; the eleven that arrive while it is under way leave together.
+    expect(trips.count).toBe(2);
+  });
+
+  it("keeps a failing read to its own caller", async () => {
+    const { db } = countingDb();
+    const good = readTogether(db, [db.prepare("SELECT 1 AS one"), db.prepare("SELECT 2 AS two")]);
+    const others = [
+      readTogether(db, [db.prepare("SELECT 3 AS three"), db.prepare("SELECT 4 AS four")]),
+      readTogether(db, [db.prepare("SELECT missing FROM no_such_table"), db.prepare("SELECT 5 AS five")]),
+      readTogether(db, [db.prepare("SELECT 6 AS six"), db.prepare("SELECT 7 AS seven")]),
+    ];
+    expect((await good).map((r) => r.results)).toEqual([[{ one: 1 }], [{ two: 2 }]]);
+    const [before, failed, after] = await Promise.allSettled(others);
+    expect(before).toMatchObject({ status: "fulfilled" });
+    expect((before as PromiseFulfilledResult<D1Result[]>).value.map((r) => r.results)).toEqual([[{ three: 3 }], [{ four: 4 }]]);
+    expect(failed.status).toBe("rejected");
+    expect(String((failed as PromiseRejectedResult).reason)).toMatch(/no_such_table/);
+    expect((after as PromiseFulfilledResult<D1Result[]>).value.map((r) => r.results)).toEqual([[{ six: 6 }], [{ seven: 7 }]]);
+  });
+
+  it("never answers a read from before it was asked: a write finished first is seen", async () => {
+    const { db } = countingDb();
+    await env.DB.prepare("CREATE TABLE IF NOT EXISTS read_together_probe (v INTEGER)").run();
+    await env.DB.prepare("DELETE FROM read_together_probe").run();
+    const probe = () => db.prepare("SELECT COUNT(*) AS n FROM read_together_probe");
+    const early = readTogether(db, [probe()]); // under way while the write happens
+    await env.DB.prepare("INSERT INTO read_together_probe (v) VALUES (1)").run();
+    const late = readTogether(db, [probe()]);
+    expect((await late)[0].results).toEqual([{ n: 1 }]);
+    await early;
+    await env.DB.prepare("DROP TABLE read_together_probe").run();
+  });
+});
+
+describe("catalog requests served together", () => {
+  it("gives each business its own catalog and availability when their requests arrive at once", async () => {
+    const other = await createBusiness(`together-${Date.now()}`);
+    const otherProduct = (await env.DB.prepare(
+      `INSERT INTO products (business_id, type, title, backoffice_title, is_promoted, duration, default_capacity, created_at)
+       VALUES (?, 'activity', 'Kayak tour', 'Kayak tour', 1, '{"is_flexible":false,"min":1,"default":1,"unit":"day","variants":[]}', 3, ?) RETURNING id`,
+    )
+      .bind(other, new Date().toISOString())
+      .first<{ id: number }>())!.id;
+    const demoKey = await createKey("public", DEMO_BUSINESS_ID);
+    const otherKey = await createKey("public", other);
+    const window = `start_date=${MAY_SAT}&end_date=${MAY_SAT}`;
+    const asks = Array.from({ length: 24 }, (_, i) =>
+      i % 2 === 0
+        ? callJson(`/api/pub/v2/products/availabilities?${window}`, { key: demoKey }).then((r) => ({ who: "demo", r }))
+        : callJson(`/api/pub/v2/products/availabilities?${window}`, { key: otherKey }).then((r) => ({ who: "other", r })),
+    );
+    for (const { who, r } of await Promise.all(asks)) {
+      expect(r.status).toBe(200);
+      const ids = Object.keys(r.body);
+      if (who === "other") {
+        expect(ids).toEqual([String(otherProduct)]);
+        expect(r.body[String(otherProduct)][MAY_SAT]).toMatchObject({ available: 3, capacity: 3 });
+      } else {
+        expect(ids).toContain("101");
+        expect(ids).not.toContain(String(otherProduct));
+      }
+    }
+  });
+
+  it("refuses every request that arrives after the key is revoked, while others are under way", async () => {
+    const name = `together-revoke-${Date.now()}`;
+    const key = await createKey("public", DEMO_BUSINESS_ID, name);
+    const bystander = await createKey("public", DEMO_BUSINESS_ID);
+    const path = `/api/pub/v2/products/101/availabilities?start_date=${MAY_SAT}`;
+    const first = await Promise.all(Array.from({ length: 10 }, () => callJson(path, { key })));
+    expect(first.map((r) => r.status)).toEqual(Array(10).fill(200));
+    const busy = Array.from({ length: 10 }, () => callJson(path, { key: bystander })); // under way meanwhile
+    await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE name = ?").bind(new Date().toISOString(), name).run();
+    const after = await Promise.all(Array.from({ length: 10 }, () => callJson(path, { key })));
+    expect(after.map((r) => r.status)).toEqual(Array(10).fill(401));
+    expect((await Promise.all(busy)).map((r) => r.status)).toEqual(Array(10).fill(200));
+  });
+
+  it("shows a capacity change to every product's calendar at once, for the same dates asked again", async () => {
+    const key = await createKey("public", DEMO_BUSINESS_ID);
+    const day = "2031-09-03";
+    const path = `/api/pub/v2/products/availabilities?start_date=${day}&end_date=${day}`;
+    const before = await callJson(path, { key });
+    expect(before.body["501"][day].capacity).toBe(1_000_000_000); // no capacity limit
+    await env.DB.prepare("UPDATE products SET default_capacity = 12 WHERE id = 501").run();
+    try {
+      const after = await callJson(path, { key });
+      expect(after.body["501"][day]).toMatchObject({ capacity: 12, available: 12 });
+    } finally {
+      await env.DB.prepare("UPDATE products SET default_capacity = NULL WHERE id = 501").run();
+    }
+  });
+});
