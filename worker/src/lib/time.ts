@@ -6,23 +6,46 @@ export function toDate(iso: string): Date {
 export function isoDate(d: Date): string {
   return d.toISOString().slice(0, 10);
 }
+
+// Calendars walk the same few hundred dates over and over: each date's day number and each day
+// number's text are worked out once per process (a Date parse and toISOString cost more than
+// the rest of a calendar day's arithmetic).
+const DAY_MS = 86_400_000;
+const MAX_REMEMBERED = 20_000;
+const numbers = new Map<string, number>();
+const texts = new Map<number, string>();
+
+/** Days from 1970-01-01 to `iso` (NaN when `iso` is not a date). */
+function dayNumber(iso: string): number {
+  let n = numbers.get(iso);
+  if (n === undefined) {
+    n = Math.round(toDate(iso).getTime() / DAY_MS);
+    if (numbers.size >= MAX_REMEMBERED) numbers.clear();
+    numbers.set(iso, n);
+  }
+  return n;
+}
+/** The date `n` days from 1970-01-01 (throws RangeError when `n` is not a number, as Date does). */
+function dayText(n: number): string {
+  let iso = texts.get(n);
+  if (iso === undefined) {
+    iso = isoDate(new Date(n * DAY_MS));
+    if (texts.size >= MAX_REMEMBERED) texts.clear();
+    texts.set(n, iso);
+  }
+  return iso;
+}
 export function addDays(iso: string, days: number): string {
-  const d = toDate(iso);
-  d.setUTCDate(d.getUTCDate() + days);
-  return isoDate(d);
+  return dayText(dayNumber(iso) + days);
 }
 export function daysBetween(from: string, to: string): number {
-  return Math.round((toDate(to).getTime() - toDate(from).getTime()) / 86_400_000);
+  return dayNumber(to) - dayNumber(from);
 }
 /** Every date from `from` to `to`, both included. */
 export function dateRange(from: string, to: string): string[] {
   const out: string[] = [];
-  const d = toDate(from);
-  for (let day = from; day <= to; ) {
-    out.push(day);
-    d.setUTCDate(d.getUTCDate() + 1);
-    day = isoDate(d);
-  }
+  const last = dayNumber(to);
+  for (let n = dayNumber(from); n <= last; n++) out.push(dayText(n));
   return out;
 }
 const weekdays = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const;
