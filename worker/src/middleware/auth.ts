@@ -40,6 +40,19 @@ async function verifiedKey(secret: string, token: string): Promise<{ claims: Key
   return entry;
 }
 
+/** Rate limits by business config text: parsing the config on every request is work for nothing. */
+const limits = new Map<string, number>();
+function rateLimitOf(config: string | null): number {
+  const text = config ?? "";
+  let limit = limits.get(text);
+  if (limit === undefined) {
+    if (limits.size >= 256) limits.clear();
+    limit = parseConfig(config).rate_limit_per_minute;
+    limits.set(text, limit);
+  }
+  return limit;
+}
+
 const unauthorized = (detail: string) =>
   new ApiError(401, "unauthorized", detail, { headers: { "WWW-Authenticate": 'Bearer realm="api"' } });
 
@@ -58,7 +71,7 @@ function keyAccess(c: Context<AppEnv>, claims: KeyClaims, tokenHash: string, sco
         throw new ApiError(403, "forbidden", `This route needs a ${scope} key; this key's scope is ${record.scope}.`);
       }
       c.set("tenant", { businessId: record.business_id, slug: record.slug, actor: record.name, clientId: `key:${record.id}` });
-      access.headers = await takeRequest(c.env, `key:${record.id}`, parseConfig(record.config).rate_limit_per_minute, c.get("now").getTime());
+      access.headers = await takeRequest(c.env, `key:${record.id}`, rateLimitOf(record.config), c.get("now").getTime());
       return Number(record.catalog_version);
     },
   };
