@@ -3,10 +3,11 @@ import { AvailabilitiesByProduct, AvailabilitiesQuery, AvailabilityQuery, Produc
 import { PathId } from "../../contract/common";
 import { problemResponse } from "../../contract/problem";
 import { ledgerStatement, toLedgers } from "../../db/catalog";
-import { filterProducts } from "../../db/catalog-snapshot";
+import { filterProducts, type CatalogSnapshot } from "../../db/catalog-snapshot";
 import { availabilityCalendar, emptyLedger, ledgerWindow } from "../../domain/availability";
 import type { Product } from "../../domain/product";
-import { createRouter } from "../../lib/openapi";
+import { Memo } from "../../lib/memo";
+import { createRouter, jsonAnswer, jsonText, type JsonText } from "../../lib/openapi";
 import { readTenant } from "../../lib/tenant-read";
 import { dateWindow, mergeLists, productNotFound } from "./catalog-view";
 
@@ -66,6 +67,28 @@ function calendars(products: Product[], result: D1Result | undefined, start: str
   return Object.fromEntries(products.map((p) => [String(p.id), availabilityCalendar(p, ledgers.get(p.id) ?? emptyLedger(), start, end)]));
 }
 
+/**
+ * The calendars' JSON text. A calendar is a function of the products (the snapshot's catalog
+ * version), the window and the ledger D1 returned for this very request, so the same inputs give
+ * the same text: asked again while nothing changed (the same dates, many visitors), it is not
+ * worked out again. Any hold, booking or inventory change alters the ledger and so the key.
+ */
+type Calendars = ReturnType<typeof calendars>;
+const calendarTexts = new Memo<JsonText<Calendars>>(64, 64 * 1024);
+const oneCalendarTexts = new Memo<JsonText<Calendars[string]>>(64, 64 * 1024);
+
+function calendarsText(snap: CatalogSnapshot, products: Product[], result: D1Result | undefined, start: string, end: string) {
+  const ledger = (result?.results[0] as { ledger?: string } | undefined)?.ledger ?? "";
+  const key = `${snap.businessId}|${snap.version}|${products.map((p) => p.id).join(",")}|${start}|${end}|${ledger}`;
+  return calendarTexts.get(key, () => jsonText(calendars(products, result, start, end)));
+}
+
+function calendarText(snap: CatalogSnapshot, product: Product, result: D1Result | undefined, start: string, end: string) {
+  const ledger = (result?.results[0] as { ledger?: string } | undefined)?.ledger ?? "";
+  const key = `${snap.businessId}|${snap.version}|${product.id}|${start}|${end}|${ledger}`;
+  return oneCalendarTexts.get(key, () => jsonText(calendars([product], result, start, end)[String(product.id)]));
+}
+
 export const availabilityRoutes = createRouter()
   .openapi(many, async (c) => {
     const q = c.req.valid("query");
@@ -73,12 +96,12 @@ export const availabilityRoutes = createRouter()
     const businessId = c.get("tenant").businessId;
     const filter = { ids: mergeLists(q["ids[]"], q.ids), type: q.type, backoffice_category_id: q.backoffice_category_id };
     let products: Product[] = [];
-    const { results } = await readTenant(c, (snap) => {
+    const { snap, results } = await readTenant(c, (snap) => {
       products = filterProducts(snap, filter);
       return calendarStatements(c.env.DB, businessId, products, start, end, c.get("now"));
     });
     c.header("Cache-Control", "no-store");
-    return c.json(calendars(products, results[0], start, end), 200);
+    return jsonAnswer(c, calendarsText(snap, products, results[0], start, end));
   })
   .openapi(one, async (c) => {
     const { id } = c.req.valid("param");
@@ -86,11 +109,11 @@ export const availabilityRoutes = createRouter()
     const { start, end } = dateWindow(c.get("now"), q.start_date, q.end_date);
     const businessId = c.get("tenant").businessId;
     let product: Product | undefined;
-    const { results } = await readTenant(c, (snap) => {
+    const { snap, results } = await readTenant(c, (snap) => {
       product = snap.products.get(id);
       return product ? calendarStatements(c.env.DB, businessId, [product], start, end, c.get("now")) : [];
     });
     if (!product) throw productNotFound(id);
     c.header("Cache-Control", "no-store");
-    return c.json(calendars([product], results[0], start, end)[String(id)], 200);
+    return jsonAnswer(c, calendarText(snap, product, results[0], start, end));
   });
