@@ -8,7 +8,8 @@
  * receiver (node http on 127.0.0.1) subscribed to every event goes down (connection refused, or
  * 503) for short spells and comes back. Then the buyers stop, deliveries drain, and it asserts:
  *
- * 1. no unit oversold: live allocations (bookings + unexpired holds) never exceed capacity in D1;
+ * 1. no unit oversold: live allocations (bookings + unexpired holds) never exceed capacity in D1,
+ *    and the bookings' kept totals (booked_units) equal the sums over their allocation rows;
  * 2. every expired hold is released or not counted: the availability API equals capacity minus
  *    live allocations, and every cart past its expiry was swept (abandoned, holds released);
  * 3. every successful checkout is a booking in D1, and every outbox event was delivered at least
@@ -305,6 +306,22 @@ async function main() {
       params: [nowIso],
     }]);
     for (const o of oversold) violations.push(`oversold: product ${o.product_id} on ${o.date}${o.slot ? ` ${o.slot}` : ""}: ${o.used} > capacity ${o.cap}`);
+    // The bookings' kept totals (booked_units, what availability and the capacity check read)
+    // equal the sums over the bookings' own allocation rows, date by date.
+    const [drift] = await d1Query<{ product_id: number; date: string; slot: string; kept: number; summed: number }>(target, [{
+      sql: `SELECT k.product_id, k.date, k.slot, k.qty AS kept, k.summed FROM (
+              SELECT b.product_id, b.date, b.slot, b.qty,
+                     (SELECT COALESCE(SUM(a.qty), 0) FROM allocations a WHERE a.product_id = b.product_id AND a.date = b.date AND a.slot = b.slot
+                        AND a.booking_id IS NOT NULL AND a.released_at IS NULL) AS summed
+                FROM booked_units b WHERE b.business_id = 1) k WHERE k.qty <> k.summed
+            UNION ALL
+            SELECT a.product_id, a.date, a.slot, 0, SUM(a.qty) FROM allocations a
+             WHERE a.business_id = 1 AND a.booking_id IS NOT NULL AND a.released_at IS NULL
+               AND NOT EXISTS (SELECT 1 FROM booked_units b WHERE b.product_id = a.product_id AND b.date = a.date AND b.slot = a.slot)
+             GROUP BY a.product_id, a.date, a.slot`,
+      params: [],
+    }]);
+    for (const d of drift) violations.push(`booked total drifted: product ${d.product_id} on ${d.date}: kept ${d.kept}, bookings hold ${d.summed}`);
     const [[booked]] = await d1Query<{ units: number; full: number }>(target, [{
       sql: `SELECT COALESCE(SUM(qty), 0) AS units, (SELECT COUNT(*) FROM (SELECT a.product_id, a.date, SUM(a.qty) AS u, p.default_capacity AS c
               FROM allocations a JOIN products p ON p.id = a.product_id WHERE a.booking_id IS NOT NULL AND a.released_at IS NULL

@@ -119,7 +119,10 @@ describe("query plans of the hot queries", () => {
     await ledgerStatement(db, 1, [101, 201, 202, 203, 204, 205, 301, 302], "2026-12-05", "2027-12-05", now).all();
     const explained = await explainAll(seen);
     expectIndexed(explained);
-    expect(explained.flatMap((e) => e.plan).join("\n")).toMatch(/allocations USING (COVERING )?INDEX allocations_live/);
+    const lines = explained.flatMap((e) => e.plan).join("\n");
+    // Bookings from their kept total (one row per date), holds through their own index.
+    expect(lines).toMatch(/SEARCH booked_units USING PRIMARY KEY/);
+    expect(lines).toMatch(/allocations USING (COVERING )?INDEX allocations_holds/);
   });
 
   it("a catalog snapshot reads each catalog table by business, never every business's rows", async () => {
@@ -134,17 +137,22 @@ describe("query plans of the hot queries", () => {
     }
   });
 
-  it("the capacity check of a hold (the trigger's sum) searches the live-allocations index", async () => {
+  it("the capacity check of a hold (the trigger's sums) reads the booked total and the holds' index", async () => {
     const { db, seen } = recorder();
     await findShortages(db, 1, [{ product_id: 101, date: "2026-12-05", slot: "", qty: 1 }], now);
     expectIndexed(await explainAll(seen));
-    // The trigger itself (allocations_capacity) runs the same sum; explain it verbatim.
-    const trigger = await plan(
-      `SELECT COALESCE(SUM(a.qty), 0) FROM allocations a WHERE a.product_id = ? AND a.date = ? AND a.slot = ? AND a.released_at IS NULL
-         AND (a.booking_id IS NOT NULL OR a.expires_at > ?)`,
+    // The trigger itself (allocations_capacity) runs the same two reads; explain them verbatim.
+    const { results } = await env.DB.prepare("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'allocations_capacity'").all<{ sql: string }>();
+    expect(results[0].sql).toContain("FROM booked_units b WHERE b.product_id = NEW.product_id AND b.date = NEW.date AND b.slot = NEW.slot");
+    const booked = await plan("SELECT b.qty FROM booked_units b WHERE b.product_id = ? AND b.date = ? AND b.slot = ?", [101, "2026-12-05", ""]);
+    expect(booked.join("\n")).toMatch(/SEARCH b USING PRIMARY KEY/);
+    const holds = await plan(
+      `SELECT COALESCE(SUM(a.qty), 0) FROM allocations a WHERE a.product_id = ? AND a.date = ? AND a.slot = ?
+         AND a.released_at IS NULL AND a.booking_id IS NULL AND a.expires_at > ?`,
       [101, "2026-12-05", "", now.toISOString()],
     );
-    expect(scans(trigger), trigger.join("\n")).toEqual([]);
+    expect(scans(holds), holds.join("\n")).toEqual([]);
+    expect(holds.join("\n")).toMatch(/INDEX allocations_holds/);
   });
 
   it("loading a cart reads its rows by cart id", async () => {

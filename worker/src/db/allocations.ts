@@ -116,6 +116,14 @@ export interface Shortage extends Hold {
 }
 
 /**
+ * Units taken of product `p.id` on date ?2, slot ?3 at instant ?4: its bookings' kept total plus
+ * its unexpired holds — the sum the allocations_capacity trigger subtracts (migration 0090).
+ */
+const USED_UNITS_SQL = `(COALESCE((SELECT b.qty FROM booked_units b WHERE b.product_id = p.id AND b.date = ?2 AND b.slot = ?3), 0)
+   + (SELECT COALESCE(SUM(a.qty), 0) FROM allocations a
+       WHERE a.product_id = p.id AND a.date = ?2 AND a.slot = ?3 AND a.released_at IS NULL AND a.booking_id IS NULL AND a.expires_at > ?4))`;
+
+/**
  * Which of `holds` cannot be met at `now` (capacity minus live allocations, computed exactly as
  * the trigger does). Used after a 'sold_out' abort to tell the buyer what is sold out; the
  * answer is an explanation, the trigger remains the only judge.
@@ -132,9 +140,7 @@ export async function findShortages(db: D1Database, businessId: number, holds: H
              COALESCE((SELECT CASE WHEN i.blocked = 1 THEN 0 ELSE i.capacity END FROM inventory i
                         WHERE i.product_id = p.id AND i.date = ?2 AND i.slot = ?3),
                       COALESCE(p.default_capacity, 1000000000)) AS capacity,
-             (SELECT COALESCE(SUM(a.qty), 0) FROM allocations a
-               WHERE a.product_id = p.id AND a.date = ?2 AND a.slot = ?3 AND a.released_at IS NULL
-                 AND (a.booking_id IS NOT NULL OR a.expires_at > ?4)) AS used
+             ${USED_UNITS_SQL} AS used
            FROM products p WHERE p.id = ?1 AND p.business_id = ?5`,
         )
         .bind(h.product_id, h.date, h.slot, at, businessId),
@@ -149,7 +155,10 @@ export async function findShortages(db: D1Database, businessId: number, holds: H
   return out;
 }
 
-/** Live allocations of a product on a date and slot (tests and diagnostics). */
+/**
+ * Live allocations of a product on a date and slot, summed from the allocation rows themselves
+ * rather than the kept booked_units total (tests and diagnostics: the ground truth it is checked by).
+ */
 export async function liveUnits(db: D1Database, productId: number, date: string, slot: string, now: Date): Promise<number> {
   const row = await db
     .prepare(
