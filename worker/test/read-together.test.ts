@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { readTogether } from "../src/lib/read-together";
+import { limits, readTogether } from "../src/lib/read-together";
 import { MAY_SAT } from "./catalog-fixtures";
 import { callJson, createBusiness, createKey, DEMO_BUSINESS_ID } from "./helpers";
 
@@ -65,6 +65,57 @@ describe("readTogether", () => {
     expect((await late)[0].results).toEqual([{ n: 1 }]);
     await early;
     await env.DB.prepare("DROP TABLE read_together_probe").run();
+  });
+});
+
+describe("readTogether: who sends, and what if a round never comes back", () => {
+  it("hands the line from driver to waiter, and every caller still gets its own rows", async () => {
+    const { db, trips } = countingDb();
+    const saved = { ...limits };
+    limits.driveMs = 0; // every driver hands on after one round
+    try {
+      const ask = (i: number) => readTogether(db, [db.prepare("SELECT ?1 AS n").bind(i), db.prepare("SELECT ?1 + 1000 AS m").bind(i)]);
+      // Waves arriving while rounds are under way, so that there is always someone to hand on to.
+      const asks: Promise<D1Result[]>[] = [];
+      for (let wave = 0; wave < 4; wave++) {
+        for (let i = 0; i < 5; i++) asks.push(ask(wave * 5 + i));
+        await new Promise((r) => setTimeout(r, 0));
+      }
+      const answers = await Promise.all(asks);
+      answers.forEach((results, i) => expect(results.map((r) => r.results)).toEqual([[{ n: i }], [{ m: i + 1000 }]]));
+      expect(trips.count).toBeGreaterThan(1);
+      // The line is free afterwards: the next read is sent at once.
+      expect((await ask(99)).map((r) => r.results)).toEqual([[{ n: 99 }], [{ m: 1099 }]]);
+    } finally {
+      Object.assign(limits, saved);
+    }
+  });
+
+  it("gives up on a round that never comes back, with an error, and the next reads go through", async () => {
+    let first = true;
+    const db = {
+      prepare: (sql: string) => env.DB.prepare(sql),
+      batch: (statements: D1PreparedStatement[]) => {
+        if (first) {
+          first = false;
+          return new Promise<D1Result[]>(() => {}); // a driver whose round is lost
+        }
+        return env.DB.batch(statements);
+      },
+    } as unknown as D1Database;
+    const saved = { ...limits };
+    limits.waitMs = 60;
+    try {
+      const pair = (i: number) => [db.prepare("SELECT ?1 AS n").bind(i), db.prepare("SELECT 0 AS z")];
+      const lost = readTogether(db, pair(1));
+      const queued = readTogether(db, pair(2));
+      await expect(lost).rejects.toThrow(/did not come back in time/);
+      await expect(queued).rejects.toThrow(/did not come back in time/);
+      const after = await readTogether(db, pair(3));
+      expect(after.map((r) => r.results)).toEqual([[{ n: 3 }], [{ z: 0 }]]);
+    } finally {
+      Object.assign(limits, saved);
+    }
   });
 });
 
