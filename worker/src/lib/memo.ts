@@ -27,8 +27,4 @@ export class Memo<V> {
     }
     return value;
   }
-
-  get size(): number {
-    return this.entries.size;
-  }
 }
