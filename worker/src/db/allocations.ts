@@ -154,18 +154,3 @@ export async function findShortages(db: D1Database, businessId: number, holds: H
   });
   return out;
 }
-
-/**
- * Live allocations of a product on a date and slot, summed from the allocation rows themselves
- * rather than the kept booked_units total (tests and diagnostics: the ground truth it is checked by).
- */
-export async function liveUnits(db: D1Database, productId: number, date: string, slot: string, now: Date): Promise<number> {
-  const row = await db
-    .prepare(
-      `SELECT COALESCE(SUM(qty), 0) AS n FROM allocations WHERE product_id = ? AND date = ? AND slot = ?
-         AND released_at IS NULL AND (booking_id IS NOT NULL OR expires_at > ?)`,
-    )
-    .bind(productId, date, slot, stamp(now))
-    .first<{ n: number }>();
-  return row?.n ?? 0;
-}

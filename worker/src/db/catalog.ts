@@ -55,12 +55,14 @@ export function ledgerStatement(db: D1Database, businessId: number, productIds: 
 
 type LedgerEntry = [productId: number, date: string, slot: string, capacity: number | null, blocked: number, allocated: number | null];
 
+/** ledgerStatement()'s answer as D1 returned it: one JSON text ("" when there is no row). */
+export const ledgerText = (result: D1Result): string => (result.results[0] as { ledger?: string } | undefined)?.ledger ?? "";
+
 /** The ledgers of ledgerStatement()'s result, one per product asked for. */
 export function toLedgers(productIds: number[], result: D1Result): Map<number, Ledger> {
   const out = new Map<number, Ledger>();
   for (const id of productIds) out.set(id, emptyLedger());
-  const row = result.results[0] as { ledger: string } | undefined;
-  for (const [productId, date, slot, capacity, blocked, allocated] of JSON.parse(row?.ledger ?? "[]") as LedgerEntry[]) {
+  for (const [productId, date, slot, capacity, blocked, allocated] of JSON.parse(ledgerText(result) || "[]") as LedgerEntry[]) {
     const ledger = out.get(productId) ?? emptyLedger();
     out.set(productId, ledger);
     const key = ledgerKey(date, slot);

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { AvailabilitiesByProduct, AvailabilitiesQuery, AvailabilityQuery, ProductAvailability } from "../../contract/catalog-availability";
 import { PathId } from "../../contract/common";
 import { problemResponse } from "../../contract/problem";
-import { ledgerStatement, toLedgers } from "../../db/catalog";
+import { ledgerStatement, ledgerText, toLedgers } from "../../db/catalog";
 import { filterProducts, type CatalogSnapshot } from "../../db/catalog-snapshot";
 import { availabilityCalendar, emptyLedger, ledgerWindow } from "../../domain/availability";
 import type { Product } from "../../domain/product";
@@ -77,16 +77,16 @@ type Calendars = ReturnType<typeof calendars>;
 const calendarTexts = new Memo<JsonText<Calendars>>(64, 64 * 1024);
 const oneCalendarTexts = new Memo<JsonText<Calendars[string]>>(64, 64 * 1024);
 
+/** Every input a calendar depends on, as one key. */
+const inputsKey = (snap: CatalogSnapshot, products: Product[], result: D1Result | undefined, start: string, end: string) =>
+  `${snap.businessId}|${snap.version}|${products.map((p) => p.id).join(",")}|${start}|${end}|${result ? ledgerText(result) : ""}`;
+
 function calendarsText(snap: CatalogSnapshot, products: Product[], result: D1Result | undefined, start: string, end: string) {
-  const ledger = (result?.results[0] as { ledger?: string } | undefined)?.ledger ?? "";
-  const key = `${snap.businessId}|${snap.version}|${products.map((p) => p.id).join(",")}|${start}|${end}|${ledger}`;
-  return calendarTexts.get(key, () => jsonText(calendars(products, result, start, end)));
+  return calendarTexts.get(inputsKey(snap, products, result, start, end), () => jsonText(calendars(products, result, start, end)));
 }
 
 function calendarText(snap: CatalogSnapshot, product: Product, result: D1Result | undefined, start: string, end: string) {
-  const ledger = (result?.results[0] as { ledger?: string } | undefined)?.ledger ?? "";
-  const key = `${snap.businessId}|${snap.version}|${product.id}|${start}|${end}|${ledger}`;
-  return oneCalendarTexts.get(key, () => jsonText(calendars([product], result, start, end)[String(product.id)]));
+  return oneCalendarTexts.get(inputsKey(snap, [product], result, start, end), () => jsonText(calendars([product], result, start, end)[String(product.id)]));
 }
 
 export const availabilityRoutes = createRouter()
