@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
-import { env, runDurableObjectAlarm } from "cloudflare:test";
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, inject, it, vi } from "vitest";
-import { deliveryStub } from "../src/db/outbox";
+import { deliveryStub, outboxStatement } from "../src/db/outbox";
 import { callJson, createBusiness, createKey } from "./helpers";
 import { outboxEvents } from "./private-fixtures";
 
@@ -265,5 +265,48 @@ describe("the outbox and the change are one", () => {
     const before = (await outboxEvents(businessId)).length;
     expect((await callJson(`/private/persons/${p.body.data.id}`, { key, method: "PUT", body: { email: "taken@example.com" } })).status).toBe(409);
     expect((await outboxEvents(businessId)).length).toBe(before);
+  });
+});
+
+describe("waking the delivery", () => {
+  const alarmOf = (businessId: number) => runInDurableObject(deliveryStub(env, businessId), (_, state) => state.storage.getAlarm());
+
+  it("a change's events are on their way at once; without a live subscription no alarm is kept", async () => {
+    const { businessId, key } = await tenant();
+    await createPerson(key, "nobody-listens@example.com");
+    await deliveryStub(env, businessId).idle();
+    expect(await alarmOf(businessId)).toBeNull();
+
+    const hook = await subscribe(key, ["PersonCreated"]);
+    await deliveryStub(env, businessId).idle();
+    // The next alarm is the periodic sweep, far ahead: the change's own kick delivers it.
+    expect((await alarmOf(businessId))! - Date.now()).toBeGreaterThan(60_000);
+    const p = await createPerson(key, "listened@example.com");
+    await vi.waitFor(async () => {
+      const got = (await received(hook.hookName)).map((r) => JSON.parse(r.body));
+      expect(got).toEqual([{ event: "PersonCreated", data: { person_id: p.body.data.id } }]);
+    }, { timeout: 5000, interval: 50 });
+
+    // Removing the subscription: the next run leaves no alarm behind.
+    expect((await callJson(`/private/webhooks/${hook.id}`, { key, method: "DELETE" })).status).toBe(204);
+    await createPerson(key, "gone-listener@example.com");
+    await vi.waitFor(async () => expect(await alarmOf(businessId)).toBeNull(), { timeout: 5000, interval: 50 });
+  });
+
+  it("while a subscription lives an alarm stands, so an event whose kick was lost is still delivered", async () => {
+    const { businessId, key } = await tenant();
+    const hook = await subscribe(key, ["PersonCreated"]);
+    await createPerson(key, "first@example.com");
+    await vi.waitFor(async () => expect(await received(hook.hookName)).toHaveLength(1), { timeout: 5000, interval: 50 });
+    await deliveryStub(env, businessId).idle();
+    expect(await alarmOf(businessId)).not.toBeNull();
+
+    // An event committed without a kick (its process died right after the batch).
+    await outboxStatement(env.DB, businessId, "PersonCreated", { person_id: "lost-kick" }, new Date()).run();
+    expect(await runDurableObjectAlarm(deliveryStub(env, businessId))).toBe(true);
+    await deliveryStub(env, businessId).idle();
+    const got = (await received(hook.hookName)).map((r) => JSON.parse(r.body).data.person_id);
+    expect(got).toContain("lost-kick");
+    expect(await alarmOf(businessId)).not.toBeNull();
   });
 });

@@ -31,14 +31,27 @@ export function deliveryStub(env: Env, businessId: number) {
 }
 
 /**
- * After a batch with outbox rows committed: wake the business's WebhookDelivery DO so it drains
- * the outbox soon. Never throws: the events are safe in D1 and the next kick (or the DO's own
- * alarm) delivers them anyway.
+ * After a batch with outbox rows committed: the business's WebhookDelivery DO delivers them now
+ * (the caller does not wait for the deliveries). Never throws: the events are safe in D1 and the
+ * DO's alarm, set while subscriptions exist, delivers them anyway.
  */
-export async function kickDelivery(env: Env, businessId: number): Promise<void> {
+export function kickDelivery(env: Env, businessId: number): Promise<void> {
+  return tell(businessId, "webhook kick failed", () => deliveryStub(env, businessId).kick(businessId));
+}
+
+/**
+ * After a subscription was made or enabled, or a redelivery scheduled: the DO's alarm is set to
+ * now, so from here on an alarm stands while the subscription lives. Never throws (the periodic
+ * sweep of another live subscription, or the next wake, catches up).
+ */
+export function wakeDelivery(env: Env, businessId: number): Promise<void> {
+  return tell(businessId, "webhook wake failed", () => deliveryStub(env, businessId).wake(businessId));
+}
+
+async function tell(businessId: number, msg: string, call: () => Promise<void>): Promise<void> {
   try {
-    await deliveryStub(env, businessId).kick(businessId);
+    await call();
   } catch (err) {
-    console.error(JSON.stringify({ level: "warn", msg: "webhook kick failed", business: businessId, error: String(err) }));
+    console.error(JSON.stringify({ level: "warn", msg, business: businessId, error: String(err) }));
   }
 }

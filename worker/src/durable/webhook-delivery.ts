@@ -8,6 +8,14 @@ const SWEEP_MS = 5 * 60_000;
 const PLAN_BATCH = 500;
 const SEND_BATCH = 50;
 const FETCH_TIMEOUT_MS = 10_000;
+/** After a run started by a kick failed: the alarm tries again this much later. */
+const RETRY_SOON_MS = 5_000;
+
+interface LiveHook {
+  id: string;
+  events: string;
+  cursor_seq: number;
+}
 
 interface DueDelivery {
   id: number;
@@ -30,7 +38,11 @@ interface DueDelivery {
  * 2. Send: each due pending row is POSTed, signed; the outcome updates the row. A failure
  *    schedules the next attempt on the backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h,
  *    24 h); after the 10th it gives up. 410 Gone disables the subscription.
- * 3. Alarm: at the next due retry, and at least every 5 minutes while subscriptions exist.
+ * 3. Alarm: at the next due retry, and at least every 5 minutes while subscriptions exist; none
+ *    while there is no live subscription.
+ *
+ * A kick (events written) starts a run at once; wake() (a subscription made or enabled, a
+ * redelivery) sets the alarm to now. With no live subscription a run is one read.
  *
  * State lives in D1, so a crash between a send and its record only repeats a delivery. Runs are
  * serialized in memory: an alarm and a kick never send the same row twice at once.
@@ -38,13 +50,36 @@ interface DueDelivery {
 export class WebhookDelivery extends DurableObject<Env> {
   private running: Promise<void> | null = null;
   private again = false;
+  private businessId: number | undefined;
 
-  /** Wake up after a change wrote events: deliver them now (from the alarm). */
+  /**
+   * A change wrote events: deliver them now. The run starts here and the caller does not wait for
+   * it, nor is the alarm touched: while live subscriptions exist an alarm is always set (every run
+   * ends by setting it, wake() sets it first), so a run lost with its process is picked up by it.
+   * A run that fails retries from the alarm a few seconds later.
+   */
   async kick(businessId: number): Promise<void> {
-    if ((await this.ctx.storage.get<number>("business_id")) !== businessId) await this.ctx.storage.put("business_id", businessId);
+    await this.remember(businessId);
+    this.run().catch(async (err) => {
+      console.error(JSON.stringify({ level: "warn", msg: "webhook run failed", business: businessId, error: String(err) }));
+      const soon = Date.now() + RETRY_SOON_MS;
+      const current = await this.ctx.storage.getAlarm();
+      if (current === null || current > soon) await this.ctx.storage.setAlarm(soon);
+    });
+  }
+
+  /** A subscription was made or enabled, or a redelivery asked for: the alarm is set to now first. */
+  async wake(businessId: number): Promise<void> {
+    await this.remember(businessId);
     const at = Date.now();
     const current = await this.ctx.storage.getAlarm();
     if (current === null || current > at) await this.ctx.storage.setAlarm(at);
+  }
+
+  private async remember(businessId: number): Promise<void> {
+    if (this.businessId === businessId) return;
+    if ((await this.ctx.storage.get<number>("business_id")) !== businessId) await this.ctx.storage.put("business_id", businessId);
+    this.businessId = businessId;
   }
 
   /**
@@ -101,9 +136,19 @@ export class WebhookDelivery extends DurableObject<Env> {
     const businessId = await this.ctx.storage.get<number>("business_id");
     if (businessId === undefined) return;
     const db = this.env.DB;
+    const hooks = await db
+      .prepare("SELECT id, events, cursor_seq FROM webhooks WHERE business_id = ? AND deleted_at IS NULL AND disabled_at IS NULL")
+      .bind(businessId)
+      .all<LiveHook>();
+    if (!hooks.results.length) {
+      // No live subscription: nothing is due (deliveries of removed ones are never sent) and
+      // nothing to watch for; a new or enabled subscription wakes this object.
+      if ((await this.ctx.storage.getAlarm()) !== null) await this.ctx.storage.deleteAlarm();
+      return;
+    }
     const offset = await this.clockOffset();
     const now = new Date(Date.now() + offset);
-    let more = await this.plan(db, businessId);
+    let more = await this.plan(db, businessId, hooks.results);
     const due = await db
       .prepare(
         `SELECT d.id, d.webhook_id, d.event_id, d.event_seq, d.series, d.attempt, o.event, o.data, w.url, w.secret
@@ -141,13 +186,9 @@ export class WebhookDelivery extends DurableObject<Env> {
   }
 
   /** Pending rows for the outbox events each subscription has not planned yet. True when more remain. */
-  private async plan(db: D1Database, businessId: number): Promise<boolean> {
-    const hooks = await db
-      .prepare("SELECT id, events, cursor_seq FROM webhooks WHERE business_id = ? AND deleted_at IS NULL AND disabled_at IS NULL")
-      .bind(businessId)
-      .all<{ id: string; events: string; cursor_seq: number }>();
+  private async plan(db: D1Database, businessId: number, hooks: LiveHook[]): Promise<boolean> {
     let more = false;
-    for (const hook of hooks.results) {
+    for (const hook of hooks) {
       const events = await db
         .prepare("SELECT seq, id, event, created_at FROM outbox WHERE business_id = ? AND seq > ? ORDER BY seq LIMIT ?")
         .bind(businessId, hook.cursor_seq, PLAN_BATCH)

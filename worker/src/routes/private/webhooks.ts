@@ -10,7 +10,7 @@ import {
   WebhookList,
 } from "../../contract/private-webhooks";
 import { checkWebhookUrl, generateSecret } from "../../domain/webhook-signing";
-import { kickDelivery } from "../../db/outbox";
+import { wakeDelivery } from "../../db/outbox";
 import { createWebhook, deleteWebhook, enableWebhook, getWebhook, listDeliveries, listWebhooks, outboxEvent, scheduleRedelivery, type WebhookRow } from "../../db/webhooks";
 import { ApiError, invalid, notFound } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
@@ -117,7 +117,7 @@ export const webhookRoutes = createRouter()
     if (!check.ok) throw invalid("url", check.message);
     const secret = generateSecret();
     const row = await createWebhook(c.env.DB, businessId, crypto.randomUUID(), check.url, [...new Set(body.events)], secret, c.get("now"));
-    await kickDelivery(c.env, businessId);
+    await wakeDelivery(c.env, businessId);
     c.header("Location", `/private/webhooks/${row.id}`);
     return c.json({ ...view(row), secret }, 201);
   })
@@ -159,14 +159,14 @@ export const webhookRoutes = createRouter()
     const events = JSON.parse(hook.events) as string[];
     if (!event || event.seq <= hook.start_seq || !events.includes(event.event)) throw notFound("The event (for this webhook)");
     const { series } = await scheduleRedelivery(c.env.DB, id, event, c.get("now"));
-    await kickDelivery(c.env, businessId);
+    await wakeDelivery(c.env, businessId);
     return c.json({ data: { event_id, series, status: "pending" as const } }, 202);
   })
   .openapi(enable, async (c) => {
     const { businessId } = c.get("tenant");
     const id = uuidParam(c.req.valid("param").webhook_id, "webhook_id");
     if (!(await enableWebhook(c.env.DB, businessId, id))) throw notFound("The webhook");
-    await kickDelivery(c.env, businessId);
+    await wakeDelivery(c.env, businessId);
     const row = (await getWebhook(c.env.DB, businessId, id)) as WebhookRow;
     return c.json({ data: view(row) }, 200);
   });
