@@ -14,17 +14,27 @@ export class Memo<V> {
   ) {}
 
   get(key: string, produce: () => V): V {
+    const known = this.peek(key);
+    if (known !== undefined) return known;
+    const value = produce();
+    this.set(key, value);
+    return value;
+  }
+
+  /** The value kept for `key` (now the most recently used), if any. */
+  peek(key: string): V | undefined {
     const known = this.entries.get(key);
     if (known !== undefined) {
       this.entries.delete(key);
       this.entries.set(key, known);
-      return known;
     }
-    const value = produce();
-    if (key.length <= this.maxKeyChars) {
-      if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-      this.entries.set(key, value);
-    }
-    return value;
+    return known;
+  }
+
+  set(key: string, value: V): void {
+    if (key.length > this.maxKeyChars) return;
+    this.entries.delete(key);
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, value);
   }
 }

@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { AvailabilitiesByProduct, AvailabilitiesQuery, AvailabilityQuery, ProductAvailability } from "../../contract/catalog-availability";
 import { PathId } from "../../contract/common";
 import { problemResponse } from "../../contract/problem";
-import { ledgerStatement, ledgerText, toLedgers } from "../../db/catalog";
+import { ledgerRead, toLedgers, type LedgerRead } from "../../db/catalog";
 import { filterProducts, type CatalogSnapshot } from "../../db/catalog-snapshot";
 import { availabilityCalendar, emptyLedger, ledgerWindow } from "../../domain/availability";
 import type { Product } from "../../domain/product";
@@ -49,8 +49,8 @@ const many = createRoute({
 });
 
 /** The ONE grouped read of inventory and allocations behind every product's calendar over [start, end]. */
-function calendarStatements(db: D1Database, businessId: number, products: Product[], start: string, end: string, now: Date): D1PreparedStatement[] {
-  if (products.length === 0) return [];
+function calendarRead(db: D1Database, businessId: number, products: Product[], start: string, end: string, now: Date): LedgerRead | undefined {
+  if (products.length === 0) return undefined;
   let from = start;
   let to = end;
   for (const p of products) {
@@ -58,12 +58,11 @@ function calendarStatements(db: D1Database, businessId: number, products: Produc
     if (w.from < from) from = w.from;
     if (w.to > to) to = w.to;
   }
-  return [ledgerStatement(db, businessId, products.map((p) => p.id), from, to, now)];
+  return ledgerRead(db, businessId, products.map((p) => p.id), from, to, now);
 }
 
-function calendars(products: Product[], result: D1Result | undefined, start: string, end: string) {
-  if (!result) return {};
-  const ledgers = toLedgers(products.map((p) => p.id), result);
+function calendars(products: Product[], ledgerText: string, start: string, end: string) {
+  const ledgers = toLedgers(products.map((p) => p.id), ledgerText);
   return Object.fromEntries(products.map((p) => [String(p.id), availabilityCalendar(p, ledgers.get(p.id) ?? emptyLedger(), start, end)]));
 }
 
@@ -78,15 +77,15 @@ const calendarTexts = new Memo<JsonText<Calendars>>(64, 64 * 1024);
 const oneCalendarTexts = new Memo<JsonText<Calendars[string]>>(64, 64 * 1024);
 
 /** Every input a calendar depends on, as one key. */
-const inputsKey = (snap: CatalogSnapshot, products: Product[], result: D1Result | undefined, start: string, end: string) =>
-  `${snap.businessId}|${snap.version}|${products.map((p) => p.id).join(",")}|${start}|${end}|${result ? ledgerText(result) : ""}`;
+const inputsKey = (snap: CatalogSnapshot, products: Product[], ledgerText: string, start: string, end: string) =>
+  `${snap.businessId}|${snap.version}|${products.map((p) => p.id).join(",")}|${start}|${end}|${ledgerText}`;
 
-function calendarsText(snap: CatalogSnapshot, products: Product[], result: D1Result | undefined, start: string, end: string) {
-  return calendarTexts.get(inputsKey(snap, products, result, start, end), () => jsonText(calendars(products, result, start, end)));
+function calendarsText(snap: CatalogSnapshot, products: Product[], ledgerText: string, start: string, end: string) {
+  return calendarTexts.get(inputsKey(snap, products, ledgerText, start, end), () => jsonText(calendars(products, ledgerText, start, end)));
 }
 
-function calendarText(snap: CatalogSnapshot, product: Product, result: D1Result | undefined, start: string, end: string) {
-  return oneCalendarTexts.get(inputsKey(snap, [product], result, start, end), () => jsonText(calendars([product], result, start, end)[String(product.id)]));
+function calendarText(snap: CatalogSnapshot, product: Product, ledgerText: string, start: string, end: string) {
+  return oneCalendarTexts.get(inputsKey(snap, [product], ledgerText, start, end), () => jsonText(calendars([product], ledgerText, start, end)[String(product.id)]));
 }
 
 export const availabilityRoutes = createRouter()
@@ -96,12 +95,14 @@ export const availabilityRoutes = createRouter()
     const businessId = c.get("tenant").businessId;
     const filter = { ids: mergeLists(q["ids[]"], q.ids), type: q.type, backoffice_category_id: q.backoffice_category_id };
     let products: Product[] = [];
+    let read: LedgerRead | undefined;
     const { snap, results } = await readTenant(c, (snap) => {
       products = filterProducts(snap, filter);
-      return calendarStatements(c.env.DB, businessId, products, start, end, c.get("now"));
+      read = calendarRead(c.env.DB, businessId, products, start, end, c.get("now"));
+      return read ? [read.statement] : [];
     });
     c.header("Cache-Control", "no-store");
-    return jsonAnswer(c, calendarsText(snap, products, results[0], start, end));
+    return jsonAnswer(c, calendarsText(snap, products, read?.text(results[0]) ?? "", start, end));
   })
   .openapi(one, async (c) => {
     const { id } = c.req.valid("param");
@@ -109,11 +110,13 @@ export const availabilityRoutes = createRouter()
     const { start, end } = dateWindow(c.get("now"), q.start_date, q.end_date);
     const businessId = c.get("tenant").businessId;
     let product: Product | undefined;
+    let read: LedgerRead | undefined;
     const { snap, results } = await readTenant(c, (snap) => {
       product = snap.products.get(id);
-      return product ? calendarStatements(c.env.DB, businessId, [product], start, end, c.get("now")) : [];
+      read = product && calendarRead(c.env.DB, businessId, [product], start, end, c.get("now"));
+      return read ? [read.statement] : [];
     });
     if (!product) throw productNotFound(id);
     c.header("Cache-Control", "no-store");
-    return jsonAnswer(c, calendarText(snap, product, results[0], start, end));
+    return jsonAnswer(c, calendarText(snap, product, read?.text(results[0]) ?? "", start, end));
   });

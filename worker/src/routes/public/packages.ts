@@ -3,7 +3,7 @@ import { AccommodationOption, AccommodationQuery, PackageQuery, PackageRoot } fr
 import { PathId } from "../../contract/common";
 import { problemResponse } from "../../contract/problem";
 import type { Context } from "hono";
-import { ledgerStatement, toLedgers, type PackageItemRow, type PackageStructure } from "../../db/catalog";
+import { ledgerRead, toLedgers, type LedgerRead, type PackageItemRow, type PackageStructure } from "../../db/catalog";
 import { pricingIn, productsIn, structuresIn, type CatalogSnapshot } from "../../db/catalog-snapshot";
 import type { AppEnv } from "../../env";
 import { partySize, policyRefusal, srsAvailable, srsUnits, unitsForParty } from "../../domain/accommodation";
@@ -115,29 +115,39 @@ function itemView(item: PackageItemRow, p: Product, rates: Rate[], ctx: CatalogC
  * round trip of the key check: the inventory of some of the package's products over the stay.
  * Nothing when the package or the stay is not valid (the handler then says why).
  */
-function stayLedger(c: Context<AppEnv>, snap: CatalogSnapshot, id: number, q: { start_date: string; duration: number }, productIds: (s: PackageStructure) => number[]) {
+function stayLedger(c: Context<AppEnv>, snap: CatalogSnapshot, id: number, q: { start_date: string; duration: number }, productIds: (s: PackageStructure) => number[]): LedgerRead | undefined {
   let nights: string[];
   try {
     nights = packageStay(snap, id, q.start_date, q.duration).nights;
   } catch {
-    return [];
+    return undefined;
   }
   const ids = productIds(structuresIn(snap, [id]).get(id)!);
-  return [ledgerStatement(c.env.DB, snap.businessId, ids, nights[0], nights[nights.length - 1], c.get("now"))];
+  return ledgerRead(c.env.DB, snap.businessId, ids, nights[0], nights[nights.length - 1], c.get("now"));
+}
+
+/** readTenant with a package's stay ledger: the snapshot and the ledger's text. */
+async function readStay(c: Context<AppEnv>, id: number, q: { start_date: string; duration: number }, productIds: (s: PackageStructure) => number[]) {
+  let read: LedgerRead | undefined;
+  const { snap, results } = await readTenant(c, (snap) => {
+    read = stayLedger(c, snap, id, q, productIds);
+    return read ? [read.statement] : [];
+  });
+  return { snap, ledgerText: read?.text(results[0]) ?? "" };
 }
 
 export const packageRoutes = createRouter()
   .openapi(items, async (c) => {
     const { id } = c.req.valid("param");
     const q = c.req.valid("query");
-    const { snap, results } = await readTenant(c, (snap) => stayLedger(c, snap, id, q, (s) => s.items.map((i) => i.product_id)));
+    const { snap, ledgerText } = await readStay(c, id, q, (s) => s.items.map((i) => i.product_id));
     const ctx = contextOf(snap, q);
     const { nights, end } = packageStay(snap, id, q.start_date, q.duration);
     const structure = structuresIn(snap, [id]).get(id)!;
     const ids = structure.items.map((i) => i.product_id);
     const products = productsIn(snap, ids);
     const pricing = pricingIn(snap, ids);
-    const ledgers = toLedgers(ids, results[0]);
+    const ledgers = toLedgers(ids, ledgerText);
     const groupConfigurable = new Map(structure.groups.map((g) => [g.id, g.is_configurable_dates === 1]));
     const view = (item: PackageItemRow) =>
       itemView(
@@ -168,7 +178,7 @@ export const packageRoutes = createRouter()
     const { id } = c.req.valid("param");
     const q = c.req.valid("query");
     const party = { males: q.males, females: q.females, couples: q.couples };
-    const { snap, results } = await readTenant(c, (snap) => stayLedger(c, snap, id, q, (s) => s.accommodationIds));
+    const { snap, ledgerText } = await readStay(c, id, q, (s) => s.accommodationIds);
     const ctx = contextOf(snap, q);
     const { nights, end } = packageStay(snap, id, q.start_date, q.duration);
     if (partySize(party) === 0) throw invalid("males", "the party is empty: give males, females or couples");
@@ -176,7 +186,7 @@ export const packageRoutes = createRouter()
     const ids = structure.accommodationIds;
     const rooms = productsIn(snap, ids);
     const pricing = pricingIn(snap, ids);
-    const ledgers = toLedgers(ids, results[0]);
+    const ledgers = toLedgers(ids, ledgerText);
     const currency = ctx.choice.target.iso_code;
     const options: (z.infer<typeof AccommodationOption> & { sortType: number })[] = [];
     for (const room of rooms.values()) {
