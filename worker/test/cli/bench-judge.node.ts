@@ -1,0 +1,33 @@
+/**
+ * The bench's verdicts: a catalog read is met at half the baseline or more, judged on the ratio
+ * itself, and the table never shows a miss as the target.
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { judge, markdown, type Row } from "../../../e2e/bench/run";
+
+const result = (rps: number) => ({ rps, requests: rps * 5, p50: 20, p99: 60, max: 80, errors: 0, non2xx: 0, statuses: { "200": rps * 5 }, steps: {} });
+const row = (rps: number): Row => ({ id: "all", title: "every product", kind: "catalog", connections: 10, result: result(rps) });
+const machine = { nproc: 2, model: "test", node: "v20" };
+
+describe("bench verdicts", () => {
+  it("0.497 of the baseline is not 0.5: not met, and shown as 0.49", () => {
+    const miss = row(349);
+    judge(miss, 702);
+    assert.equal(miss.met, false);
+    const hit = row(351);
+    judge(hit, 702);
+    assert.equal(hit.met, true);
+    const md = markdown({ date: "2026-11-22", machine, seconds: 5, rows: [miss, hit], scaling: [] });
+    const lines = md.split("\n").filter((l) => l.startsWith("| every product"));
+    assert.match(lines[0], /\| 349 \| 0\.49 \|.*❌ not met/);
+    assert.match(lines[1], /\| 351 \| 0\.5 \|.*✅ met/);
+  });
+
+  it("a read with any error is not met, whatever its speed", () => {
+    const r = row(600);
+    r.result!.non2xx = 1;
+    judge(r, 700);
+    assert.equal(r.met, false);
+  });
+});
