@@ -112,7 +112,7 @@ function scenarios(today: string): Scenario[] {
   const weeks = Array.from({ length: 40 }, (_, i) => saturdayAfter(today, 14 + i * 7));
   let w = 0;
   return [
-    { id: "baseline", title: "GET /healthz (baseline: the runtime's limit)", kind: "baseline", connections: CONNECTIONS, steps: get("/healthz", () => ({})) },
+    { id: "baseline", title: "GET /healthz (baseline: the served Worker's limit)", kind: "baseline", connections: CONNECTIONS, steps: get("/healthz", () => ({})) },
     {
       // Not a target: the floor every authenticated route stands on (key check, rate limit, one small read).
       id: "settings", title: "GET /settings (auth + rate limit + one small read)", kind: "read", op: "GET /api/pub/v2/settings", connections: CONNECTIONS,
@@ -401,7 +401,7 @@ async function main() {
       log(`baseline again: ${CONNECTIONS} connections, ${SECONDS} s ...`);
       const again = (await measure(svc, [{ method: "GET", path: "/healthz" }], CONNECTIONS)).rps;
       baseline = (baseline + again) / 2;
-      first.title = `GET /healthz (baseline: the runtime's limit; mean of ${Math.round(first.result.rps)} before and ${Math.round(again)} after the rest)`;
+      first.title = `GET /healthz (baseline: the served Worker's limit; mean of ${Math.round(first.result.rps)} before and ${Math.round(again)} after the rest)`;
       first.result = { ...first.result, rps: baseline };
     }
     for (const row of rows) judge(row, baseline);
