@@ -6,6 +6,7 @@ import { snapshotStatements } from "../src/db/catalog-snapshot";
 import { findShortages } from "../src/db/allocations";
 import { loadCart } from "../src/db/carts";
 import { listPersonsStatements } from "../src/db/persons";
+import { createBusiness } from "./helpers";
 
 // The hot queries must reach their rows through an index, never by scanning a table that grows
 // with the business (allocations, persons, guests, bookings, ...). The SQL is not copied here: the
@@ -167,6 +168,30 @@ describe("query plans of the hot queries", () => {
     const explained = await explainAll(seen);
     expectIndexed(explained);
     expect(explained.flatMap((e) => e.plan).join("\n")).toMatch(/persons_fts VIRTUAL TABLE INDEX \d+:M/);
+  });
+
+  it("a persons search reads its own business's entries, however many persons other businesses hold", async () => {
+    const tag = `quokka${crypto.randomUUID().slice(0, 6)}`;
+    const small = await createBusiness(`fts-small-${tag}`);
+    const big = await createBusiness(`fts-big-${tag}`);
+    const insert = (businessId: number, n: number) =>
+      env.DB.prepare(
+        `INSERT INTO persons (id, business_id, first_name, last_name, created_at, updated_at)
+         SELECT lower(hex(randomblob(16))), ?1, 'Ana', ?2 || ' ' || value, '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z' FROM json_each(?3)`,
+      ).bind(businessId, tag, JSON.stringify(Array.from({ length: n }, (_, i) => i))).run();
+    await insert(small, 3);
+    await insert(big, 600);
+    const read = async (query: string) => {
+      const [page, count] = await env.DB.batch(listPersonsStatements(env.DB, small, { query, order: [], page: 1, limit: 10 }));
+      return { found: page.results.length, total: (count.results[0] as { n: number }).n, rowsRead: page.meta.rows_read + count.meta.rows_read };
+    };
+    const long = await read(tag);
+    expect(long).toMatchObject({ found: 3, total: 3 });
+    expect(long.rowsRead, "rows read by a 3-match search beside 600 matches of another business").toBeLessThan(100);
+    // A short word (no trigram) is matched on the business's own index rows only.
+    const short = await read(`${tag} na`);
+    expect(short).toMatchObject({ found: 3, total: 3 });
+    expect(short.rowsRead).toBeLessThan(100);
   });
 
   it("the persons list sorted by name pages through an index of the business", async () => {

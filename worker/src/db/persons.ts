@@ -171,12 +171,17 @@ export function containsPattern(value: string): string {
   return `%${value.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
 }
 
+/** The columns a search's words are matched on (persons_fts also holds each row's `tenant`). */
+const SEARCHABLE = ["first_name", "last_name", "email", "phone", "city", "company_name"];
+
 /**
- * The full-text condition of `query`: every word must appear (as a substring, any case) in one
- * of names, e-mail, phone, city or company. Words of three or more characters use the trigram
- * index; shorter ones (which a trigram index cannot hold) are matched on the index's columns.
+ * The full-text condition of `query` in one business: every word must appear (as a substring,
+ * any case) in one of names, e-mail, phone, city or company. The index is asked for the
+ * business's rows and the words of three or more characters together (migration 0110), so it
+ * answers this business's matches only; shorter words (which a trigram index cannot hold) are
+ * matched on those rows' columns.
  */
-export function fullTextCondition(query: string): { sql: string; params: string[] } | null {
+export function fullTextCondition(businessId: number, query: string): { sql: string; params: string[] } | null {
   const words = query
     .split(/\s+/)
     .map((w) => w.replace(/^\+/, ""))
@@ -185,18 +190,16 @@ export function fullTextCondition(query: string): { sql: string; params: string[
   if (!words.length) return null;
   const long = words.filter((w) => [...w].length >= 3);
   const short = words.filter((w) => [...w].length < 3);
-  const parts: string[] = [];
-  const params: string[] = [];
-  if (long.length) {
-    parts.push("p.rowid IN (SELECT rowid FROM persons_fts WHERE persons_fts MATCH ?)");
-    params.push(long.map((w) => `"${w.replaceAll('"', '""')}"`).join(" AND "));
-  }
+  const phrase = (w: string) => `"${w.replaceAll('"', '""')}"`;
+  let match = `tenant : "~${Math.trunc(businessId)}~"`;
+  if (long.length) match += ` AND {${SEARCHABLE.join(" ")}} : (${long.map(phrase).join(" AND ")})`;
+  const conditions = ["persons_fts MATCH ?"];
+  const params = [match];
   for (const w of short) {
-    const cols = ["first_name", "last_name", "email", "phone", "city", "company_name"];
-    parts.push(`p.rowid IN (SELECT rowid FROM persons_fts WHERE ${cols.map((c) => `${c} LIKE ? ESCAPE '\\'`).join(" OR ")})`);
-    params.push(...cols.map(() => containsPattern(w)));
+    conditions.push(`(${SEARCHABLE.map((c) => `${c} LIKE ? ESCAPE '\\'`).join(" OR ")})`);
+    params.push(...SEARCHABLE.map(() => containsPattern(w)));
   }
-  return { sql: parts.join(" AND "), params };
+  return { sql: `p.rowid IN (SELECT rowid FROM persons_fts WHERE ${conditions.join(" AND ")})`, params };
 }
 
 /** One page of a business's Persons (not deleted) and the total count of the filtered list. */
@@ -206,7 +209,7 @@ export function listPersonsStatements(db: D1Database, businessId: number, f: Per
   const where = [...base];
   const params: (string | number)[] = [businessId];
   if (f.query) {
-    const ft = fullTextCondition(f.query);
+    const ft = fullTextCondition(businessId, f.query);
     if (ft) {
       where.push(ft.sql);
       params.push(...ft.params);
