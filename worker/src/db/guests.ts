@@ -1,5 +1,6 @@
 import { BOOKING_RELATED_FIELDS } from "../contract/private";
 import { isoDateTime } from "../lib/time";
+import { derivedColumns, type PersonWithDerived } from "./persons";
 
 export interface GuestRow {
   id: string;
@@ -92,12 +93,17 @@ export type GuestListRow = GuestRow & {
   b_cancelled_at: string | null;
 };
 
-/** The page and the count of a guest list, to put in a batch; guestListFrom() reads them. */
+/**
+ * The page, the count and the page's Persons (with their derived totals) of a guest list, to put
+ * in ONE batch; guestListFrom() reads them. The Persons are those of the very page (the same
+ * WHERE, order and window as a subquery), so the list costs one round trip, not two.
+ */
 export function listGuestsStatements(db: D1Database, businessId: number, q: GuestQuery): D1PreparedStatement[] {
   const where = ["g.business_id = ?", ...q.where].join(" AND ");
   const params = [businessId, ...q.params];
   const from = "FROM guests g JOIN bookings b ON b.id = g.booking_id AND b.business_id = g.business_id";
   const order = [...q.order, "g.created_at ASC", "g.rowid ASC"].join(", ");
+  const window = [q.limit, (q.page - 1) * q.limit];
   return [
     db
       .prepare(
@@ -106,12 +112,21 @@ export function listGuestsStatements(db: D1Database, businessId: number, q: Gues
                 b.location_id AS b_location_id, b.created_at AS b_created_at, b.updated_at AS b_updated_at, b.cancelled_at AS b_cancelled_at
          ${from} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`,
       )
-      .bind(...params, q.limit, (q.page - 1) * q.limit),
+      .bind(...params, ...window),
     db.prepare(`SELECT COUNT(*) AS n ${from} WHERE ${where}`).bind(...params),
+    db
+      .prepare(
+        `SELECT p.*, ${derivedColumns("p")} FROM persons p
+          WHERE p.business_id = ? AND p.id IN (SELECT g.person_id ${from} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?)`,
+      )
+      .bind(businessId, ...params, ...window),
   ];
 }
 
-export function guestListFrom([page, count]: D1Result[]): { rows: GuestListRow[]; total: number } {
-  return { rows: page.results as unknown as GuestListRow[], total: (count.results[0] as { n: number }).n };
+export function guestListFrom([page, count, persons]: D1Result[]): { rows: GuestListRow[]; total: number; persons: Map<string, PersonWithDerived> } {
+  return {
+    rows: page.results as unknown as GuestListRow[],
+    total: (count.results[0] as { n: number }).n,
+    persons: new Map((persons.results as unknown as PersonWithDerived[]).map((p) => [p.id, p])),
+  };
 }
-

@@ -17,7 +17,7 @@ import {
 } from "../../db/guests";
 import { kickDelivery, outboxStatements } from "../../db/outbox";
 import { insertGuestStatement } from "../../db/people";
-import { insertPersonStatement, isEmailClash, personsByEmail, personsWithDerivedByIds, rowToData, updatePersonStatement } from "../../db/persons";
+import { insertPersonStatement, isEmailClash, personsByEmail, personsWithDerivedByIds, rowToData, updatePersonStatement, type PersonWithDerived } from "../../db/persons";
 import type { AppEnv } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
@@ -161,10 +161,17 @@ const deleteGuestRoute = createRoute({
   responses: { 204: { description: "Deleted." }, 400: problemResponse("Invalid request: an id is not a UUID."), ...authResponses, 404: problemResponse("Guest not found.") },
 });
 
-async function viewOf(c: Context<AppEnv>, rows: GuestRow[], expand: GuestExpand[], bookings?: Map<string, any>, snapshot?: CatalogSnapshot) {
+/** Guests as the API shows them; the list passes what its batch already read (bookings, persons, snapshot). */
+async function viewOf(
+  c: Context<AppEnv>,
+  rows: GuestRow[],
+  expand: GuestExpand[],
+  read: { bookings?: Map<string, any>; persons?: Map<string, PersonWithDerived>; snap?: CatalogSnapshot } = {},
+) {
   const { businessId } = c.get("tenant");
-  const snap = snapshot ?? (await readTenant(c)).snap;
-  const persons = await personsWithDerivedByIds(c.env.DB, businessId, rows.map((g) => g.person_id));
+  const { bookings } = read;
+  const snap = read.snap ?? (await readTenant(c)).snap;
+  const persons = read.persons ?? (await personsWithDerivedByIds(c.env.DB, businessId, rows.map((g) => g.person_id)));
   const diets = dietsIn(snap);
   const locations = locationsIn(snap);
   return rows.map((g) => guestView(g, persons.get(g.person_id)!, { diets, locations, expand, booking: bookings?.get(g.booking_id) }));
@@ -291,7 +298,7 @@ export const guestRoutes = createRouter()
     q.done();
     // The page, its count and the key's check in one round trip (lib/tenant-read.ts).
     const { snap, results } = await readTenant(c, () => listGuestsStatements(c.env.DB, businessId, { where, params, order, ...paging }));
-    const { rows, total } = guestListFrom(results);
+    const { rows, total, persons } = guestListFrom(results);
     const bookings = new Map(
       rows.map((r) => [
         r.booking_id,
@@ -316,7 +323,7 @@ export const guestRoutes = createRouter()
       ]),
     );
     setPagingHeaders(c, total, paging.page, paging.limit);
-    return c.json(await viewOf(c, rows, expand as GuestExpand[], bookings, snap), 200);
+    return c.json(await viewOf(c, rows, expand as GuestExpand[], { bookings, persons, snap }), 200);
   })
   .openapi(getGuestRoute, async (c) => {
     const p = c.req.valid("param");
