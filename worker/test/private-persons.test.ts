@@ -193,6 +193,15 @@ describe("GET /private/persons", () => {
     expect(names(await list(`query=${encodeURIComponent(`"${tag}`)}`)).length).toBe(0);
   });
 
+  it("control characters in a query separate words like spaces (a NUL once broke the index's query: 500)", async () => {
+    const res = await list(`query=${encodeURIComponent(`hamburg\u0000${tag}`)}`);
+    expect(res.status).toBe(200);
+    expect(names(res)).toEqual(["Zoë"]);
+    expect(names(await list(`query=${encodeURIComponent(`\u0000\u0007${tag}\u001f`)}`)).sort()).toEqual(["Abe", "Mia", "Zoë"]);
+    expect((await list(`query=${encodeURIComponent("\u0000")}`)).status).toBe(200);
+    expect((await list(`first_name=${encodeURIComponent("Zo\u0000")}`)).status).toBe(200);
+  });
+
   it("contains-match filters, code filters, is_guest / is_booker, birth_date", async () => {
     expect(names(await list(`last_name=ller${tag}`))).toEqual(["Zoë"]);
     expect(names(await list(`email=${encodeURIComponent(`.${tag}@SURF`)}&sort_by=first_name`))).toEqual(["Abe", "Zoë"]);

@@ -175,15 +175,18 @@ export function containsPattern(value: string): string {
 const SEARCHABLE = ["first_name", "last_name", "email", "phone", "city", "company_name"];
 
 /**
- * The full-text condition of `query` in one business: every word must appear (as a substring,
- * any case) in one of names, e-mail, phone, city or company. The index is asked for the
+ * The full-text condition of `query` in one business: every word (split at spaces and control
+ * characters) must appear (as a substring, any case) in one of names, e-mail, phone, city or
+ * company. The index is asked for the
  * business's rows and the words of three or more characters together (migration 0110), so it
  * answers this business's matches only; shorter words (which a trigram index cannot hold) are
  * matched on those rows' columns.
  */
 export function fullTextCondition(businessId: number, query: string): { sql: string; params: string[] } | null {
+  // Control characters separate words like spaces: none is ever searched for, and a NUL would
+  // end the index's query text in the middle of a quoted word.
   const words = query
-    .split(/\s+/)
+    .split(/[\s\u0000-\u001f\u007f]+/)
     .map((w) => w.replace(/^\+/, ""))
     .filter((w) => w !== "")
     .slice(0, 10);
