@@ -71,6 +71,9 @@ export class WebhookDelivery extends DurableObject<Env> {
   /** A subscription was made or enabled, or a redelivery asked for: the alarm is set to now first. */
   async wake(businessId: number): Promise<void> {
     await this.remember(businessId);
+    // A run under way may have read the subscriptions before this one and would end by clearing
+    // the alarm: it goes round once more, and sees it.
+    if (this.running) this.again = true;
     const at = Date.now();
     const current = await this.ctx.storage.getAlarm();
     if (current === null || current > at) await this.ctx.storage.setAlarm(at);
