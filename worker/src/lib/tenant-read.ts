@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import type { LedgerRead } from "../db/catalog";
 import { snapshotFrom, snapshotStatements, SNAPSHOT_STATEMENTS, type CatalogSnapshot } from "../db/catalog-snapshot";
 import type { AppEnv } from "../env";
 import { ApiError } from "./errors";
@@ -141,4 +142,18 @@ export async function readTenant(c: Context<AppEnv>, plan: (snap: CatalogSnapsho
   }
   const statements = plan(snap);
   return { snap, results: statements.length ? await db.batch(statements) : [] };
+}
+
+/**
+ * readTenant for an answer built on one live inventory ledger (a calendar, a package's items or
+ * rooms): `plan` picks it on the snapshot (undefined: nothing to read). Answers the snapshot and
+ * this request's ledger text ("" when none was planned).
+ */
+export async function readTenantLedger(c: Context<AppEnv>, plan: (snap: CatalogSnapshot) => LedgerRead | undefined): Promise<{ snap: CatalogSnapshot; ledgerText: string }> {
+  let read: LedgerRead | undefined;
+  const { snap, results } = await readTenant(c, (s) => {
+    read = plan(s);
+    return read ? [read.statement] : [];
+  });
+  return { snap, ledgerText: read?.text(results[0]) ?? "" };
 }

@@ -8,7 +8,7 @@ import { availabilityCalendar, emptyLedger, ledgerWindow } from "../../domain/av
 import type { Product } from "../../domain/product";
 import { Memo } from "../../lib/memo";
 import { createRouter, jsonAnswer, jsonText, type JsonText } from "../../lib/openapi";
-import { readTenant } from "../../lib/tenant-read";
+import { readTenantLedger } from "../../lib/tenant-read";
 import { dateWindow, mergeLists, productNotFound } from "./catalog-view";
 
 const errors = {
@@ -95,14 +95,12 @@ export const availabilityRoutes = createRouter()
     const businessId = c.get("tenant").businessId;
     const filter = { ids: mergeLists(q["ids[]"], q.ids), type: q.type, backoffice_category_id: q.backoffice_category_id };
     let products: Product[] = [];
-    let read: LedgerRead | undefined;
-    const { snap, results } = await readTenant(c, (snap) => {
+    const { snap, ledgerText } = await readTenantLedger(c, (snap) => {
       products = filterProducts(snap, filter);
-      read = calendarRead(c.env.DB, businessId, products, start, end, c.get("now"));
-      return read ? [read.statement] : [];
+      return calendarRead(c.env.DB, businessId, products, start, end, c.get("now"));
     });
     c.header("Cache-Control", "no-store");
-    return jsonAnswer(c, calendarsText(snap, products, read?.text(results[0]) ?? "", start, end));
+    return jsonAnswer(c, calendarsText(snap, products, ledgerText, start, end));
   })
   .openapi(one, async (c) => {
     const { id } = c.req.valid("param");
@@ -110,13 +108,11 @@ export const availabilityRoutes = createRouter()
     const { start, end } = dateWindow(c.get("now"), q.start_date, q.end_date);
     const businessId = c.get("tenant").businessId;
     let product: Product | undefined;
-    let read: LedgerRead | undefined;
-    const { snap, results } = await readTenant(c, (snap) => {
+    const { snap, ledgerText } = await readTenantLedger(c, (snap) => {
       product = snap.products.get(id);
-      read = product && calendarRead(c.env.DB, businessId, [product], start, end, c.get("now"));
-      return read ? [read.statement] : [];
+      return product && calendarRead(c.env.DB, businessId, [product], start, end, c.get("now"));
     });
     if (!product) throw productNotFound(id);
     c.header("Cache-Control", "no-store");
-    return jsonAnswer(c, calendarText(snap, product, read?.text(results[0]) ?? "", start, end));
+    return jsonAnswer(c, calendarText(snap, product, ledgerText, start, end));
   });

@@ -14,7 +14,7 @@ import { hasQuantityTiers, priceFor, type Rate } from "../../domain/pricing";
 import { isAllowedDuration, isCheckinDay, isSession, type Product } from "../../domain/product";
 import { ApiError, invalid, type FieldError } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
-import { readTenant } from "../../lib/tenant-read";
+import { readTenantLedger } from "../../lib/tenant-read";
 import { addDays } from "../../lib/time";
 import { contextOf, productBasics, productView, type CatalogContext } from "./catalog-view";
 
@@ -126,21 +126,11 @@ function stayLedger(c: Context<AppEnv>, snap: CatalogSnapshot, id: number, q: { 
   return ledgerRead(c.env.DB, snap.businessId, ids, nights[0], nights[nights.length - 1], c.get("now"));
 }
 
-/** readTenant with a package's stay ledger: the snapshot and the ledger's text. */
-async function readStay(c: Context<AppEnv>, id: number, q: { start_date: string; duration: number }, productIds: (s: PackageStructure) => number[]) {
-  let read: LedgerRead | undefined;
-  const { snap, results } = await readTenant(c, (snap) => {
-    read = stayLedger(c, snap, id, q, productIds);
-    return read ? [read.statement] : [];
-  });
-  return { snap, ledgerText: read?.text(results[0]) ?? "" };
-}
-
 export const packageRoutes = createRouter()
   .openapi(items, async (c) => {
     const { id } = c.req.valid("param");
     const q = c.req.valid("query");
-    const { snap, ledgerText } = await readStay(c, id, q, (s) => s.items.map((i) => i.product_id));
+    const { snap, ledgerText } = await readTenantLedger(c, (snap) => stayLedger(c, snap, id, q, (s) => s.items.map((i) => i.product_id)));
     const ctx = contextOf(snap, q);
     const { nights, end } = packageStay(snap, id, q.start_date, q.duration);
     const structure = structuresIn(snap, [id]).get(id)!;
@@ -178,7 +168,7 @@ export const packageRoutes = createRouter()
     const { id } = c.req.valid("param");
     const q = c.req.valid("query");
     const party = { males: q.males, females: q.females, couples: q.couples };
-    const { snap, ledgerText } = await readStay(c, id, q, (s) => s.accommodationIds);
+    const { snap, ledgerText } = await readTenantLedger(c, (snap) => stayLedger(c, snap, id, q, (s) => s.accommodationIds));
     const ctx = contextOf(snap, q);
     const { nights, end } = packageStay(snap, id, q.start_date, q.duration);
     if (partySize(party) === 0) throw invalid("males", "the party is empty: give males, females or couples");
