@@ -43,18 +43,16 @@ export function ledgerStatement(db: D1Database, businessId: number, productIds: 
   // booking_id index for "booking_id IS NULL", which also holds every released hold ever made).
   // One row holding every entry as a JSON array: a year of inventory for every product is
   // thousands of rows, and handing them over one object each costs more than the query.
+  const inWindow = "business_id = ?1 AND product_id IN (SELECT value FROM json_each(?2)) AND date BETWEEN ?3 AND ?4";
   const holds = `FROM allocations INDEXED BY allocations_holds
-          WHERE business_id = ?1 AND product_id IN (SELECT value FROM json_each(?2)) AND date BETWEEN ?3 AND ?4
-            AND released_at IS NULL AND booking_id IS NULL AND expires_at > ?5`;
+          WHERE ${inWindow} AND released_at IS NULL AND booking_id IS NULL AND expires_at > ?5`;
   return db
     .prepare(
       `SELECT v.version,
          CASE WHEN v.version IS ?6 THEN NULL ELSE (SELECT json_group_array(json_array(product_id, date, slot, capacity, blocked, allocated)) FROM (
-           SELECT product_id, date, slot, capacity, blocked, NULL AS allocated FROM inventory
-            WHERE business_id = ?1 AND product_id IN (SELECT value FROM json_each(?2)) AND date BETWEEN ?3 AND ?4
+           SELECT product_id, date, slot, capacity, blocked, NULL AS allocated FROM inventory WHERE ${inWindow}
            UNION ALL
-           SELECT product_id, date, slot, NULL AS capacity, 0 AS blocked, qty AS allocated FROM booked_units
-            WHERE business_id = ?1 AND product_id IN (SELECT value FROM json_each(?2)) AND date BETWEEN ?3 AND ?4 AND qty <> 0
+           SELECT product_id, date, slot, NULL AS capacity, 0 AS blocked, qty AS allocated FROM booked_units WHERE ${inWindow} AND qty <> 0
            UNION ALL
            SELECT product_id, date, slot, NULL AS capacity, 0 AS blocked, SUM(qty) AS allocated ${holds}
             GROUP BY product_id, date, slot)) END AS ledger,

@@ -136,7 +136,7 @@ export class WebhookDelivery extends DurableObject<Env> {
   }
 
   private async drain(): Promise<void> {
-    const businessId = await this.ctx.storage.get<number>("business_id");
+    const businessId = this.businessId ?? (await this.ctx.storage.get<number>("business_id"));
     if (businessId === undefined) return;
     const db = this.env.DB;
     const hooks = await db
