@@ -51,6 +51,11 @@ export interface RunningServer {
   exited: Promise<number | null>;
   /** End the whole process group (wrangler and workerd); resolves when it is gone. Idempotent. */
   stop(): Promise<void>;
+  /**
+   * Kill the whole process group at once with SIGKILL, as a power cut or an out-of-memory kill
+   * would: no shutdown, requests in flight cut. Resolves when it is gone (fault tests).
+   */
+  crash(): Promise<void>;
 }
 
 /** Ask the system for a free port on 127.0.0.1. */
@@ -209,6 +214,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       killGroup(child, "SIGKILL");
     })());
 
+  const crash = async () => {
+    if (!live.has(child)) return;
+    killGroup(child, "SIGKILL");
+    await exited;
+  };
+
   const url = `http://127.0.0.1:${port}`;
   step(`Starting wrangler dev on ${url} ...`);
   try {
@@ -218,6 +229,6 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     throw new Error(`${(err as Error).message}.\n--- wrangler output ---\n${output.trim()}`);
   }
   forwarding = options.inheritOutput ?? false;
-  return { url, port, persistTo, secret: workerVars.KEY_SIGNING_SECRET, output: () => output, exited, stop };
+  return { url, port, persistTo, secret: workerVars.KEY_SIGNING_SECRET, output: () => output, exited, stop, crash };
 }
 
