@@ -24,6 +24,8 @@ export interface BenchService {
   /** Private keys of the scale businesses (2: 1,000 persons; 3: 100,000 persons). */
   scaleKeys: Record<number, string>;
   stop(): Promise<void>;
+  /** Kill the server at once (SIGKILL, requests in flight cut) and start it again on the same state and port. */
+  crashAndRestart(): Promise<void>;
 }
 
 export interface BenchOptions {
@@ -118,15 +120,21 @@ export async function startBenchService(opts: BenchOptions): Promise<BenchServic
   await d1ExecuteScript({ persistTo: run }, keys.statements);
 
   log(`starting wrangler dev on 127.0.0.1:${opts.port} ...`);
-  const server = await startServer({ port: opts.port, persistTo: run, prepare: false, env: opts.env });
-  return {
+  const start = () => startServer({ port: opts.port, persistTo: run, prepare: false, env: opts.env });
+  const server = await start();
+  const svc: BenchService = {
     server,
     url: server.url,
     publicKeys: keys.publicKeys,
     privateKeys: keys.privateKeys,
     scaleKeys: keys.scaleKeys,
-    stop: () => server.stop(),
+    stop: () => svc.server.stop(),
+    async crashAndRestart() {
+      await svc.server.crash();
+      svc.server = await start();
+    },
   };
+  return svc;
 }
 
 /** The document the running service serves: scenarios switch on when their operation exists. */

@@ -6,17 +6,26 @@
  * demo's real, small capacities so that they compete for the last beds, while the back office
  * cancels a booking now and then (its units go back on sale). Meanwhile a webhook
  * receiver (node http on 127.0.0.1) subscribed to every event goes down (connection refused, or
- * 503) for short spells and comes back. Then the buyers stop, deliveries drain, and it asserts:
+ * 503) for short spells and comes back. Halfway through, the server itself crashes: its whole
+ * process group is killed at once (SIGKILL, requests in flight cut) and started again on the same
+ * state; buyers whose requests are cut or refused carry on once it answers again. Then the buyers
+ * stop, deliveries drain, and it asserts:
  *
  * 1. no unit oversold: live allocations (bookings + unexpired holds) never exceed capacity in D1,
  *    and the bookings' kept totals (booked_units) equal the sums over their allocation rows;
  * 2. every expired hold is released or not counted: the availability API equals capacity minus
  *    live allocations, and every cart past its expiry was swept (abandoned, holds released);
  * 3. every successful checkout is a booking in D1, and every outbox event was delivered at least
- *    once with a valid Standard Webhooks signature (HMAC-SHA256 of "id.timestamp.body").
+ *    once with a valid Standard Webhooks signature (HMAC-SHA256 of "id.timestamp.body");
+ * 4. the crash lost nothing answered: every booking answered is in D1, every cart answered was
+ *    swept by its alarm; a checkout cut by the crash either booked whole or not at all (checked-out
+ *    carts = bookings); the only carts left open past their expiry are ones whose opening request
+ *    the crash cut (no more of them than such requests; their holds lapsed on time and count
+ *    nowhere, since nothing else knew the cart).
  *
  * Prints the figures; exits non-zero on a violation.
  *   SOAK_SECONDS (default 120)  SOAK_BUYERS (default 8)  SOAK_PORT (default: a free one; the receiver takes another)
+ *   SOAK_CRASH=0 leaves the server up
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type Server } from "node:http";
@@ -31,6 +40,9 @@ const BUYERS = Number(process.env.SOAK_BUYERS ?? 8);
 let PORT = 0;
 let HOOK_PORT = 0;
 const LIFETIME = 8;
+const CRASH = process.env.SOAK_CRASH !== "0";
+/** When the crash began and when the restarted server answered (ms epoch; 0: not yet). */
+const crash = { began: 0, back: 0 };
 const log = (m: string) => process.stderr.write(`soak: ${m}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const isoDay = (base: string, days: number) => {
@@ -115,15 +127,41 @@ class Receiver {
 interface Figures {
   adds: number; addsRefused: number; soldOut: number; secondAdds: number; extends: number; deletes: number; expiredLeft: number;
   checkouts: number; checkoutFailed: Record<string, number>; unexpected: string[]; bookingIds: Set<string>; restarts: number; cancels: number;
+  /** Requests cut or refused by the crash, and those among them whose outcome the buyer never learnt. */
+  cut: number; addsCut: number; checkoutsCut: number;
+  /** Every cart opened (201) and every booking made (200) that a buyer was told of. */
+  answeredCarts: Set<string>; answeredBookings: Set<string>;
 }
-const figures: Figures = { cancels: 0, restarts: 0, adds: 0, addsRefused: 0, soldOut: 0, secondAdds: 0, extends: 0, deletes: 0, expiredLeft: 0, checkouts: 0, checkoutFailed: {}, unexpected: [], bookingIds: new Set() };
+const figures: Figures = {
+  cancels: 0, restarts: 0, adds: 0, addsRefused: 0, soldOut: 0, secondAdds: 0, extends: 0, deletes: 0, expiredLeft: 0, checkouts: 0, checkoutFailed: {}, unexpected: [], bookingIds: new Set(),
+  cut: 0, addsCut: 0, checkoutsCut: 0, answeredCarts: new Set(), answeredBookings: new Set(),
+};
+
+/**
+ * fetch, where a request cut or refused because of the crash (sent before the restarted server
+ * answered) is status 0 for the caller; any other failure to get an answer is a violation.
+ */
+async function send(url: string, init: RequestInit, what: string): Promise<Response | null> {
+  const sent = Date.now();
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    if (crash.began && (!crash.back || sent < crash.back)) {
+      figures.cut++;
+      return null;
+    }
+    figures.unexpected.push(`${what} → no answer: ${(err as Error).message}`);
+    return null;
+  }
+}
 
 async function api(svc: BenchService, key: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${svc.url}/api/pub/v2${path}`, {
+  const res = await send(`${svc.url}/api/pub/v2${path}`, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
     body: body ? JSON.stringify(body) : undefined,
-  });
+  }, `${method} ${path}`);
+  if (!res) return { status: 0, body: undefined as any };
   const text = await res.text();
   let json: any;
   try {
@@ -156,6 +194,12 @@ async function buyer(svc: BenchService, key: string, weeks: string[], until: num
     n++;
     const add = await api(svc, key, "POST", "/bookings/add", { currency: "EUR", guests: party(weeks, n) });
     figures.adds++;
+    if (add.status === 0) {
+      // Cut by the crash: whether the cart was written is unknown to this buyer; try again shortly.
+      figures.addsCut++;
+      await sleep(200);
+      continue;
+    }
     if (add.status !== 200 && add.status !== 201) {
       figures.addsRefused++;
       if (add.body?.code === "sold_out") figures.soldOut++;
@@ -164,6 +208,7 @@ async function buyer(svc: BenchService, key: string, weeks: string[], until: num
       continue;
     }
     const cart = add.body.cart_id as string;
+    figures.answeredCarts.add(cart);
     const roll = (n * 7919) % 100;
     if (roll < 15) {
       // Add a second party to the same cart.
@@ -179,9 +224,13 @@ async function buyer(svc: BenchService, key: string, weeks: string[], until: num
         terms_accepted: true,
         customer: { first_name: "Soak", last_name: `Buyer ${n}`, email: `soak.${n}@example.com`, phone: "912345678", phone_countrycode: 351 },
       });
-      if (co.status < 300) {
+      if (co.status === 0) figures.checkoutsCut++;
+      else if (co.status < 300) {
         figures.checkouts++;
-        if (co.body?.id) figures.bookingIds.add(co.body.id);
+        if (co.body?.id) {
+          figures.bookingIds.add(co.body.id);
+          figures.answeredBookings.add(co.body.id);
+        }
       } else figures.checkoutFailed[`checkout ${co.status} ${co.body?.code}`] = (figures.checkoutFailed[`checkout ${co.status} ${co.body?.code}`] ?? 0) + 1;
     } else if (roll < 65) {
       const del = await api(svc, key, "DELETE", `/carts/${cart}`);
@@ -253,7 +302,8 @@ async function main() {
         const ids = [...figures.bookingIds];
         if (!ids.length) continue;
         const id = ids[(n * 7) % ids.length];
-        const res = await fetch(`${svc.url}/private/bookings/${id}/cancel`, { method: "POST", headers: { authorization: `Bearer ${privateKey}` } });
+        const res = await send(`${svc.url}/private/bookings/${id}/cancel`, { method: "POST", headers: { authorization: `Bearer ${privateKey}` } }, `POST /private/bookings/${id}/cancel`);
+        if (!res) continue;
         const text = await res.text();
         if (res.status < 300) {
           figures.bookingIds.delete(id);
@@ -262,8 +312,19 @@ async function main() {
         n++;
       }
     })();
+    // Halfway: the server crashes and is started again on the same state.
+    const crashed = (async () => {
+      if (!CRASH) return;
+      await sleep((SECONDS * 1000) / 2);
+      log("crash: killing the server's process group (SIGKILL) and starting it again on the same state ...");
+      crash.began = Date.now();
+      await svc.crashAndRestart();
+      crash.back = Date.now();
+      log(`crash: the server answers again after ${crash.back - crash.began} ms`);
+    })();
     await Promise.all(Array.from({ length: BUYERS }, (_, i) => buyer(svc, svc.publicKeys[i % svc.publicKeys.length], weeks, until, i + 1)));
     await cancels;
+    await crashed;
     clearInterval(progress);
     const outageCount = await outages;
 
@@ -331,14 +392,23 @@ async function main() {
     }]);
 
     // 2. Expired holds: swept, and never counted by the API.
-    const [[sweep]] = await d1Query<{ unswept: number; unreleased: number; expired_carts: number }>(target, [{
-      sql: `SELECT (SELECT COUNT(*) FROM carts WHERE business_id = 1 AND status = 'open' AND expires_at < ?) AS unswept,
-                   (SELECT COUNT(*) FROM allocations a JOIN carts c ON c.id = a.cart_id
+    const [[sweep]] = await d1Query<{ unreleased: number; expired_carts: number }>(target, [{
+      sql: `SELECT (SELECT COUNT(*) FROM allocations a JOIN carts c ON c.id = a.cart_id
                      WHERE c.status = 'abandoned' AND a.booking_id IS NULL AND a.released_at IS NULL) AS unreleased,
                    (SELECT COUNT(*) FROM carts WHERE business_id = 1 AND status = 'abandoned') AS expired_carts`,
+      params: [],
+    }]);
+    // A cart left open past its expiry is allowed only when the crash cut the request that opened
+    // it (written, then the process killed before its alarm was set): its buyer was never told of
+    // it, and its holds lapsed on time. A cart any buyer was told of must have been swept.
+    const [unswept] = await d1Query<{ id: string }>(target, [{
+      sql: "SELECT id FROM carts WHERE business_id = 1 AND status = 'open' AND expires_at < ?",
       params: [new Date(Date.now() - 5000).toISOString()],
     }]);
-    if (sweep.unswept) violations.push(`${sweep.unswept} cart(s) past their expiry still open (the expiry alarm did not sweep them)`);
+    const unsweptAnswered = unswept.filter((c) => figures.answeredCarts.has(c.id));
+    const cutBeforeAlarm = unswept.length - unsweptAnswered.length;
+    if (unsweptAnswered.length) violations.push(`${unsweptAnswered.length} cart(s) answered to a buyer still open past their expiry (the expiry alarm did not sweep them)`);
+    if (cutBeforeAlarm > figures.addsCut) violations.push(`${cutBeforeAlarm} unanswered cart(s) open past their expiry, more than the ${figures.addsCut} add(s) the crash cut`);
     if (sweep.unreleased) violations.push(`${sweep.unreleased} hold(s) of abandoned carts not released`);
     let apiChecked = 0;
     for (const product of [101, 201, 202, 203, 204]) {
@@ -363,7 +433,20 @@ async function main() {
 
     // 3. Nothing lost: checkouts are bookings; events were delivered with valid signatures.
     const [[{ n: bookings }]] = await d1Query<{ n: number }>(target, [{ sql: "SELECT COUNT(*) AS n FROM bookings WHERE business_id = 1 AND cart_id IS NOT NULL", params: [] }]);
-    if (bookings !== figures.checkouts) violations.push(`${figures.checkouts} successful checkouts but ${bookings} bookings from carts in D1`);
+    // Every checkout answered is a booking; a checkout the crash cut may have booked (whole) or not.
+    if (bookings < figures.checkouts || bookings > figures.checkouts + figures.checkoutsCut) {
+      violations.push(`${figures.checkouts} successful checkouts (and ${figures.checkoutsCut} cut by the crash) but ${bookings} bookings from carts in D1`);
+    }
+    const [stored] = await d1Query<{ id: string }>(target, [{ sql: "SELECT id FROM bookings WHERE business_id = 1", params: [] }]);
+    const storedIds = new Set(stored.map((b) => b.id));
+    const lost = [...figures.answeredBookings].filter((id) => !storedIds.has(id));
+    if (lost.length) violations.push(`${lost.length} booking(s) answered to a buyer missing from D1: ${lost.slice(0, 5).join(", ")}`);
+    const [[halves]] = await d1Query<{ carts_out: number; booked_carts: number }>(target, [{
+      sql: `SELECT (SELECT COUNT(*) FROM carts WHERE business_id = 1 AND status = 'checked_out') AS carts_out,
+                   (SELECT COUNT(DISTINCT cart_id) FROM bookings WHERE business_id = 1 AND cart_id IS NOT NULL) AS booked_carts`,
+      params: [],
+    }]);
+    if (halves.carts_out !== halves.booked_carts) violations.push(`${halves.carts_out} checked-out carts but ${halves.booked_carts} carts with a booking: a checkout half done`);
     for (const p of pending.slice(0, 20)) violations.push(`event ${p.event} ${p.id} never delivered with a valid signature`);
     if (pending.length > 20) violations.push(`… and ${pending.length - 20} more undelivered events`);
     const invalid = receiver.received.filter((r) => !r.valid);
@@ -388,6 +471,12 @@ async function main() {
       checkouts: figures.checkouts,
       cancelled_by_back_office: figures.cancels,
       dev_server_reloads_seen: figures.restarts,
+      crash: CRASH ? { at_second: Math.round((crash.began - (until - SECONDS * 1000)) / 1000), down_ms: crash.back - crash.began } : "off",
+      requests_cut_or_refused_by_crash: figures.cut,
+      adds_cut: figures.addsCut,
+      checkouts_cut: figures.checkoutsCut,
+      cut_checkouts_that_booked: bookings - figures.checkouts,
+      carts_cut_before_their_alarm: cutBeforeAlarm,
       refusals: figures.checkoutFailed,
       bookings_in_d1: bookings,
       booked_units_live: booked.units,
