@@ -218,6 +218,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     if (!live.has(child)) return;
     killGroup(child, "SIGKILL");
     await exited;
+    // The group's other processes (workerd) can take a moment longer to die and free the port.
+    const deadline = Date.now() + 10_000;
+    while (!(await portIsFree(port)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   };
 
   const url = `http://127.0.0.1:${port}`;
