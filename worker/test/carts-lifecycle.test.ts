@@ -1,6 +1,6 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { addToCart, cartBusiness, clock, count, customer, fireAlarm, guest, liveUnits, smallPackage, stay } from "./carts-fixtures";
+import { addToCart, cartBusiness, cartStub, clock, count, customer, fireAlarm, guest, liveUnits, smallPackage, stay } from "./carts-fixtures";
 import { callJson, createBusiness, createKey, nextWeekday } from "./helpers";
 
 const available = async (key: string, productId: number, date: string, now: string) => {
@@ -217,5 +217,45 @@ describe("expiry", () => {
     expect(await fireAlarm(id)).toBe(true);
     expect(await count("SELECT COUNT(*) AS n FROM carts WHERE id = ? AND status = 'abandoned'", id)).toBe(1);
     expect(await liveUnits(pkg, start, t(1192))).toBe(0);
+  });
+
+  it("a cart that never got its alarm (its opening request cut by a crash) is swept by another cart's alarm a minute past its expiry", async () => {
+    const { businessId, key } = await cartBusiness();
+    const pkg = await smallPackage(businessId, 5);
+    const other = await cartBusiness();
+    const otherPkg = await smallPackage(other.businessId, 5);
+    const t = clock();
+    const { start, end } = stay(1);
+    const open = async (k: string, p: number, at: number) => (await addToCart(k, { guests: [guest(p, start, end)] }, t(at))).body.cart_id as string;
+    const stray = await open(key, pkg, 0); // expires at t(600)
+    const recent = await open(key, pkg, 100); // expires at t(700): at t(720) within the minute's grace
+    const sweeper = await open(key, pkg, 110); // expires at t(710); its alarm runs at t(720)
+    const live = await open(key, pkg, 200); // expires at t(800)
+    const elsewhere = await open(other.key, otherPkg, 0); // another business's stray
+    // The crash: these carts were written but their alarms never set.
+    for (const id of [stray, recent, elsewhere]) {
+      await runInDurableObject(cartStub(id), async (_object, state) => {
+        await state.storage.deleteAlarm();
+        await state.storage.deleteAll();
+      });
+    }
+    expect(await fireAlarm(stray)).toBe(false);
+
+    // The sweeper's alarm runs with the clock of its cart's last request.
+    expect((await callJson(`/api/pub/v2/carts/${sweeper}`, { key, now: t(720) })).body.status).toBe("abandoned");
+    expect(await fireAlarm(sweeper)).toBe(true);
+    const row = (id: string) =>
+      env.DB.prepare("SELECT status, abandon_reason, (SELECT COUNT(*) FROM allocations a WHERE a.cart_id = carts.id AND a.released_at IS NULL) AS held FROM carts WHERE id = ?")
+        .bind(id)
+        .first();
+    const swept = { status: "abandoned", abandon_reason: "expired", held: 0 };
+    const untouched = { status: "open", abandon_reason: null, held: 1 };
+    expect(await row(sweeper)).toEqual(swept);
+    expect(await row(stray)).toEqual(swept);
+    expect(await row(recent)).toEqual(untouched); // its own alarm's turn first
+    expect(await row(live)).toEqual(untouched);
+    expect(await row(elsewhere)).toEqual(untouched); // another business's: its own carts' alarms sweep it
+    expect(await liveUnits(pkg, start, t(721))).toBe(1); // only the live cart counts, as before the sweep
+    expect((await callJson(`/api/pub/v2/carts/${stray}`, { key, now: t(722) })).body).toMatchObject({ status: "abandoned", abandon_reason: "expired" });
   });
 });

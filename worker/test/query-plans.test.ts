@@ -4,7 +4,7 @@ import { keyRecordStatement } from "../src/db/businesses";
 import { ledgerStatement } from "../src/db/catalog";
 import { snapshotStatements } from "../src/db/catalog-snapshot";
 import { findShortages } from "../src/db/allocations";
-import { loadCart } from "../src/db/carts";
+import { loadCart, sweepStrayCartsStatements } from "../src/db/carts";
 import { listPersonsStatements } from "../src/db/persons";
 import { createBusiness } from "./helpers";
 
@@ -181,6 +181,17 @@ describe("query plans of the hot queries", () => {
     const { db, seen } = recorder();
     await loadCart(db, 1, "00000000-0000-4000-8000-000000000000");
     expectIndexed(await explainAll(seen));
+  });
+
+  it("the sweep of carts without an alarm finds them through the open carts' expiry index", async () => {
+    const { db, seen } = recorder();
+    await db.batch(sweepStrayCartsStatements(db, 1, now));
+    expect(seen).toHaveLength(2);
+    for (const r of seen) {
+      const lines = (await planRows(r.sql, r.params)).map((x) => x.detail);
+      expect(scans(lines), `${r.sql}\n${lines.join("\n")}`).toEqual([]);
+      expect(lines.join("\n")).toMatch(/carts USING (COVERING )?INDEX carts_open_expiry/);
+    }
   });
 
   it("the persons full-text search goes through the trigram index, not a scan of persons", async () => {

@@ -207,6 +207,31 @@ export function abandonCartStatement(db: D1Database, businessId: number, cartId:
     .bind(reason, isoDateTime(now), cartId, businessId);
 }
 
+/** How long past its expiry a cart waits for its own alarm before another cart's alarm sweeps it. */
+export const STRAY_CART_GRACE_MS = 60_000;
+/** The most carts without an alarm one sweep takes (the next alarm takes the rest). */
+export const STRAY_CARTS_PER_SWEEP = 20;
+
+/**
+ * Sweeps the business's open carts past their expiry by more than the grace: carts that never
+ * got an alarm of their own (their opening request was cut after the write, by a crash). Their
+ * holds are released, then the carts marked abandoned (expired), in the caller's batch: the same
+ * carts both times (the second statement sees what the first left). Idempotent; an expired hold
+ * never counted anyway, so this only tidies up, as the carts' own alarms do.
+ */
+export function sweepStrayCartsStatements(db: D1Database, businessId: number, now: Date): D1PreparedStatement[] {
+  const strays = `SELECT id FROM carts WHERE business_id = ?2 AND status = 'open' AND expires_at <= ?3 ORDER BY expires_at LIMIT ${STRAY_CARTS_PER_SWEEP}`;
+  const cutoff = stamp(new Date(now.getTime() - STRAY_CART_GRACE_MS));
+  return [
+    db
+      .prepare(`UPDATE allocations SET released_at = ?1 WHERE business_id = ?2 AND booking_id IS NULL AND released_at IS NULL AND cart_id IN (${strays})`)
+      .bind(stamp(now), businessId, cutoff),
+    db
+      .prepare(`UPDATE carts SET status = 'abandoned', abandon_reason = 'expired', updated_at = ?1 WHERE id IN (${strays})`)
+      .bind(isoDateTime(now), businessId, cutoff),
+  ];
+}
+
 /** Marks an open cart whose expiry has passed at `now` abandoned (expired). Idempotent. */
 export function expireCartStatement(db: D1Database, businessId: number, cartId: string, now: Date) {
   return db

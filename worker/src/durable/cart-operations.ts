@@ -19,6 +19,7 @@ import {
   cartStatements,
   loadCart,
   openCartsGuard,
+  sweepStrayCartsStatements,
   touchCartStatement,
   type CartContents,
   type CartGuestData,
@@ -340,6 +341,8 @@ export async function expireCart(env: Env, businessId: number, cartId: string, n
   await db.batch([
     expireCartStatement(db, businessId, cartId, now),
     releaseCartHoldsStatement(db, businessId, cartId, now),
+    // And the business's carts that never got an alarm (opened by a request a crash cut).
+    ...sweepStrayCartsStatements(db, businessId, now),
   ]);
   return { open: false };
 }
