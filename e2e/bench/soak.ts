@@ -21,7 +21,7 @@
  *    swept by its alarm; a checkout cut by the crash either booked whole or not at all (checked-out
  *    carts = bookings); the only carts left open past their expiry are ones whose opening request
  *    the crash cut (no more of them than such requests; their holds lapsed on time and count
- *    nowhere, since nothing else knew the cart).
+ *    nowhere, and the business's other carts' alarms sweep them from a minute past their expiry).
  *
  * Prints the figures; exits non-zero on a violation.
  *   SOAK_SECONDS (default 120)  SOAK_BUYERS (default 8)  SOAK_PORT (default: a free one; the receiver takes another)
