@@ -44,6 +44,8 @@ interface Scenario {
   op?: string;
   connections: number;
   steps: (svc: BenchService) => Step[];
+  /** Load run at the same time (measured too): reads during a sale. */
+  alongside?: { label: string; connections: number; steps: (svc: BenchService) => Step[] };
 }
 export interface Row {
   id: string;
@@ -55,6 +57,8 @@ export interface Row {
   ratio?: number;
   target?: string;
   met?: boolean;
+  /** What ran at the same time, and how it fared. */
+  alongside?: { label: string; connections: number; result?: LoadResult };
 }
 
 let keyTurn = 0;
@@ -111,6 +115,9 @@ function scenarios(today: string): Scenario[] {
   // Add-to-cart spreads its buyers over forty weeks, as a season's sales do.
   const weeks = Array.from({ length: 40 }, (_, i) => saturdayAfter(today, 14 + i * 7));
   let w = 0;
+  // The sale's buyers book the calendars' own weeks.
+  const saleWeeks = [S, isoDay(S, 7), isoDay(S, 14), isoDay(S, 21)];
+  let sw = 0;
   return [
     { id: "baseline", title: "GET /healthz (baseline: the served Worker's limit)", kind: "baseline", connections: CONNECTIONS, steps: get("/healthz", () => ({})) },
     {
@@ -143,6 +150,13 @@ function scenarios(today: string): Scenario[] {
           guests: [0, 1].map((n) => ({ ...guest(S, n), unique_id: `g${n}`, package: { ...guest(S, n).package, items: [{ package_item_id: 1003, dates: [S] }] } })),
         }),
       }],
+    },
+    {
+      // Not a target: the same calendars while buyers book the same weeks. Every booking changes
+      // the business's inventory, so the reads cannot reuse what they kept: what a sale costs them.
+      id: "availabilities-sale", title: "GET /products/availabilities, every product, 30 days, during a sale", kind: "read", op: "GET /api/pub/v2/products/availabilities", connections: CONNECTIONS,
+      steps: get(`/api/pub/v2/products/availabilities?start_date=${S}&end_date=${isoDay(S, 30)}`, publicAuth),
+      alongside: { label: "buyers adding and checking out on the same weeks", connections: 5, steps: (svc) => cartFlow(svc, () => saleWeeks[sw++ % saleWeeks.length]) },
     },
     {
       id: "bootstrap", title: "GET /widget/v1/demo/bootstrap?product=101 (edge cache)", kind: "bootstrap", connections: CONNECTIONS,
@@ -196,7 +210,8 @@ export function judge(row: Row, baseline?: number): void {
   // Judged on the ratio itself, not on a rounded one (0.497 is not 0.5).
   const ratio = baseline ? r.rps / baseline : undefined;
   if (ratio !== undefined) row.ratio = round(ratio, 3);
-  const errors = r.errors + r.non2xx;
+  const side = row.alongside?.result;
+  const errors = r.errors + r.non2xx + (side ? side.errors + side.non2xx : 0);
   if (row.kind === "catalog" || row.kind === "bootstrap") {
     row.target = "≥ 0.5 × baseline, 0 errors";
     row.met = (ratio ?? 0) >= 0.5 && errors === 0;
@@ -324,7 +339,9 @@ export function markdown(report: { date: string; machine: ReturnType<typeof mach
     const steps = Object.entries(res.steps).map(([k, v]) => `${k} p50 ${v.p50} / p99 ${v.p99}`).join("; ");
     const errors = res.errors + res.non2xx;
     const codes = errors ? ` (${Object.entries(res.statuses).filter(([c]) => !c.startsWith("2")).map(([c, n]) => `${n}× ${c}`).join(", ")})` : "";
-    out.push(`| ${r.title}${steps ? ` — ${steps}` : ""} | ${r.connections} | ${fmt(res.rps, 0)} | ${r.kind === "baseline" ? "1" : ratioText(r.ratio)} | ${fmt(res.p50)} | ${fmt(res.p99)} | ${errors}${codes} | ${r.target ?? ""} | ${r.kind === "baseline" ? "" : yes(r.met)} |`);
+    const a = r.alongside?.result && r.alongside;
+    const side = a ? ` — meanwhile ${a.connections} ${a.label}: ${fmt(a.result!.rps, 0)} req/s, ${Object.entries(a.result!.steps).map(([k, v]) => `${k} p99 ${v.p99}`).join(", ")}, ${a.result!.errors + a.result!.non2xx} errors` : "";
+    out.push(`| ${r.title}${steps ? ` — ${steps}` : ""}${side} | ${r.connections} | ${fmt(res.rps, 0)} | ${r.kind === "baseline" ? "1" : ratioText(r.ratio)} | ${fmt(res.p50)} | ${fmt(res.p99)} | ${errors}${codes} | ${r.target ?? ""} | ${r.kind === "baseline" ? "" : yes(r.met)} |`);
   }
   if (report.costs?.length) {
     out.push("", "Where an authenticated request's time goes (the same route, stopped at each stage):", "");
@@ -389,8 +406,18 @@ async function main() {
         log(`skip ${sc.id}: ${miss}`);
         continue;
       }
-      log(`${sc.id}: ${sc.connections} connections, ${SECONDS} s ...`);
-      row.result = await measure(svc, steps, sc.connections);
+      const side = sc.alongside && { ...sc.alongside, steps: sc.alongside.steps(svc) };
+      const sideMiss = side && (await probe(svc, side.steps));
+      if (side && sideMiss) {
+        row.skipped = sideMiss;
+        log(`skip ${sc.id}: ${sideMiss}`);
+        continue;
+      }
+      log(`${sc.id}: ${sc.connections} connections${side ? ` (and ${side.connections} ${side.label})` : ""}, ${SECONDS} s ...`);
+      if (side) {
+        row.alongside = { label: side.label, connections: side.connections };
+        [row.result, row.alongside.result] = await Promise.all([measure(svc, steps, sc.connections), measure(svc, side.steps, side.connections)]);
+      } else row.result = await measure(svc, steps, sc.connections);
       if (sc.kind === "baseline") baseline = row.result.rps;
     }
     if (baseline && (!ONLY || ONLY.has("costs"))) costs = await authCosts(svc);

@@ -30,4 +30,16 @@ describe("bench verdicts", () => {
     judge(r, 700);
     assert.equal(r.met, false);
   });
+
+  it("reads during a sale: an error of the buyers running alongside fails the row too, and the table says what ran", () => {
+    const r: Row = { id: "sale", title: "calendars during a sale", kind: "read", connections: 10, result: result(150) };
+    r.alongside = { label: "buyers", connections: 5, result: { ...result(60), non2xx: 2, steps: { add: { count: 150, p50: 60, p99: 165, max: 170 } } } };
+    judge(r, 650);
+    assert.equal(r.met, false);
+    const line = markdown({ date: "2026-11-23", machine, seconds: 5, rows: [r], scaling: [] }).split("\n").find((l) => l.startsWith("| calendars"))!;
+    assert.match(line, /meanwhile 5 buyers: 60 req\/s, add p99 165, 2 errors/);
+    r.alongside.result!.non2xx = 0;
+    judge(r, 650);
+    assert.equal(r.met, true);
+  });
 });
