@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, heading, test } from "./fixtures";
-import { continueStep, expectStep, fillGuest, pickDay, w } from "./journey";
+import { bookToCart, continueStep, expectStep, fillGuest, pickDay, w } from "./journey";
 
 async function toGuestDetails(page: Page, serverUrl: string, nth = 0) {
   await page.goto(`${serverUrl}/demo`);
@@ -68,4 +68,34 @@ test("a validation error from the server marks the field it is about", async ({ 
   await expect(w(page, "#g1-email")).toHaveAttribute("aria-invalid", "true");
   await expect(w(page, "#g1-email-err")).toBeVisible();
   await expect(w(page, "#g0-first_name")).toHaveValue("Dup");
+});
+
+test("the booking's answer is lost on the way: sent again with a change, the guest sees the booking made, and no second one", async ({ page, server }) => {
+  await page.goto(`${server.url}/demo`);
+  await expect(heading(page)).toHaveText("Choose your dates");
+  await bookToCart(page, { first: "Lou", last: "Lost", email: "lou.lost@example.com", birth: "1990-01-01" }, { nth: 3 });
+  await w(page, "button.primary").click();
+  await expectStep(page, "Checkout");
+  await w(page, "#c-phone").fill("912 345 678");
+  await w(page, "#terms").check();
+  // The service books it, and the answer never reaches the guest (the connection drops).
+  let made: any;
+  await page.route("**/widget/v1/demo/carts/*/checkout", async (route) => {
+    made = await (await route.fetch()).json();
+    await route.abort("connectionreset");
+  });
+  await w(page, "button[type=submit]").click();
+  await expect(w(page, "[role=alert]")).toContainText("cannot reach the booking service");
+  await page.unroute("**/widget/v1/demo/carts/*/checkout");
+  expect(made.reference).toMatch(/^\d{4}-\d+$/);
+
+  // The guest corrects the phone (another request, so another idempotency key) and sends again:
+  // the cart is no longer open because it was booked, and that booking is what the guest sees.
+  await w(page, "#c-phone").fill("912 345 679");
+  const again = page.waitForResponse((r) => r.url().includes("/checkout") && r.request().method() === "POST");
+  await w(page, "button[type=submit]").click();
+  expect((await again).status()).toBe(409);
+  await expectStep(page, "Booking confirmed");
+  await expect(w(page, "[data-booking-reference]")).toHaveText(made.reference);
+  await expect(w(page, "[role=alert]")).toHaveText("");
 });

@@ -22,6 +22,9 @@ import { renderProducts } from "./steps/product";
 import { renderRoom } from "./steps/room";
 import { fill, stringsFor, type Strings } from "./strings";
 
+/** The booking as the confirmation step shows it. */
+export type Confirmation = Pick<Booking, "reference" | "total" | "currency"> & { booker: Pick<Booking["booker"], "first_name" | "email"> };
+
 export type Step = "loading" | "product" | "dates" | "room" | "extras" | "guests" | "cart" | "checkout" | "done";
 const FLOW: Step[] = ["product", "dates", "room", "extras", "guests", "cart", "checkout", "done"];
 
@@ -106,7 +109,8 @@ export class BookingWidget extends LitElement {
   @state() terms = false;
   @state() newsletter = false;
   @state() cart: Cart | null = null;
-  @state() booking: Booking | null = null;
+  /** What the confirmation shows: the booking answered, or found on its cart (see checkout()). */
+  @state() booking: Confirmation | null = null;
   @state() error: ErrorState | null = null;
   @state() fieldErrors: FieldErrors = {};
   @state() busy = "";
@@ -630,7 +634,17 @@ export class BookingWidget extends LitElement {
     const body = { terms_accepted: true as const, newsletter_opt_in: this.newsletter, customer };
     const cart = this.cart!;
     await this.run("checkout", async () => {
-      const booking = await this.api$.checkout(cart.cart_id, body, this.keyFor("checkout", { cart: cart.cart_id, body }));
+      let booking: Confirmation;
+      try {
+        booking = await this.api$.checkout(cart.cart_id, body, this.keyFor("checkout", { cart: cart.cart_id, body }));
+      } catch (err) {
+        // "Not open": an earlier attempt may have booked it and its answer never arrived (the
+        // connection dropped, the guest changed a field and sent again with a new key). The cart
+        // then names its booking: confirm that one rather than tell the guest to start over.
+        const found = err instanceof WidgetApiError && err.kind === "cart_not_open" ? await this.bookingOnCart(cart.cart_id, customer) : null;
+        if (!found) throw err;
+        booking = found;
+      }
       this.booking = booking;
       this.track("purchase", this.cartItems(cart), booking.total, cart.cart_id, booking.reference);
       this.setCart(null);
@@ -639,6 +653,13 @@ export class BookingWidget extends LitElement {
       this.fieldErrors = {};
       this.go("done");
     });
+  }
+
+  /** The booking a checked-out cart names, shown with the details this checkout sent; null otherwise. */
+  private async bookingOnCart(cartId: string, customer: { first_name: string; email: string }): Promise<Confirmation | null> {
+    const cart = await this.api$.cart(cartId).catch(() => null);
+    if (cart?.status !== "checked_out" || !cart.booking) return null;
+    return { reference: cart.booking.reference, total: cart.total, currency: cart.currency, booker: { first_name: customer.first_name, email: customer.email } };
   }
 
   // ---- analytics ------------------------------------------------------------------------------
