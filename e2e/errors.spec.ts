@@ -99,3 +99,34 @@ test("the booking's answer is lost on the way: sent again with a change, the gue
   await expect(w(page, "[data-booking-reference]")).toHaveText(made.reference);
   await expect(w(page, "[role=alert]")).toHaveText("");
 });
+
+test("the service died after booking (its retry answers 'in progress'): the guest sees the booking made", async ({ page, server }) => {
+  await page.goto(`${server.url}/demo`);
+  await expect(heading(page)).toHaveText("Choose your dates");
+  await bookToCart(page, { first: "Dee", last: "Down", email: "dee.down@example.com", birth: "1990-01-01" }, { nth: 4 });
+  await w(page, "button.primary").click();
+  await expectStep(page, "Checkout");
+  await w(page, "#c-phone").fill("912 345 678");
+  await w(page, "#terms").check();
+  // The service books it and goes down before answering; restarted, it still holds the request's
+  // Idempotency-Key as running, so the retry (same key) is told "in progress" (409).
+  let made: any;
+  let tries = 0;
+  await page.route("**/widget/v1/demo/carts/*/checkout", async (route) => {
+    if (tries++ === 0) {
+      made = await (await route.fetch()).json();
+      return route.abort("connectionreset");
+    }
+    await route.fulfill({
+      status: 409,
+      headers: { "Content-Type": "application/problem+json", "Retry-After": "1", "Access-Control-Allow-Origin": "*" },
+      body: JSON.stringify({ type: "x", title: "Conflict", status: 409, detail: "still being handled", code: "idempotency_in_progress" }),
+    });
+  });
+  await w(page, "button[type=submit]").click();
+  await expect(w(page, "[role=alert]")).toContainText("cannot reach the booking service");
+  await w(page, "[role=alert] button.primary").click();
+  await expectStep(page, "Booking confirmed");
+  expect(tries).toBe(2);
+  await expect(w(page, "[data-booking-reference]")).toHaveText(made.reference);
+});

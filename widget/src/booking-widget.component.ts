@@ -639,9 +639,12 @@ export class BookingWidget extends LitElement {
         booking = await this.api$.checkout(cart.cart_id, body, this.keyFor("checkout", { cart: cart.cart_id, body }));
       } catch (err) {
         // "Not open": an earlier attempt may have booked it and its answer never arrived (the
-        // connection dropped, the guest changed a field and sent again with a new key). The cart
-        // then names its booking: confirm that one rather than tell the guest to start over.
-        const found = err instanceof WidgetApiError && err.kind === "cart_not_open" ? await this.bookingOnCart(cart.cart_id, customer) : null;
+        // connection dropped, the guest changed a field and sent again with a new key). "In
+        // progress": the same attempt is still running, or its server died after booking. Either
+        // way a booked cart names its booking: confirm that one rather than tell the guest to
+        // start over (or retry on a cart already booked).
+        const unsure = err instanceof WidgetApiError && (err.kind === "cart_not_open" || err.code === "idempotency_in_progress");
+        const found = unsure ? await this.bookingOnCart(cart.cart_id, customer) : null;
         if (!found) throw err;
         booking = found;
       }
