@@ -22,8 +22,8 @@ import { renderProducts } from "./steps/product";
 import { renderRoom } from "./steps/room";
 import { fill, stringsFor, type Strings } from "./strings";
 
-/** The booking as the confirmation step shows it. */
-export type Confirmation = Pick<Booking, "reference" | "total" | "currency"> & { booker: Pick<Booking["booker"], "first_name" | "email"> };
+/** The booking as the confirmation step shows it (its booker unknown when found on a stored cart after a reload). */
+export type Confirmation = Pick<Booking, "reference" | "total" | "currency"> & { booker: Pick<Booking["booker"], "first_name" | "email"> | null };
 
 export type Step = "loading" | "product" | "dates" | "room" | "extras" | "guests" | "cart" | "checkout" | "done";
 const FLOW: Step[] = ["product", "dates", "room", "extras", "guests", "cart", "checkout", "done"];
@@ -491,6 +491,16 @@ export class BookingWidget extends LitElement {
         this.cur = cart.currency;
         this.go("cart", false);
         this.status = this.s.cart.resumed;
+        return true;
+      }
+      if (cart.status === "checked_out" && cart.booking) {
+        // A checkout answered shows its confirmation and forgets the cart, so a stored cart that
+        // was checked out is one whose answer never arrived: show the booking it names (once).
+        this.booking = { reference: cart.booking.reference, total: cart.total, currency: cart.currency, booker: null };
+        this.cur = cart.currency;
+        this.track("purchase", this.cartItems(cart), cart.total, cart.cart_id, cart.booking.reference);
+        saveCart(this.business, null);
+        this.go("done", false);
         return true;
       }
       if (cart.status === "abandoned" && cart.abandon_reason === "expired" && cart.guests.length) {

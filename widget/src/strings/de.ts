@@ -136,6 +136,7 @@ export const de: Strings = {
   },
   done: {
     thanks: "Danke, {name}! Ihre Buchung ist bestätigt.",
+    confirmed: "Ihre Buchung ist bestätigt.",
     reference: "Buchungsnummer",
     emailed: "Eine Bestätigung geht an {email}.",
     another: "Weitere Buchung",

@@ -134,6 +134,7 @@ export const en = {
   },
   done: {
     thanks: "Thank you, {name}! Your booking is confirmed.",
+    confirmed: "Your booking is confirmed.",
     reference: "Booking reference",
     emailed: "A confirmation goes to {email}.",
     another: "Make another booking",

@@ -136,6 +136,7 @@ export const es: Strings = {
   },
   done: {
     thanks: "¡Gracias, {name}! Tu reserva está confirmada.",
+    confirmed: "Tu reserva está confirmada.",
     reference: "Número de reserva",
     emailed: "Enviaremos una confirmación a {email}.",
     another: "Hacer otra reserva",
