@@ -37,5 +37,7 @@ export type AppEnv = {
     now: Date;
     /** Who may read what, settled by one D1 row (lib/tenant-read.ts). */
     access: Access;
+    /** The request's Idempotency-Key, once the middleware has claimed it (middleware/idempotency.ts). */
+    idempotencyKey?: string;
   };
 };

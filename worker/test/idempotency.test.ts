@@ -119,6 +119,64 @@ describe("Idempotency-Key on checkout", () => {
   });
 });
 
+describe("a request whose change was made but whose answer was never recorded (its process died)", () => {
+  /** What a crash between the change's batch and the answer's record leaves: the key still running. */
+  const dieBeforeAnswer = (businessId: number, key: string) =>
+    env.DB.prepare("UPDATE idempotency SET state = 'running', response_status = NULL, response_body = NULL WHERE business_id = ? AND key = ?").bind(businessId, key).run();
+
+  it("a retried add gets the cart it opened, at once and after the record went stale, never a second cart", async () => {
+    const { businessId, key, pkg, start, end, t } = await setup();
+    const body = { guests: [guest(pkg, start, end)] };
+    const first = await addToCart(key, body, t(0), { "Idempotency-Key": "add-died" });
+    expect(first.status).toBe(201);
+    // The cart is recorded on the key by the add's own batch.
+    const row = await env.DB.prepare("SELECT resource FROM idempotency WHERE business_id = ? AND key = 'add-died'").bind(businessId).first<{ resource: string }>();
+    expect(row?.resource).toBe(first.body.cart_id);
+    await dieBeforeAnswer(businessId, "add-died");
+    const retry = await addToCart(key, body, t(1), { "Idempotency-Key": "add-died" });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(retry.body).toMatchObject({ cart_id: first.body.cart_id, status: "open", total: first.body.total });
+    await dieBeforeAnswer(businessId, "add-died");
+    const stale = await addToCart(key, body, t(300), { "Idempotency-Key": "add-died" });
+    expect(stale.status).toBe(201);
+    expect(stale.body.cart_id).toBe(first.body.cart_id);
+    expect(await count("SELECT COUNT(*) AS n FROM carts WHERE business_id = ?", businessId)).toBe(1);
+    expect(await count("SELECT COALESCE(SUM(qty), 0) AS n FROM allocations WHERE business_id = ?", businessId)).toBe(1);
+  });
+
+  it("a retried checkout gets the booking it made, not 'in progress' nor 'cart not open', and nothing is booked twice", async () => {
+    const { businessId, key, pkg, start, end, t } = await setup();
+    const cart = (await addToCart(key, { guests: [guest(pkg, start, end)] }, t(0))).body;
+    const body = { terms_accepted: true, customer: customer() };
+    const path = `/api/pub/v2/carts/${cart.cart_id}/checkout`;
+    const first = await callJson(path, { key, body, now: t(10), headers: { "Idempotency-Key": "co-died" } });
+    expect(first.status).toBe(200);
+    await dieBeforeAnswer(businessId, "co-died");
+    const retry = await callJson(path, { key, body, now: t(11), headers: { "Idempotency-Key": "co-died" } });
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(retry.body).toEqual(first.body);
+    // Recorded now: later retries replay it as stored, stale or not.
+    const later = await callJson(path, { key, body, now: t(400), headers: { "Idempotency-Key": "co-died" } });
+    expect(later.body).toEqual(first.body);
+    expect(await count("SELECT COUNT(*) AS n FROM bookings WHERE business_id = ?", businessId)).toBe(1);
+  });
+
+  it("a request that died before making its change is still run again once its record is stale", async () => {
+    const { businessId, key, pkg, start, end, t } = await setup();
+    const body = { guests: [guest(pkg, start, end)] };
+    const first = await addToCart(key, body, t(0), { "Idempotency-Key": "add-undone" });
+    // Forge "died before its batch": running, nothing made (and the cart gone with it).
+    await env.DB.prepare("UPDATE idempotency SET state = 'running', resource = NULL, response_status = NULL, response_body = NULL WHERE business_id = ? AND key = 'add-undone'").bind(businessId).run();
+    expect((await addToCart(key, body, t(1), { "Idempotency-Key": "add-undone" })).body.code).toBe("idempotency_in_progress");
+    const again = await addToCart(key, body, t(300), { "Idempotency-Key": "add-undone" });
+    expect(again.status).toBe(201);
+    expect(again.headers.get("Idempotent-Replayed")).toBeNull();
+    expect(again.body.cart_id).not.toBe(first.body.cart_id);
+  });
+});
+
 /** The middleware's canonical JSON (sorted keys), to forge a running record in a test. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;

@@ -16,6 +16,7 @@ import {
   cartFrom,
   cartStatements,
   loadCart,
+  type CartContents,
 } from "../db/carts";
 import { kickDelivery, outboxStatement } from "../db/outbox";
 import { bookingPeopleStatements } from "../db/people";
@@ -26,6 +27,8 @@ import type { Env } from "../env";
 import { ApiError, notFound } from "../lib/errors";
 import { isoDateTime } from "../lib/time";
 import { stamp } from "../db/allocations";
+import { idempotencyResourceStatement } from "../middleware/idempotency";
+import type { CatalogSnapshot } from "../db/catalog-snapshot";
 import { batchAbortReason, catalogOf, guestViews, referenceOf, type CartCall, type Outcome } from "./cart-operations";
 
 const COUNTRY_CODES = Object.keys(CALLING_CODES);
@@ -99,6 +102,7 @@ export async function checkoutCart(env: Env, call: CartCall, body: CheckoutBody)
         ...fixed,
         ...people.statements,
         checkOutCartStatement(db, businessId, cartId, bookingId, now),
+        ...(call.idempotencyKey ? [idempotencyResourceStatement(db, businessId, call.idempotencyKey, bookingId)] : []),
         ...cartStatements(db, businessId, cartId),
       ]);
       break;
@@ -118,27 +122,42 @@ export async function checkoutCart(env: Env, call: CartCall, body: CheckoutBody)
     }
   }
   await kickDelivery(env, businessId);
+  return { status: 200, closed: true, body: bookingAnswer(cartFrom(written)!, bookerId, body, snap) };
+}
 
-  const booking = cartFrom(written)!;
-  const ref = booking.booking!;
+/** The checkout's answer: the booked cart (its booking row included), its booker and the request. */
+function bookingAnswer(booked: CartContents, bookerId: string, body: CheckoutBody, snap: CatalogSnapshot): Booking {
+  const { cart } = booked;
+  const ref = booked.booking!;
   return {
-    status: 200,
-    closed: true,
-    body: {
-      id: bookingId,
-      reference: referenceOf(ref.reference_year, ref.reference_number),
-      reference_number: ref.reference_number,
-      reference_year: ref.reference_year,
-      status: ref.status,
-      cart_id: cartId,
-      currency: cart.currency,
-      total: toMajor(ref.total_minor, minorDigits(cart.currency)),
-      start_date: ref.start_date,
-      end_date: ref.end_date,
-      newsletter_opt_in: ref.newsletter_opt_in === 1,
-      created_at: ref.created_at,
-      booker: { id: bookerId, first_name: body.customer.first_name, last_name: body.customer.last_name, email: body.customer.email },
-      guests: guestViews(booking, cart.currency, snap),
-    },
+    id: ref.id,
+    reference: referenceOf(ref.reference_year, ref.reference_number),
+    reference_number: ref.reference_number,
+    reference_year: ref.reference_year,
+    status: ref.status,
+    cart_id: cart.id,
+    currency: cart.currency,
+    total: toMajor(ref.total_minor, minorDigits(cart.currency)),
+    start_date: ref.start_date,
+    end_date: ref.end_date,
+    newsletter_opt_in: ref.newsletter_opt_in === 1,
+    created_at: ref.created_at,
+    booker: { id: bookerId, first_name: body.customer.first_name, last_name: body.customer.last_name, email: body.customer.email },
+    guests: guestViews(booked, cart.currency, snap),
   };
+}
+
+/**
+ * The answer of a checkout that booked the cart but whose answer was never recorded (its process
+ * died in between): read back as it was made, for the Idempotency-Key's retry. Null when the cart
+ * holds no such booking.
+ */
+export async function bookedAnswer(env: Env, call: CartCall, bookingId: string, body: CheckoutBody): Promise<Booking | null> {
+  const db = env.DB;
+  const [booked, booker] = await Promise.all([
+    loadCart(db, call.businessId, call.cartId),
+    db.prepare("SELECT id FROM bookers WHERE booking_id = ? AND business_id = ?").bind(bookingId, call.businessId).first<{ id: string }>(),
+  ]);
+  if (!booked?.booking || booked.booking.id !== bookingId || !booker) return null;
+  return bookingAnswer(booked, booker.id, body, await catalogOf(db, call));
 }

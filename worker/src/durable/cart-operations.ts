@@ -5,6 +5,7 @@
  */
 import type { AddToCartBody, Cart, CartGuest, CartItem } from "../contract/cart";
 import type { BusinessConfig } from "../contract/config";
+import { idempotencyResourceStatement } from "../middleware/idempotency";
 import { holdStatements, releaseCartHoldsStatement, extendCartHoldsStatement, findShortages, stamp, type Hold } from "../db/allocations";
 import {
   abandonCartStatement,
@@ -43,6 +44,8 @@ export interface CartCall {
   cartId: string;
   now: Date;
   catalogVersion?: number;
+  /** The request's Idempotency-Key: the write batch records on it what the request made. */
+  idempotencyKey?: string;
 }
 
 /** An operation's answer, and when the cart's alarm is due (null: the cart is no longer open). */
@@ -255,6 +258,7 @@ export async function addToCart(env: Env, call: CartCall, body: AddToCartBody, i
     );
   }
   statements.push(...holdStatements(db, businessId, cartId, quote.holds, now, expiresAt));
+  if (call.idempotencyKey) statements.push(idempotencyResourceStatement(db, businessId, call.idempotencyKey, cartId));
 
   let written: D1Result[];
   try {

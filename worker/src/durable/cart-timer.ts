@@ -14,6 +14,8 @@ export interface CartRequest {
   nowMs: number;
   /** The catalog version the request's key check saw (lib/tenant-read.ts). */
   catalogVersion?: number;
+  /** The request's Idempotency-Key, when it has one (middleware/idempotency.ts). */
+  idempotencyKey?: string;
 }
 
 /** An operation's answer across RPC. Errors are values: RPC keeps only an Error's message. */
@@ -68,7 +70,7 @@ export class CartTimer extends DurableObject<Env> {
 
   private async run<T>(req: CartRequest, op: (call: CartCall) => Promise<Outcome<T>>): Promise<CartReply<T>> {
     return this.serialize(async () => {
-      const call: CartCall = { businessId: req.businessId, clientId: req.clientId, cartId: req.cartId, now: new Date(req.nowMs), catalogVersion: req.catalogVersion };
+      const call: CartCall = { businessId: req.businessId, clientId: req.clientId, cartId: req.cartId, now: new Date(req.nowMs), catalogVersion: req.catalogVersion, idempotencyKey: req.idempotencyKey };
       let outcome: Outcome<T>;
       try {
         outcome = await op(call);

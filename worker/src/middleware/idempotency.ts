@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
 import { sha256Hex } from "../lib/keys";
@@ -14,6 +14,12 @@ export interface IdempotencyOptions {
   staleRunningSeconds?: number;
   /** Header carrying the key (default `Idempotency-Key`). */
   header?: string;
+  /**
+   * The answer for a request whose change was made (its batch recorded `resource` with
+   * idempotencyResourceStatement()) but whose answer was never recorded: its process died in
+   * between. Without it such a request is run again once its record goes stale.
+   */
+  replay?: (c: Context<AppEnv>, resource: string, requestText: string) => Promise<Response>;
 }
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -34,6 +40,16 @@ interface IdempotencyRow {
   state: "running" | "done";
   response_status: number | null;
   response_body: string | null;
+  resource: string | null;
+}
+
+/**
+ * For the batch that makes a request's change: records what it made (a cart or booking id) on
+ * the request's Idempotency-Key, in the same transaction, so that a retry after the process died
+ * before the answer was recorded gets that resource (the route's `replay`), never a second one.
+ */
+export function idempotencyResourceStatement(db: D1Database, businessId: number, key: string, resource: string): D1PreparedStatement {
+  return db.prepare("UPDATE idempotency SET resource = ? WHERE business_id = ? AND key = ? AND state = 'running'").bind(resource, businessId, key);
 }
 
 /**
@@ -44,8 +60,11 @@ interface IdempotencyRow {
  * - the same key with another body (or route) is refused with 422 `idempotency_key_reused`;
  * - the same key while the first request is still running is refused with 409
  *   `idempotency_in_progress` and `Retry-After`.
- * A 5xx or a thrown error forgets the key, so that the retry can run. Without the header the
- * request runs normally. Must run after the tenant is known (auth).
+ * A 5xx or a thrown error forgets the key, so that the retry can run, unless the change was
+ * made (its batch recorded the resource): then a retry is answered by `replay`. A record left
+ * running by a process that died is taken over after `staleRunningSeconds` when nothing was made.
+ * Without the header the request runs normally. Must run after the tenant is known (auth); the
+ * handler finds the key in `c.get("idempotencyKey")`.
  */
 export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler<AppEnv> {
   const ttlMs = (options.ttlSeconds ?? 86_400) * 1000;
@@ -82,18 +101,31 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
           `INSERT INTO idempotency (business_id, key, route, request_hash, state, created_at) VALUES (?, ?, ?, ?, 'running', ?)
            ON CONFLICT (business_id, key) DO UPDATE SET route = excluded.route, request_hash = excluded.request_hash,
              state = 'running', response_status = NULL, response_body = NULL, created_at = excluded.created_at
-           WHERE idempotency.state = 'running' AND idempotency.created_at <= ? AND idempotency.request_hash = excluded.request_hash`,
+           WHERE idempotency.state = 'running' AND idempotency.created_at <= ? AND idempotency.request_hash = excluded.request_hash
+             AND idempotency.resource IS NULL`,
         )
         .bind(businessId, key, route, hash, created, isoDateTime(new Date(now.getTime() - staleMs))),
     ]);
     if (claim.meta.changes === 0) {
       const row = await db
-        .prepare("SELECT route, request_hash, state, response_status, response_body FROM idempotency WHERE business_id = ? AND key = ?")
+        .prepare("SELECT route, request_hash, state, response_status, response_body, resource FROM idempotency WHERE business_id = ? AND key = ?")
         .bind(businessId, key)
         .first<IdempotencyRow>();
       if (!row) throw new ApiError(409, "idempotency_in_progress", "A request with this Idempotency-Key is being handled; retry shortly.", { headers: { "Retry-After": "1" } });
       if (row.route !== route || row.request_hash !== hash) {
         throw new ApiError(422, "idempotency_key_reused", `This ${headerName} was already used with a different request (${row.route}); use a new key for a new request.`);
+      }
+      if (row.state === "running" && row.resource !== null && options.replay) {
+        // The change was made and its answer never recorded: answer with what it made, and record that.
+        const replayed = await options.replay(c, row.resource, text);
+        const replayedBody = await replayed.clone().text();
+        if (replayed.status < 500) {
+          await db
+            .prepare("UPDATE idempotency SET state = 'done', response_status = ?, response_body = ? WHERE business_id = ? AND key = ? AND state = 'running'")
+            .bind(replayed.status, replayedBody, businessId, key)
+            .run();
+        }
+        return new Response(replayedBody, { status: replayed.status, headers: { "Content-Type": replayed.headers.get("Content-Type") ?? "application/json", "Idempotent-Replayed": "true" } });
       }
       if (row.state === "running") {
         throw new ApiError(409, "idempotency_in_progress", `A request with this ${headerName} is still being handled; retry shortly to get its answer.`, {
@@ -110,7 +142,9 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
       });
     }
 
-    const forget = () => db.prepare("DELETE FROM idempotency WHERE business_id = ? AND key = ? AND state = 'running'").bind(businessId, key).run();
+    c.set("idempotencyKey", key);
+    // A failed request is forgotten so that its retry runs, unless its change was made after all.
+    const forget = () => db.prepare("DELETE FROM idempotency WHERE business_id = ? AND key = ? AND state = 'running' AND resource IS NULL").bind(businessId, key).run();
     try {
       await next();
     } catch (err) {

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { AddToCartBody, Booking, Cart, CartIdParam, CheckoutBody, DeleteResult, ExtendResult } from "../../contract/cart";
 import { problemResponse } from "../../contract/problem";
+import { bookedAnswer } from "../../durable/cart-checkout";
 import { addToCart } from "../../durable/cart-operations";
 import type { CartReply, CartRequest } from "../../durable/cart-timer";
 import type { AppEnv } from "../../env";
@@ -16,7 +17,8 @@ const IdempotencyHeader = z.object({
   "idempotency-key": z.string().optional().openapi({
     description:
       "Optional. The same key with the same body replays the first answer (header Idempotent-Replayed: true); with another body it is 422 idempotency_key_reused; " +
-      "while the first request still runs it is 409 idempotency_in_progress. Keys are kept 24 hours per business.",
+      "while the first request still runs it is 409 idempotency_in_progress. If the first request's change was made but its answer was lost (its process died), " +
+      "a retry gets the cart or booking it made, never a second one. Keys are kept 24 hours per business.",
     example: "5d0c3a5e-3c1b-4bb8-9a64-0c8f0d7f6f21",
   }),
 });
@@ -49,7 +51,7 @@ const addRoute = createRoute({
     "Every unit of the request (each night, item and guest) is held in one transaction: all or nothing. " +
     "Limits (409 `limit_exceeded`): max_items_per_cart (default 40 items, counted as the cart's priced items), max_open_carts_per_client (default 5 per API key or widget visitor). " +
     "409 `sold_out` names what is sold out on which date. Default items are added automatically; default items sent are ignored.",
-  middleware: [idempotency()] as const,
+  middleware: [idempotency({ replay: (c, cartId, text) => replayAdd(c, cartId, text) })] as const,
   request: { headers: IdempotencyHeader, body: { required: true, content: { "application/json": { schema: AddToCartBody } } } },
   responses: {
     200: json(Cart, "Guests added; the whole cart."),
@@ -104,7 +106,7 @@ const checkoutRoute = createRoute({
     "In one transaction: every hold must still be live (otherwise 410 `cart_expired` and nothing is booked), the booking gets the next reference number of its business and year, " +
     "the holds become the booking's units, the customer becomes the Booker and each guest a Guest (each upserted as a Person by e-mail), and the events " +
     "(BookingCreated, BookerCreated, GuestCreated, PersonCreated/PersonUpdated) are written to the outbox. `terms_accepted` not true: 422 `terms_not_accepted`, nothing changes.",
-  middleware: [idempotency()] as const,
+  middleware: [idempotency({ replay: (c, bookingId, text) => replayCheckout(c, bookingId, text) })] as const,
   request: { params: CartIdParam, headers: IdempotencyHeader, body: { required: true, content: { "application/json": { schema: CheckoutBody } } } },
   responses: {
     200: json(Booking, "The booking created."),
@@ -128,7 +130,7 @@ function cartTimer(c: Context<AppEnv>, cartId: string) {
 async function cartRequest(c: Context<AppEnv>, cartId: string): Promise<CartRequest> {
   const catalogVersion = await settleAccess(c);
   const tenant = c.get("tenant");
-  return { businessId: tenant.businessId, clientId: tenant.clientId, cartId, nowMs: c.get("now").getTime(), catalogVersion };
+  return { businessId: tenant.businessId, clientId: tenant.clientId, cartId, nowMs: c.get("now").getTime(), catalogVersion, idempotencyKey: c.get("idempotencyKey") };
 }
 
 /** A path cart_id: a UUID (any case) or no such cart. */
@@ -140,6 +142,25 @@ function cartIdOf(raw: string): string {
 function unwrap<T>(reply: CartReply<T>): { status: number; body: T } {
   if (!reply.ok) throw new ApiError(reply.status, reply.code, reply.detail, { errors: reply.errors, headers: reply.headers });
   return reply;
+}
+
+/**
+ * A retried add whose first attempt made its change but died before its answer was recorded:
+ * the cart as it stands (201 when the request opened it).
+ */
+async function replayAdd(c: Context<AppEnv>, cartId: string, requestText: string): Promise<Response> {
+  const opened = (JSON.parse(requestText) as { cart_id?: unknown }).cart_id === undefined;
+  const reply = unwrap((await cartTimer(c, cartId).view(await cartRequest(c, cartId))) as CartReply<Cart>);
+  return c.json(reply.body, opened ? 201 : 200);
+}
+
+/** A retried checkout whose first attempt booked the cart but died before its answer was recorded. */
+async function replayCheckout(c: Context<AppEnv>, bookingId: string, requestText: string): Promise<Response> {
+  const cartId = cartIdOf(c.req.param("cart_id") ?? "");
+  const req = await cartRequest(c, cartId);
+  const answer = await bookedAnswer(c.env, { ...req, now: c.get("now") }, bookingId, JSON.parse(requestText) as CheckoutBody);
+  if (!answer) throw new ApiError(409, "idempotency_in_progress", "A request with this Idempotency-Key is still being handled; retry shortly to get its answer.", { headers: { "Retry-After": "1" } });
+  return c.json(answer, 200);
 }
 
 export const cartRoutes = createRouter()
