@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Page, Route } from "@playwright/test";
 import { expect, heading } from "./fixtures";
 
 /** Steps of the guest's path on the demo package, done with the mouse (see keyboard.spec.ts for keys). */
@@ -104,3 +104,33 @@ export async function tabTo(page: Page, target: ReturnType<Page["locator"]>, max
   }
   throw new Error(`Could not reach ${target} with ${key} in ${max} presses`);
 }
+
+/** From /demo to the checkout step: one guest in a cart, the phone the demo asks for, terms accepted. */
+export async function toCheckout(page: Page, serverUrl: string, guest: GuestDetails, nth: number): Promise<void> {
+  await page.goto(`${serverUrl}/demo`);
+  await expect(heading(page)).toHaveText("Choose your dates");
+  await bookToCart(page, guest, { nth });
+  await w(page, "button.primary").click();
+  await expectStep(page, "Checkout");
+  await w(page, "#c-phone").fill("912 345 678");
+  await w(page, "#terms").check();
+}
+
+/**
+ * The guest sends the checkout; the service books it and the answer never arrives (the
+ * connection drops), which the guest is told. Later sends go through to the service unless
+ * `then` answers them. Returns the booking the service made.
+ */
+export async function bookWithAnswerLost(page: Page, then?: (route: Route) => Promise<void>): Promise<any> {
+  let made: any;
+  await page.route("**/widget/v1/demo/carts/*/checkout", async (route) => {
+    if (made) return then ? then(route) : route.fallback();
+    made = await (await route.fetch()).json();
+    await route.abort("connectionreset");
+  });
+  await w(page, "button[type=submit]").click();
+  await expect(w(page, "[role=alert]")).toContainText("cannot reach the booking service");
+  expect(made.reference).toMatch(/^\d{4}-\d+$/);
+  return made;
+}
+

@@ -10,6 +10,17 @@ async function setup() {
   return { businessId, key, pkg, start, end, t: clock() };
 }
 
+/** A business with a cart checked out under `idempotencyKey` (at t(10)). */
+async function checkedOut(idempotencyKey: string) {
+  const ctx = await setup();
+  const cart = (await addToCart(ctx.key, { guests: [guest(ctx.pkg, ctx.start, ctx.end)] }, ctx.t(0))).body;
+  const body = { terms_accepted: true, customer: customer() };
+  const path = `/api/pub/v2/carts/${cart.cart_id}/checkout`;
+  const first = await callJson(path, { key: ctx.key, body, now: ctx.t(10), headers: { "Idempotency-Key": idempotencyKey } });
+  expect(first.status).toBe(200);
+  return { ...ctx, body, path, first };
+}
+
 describe("Idempotency-Key on POST /bookings/add", () => {
   it("the same key and body replays the first answer without adding anything", async () => {
     const { businessId, key, pkg, start, end, t } = await setup();
@@ -93,12 +104,7 @@ describe("Idempotency-Key on POST /bookings/add", () => {
 
 describe("Idempotency-Key on checkout", () => {
   it("a retried checkout replays the booking instead of answering 409, another body is 422", async () => {
-    const { businessId, key, pkg, start, end, t } = await setup();
-    const cart = (await addToCart(key, { guests: [guest(pkg, start, end)] }, t(0))).body;
-    const body = { terms_accepted: true, customer: customer() };
-    const path = `/api/pub/v2/carts/${cart.cart_id}/checkout`;
-    const first = await callJson(path, { key, body, now: t(10), headers: { "Idempotency-Key": "co-1" } });
-    expect(first.status).toBe(200);
+    const { businessId, key, pkg, start, end, t, body, path, first } = await checkedOut("co-1");
     const retry = await callJson(path, { key, body, now: t(11), headers: { "Idempotency-Key": "co-1" } });
     expect(retry.status).toBe(200);
     expect(retry.body).toEqual(first.body);
@@ -146,12 +152,7 @@ describe("a request whose change was made but whose answer was never recorded (i
   });
 
   it("a retried checkout gets the booking it made, not 'in progress' nor 'cart not open', and nothing is booked twice", async () => {
-    const { businessId, key, pkg, start, end, t } = await setup();
-    const cart = (await addToCart(key, { guests: [guest(pkg, start, end)] }, t(0))).body;
-    const body = { terms_accepted: true, customer: customer() };
-    const path = `/api/pub/v2/carts/${cart.cart_id}/checkout`;
-    const first = await callJson(path, { key, body, now: t(10), headers: { "Idempotency-Key": "co-died" } });
-    expect(first.status).toBe(200);
+    const { businessId, key, t, body, path, first } = await checkedOut("co-died");
     await dieBeforeAnswer(businessId, "co-died");
     const retry = await callJson(path, { key, body, now: t(11), headers: { "Idempotency-Key": "co-died" } });
     expect(retry.status).toBe(200);
