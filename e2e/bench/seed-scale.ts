@@ -46,7 +46,7 @@ function uid(kind: number, business: number, n: number): string {
   const hex = (v: number, w: number) => v.toString(16).padStart(w, "0");
   return `${hex(kind, 8)}-${hex(business, 4)}-4${hex(n >>> 24, 3)}-8${hex((n >>> 12) & 0xfff, 3)}-${hex(n & 0xfff, 12)}`;
 }
-function isoDay(base: string, offset: number): string {
+export function isoDay(base: string, offset: number): string {
   const d = new Date(`${base}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + offset);
   return d.toISOString().slice(0, 10);

@@ -25,6 +25,10 @@ import { fill, stringsFor, type Strings } from "./strings";
 /** The booking as the confirmation step shows it (its booker unknown when found on a stored cart after a reload). */
 export type Confirmation = Pick<Booking, "reference" | "total" | "currency"> & { booker: Pick<Booking["booker"], "first_name" | "email"> | null };
 
+/** The confirmation of the booking a checked-out cart names; null for a cart not booked. */
+const confirmationOf = (cart: Cart, booker: Confirmation["booker"]): Confirmation | null =>
+  cart.status === "checked_out" && cart.booking ? { reference: cart.booking.reference, total: cart.total, currency: cart.currency, booker } : null;
+
 export type Step = "loading" | "product" | "dates" | "room" | "extras" | "guests" | "cart" | "checkout" | "done";
 const FLOW: Step[] = ["product", "dates", "room", "extras", "guests", "cart", "checkout", "done"];
 
@@ -493,12 +497,13 @@ export class BookingWidget extends LitElement {
         this.status = this.s.cart.resumed;
         return true;
       }
-      if (cart.status === "checked_out" && cart.booking) {
+      const booked = confirmationOf(cart, null);
+      if (booked) {
         // A checkout answered shows its confirmation and forgets the cart, so a stored cart that
         // was checked out is one whose answer never arrived: show the booking it names (once).
-        this.booking = { reference: cart.booking.reference, total: cart.total, currency: cart.currency, booker: null };
+        this.booking = booked;
         this.cur = cart.currency;
-        this.track("purchase", this.cartItems(cart), cart.total, cart.cart_id, cart.booking.reference);
+        this.track("purchase", this.cartItems(cart), cart.total, cart.cart_id, booked.reference);
         saveCart(this.business, null);
         this.go("done", false);
         return true;
@@ -671,8 +676,7 @@ export class BookingWidget extends LitElement {
   /** The booking a checked-out cart names, shown with the details this checkout sent; null otherwise. */
   private async bookingOnCart(cartId: string, customer: { first_name: string; email: string }): Promise<Confirmation | null> {
     const cart = await this.api$.cart(cartId).catch(() => null);
-    if (cart?.status !== "checked_out" || !cart.booking) return null;
-    return { reference: cart.booking.reference, total: cart.total, currency: cart.currency, booker: { first_name: customer.first_name, email: customer.email } };
+    return cart && confirmationOf(cart, { first_name: customer.first_name, email: customer.email });
   }
 
   // ---- analytics ------------------------------------------------------------------------------

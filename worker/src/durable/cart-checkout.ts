@@ -154,10 +154,13 @@ function bookingAnswer(booked: CartContents, bookerId: string, body: CheckoutBod
  */
 export async function bookedAnswer(env: Env, call: CartCall, bookingId: string, body: CheckoutBody): Promise<Booking | null> {
   const db = env.DB;
-  const [booked, booker] = await Promise.all([
-    loadCart(db, call.businessId, call.cartId),
-    db.prepare("SELECT id FROM bookers WHERE booking_id = ? AND business_id = ?").bind(bookingId, call.businessId).first<{ id: string }>(),
+  // The booker, then the cart's rows (cartFrom() reads the last ones), in one round trip.
+  const results = await db.batch([
+    db.prepare("SELECT id FROM bookers WHERE booking_id = ? AND business_id = ?").bind(bookingId, call.businessId),
+    ...cartStatements(db, call.businessId, call.cartId),
   ]);
+  const booker = results[0].results[0] as { id: string } | undefined;
+  const booked = cartFrom(results);
   if (!booked?.booking || booked.booking.id !== bookingId || !booker) return null;
   return bookingAnswer(booked, booker.id, body, await catalogOf(db, call));
 }

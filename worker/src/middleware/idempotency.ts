@@ -17,9 +17,10 @@ export interface IdempotencyOptions {
   /**
    * The answer for a request whose change was made (its batch recorded `resource` with
    * idempotencyResourceStatement()) but whose answer was never recorded: its process died in
-   * between. Without it such a request is run again once its record goes stale.
+   * between. Without it such a request is run again once its record goes stale. Null: nothing
+   * to answer with yet (the request is taken as still running).
    */
-  replay?: (c: Context<AppEnv>, resource: string, requestText: string) => Promise<Response>;
+  replay?: (c: Context<AppEnv>, resource: string, requestText: string) => Promise<Response | null>;
 }
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
@@ -115,9 +116,9 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
       if (row.route !== route || row.request_hash !== hash) {
         throw new ApiError(422, "idempotency_key_reused", `This ${headerName} was already used with a different request (${row.route}); use a new key for a new request.`);
       }
-      if (row.state === "running" && row.resource !== null && options.replay) {
-        // The change was made and its answer never recorded: answer with what it made, and record that.
-        const replayed = await options.replay(c, row.resource, text);
+      // The change was made and its answer never recorded: answer with what it made, and record that.
+      const replayed = row.state === "running" && row.resource !== null && options.replay ? await options.replay(c, row.resource, text) : null;
+      if (replayed) {
         const replayedBody = await replayed.clone().text();
         if (replayed.status < 500) {
           await db

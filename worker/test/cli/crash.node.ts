@@ -9,21 +9,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { isoDay, saturdayAfter } from "../../../e2e/bench/seed-scale";
 import { d1ExecuteScript, d1Query } from "../../scripts/lib/d1";
 import { startServer, type RunningServer } from "../../scripts/server";
 import { get, npmRun } from "./helpers";
 
 /** Short enough for a test to see the alarm fire, long enough to outlive the crash and restart. */
 const LIFETIME_SECONDS = 20;
-
-const isoDay = (base: string, days: number) => new Date(Date.parse(`${base}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-/** A Saturday (the demo package's check-in day) at least `days` ahead, clear of the Christmas closure. */
-function saturday(days: number): string {
-  let d = isoDay(new Date().toISOString().slice(0, 10), days);
-  while (new Date(`${d}T00:00:00Z`).getUTCDay() !== 6) d = isoDay(d, 1);
-  while (Array.from({ length: 8 }, (_, i) => isoDay(d, i).slice(5)).some((md) => md === "12-24" || md === "12-25")) d = isoDay(d, 7);
-  return d;
-}
 
 describe("a crash and a restart on the same state", () => {
   let persistTo: string;
@@ -40,7 +32,7 @@ describe("a crash and a restart on the same state", () => {
     });
     return { status: res.status, body: (await res.json()) as any };
   }
-  const week = saturday(21);
+  const week = saturdayAfter(new Date().toISOString().slice(0, 10), 21); // the package's check-in day
   const add = (n: number) =>
     call("POST", "/api/pub/v2/bookings/add", publicKey, {
       currency: "EUR",

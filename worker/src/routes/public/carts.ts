@@ -155,12 +155,11 @@ async function replayAdd(c: Context<AppEnv>, cartId: string, requestText: string
 }
 
 /** A retried checkout whose first attempt booked the cart but died before its answer was recorded. */
-async function replayCheckout(c: Context<AppEnv>, bookingId: string, requestText: string): Promise<Response> {
+async function replayCheckout(c: Context<AppEnv>, bookingId: string, requestText: string): Promise<Response | null> {
   const cartId = cartIdOf(c.req.param("cart_id") ?? "");
   const req = await cartRequest(c, cartId);
   const answer = await bookedAnswer(c.env, { ...req, now: c.get("now") }, bookingId, JSON.parse(requestText) as CheckoutBody);
-  if (!answer) throw new ApiError(409, "idempotency_in_progress", "A request with this Idempotency-Key is still being handled; retry shortly to get its answer.", { headers: { "Retry-After": "1" } });
-  return c.json(answer, 200);
+  return answer && c.json(answer, 200);
 }
 
 export const cartRoutes = createRouter()
