@@ -6,6 +6,8 @@ import { snapshotStatements } from "../src/db/catalog-snapshot";
 import { findShortages } from "../src/db/allocations";
 import { loadCart, sweepStrayCartsStatements } from "../src/db/carts";
 import { listPersonsStatements } from "../src/db/persons";
+import type { Env } from "../src/env";
+import { runMaintenance } from "../src/maintenance";
 import { createBusiness } from "./helpers";
 
 // The hot queries must reach their rows through an index, never by scanning a table that grows
@@ -206,6 +208,21 @@ describe("query plans of the hot queries", () => {
       const lines = (await planRows(r.sql, r.params)).map((x) => x.detail);
       expect(scans(lines, r.sql), `${r.sql}\n${lines.join("\n")}`).toEqual([]);
       expect(lines.join("\n")).toMatch(/carts USING (COVERING )?INDEX carts_open_expiry/);
+    }
+  });
+
+  it("the scheduled upkeep finds old and stray rows through indexes, never by reading a whole table", async () => {
+    const { db, seen } = recorder();
+    await runMaintenance({ ...env, DB: db } as Env, now);
+    const plans = [];
+    for (const r of seen) {
+      const lines = (await planRows(r.sql, r.params)).map((x) => x.detail);
+      expect(scans(lines, r.sql), `${r.sql}\n${lines.join("\n")}`).toEqual([]);
+      plans.push(lines.join("\n"));
+    }
+    const all = plans.join("\n");
+    for (const index of ["carts_open_expiry", "idempotency_age", "webhook_deliveries_settled_age", "outbox_age"]) {
+      expect(all).toMatch(new RegExp(`USING (COVERING )?INDEX ${index}\\b`));
     }
   });
 

@@ -24,6 +24,8 @@ export interface IdempotencyOptions {
 }
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+/** How long a key is remembered by default (the scheduled upkeep, maintenance.ts, forgets older ones). */
+export const IDEMPOTENCY_TTL_SECONDS = 86_400;
 
 /** JSON with object keys sorted, so the same body sent with another key order is the same request. */
 function canonical(value: unknown): string {
@@ -68,7 +70,7 @@ export function idempotencyResourceStatement(db: D1Database, businessId: number,
  * handler finds the key in `c.get("idempotencyKey")`.
  */
 export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler<AppEnv> {
-  const ttlMs = (options.ttlSeconds ?? 86_400) * 1000;
+  const ttlMs = (options.ttlSeconds ?? IDEMPOTENCY_TTL_SECONDS) * 1000;
   const staleMs = (options.staleRunningSeconds ?? 120) * 1000;
   const headerName = options.header ?? "Idempotency-Key";
   return async (c, next) => {

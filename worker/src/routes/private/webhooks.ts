@@ -73,7 +73,10 @@ const deliveries = createRoute({
   operationId: "listWebhookDeliveries",
   tags,
   summary: "Delivery log",
-  description: "Every attempt, newest first: event id, status code, time, next retry. Filters `event_id` and `status`; `page`, `limit` (1 to 100).",
+  description:
+    "Every attempt, newest first: event id, status code, time, next retry. Filters `event_id` and `status`; `page`, `limit` (1 to 100). " +
+    "Kept 30 days: settled attempts (`delivered`, `gave_up`) older than that are removed, and the events themselves once no attempt " +
+    "refers to them and every subscription of the business has taken them; attempts still to be retried are never removed.",
   request: {
     params: IdParam,
     query: z.object({ event_id: z.string().optional(), status: z.string().optional(), page: z.string().optional(), limit: z.string().optional() }),
@@ -86,7 +89,9 @@ const redeliver = createRoute({
   operationId: "redeliverWebhookEvent",
   tags,
   summary: "Deliver one event again",
-  description: "Starts a new series of attempts (with the usual retries) for an event this subscription receives, now.",
+  description:
+    "Starts a new series of attempts (with the usual retries) for an event this subscription receives, now. " +
+    "Events are kept 30 days (see the delivery log): an older one may be gone, and is then 404.",
   request: { params: IdParam, body: { content: { "application/json": { schema: RedeliverRequest } }, required: true } },
   responses: { ...bodyResponses,
     202: json(RedeliverAccepted, "Scheduled."),

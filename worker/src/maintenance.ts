@@ -1,0 +1,128 @@
+/**
+ * The Worker's scheduled upkeep (wrangler.toml `[triggers] crons`, every 10 minutes). Each step
+ * is bounded, idempotent and safe to run at the same time as requests, so a run cut short, run
+ * twice or skipped only leaves work for the next one.
+ *
+ * 1. Stray carts: open carts more than a minute past their expiry that never got an expiry alarm
+ *    (their opening request was cut by a crash) are abandoned and their holds released, in every
+ *    business. An expired hold never counts anyway; this only tidies up. The alarms of the
+ *    business's other carts do the same (db/carts.ts), but a business may take no other cart.
+ * 2. Idempotency keys older than their 24 hours, in every business (each request forgets its own
+ *    business's expired keys, but only when that business takes a keyed request).
+ * 3. The webhook log: settled deliveries (delivered, or given up) older than 30 days; deliveries to
+ *    subscriptions deleted more than 30 days ago; then outbox events older than 30 days that no
+ *    delivery row refers to and that every subscription of the business (a disabled one too: it
+ *    delivers what it missed when enabled again) has already planned.
+ */
+import { STRAY_CART_GRACE_MS, STRAY_CARTS_PER_SWEEP, sweepStrayCartsStatements } from "./db/carts";
+import { stamp } from "./db/allocations";
+import type { Env } from "./env";
+import { IDEMPOTENCY_TTL_SECONDS } from "./middleware/idempotency";
+import { isoDateTime } from "./lib/time";
+
+/** How long webhook events and their delivery log are kept (`GET /webhooks/{id}/deliveries`, redelivery). */
+export const WEBHOOK_LOG_RETENTION_DAYS = 30;
+/** Businesses whose stray carts one run sweeps, and sweeps per business (20 carts each). */
+const STRAY_BUSINESSES_PER_RUN = 100;
+const STRAY_SWEEPS_PER_BUSINESS = 10;
+/** Rows one delete statement removes, and statements per table in one run. */
+const DELETE_CHUNK = 1000;
+const DELETE_CHUNKS_PER_RUN = 20;
+
+export interface MaintenanceReport {
+  strayCarts: number;
+  idempotencyKeys: number;
+  deliveries: number;
+  events: number;
+}
+
+export async function runMaintenance(env: Env, now: Date): Promise<MaintenanceReport> {
+  const report: MaintenanceReport = {
+    strayCarts: await sweepStrayCarts(env.DB, now),
+    idempotencyKeys: await pruneIdempotencyKeys(env.DB, now),
+    deliveries: 0,
+    events: 0,
+  };
+  const cutoff = isoDateTime(new Date(now.getTime() - WEBHOOK_LOG_RETENTION_DAYS * 86_400_000));
+  report.deliveries = await pruneDeliveries(env.DB, cutoff);
+  report.events = await pruneEvents(env.DB, cutoff);
+  return report;
+}
+
+async function sweepStrayCarts(db: D1Database, now: Date): Promise<number> {
+  const businesses = await db
+    .prepare(
+      `SELECT b.id AS business_id FROM businesses b
+        WHERE EXISTS (SELECT 1 FROM carts c WHERE c.business_id = b.id AND c.status = 'open' AND c.expires_at <= ?)
+        LIMIT ${STRAY_BUSINESSES_PER_RUN}`,
+    )
+    .bind(stamp(new Date(now.getTime() - STRAY_CART_GRACE_MS)))
+    .all<{ business_id: number }>();
+  let swept = 0;
+  for (const { business_id } of businesses.results) {
+    for (let round = 0; round < STRAY_SWEEPS_PER_BUSINESS; round++) {
+      const results = await db.batch(sweepStrayCartsStatements(db, business_id, now));
+      const carts = results[results.length - 1].meta.changes;
+      swept += carts;
+      if (carts < STRAY_CARTS_PER_SWEEP) break;
+    }
+  }
+  return swept;
+}
+
+async function pruneIdempotencyKeys(db: D1Database, now: Date): Promise<number> {
+  const res = await db
+    .prepare("DELETE FROM idempotency WHERE business_id IN (SELECT id FROM businesses) AND created_at <= ?")
+    .bind(isoDateTime(new Date(now.getTime() - IDEMPOTENCY_TTL_SECONDS * 1000)))
+    .run();
+  return res.meta.changes;
+}
+
+/** Runs a chunked delete until it removes less than a chunk (or the run's budget is spent). */
+async function deleteInChunks(statement: D1PreparedStatement): Promise<number> {
+  let removed = 0;
+  for (let i = 0; i < DELETE_CHUNKS_PER_RUN; i++) {
+    const { changes } = (await statement.run()).meta;
+    removed += changes;
+    if (changes < DELETE_CHUNK) break;
+  }
+  return removed;
+}
+
+async function pruneDeliveries(db: D1Database, cutoff: string): Promise<number> {
+  const settled = await deleteInChunks(
+    db
+      .prepare(
+        `DELETE FROM webhook_deliveries WHERE id IN (
+           SELECT id FROM webhook_deliveries INDEXED BY webhook_deliveries_settled_age
+            WHERE status IN ('delivered', 'gave_up') AND created_at <= ? LIMIT ${DELETE_CHUNK})`,
+      )
+      .bind(cutoff),
+  );
+  const ofDeleted = await deleteInChunks(
+    db
+      .prepare(
+        `DELETE FROM webhook_deliveries WHERE id IN (
+           SELECT d.id FROM webhooks w CROSS JOIN webhook_deliveries d ON d.webhook_id = w.id
+            WHERE w.deleted_at IS NOT NULL AND w.deleted_at <= ? LIMIT ${DELETE_CHUNK})`,
+      )
+      .bind(cutoff),
+  );
+  return settled + ofDeleted;
+}
+
+async function pruneEvents(db: D1Database, cutoff: string): Promise<number> {
+  return deleteInChunks(
+    db
+      .prepare(
+        `DELETE FROM outbox WHERE seq IN (
+           SELECT o.seq FROM outbox o
+            WHERE o.created_at <= ?
+              AND NOT EXISTS (SELECT 1 FROM webhooks w WHERE w.business_id = o.business_id AND w.deleted_at IS NULL AND w.cursor_seq < o.seq)
+              AND NOT EXISTS (SELECT 1 FROM webhooks w JOIN webhook_deliveries d ON d.webhook_id = w.id AND d.event_seq = o.seq
+                               WHERE w.business_id = o.business_id)
+            LIMIT ${DELETE_CHUNK})`,
+      )
+      .bind(cutoff),
+  );
+}

@@ -1,0 +1,130 @@
+import { createScheduledController, env, runInDurableObject } from "cloudflare:test";
+import { describe, expect, inject, it } from "vitest";
+import worker from "../src/index";
+import { addToCart, cartBusiness, cartStub, clock, count, guest, liveUnits, smallPackage, stay } from "./carts-fixtures";
+import { callJson, createBusiness, createKey } from "./helpers";
+
+/** What wrangler's cron trigger does: the Worker's scheduled handler, at the given time (it awaits all its work). */
+const runCron = (at: string) => worker.scheduled(createScheduledController({ scheduledTime: Date.parse(at), cron: "*/10 * * * *" }), env);
+
+describe("the scheduled upkeep", () => {
+  it("sweeps a business's carts that never got their expiry alarm, though no other cart of it ever expires", async () => {
+    const { businessId, key } = await cartBusiness();
+    const pkg = await smallPackage(businessId, 5);
+    const t = clock();
+    const { start, end } = stay(1);
+    const open = async (at: number) => (await addToCart(key, { guests: [guest(pkg, start, end)] }, t(at))).body.cart_id as string;
+    const strays = [await open(0), await open(10)]; // expire at t(600) and t(610)
+    const recent = await open(100); // expires at t(700): at t(720), within the minute's grace
+    const live = await open(200); // expires at t(800)
+    // The crash: these carts were written but their alarms never set.
+    for (const id of [...strays, recent]) {
+      await runInDurableObject(cartStub(id), async (_object, state) => {
+        await state.storage.deleteAlarm();
+        await state.storage.deleteAll();
+      });
+    }
+    const status = (id: string) => env.DB.prepare("SELECT status, abandon_reason FROM carts WHERE id = ?").bind(id).first();
+    const held = (id: string) => count("SELECT COUNT(*) AS n FROM allocations WHERE cart_id = ? AND released_at IS NULL", id);
+
+    await runCron(t(720));
+    for (const id of strays) {
+      expect(await status(id)).toEqual({ status: "abandoned", abandon_reason: "expired" });
+      expect(await held(id)).toBe(0);
+      expect((await callJson(`/api/pub/v2/carts/${id}`, { key, now: t(721) })).body).toMatchObject({ status: "abandoned", abandon_reason: "expired" });
+    }
+    expect(await status(recent)).toEqual({ status: "open", abandon_reason: null });
+    expect(await held(recent)).toBe(1);
+    expect(await status(live)).toEqual({ status: "open", abandon_reason: null });
+    expect(await liveUnits(pkg, start, t(721))).toBe(1); // only the live cart counts, as before
+
+    // The next run, past the grace of the third one, takes it; a second run changes nothing more.
+    await runCron(t(800));
+    await runCron(t(800));
+    expect(await status(recent)).toEqual({ status: "abandoned", abandon_reason: "expired" });
+    expect(await held(recent)).toBe(0);
+    expect(await status(live)).toEqual({ status: "open", abandon_reason: null });
+    expect(await held(live)).toBe(1);
+  });
+
+  it("forgets Idempotency-Keys older than 24 hours in every business, and keeps younger ones", async () => {
+    const businesses = [await cartBusiness(), await cartBusiness()];
+    const t = clock();
+    const { start, end } = stay(1);
+    const day = 86_400;
+    for (const { businessId, key } of businesses) {
+      const pkg = await smallPackage(businessId, 5);
+      for (const [name, at] of [["old", 0], ["young", 2 * 3600]] as const) {
+        const res = await addToCart(key, { guests: [guest(pkg, start, end)] }, t(at), { "Idempotency-Key": `${name}-${businessId}` });
+        expect(res.status).toBe(201);
+      }
+    }
+    const keys = () =>
+      env.DB.prepare(`SELECT key FROM idempotency WHERE business_id IN (${businesses.map((b) => b.businessId).join(",")}) ORDER BY key`)
+        .all<{ key: string }>()
+        .then((r) => r.results.map((row) => row.key.split("-")[0]));
+    expect(await keys()).toEqual(["old", "old", "young", "young"]);
+    await runCron(t(day + 60));
+    expect(await keys()).toEqual(["young", "young"]);
+  });
+
+  it("keeps the webhook log 30 days: settled attempts and untaken events older than that go, retries due and the newer log stay", async () => {
+    const businessId = await createBusiness(`upkeep-${crypto.randomUUID().slice(0, 8)}`);
+    const key = await createKey("private", businessId);
+    const now = Date.parse("2026-11-21T10:00:00Z");
+    const daysAgo = (d: number) => new Date(now - d * 86_400_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+    const db = env.DB;
+    // A subscription of 60 days ago (written here, so that no delivery run plans this test's events behind its back).
+    const hook = { id: crypto.randomUUID() };
+    await db
+      .prepare("INSERT INTO webhooks (id, business_id, url, events, secret, start_seq, cursor_seq, created_at) VALUES (?, ?, ?, ?, 'whsec_dGVzdA==', 0, 0, ?)")
+      .bind(hook.id, businessId, `http://127.0.0.1:${inject("webhookReceiverPort")}/hooks/${hook.id}`, JSON.stringify(["BookingCreated"]), daysAgo(60))
+      .run();
+    // Events: two old ones delivered, one old one still being retried, one recent one delivered.
+    const events = [
+      { id: crypto.randomUUID(), age: 45, status: "delivered" },
+      { id: crypto.randomUUID(), age: 40, status: "gave_up" },
+      { id: crypto.randomUUID(), age: 35, status: "failed" },
+      { id: crypto.randomUUID(), age: 5, status: "delivered" },
+    ];
+    for (const e of events) {
+      const row = await db
+        .prepare("INSERT INTO outbox (id, business_id, event, data, created_at) VALUES (?, ?, 'BookingCreated', '{}', ?) RETURNING seq")
+        .bind(e.id, businessId, daysAgo(e.age))
+        .first<{ seq: number }>();
+      await db
+        .prepare(
+          `INSERT INTO webhook_deliveries (webhook_id, event_id, event_seq, attempt, status, attempted_at, next_retry_at, created_at)
+           VALUES (?, ?, ?, 1, ?, ?, ?, ?)`,
+        )
+        .bind(hook.id, e.id, row!.seq, e.status, daysAgo(e.age), e.status === "failed" ? daysAgo(-1) : null, daysAgo(e.age))
+        .run();
+    }
+    // An old event the subscription does not ask for; it has planned all of these. Then one it has not planned yet.
+    const untaken = await db
+      .prepare("INSERT INTO outbox (id, business_id, event, data, created_at) VALUES (?, ?, 'PersonCreated', '{}', ?) RETURNING seq")
+      .bind(crypto.randomUUID(), businessId, daysAgo(50))
+      .first<{ seq: number }>();
+    await db.prepare("UPDATE webhooks SET cursor_seq = ? WHERE id = ?").bind(untaken!.seq, hook.id).run();
+    const unplanned = crypto.randomUUID();
+    await db.prepare("INSERT INTO outbox (id, business_id, event, data, created_at) VALUES (?, ?, 'BookingCreated', '{}', ?)").bind(unplanned, businessId, daysAgo(31)).run();
+
+    const log = async () => {
+      const res = await callJson(`/private/webhooks/${hook.id}/deliveries?limit=100`, { key, now: new Date(now).toISOString() });
+      expect(res.status).toBe(200);
+      return { ids: res.body.data.map((d: any) => d.event_id).sort(), total: Number(res.headers.get("X-Total-Count")) };
+    };
+    expect((await log()).total).toBe(4);
+
+    await runCron(new Date(now).toISOString());
+    const kept = await log();
+    expect(kept.ids).toEqual([events[2].id, events[3].id].sort()); // the retry still due, and the recent one
+    expect(kept.total).toBe(2);
+    const outbox = await db.prepare("SELECT id FROM outbox WHERE business_id = ?").bind(businessId).all<{ id: string }>();
+    expect(outbox.results.map((r) => r.id).sort()).toEqual([events[2].id, events[3].id, unplanned].sort());
+    // A pruned event can no longer be redelivered; a kept one still can.
+    const redeliver = (eventId: string) => callJson(`/private/webhooks/${hook.id}/redeliver`, { key, method: "POST", body: { event_id: eventId } });
+    expect((await redeliver(events[0].id)).status).toBe(404);
+    expect((await redeliver(events[3].id)).status).toBe(202);
+  });
+});
