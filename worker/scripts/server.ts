@@ -58,6 +58,31 @@ export interface RunningServer {
   crash(): Promise<void>;
 }
 
+/** The cron triggers of wrangler.toml (its `[triggers] crons` list of cron expressions). */
+export function cronTriggers(): string[] {
+  const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
+  const list = /^crons\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1] ?? "";
+  return [...list.matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+}
+
+/**
+ * Run the Worker's scheduled handler (the upkeep of worker/src/maintenance.ts) once per cron
+ * trigger, as Cloudflare does on schedule. Resolves true when every run succeeded.
+ */
+export async function runUpkeep(url: string): Promise<boolean> {
+  let ok = true;
+  for (const cron of cronTriggers()) {
+    try {
+      const res = await fetch(`${url}/__scheduled?cron=${encodeURIComponent(cron)}`, { signal: AbortSignal.timeout(60_000) });
+      await res.arrayBuffer();
+      ok &&= res.ok;
+    } catch {
+      ok = false;
+    }
+  }
+  return ok;
+}
+
 /** Ask the system for a free port on 127.0.0.1. */
 export function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
@@ -176,7 +201,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // first of several servers started side by side (the e2e workers, the bench's widget server).
   const inspectorPort = await freePort();
   const args = ["dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, "--env-file", envFile,
-    "--inspector-port", String(inspectorPort), "--show-interactive-dev-session=false", "--live-reload=false"];
+    "--inspector-port", String(inspectorPort), "--show-interactive-dev-session=false", "--live-reload=false",
+    // Local wrangler never fires cron triggers by itself; this lets runUpkeep() fire them (GET /__scheduled).
+    "--test-scheduled"];
   const child = spawn(WRANGLER, args, { cwd: ROOT, env: wranglerEnv(target), stdio: ["ignore", "pipe", "pipe"], detached: true });
   live.add(child);
   installExitHook();

@@ -34,6 +34,10 @@ describe("npm start", () => {
     for (const path of ["/api/pub/v2", "/private", "/demo", "/docs", "/openapi.json"]) assert.ok(output().includes(`${url}${path}`), `prints ${url}${path}`);
     assert.equal((await get(`${url}/healthz`)).status, 200);
     assert.equal((await get(`${url}/api/pub/v2/settings`)).status, 401, "the API wants a key");
+    // The scheduled upkeep ran once at start (wrangler does not fire cron triggers locally).
+    const deadline = Date.now() + 10_000;
+    while (!/"msg":"maintenance","cron":"\*\/10 \* \* \* \*"/.test(output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    assert.match(output(), /"msg":"maintenance","cron":"\*\/10 \* \* \* \*","strayCarts":0/);
 
     child.kill("SIGTERM");
     assert.equal(await exited, 0);
