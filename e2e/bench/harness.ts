@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { issueKey } from "../../worker/src/lib/keys";
-import { prepareDatabase, ROOT, startServer, type RunningServer } from "../../worker/scripts/server";
+import { freePort, prepareDatabase, ROOT, startServer, type RunningServer } from "../../worker/scripts/server";
 import { d1ExecuteScript, type Statement } from "../../worker/scripts/lib/d1";
 import { ensureDevVars } from "../../worker/scripts/lib/dev-vars";
 import { loadSql, writeScaleSql } from "./seed-scale";
@@ -31,7 +31,8 @@ export interface BenchService {
 export interface BenchOptions {
   /** Template name: separate templates for the bench (scale data) and the soak (short carts). */
   name: string;
-  port: number;
+  /** Default: a free port, chosen after the template is ready (preparing it can take minutes, and other processes take ports meanwhile). */
+  port?: number;
   scale: boolean;
   /** Extra SQL run on the template after the demo seed (config tweaks). */
   tune?: string[];
@@ -119,8 +120,9 @@ export async function startBenchService(opts: BenchOptions): Promise<BenchServic
   const keys = await makeKeys(opts.scale, secret);
   await d1ExecuteScript({ persistTo: run }, keys.statements);
 
-  log(`starting wrangler dev on 127.0.0.1:${opts.port} ...`);
-  const start = () => startServer({ port: opts.port, persistTo: run, prepare: false, env: opts.env });
+  const port = opts.port ?? (await freePort());
+  log(`starting wrangler dev on 127.0.0.1:${port} ...`);
+  const start = () => startServer({ port, persistTo: run, prepare: false, env: opts.env });
   const server = await start();
   const svc: BenchService = {
     server,

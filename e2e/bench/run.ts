@@ -15,7 +15,7 @@ import { cpus } from "node:os";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { freePort, ROOT } from "../../worker/scripts/server";
+import { ROOT } from "../../worker/scripts/server";
 import { servedOperations, startBenchService, type BenchService } from "./harness";
 import { load, round, type LoadResult, type Step } from "./load";
 import { checkoutWeeks, saturdayAfter, SCALE } from "./seed-scale";
@@ -379,8 +379,9 @@ export function markdown(report: { date: string; machine: ReturnType<typeof mach
 
 async function main() {
   const started = Date.now();
-  PORT = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : await freePort();
-  const svc = await startBenchService({ name: "bench", port: PORT, scale: SCALE_ON, log, env: { ALLOW_LOOPBACK_WEBHOOKS: "true" } });
+  // Without BENCH_PORT the port is chosen once the prepared database is ready (that can take minutes).
+  const svc = await startBenchService({ name: "bench", port: process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : undefined, scale: SCALE_ON, log, env: { ALLOW_LOOPBACK_WEBHOOKS: "true" } });
+  PORT = svc.server.port;
   const date = new Date().toISOString();
   const today = date.slice(0, 10);
   const rows: Row[] = [];

@@ -37,7 +37,6 @@ import { saturdayAfter } from "./seed-scale";
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 120);
 const BUYERS = Number(process.env.SOAK_BUYERS ?? 8);
 /** The service's and the webhook receiver's ports: SOAK_PORT (and the next), else free ones. */
-let PORT = 0;
 let HOOK_PORT = 0;
 const LIFETIME = 8;
 const CRASH = process.env.SOAK_CRASH !== "0";
@@ -245,13 +244,13 @@ async function buyer(svc: BenchService, key: string, weeks: string[], until: num
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
-  PORT = process.env.SOAK_PORT ? Number(process.env.SOAK_PORT) : await freePort();
-  HOOK_PORT = process.env.SOAK_PORT ? PORT + 1 : await freePort();
+  const fixed = process.env.SOAK_PORT ? Number(process.env.SOAK_PORT) : undefined;
+  HOOK_PORT = fixed ? fixed + 1 : await freePort();
   const receiver = new Receiver(HOOK_PORT);
   await receiver.start();
   const svc = await startBenchService({
     name: "soak",
-    port: PORT,
+    port: fixed,
     scale: false,
     log,
     env: { ALLOW_LOOPBACK_WEBHOOKS: "true" },
