@@ -21,7 +21,8 @@
  *    swept by its alarm; a checkout cut by the crash either booked whole or not at all (checked-out
  *    carts = bookings); the only carts left open past their expiry are ones whose opening request
  *    the crash cut (no more of them than such requests; their holds lapsed on time and count
- *    nowhere, and the business's other carts' alarms sweep them from a minute past their expiry).
+ *    nowhere, and the business's other carts' alarms sweep them from a minute past their expiry);
+ *    after the scheduled upkeep has run, none is open more than a minute past its expiry.
  *
  * Prints the figures; exits non-zero on a violation.
  *   SOAK_SECONDS (default 120)  SOAK_BUYERS (default 8)  SOAK_PORT (default: a free one; the receiver takes another)
@@ -30,7 +31,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import { d1Query } from "../../worker/scripts/lib/d1";
-import { freePort } from "../../worker/scripts/server";
+import { freePort, runUpkeep } from "../../worker/scripts/server";
 import { startBenchService, type BenchService } from "./harness";
 import { saturdayAfter } from "./seed-scale";
 
@@ -400,12 +401,17 @@ async function main() {
     // A cart left open past its expiry is allowed only when the crash cut the request that opened
     // it (written, then the process killed before its alarm was set): its buyer was never told of
     // it, and its holds lapsed on time. A cart any buyer was told of must have been swept.
-    const [unswept] = await d1Query<{ id: string }>(target, [{
-      sql: "SELECT id FROM carts WHERE business_id = 1 AND status = 'open' AND expires_at < ?",
+    // The scheduled upkeep (what the cron trigger runs) sweeps such carts once a minute past expiry.
+    const upkeepAt = Date.now();
+    if (!(await runUpkeep(svc.url))) violations.push("the scheduled upkeep failed");
+    const [unswept] = await d1Query<{ id: string; expires_at: string }>(target, [{
+      sql: "SELECT id, expires_at FROM carts WHERE business_id = 1 AND status = 'open' AND expires_at < ?",
       params: [new Date(Date.now() - 5000).toISOString()],
     }]);
     const unsweptAnswered = unswept.filter((c) => figures.answeredCarts.has(c.id));
     const cutBeforeAlarm = unswept.length - unsweptAnswered.length;
+    const leftByUpkeep = unswept.filter((c) => Date.parse(c.expires_at) < upkeepAt - 65_000).length;
+    if (leftByUpkeep) violations.push(`${leftByUpkeep} cart(s) open more than a minute past their expiry after the scheduled upkeep ran`);
     if (unsweptAnswered.length) violations.push(`${unsweptAnswered.length} cart(s) answered to a buyer still open past their expiry (the expiry alarm did not sweep them)`);
     if (cutBeforeAlarm > figures.addsCut) violations.push(`${cutBeforeAlarm} unanswered cart(s) open past their expiry, more than the ${figures.addsCut} add(s) the crash cut`);
     if (sweep.unreleased) violations.push(`${sweep.unreleased} hold(s) of abandoned carts not released`);
@@ -475,7 +481,8 @@ async function main() {
       adds_cut: figures.addsCut,
       checkouts_cut: figures.checkoutsCut,
       cut_checkouts_that_booked: bookings - figures.checkouts,
-      carts_cut_before_their_alarm: cutBeforeAlarm,
+      carts_cut_before_their_alarm_left_open: cutBeforeAlarm,
+      stray_carts_swept_by_upkeep: Number(/"msg":"maintenance".*?"strayCarts":(\d+)/.exec(svc.server.output())?.[1] ?? NaN),
       refusals: figures.checkoutFailed,
       bookings_in_d1: bookings,
       booked_units_live: booked.units,
