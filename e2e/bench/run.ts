@@ -174,6 +174,11 @@ function scenarios(today: string): Scenario[] {
       id: "cart-flow", title: "POST /bookings/add then POST /carts/{id}/checkout (flow)", kind: "flow", op: "POST /api/pub/v2/carts/{cart_id}/checkout", connections: 20,
       steps: (svc) => cartFlow(svc, () => weeks[w++ % weeks.length]),
     },
+    // Not targets: the same flow with fewer buyers at once, to show where its latency turns into a queue.
+    ...[10, 5].map((n): Scenario => ({
+      id: `cart-flow-${n}`, title: `the same flow, ${n} buyers at once`, kind: "flow-alone", op: "POST /api/pub/v2/carts/{cart_id}/checkout", connections: n,
+      steps: (svc) => cartFlow(svc, () => weeks[w++ % weeks.length]),
+    })),
     {
       // Not a target: the same buyers one at a time, so the latency is the work itself, not a queue.
       id: "cart-flow-1", title: "the same flow, one buyer at a time", kind: "flow-alone", op: "POST /api/pub/v2/carts/{cart_id}/checkout", connections: 1,
