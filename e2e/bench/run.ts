@@ -9,7 +9,7 @@
  *   BENCH_SCALE=0   skip the scale data and comparisons     BENCH_RESEED=1     rebuild the prepared database
  *   BENCH_PORT      port (default: a free one)                   BENCH_WIDGET=0     skip the browser measurement
  *   BENCH_ONLY      comma-separated ids to run: scenarios, "costs", "scaling" (every comparison),
- *                   single scaling comparisons (e.g. guests-list), "widget"
+ *                   single scaling comparisons (e.g. guests-list), "widget", "worker" (bundle and startup)
  */
 import { cpus } from "node:os";
 import { execFileSync } from "node:child_process";
@@ -20,6 +20,7 @@ import { servedOperations, startBenchService, type BenchService } from "./harnes
 import { load, round, type LoadResult, type Step } from "./load";
 import { checkoutWeeks, saturdayAfter, SCALE } from "./seed-scale";
 import { measureWidget, PHONE, type WidgetNumbers } from "./widget";
+import { measureWorker, WORKER_LIMITS, type WorkerNumbers } from "./worker-size";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -330,7 +331,10 @@ const fmt = (n: number | undefined, d = 1) => (n === undefined ? "–" : String(
 const ratioText = (n: number | undefined) => (n === undefined ? "–" : String(Math.floor(n * 100 + 1e-6) / 100));
 const yes = (met?: boolean) => (met === undefined ? "–" : met ? "✅ met" : "❌ not met");
 
-export function markdown(report: { date: string; machine: ReturnType<typeof machine>; seconds: number; rows: Row[]; costs?: CostRow[]; scaling: ScaleRow[]; widget?: WidgetNumbers | { skipped: string } }): string {
+export function markdown(report: {
+  date: string; machine: ReturnType<typeof machine>; seconds: number; rows: Row[]; costs?: CostRow[]; scaling: ScaleRow[];
+  widget?: WidgetNumbers | { skipped: string }; worker?: WorkerNumbers | { skipped: string };
+}): string {
   const m = report.machine;
   const out: string[] = [];
   out.push(`Measured ${report.date} on ${m.nproc} × ${m.model}, Node ${m.node}, local workerd (wrangler dev), loopback, ${report.seconds} s per scenario after a 1 s warm-up.`, "");
@@ -379,6 +383,14 @@ export function markdown(report: { date: string; machine: ReturnType<typeof mach
       out.push(`| cumulative layout shift on that phone | ${w.phone.cls} | 0 | ${yes(w.phone.cls === 0)} |`);
     }
   }
+  const k = report.worker;
+  if (k && "skipped" in k) out.push("", `Worker bundle: not measured: ${k.skipped}`);
+  else if (k) {
+    out.push("", "The Worker as `wrangler deploy` uploads it, against Cloudflare's limits (every plan):", "");
+    out.push("| measure | value | limit | |", "|---|---:|---|---|");
+    out.push(`| bundle (its limit is on the uncompressed size) | ${(k.rawBytes / 1024).toFixed(0)} kB (${(k.gzipBytes / 1024).toFixed(0)} kB gzip) | ${WORKER_LIMITS.sizeBytes / 1024 / 1024} MiB | ${yes(k.rawBytes <= WORKER_LIMITS.sizeBytes)} |`);
+    out.push(`| startup: evaluating the module before the first request (\`wrangler check startup\`, this machine's CPU) | ${k.startupMs} ms | ${WORKER_LIMITS.startupMs} ms | ${yes(k.startupMs <= WORKER_LIMITS.startupMs)} |`);
+  }
   return out.join("\n");
 }
 
@@ -393,6 +405,7 @@ async function main() {
   let scaleRows: ScaleRow[] = [];
   let costs: CostRow[] = [];
   let widget: WidgetNumbers | { skipped: string } | undefined;
+  let worker: WorkerNumbers | { skipped: string } | undefined;
   try {
     const ops = await servedOperations(svc.url);
     let baseline: number | undefined;
@@ -451,7 +464,16 @@ async function main() {
     }
   }
 
-  const report = { date, machine: machine(), seconds: SECONDS, rows, costs, scaling: scaleRows, widget, elapsed_s: Math.round((Date.now() - started) / 1000) };
+  if (!ONLY || ONLY.has("worker")) {
+    log("worker: bundle and startup ...");
+    try {
+      worker = await measureWorker();
+    } catch (err) {
+      worker = { skipped: (err as Error).message.split("\n")[0] };
+    }
+  }
+
+  const report = { date, machine: machine(), seconds: SECONDS, rows, costs, scaling: scaleRows, widget, worker, elapsed_s: Math.round((Date.now() - started) / 1000) };
   const md = markdown(report);
   const dir = join(ROOT, "e2e", "bench", "results");
   if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
