@@ -1,5 +1,5 @@
 /** Shared fixtures of the cart tests: businesses with small inventories, guests, calls. */
-import { env, runDurableObjectAlarm } from "cloudflare:test";
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { callJson, createBusiness, createKey, nextWeekday, type CallOptions } from "./helpers";
 
 let seq = 0;
@@ -106,3 +106,11 @@ export function cartStub(cartId: string) {
 
 /** Fires the cart's expiry alarm now (no waiting); true when one was scheduled. */
 export const fireAlarm = (cartId: string) => runDurableObjectAlarm(cartStub(cartId));
+
+/** What a crash between a new cart's write and its alarm leaves: the cart in D1, its object with no alarm. */
+export async function loseAlarm(cartId: string): Promise<void> {
+  await runInDurableObject(cartStub(cartId), async (_object, state) => {
+    await state.storage.deleteAlarm();
+    await state.storage.deleteAll();
+  });
+}

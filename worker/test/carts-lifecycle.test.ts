@@ -1,6 +1,6 @@
-import { env, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { addToCart, cartBusiness, cartStub, clock, count, customer, fireAlarm, guest, liveUnits, smallPackage, stay } from "./carts-fixtures";
+import { addToCart, cartBusiness, clock, count, customer, fireAlarm, guest, liveUnits, loseAlarm, smallPackage, stay } from "./carts-fixtures";
 import { callJson, createBusiness, createKey, nextWeekday } from "./helpers";
 
 const available = async (key: string, productId: number, date: string, now: string) => {
@@ -233,12 +233,7 @@ describe("expiry", () => {
     const live = await open(key, pkg, 200); // expires at t(800)
     const elsewhere = await open(other.key, otherPkg, 0); // another business's stray
     // The crash: these carts were written but their alarms never set.
-    for (const id of [stray, recent, elsewhere]) {
-      await runInDurableObject(cartStub(id), async (_object, state) => {
-        await state.storage.deleteAlarm();
-        await state.storage.deleteAll();
-      });
-    }
+    for (const id of [stray, recent, elsewhere]) await loseAlarm(id);
     expect(await fireAlarm(stray)).toBe(false);
 
     // The sweeper's alarm runs with the clock of its cart's last request.

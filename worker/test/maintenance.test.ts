@@ -1,7 +1,7 @@
-import { createScheduledController, env, runInDurableObject } from "cloudflare:test";
+import { createScheduledController, env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import worker from "../src/index";
-import { addToCart, cartBusiness, cartStub, clock, count, guest, liveUnits, smallPackage, stay } from "./carts-fixtures";
+import { addToCart, cartBusiness, clock, count, guest, liveUnits, loseAlarm, smallPackage, stay } from "./carts-fixtures";
 import { callJson, createBusiness, createKey } from "./helpers";
 
 /** What wrangler's cron trigger does: the Worker's scheduled handler, at the given time (it awaits all its work). */
@@ -18,12 +18,7 @@ describe("the scheduled upkeep", () => {
     const recent = await open(100); // expires at t(700): at t(720), within the minute's grace
     const live = await open(200); // expires at t(800)
     // The crash: these carts were written but their alarms never set.
-    for (const id of [...strays, recent]) {
-      await runInDurableObject(cartStub(id), async (_object, state) => {
-        await state.storage.deleteAlarm();
-        await state.storage.deleteAll();
-      });
-    }
+    for (const id of [...strays, recent]) await loseAlarm(id);
     const status = (id: string) => env.DB.prepare("SELECT status, abandon_reason FROM carts WHERE id = ?").bind(id).first();
     const held = (id: string) => count("SELECT COUNT(*) AS n FROM allocations WHERE cart_id = ? AND released_at IS NULL", id);
 
