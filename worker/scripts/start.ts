@@ -6,7 +6,7 @@
  */
 import { relative } from "node:path";
 import { ensureDevVars } from "./lib/dev-vars";
-import { cronTriggers, runUpkeep, startServer, type RunningServer } from "./server";
+import { runUpkeep, startServer, type RunningServer } from "./server";
 
 /** How often `npm start` runs the scheduled upkeep: wrangler.toml's cron fires every 10 minutes. */
 const UPKEEP_EVERY_MS = 10 * 60_000;
@@ -59,8 +59,8 @@ Make a key for the demo business:
 Press Ctrl-C to stop. Request logs follow.
 `);
 
-// Local wrangler never fires cron triggers: run the upkeep (${cronTriggers().join(", ")}) now, which also
-// tidies what a crash of an earlier run left, and then on the trigger's period.
+// Local wrangler never fires cron triggers: run the upkeep (every cron of wrangler.toml) now, which
+// also tidies what a crash of an earlier run left, and then on the trigger's period.
 const upkeep = async () => {
   if (!stopping && server && !(await runUpkeep(server.url))) console.error("The scheduled upkeep failed; it runs again in 10 minutes.");
 };

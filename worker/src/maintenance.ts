@@ -37,16 +37,14 @@ export interface MaintenanceReport {
 }
 
 export async function runMaintenance(env: Env, now: Date): Promise<MaintenanceReport> {
-  const report: MaintenanceReport = {
+  const cutoff = isoDateTime(new Date(now.getTime() - WEBHOOK_LOG_RETENTION_DAYS * 86_400_000));
+  // In this order: events go only once no delivery refers to them.
+  return {
     strayCarts: await sweepStrayCarts(env.DB, now),
     idempotencyKeys: await pruneIdempotencyKeys(env.DB, now),
-    deliveries: 0,
-    events: 0,
+    deliveries: await pruneDeliveries(env.DB, cutoff),
+    events: await pruneEvents(env.DB, cutoff),
   };
-  const cutoff = isoDateTime(new Date(now.getTime() - WEBHOOK_LOG_RETENTION_DAYS * 86_400_000));
-  report.deliveries = await pruneDeliveries(env.DB, cutoff);
-  report.events = await pruneEvents(env.DB, cutoff);
-  return report;
 }
 
 async function sweepStrayCarts(db: D1Database, now: Date): Promise<number> {

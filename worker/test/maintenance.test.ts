@@ -1,6 +1,7 @@
 import { createScheduledController, env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import worker from "../src/index";
+import { isoDateTime } from "../src/lib/time";
 import { addToCart, cartBusiness, clock, count, guest, liveUnits, loseAlarm, smallPackage, stay } from "./carts-fixtures";
 import { callJson, createBusiness, createKey } from "./helpers";
 
@@ -67,7 +68,7 @@ describe("the scheduled upkeep", () => {
     const businessId = await createBusiness(`upkeep-${crypto.randomUUID().slice(0, 8)}`);
     const key = await createKey("private", businessId);
     const now = Date.parse("2026-11-21T10:00:00Z");
-    const daysAgo = (d: number) => new Date(now - d * 86_400_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+    const daysAgo = (d: number) => isoDateTime(new Date(now - d * 86_400_000));
     const db = env.DB;
     // A subscription of 60 days ago (written here, so that no delivery run plans this test's events behind its back).
     const hook = { id: crypto.randomUUID() };
