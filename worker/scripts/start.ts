@@ -1,7 +1,7 @@
 /**
  * `npm start`: the whole service on this machine, on local D1, KV and Durable Objects kept in
  * .wrangler/state (never wiped; STATE_DIR overrides it), migrated and seeded with the demo business.
- * PORT overrides 8787.
+ * PORT overrides 8787; DEVTOOLS=1 keeps wrangler's DevTools bridge for a debugger (it slows every request).
  * Ctrl-C or SIGTERM ends wrangler and workerd (their own process group) and then this process.
  */
 import { relative } from "node:path";
@@ -35,7 +35,14 @@ process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGHUP", () => void shutdown("SIGHUP"));
 
 try {
-  server = await startServer({ port, persistTo: process.env.STATE_DIR || undefined, buildWidget: true, inheritOutput: true, onStep: log });
+  server = await startServer({
+    port,
+    persistTo: process.env.STATE_DIR || undefined,
+    buildWidget: true,
+    inheritOutput: true,
+    devtools: process.env.DEVTOOLS === "1",
+    onStep: log,
+  });
 } catch (err) {
   console.error(`\nCould not start the service: ${(err as Error).message}`);
   process.exit(1);
@@ -51,7 +58,7 @@ Booking platform is running on local D1, KV and Durable Objects (state in ${rela
   Widget script    ${u}/widget.js
   API docs         ${u}/docs
   OpenAPI          ${u}/openapi.json
-  Health           ${u}/healthz
+  Health           ${u}/healthz${server.inspectorPort ? `\n  DevTools         chrome://inspect, "Configure...": 127.0.0.1:${server.inspectorPort}` : ""}
 
 Make a key for the demo business:
   npm run --silent keys -- create --business demo --scope public --name my-site
