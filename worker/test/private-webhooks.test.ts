@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, inject, it, vi } from "vitest";
-import { deliveryStub, outboxStatement } from "../src/db/outbox";
+import { deliveryStub, outboxStatements } from "../src/db/outbox";
 import { callJson, createBusiness, createKey } from "./helpers";
 import { outboxEvents } from "./private-fixtures";
 
@@ -301,7 +301,7 @@ describe("waking the delivery", () => {
     await vi.waitFor(async () => expect(await alarmOf(businessId)).not.toBeNull(), { timeout: 5000, interval: 20 });
 
     // An event committed without a kick (its process died right after the batch).
-    await outboxStatement(env.DB, businessId, "PersonCreated", { person_id: "lost-kick" }, new Date()).run();
+    await env.DB.batch(outboxStatements(env.DB, businessId, [{ event: "PersonCreated", data: { person_id: "lost-kick" } }], new Date()));
     expect(await runDurableObjectAlarm(deliveryStub(env, businessId))).toBe(true);
     await deliveryStub(env, businessId).idle();
     const got = (await received(hook.hookName)).map((r) => JSON.parse(r.body).data.person_id);

@@ -19,9 +19,11 @@ export interface Hold {
 }
 
 /**
- * INSERT statements for holds of a cart (expires_at). The trigger refuses each one beyond
- * capacity with 'sold_out', aborting the whole batch: every night and every item, or nothing.
- * The writer's `now` goes into created_at: the trigger counts only holds live at that time.
+ * The INSERT of a cart's holds (expires_at), one row per product-date-slot, as ONE statement (a
+ * request's holds are many: a week's package holds each night of each item). The trigger refuses
+ * any row beyond capacity with 'sold_out', aborting the whole batch: every night and every item,
+ * or nothing. The writer's `now` goes into created_at: the trigger counts only holds live at that
+ * time. No statement when nothing is held.
  */
 export function holdStatements(
   db: D1Database,
@@ -31,16 +33,17 @@ export function holdStatements(
   now: Date,
   expiresAt: Date,
 ): D1PreparedStatement[] {
-  const created = stamp(now);
-  const expires = stamp(expiresAt);
-  return mergeHolds(holds).map((h) =>
+  const rows = mergeHolds(holds).map((h) => [h.product_id, h.date, h.slot, h.qty]);
+  if (rows.length === 0) return [];
+  return [
     db
       .prepare(
         `INSERT INTO allocations (business_id, product_id, date, slot, qty, cart_id, expires_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+         SELECT ?1, json_extract(h.value, '$[0]'), json_extract(h.value, '$[1]'), json_extract(h.value, '$[2]'), json_extract(h.value, '$[3]'), ?2, ?3, ?4
+           FROM json_each(?5) h ORDER BY h.key`,
       )
-      .bind(businessId, h.product_id, h.date, h.slot ?? "", h.qty, cartId, expires, created),
-  );
+      .bind(businessId, cartId, stamp(expiresAt), stamp(now), JSON.stringify(rows)),
+  ];
 }
 
 /** One hold per product-date-slot: several guests on one night count together. */

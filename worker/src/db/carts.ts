@@ -160,13 +160,26 @@ export function insertCartStatement(
     .bind(cart.id, cart.businessId, cart.currency, cart.clientId, stamp(cart.expiresAt), now, now);
 }
 
-export function insertCartGuestStatement(db: D1Database, businessId: number, cartId: string, guestId: string, data: CartGuestData, now: Date) {
-  return db
-    .prepare(
-      `INSERT INTO cart_guests (id, cart_id, business_id, data, package_id, start_date, end_date, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .bind(guestId, cartId, businessId, JSON.stringify(data), data.package.id, data.package.start_date, data.package.end_date, isoDateTime(now));
+/** A guest to add to a cart: its new id and its data as sent. */
+export interface NewCartGuest {
+  id: string;
+  data: CartGuestData;
+}
+
+/** The INSERT of a cart's new guests, in order, as one statement (none for no guest). */
+export function insertCartGuestsStatements(db: D1Database, businessId: number, cartId: string, guests: NewCartGuest[], now: Date): D1PreparedStatement[] {
+  if (guests.length === 0) return [];
+  const rows = guests.map((g) => [g.id, JSON.stringify(g.data), g.data.package.id, g.data.package.start_date, g.data.package.end_date]);
+  return [
+    db
+      .prepare(
+        `INSERT INTO cart_guests (id, cart_id, business_id, data, package_id, start_date, end_date, created_at)
+         SELECT json_extract(g.value, '$[0]'), ?1, ?2, json_extract(g.value, '$[1]'), json_extract(g.value, '$[2]'), json_extract(g.value, '$[3]'),
+                json_extract(g.value, '$[4]'), ?3
+           FROM json_each(?4) g ORDER BY g.key`,
+      )
+      .bind(cartId, businessId, isoDateTime(now), JSON.stringify(rows)),
+  ];
 }
 
 export interface NewCartLine {
@@ -180,13 +193,20 @@ export interface NewCartLine {
   is_fixed: boolean;
 }
 
-export function insertCartLineStatement(db: D1Database, businessId: number, cartId: string, line: NewCartLine) {
-  return db
-    .prepare(
-      `INSERT INTO cart_lines (cart_id, cart_guest_id, business_id, product_id, package_item_id, role, dates, qty, price_minor, is_fixed)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .bind(cartId, line.cart_guest_id, businessId, line.product_id, line.package_item_id, line.role, JSON.stringify(line.dates), line.qty, line.price_minor, line.is_fixed ? 1 : 0);
+/** The INSERT of a cart's new lines, in order (their ids follow it), as one statement (none for no line). */
+export function insertCartLinesStatements(db: D1Database, businessId: number, cartId: string, lines: NewCartLine[]): D1PreparedStatement[] {
+  if (lines.length === 0) return [];
+  const rows = lines.map((l) => [l.cart_guest_id, l.product_id, l.package_item_id, l.role, JSON.stringify(l.dates), l.qty, l.price_minor, l.is_fixed ? 1 : 0]);
+  return [
+    db
+      .prepare(
+        `INSERT INTO cart_lines (cart_id, cart_guest_id, business_id, product_id, package_item_id, role, dates, qty, price_minor, is_fixed)
+         SELECT ?1, json_extract(l.value, '$[0]'), ?2, json_extract(l.value, '$[1]'), json_extract(l.value, '$[2]'), json_extract(l.value, '$[3]'),
+                json_extract(l.value, '$[4]'), json_extract(l.value, '$[5]'), json_extract(l.value, '$[6]'), json_extract(l.value, '$[7]')
+           FROM json_each(?3) l ORDER BY l.key`,
+      )
+      .bind(cartId, businessId, JSON.stringify(rows)),
+  ];
 }
 
 export function touchCartStatement(db: D1Database, businessId: number, cartId: string, now: Date) {

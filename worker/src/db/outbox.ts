@@ -10,19 +10,23 @@ export function newEventId(): string {
 }
 
 /**
- * The INSERT of one event into the outbox. Put it in the same `db.batch` as the change it
- * reports: the batch is one transaction, so no change is kept without its event and no event
- * is written for a change that failed.
+ * The INSERT of events into the outbox, in order (their `seq` follows it), as one statement (none
+ * for no event). Put it in the same `db.batch` as the change it reports: the batch is one
+ * transaction, so no change is kept without its event and no event is written for a change that
+ * failed.
  */
-export function outboxStatement(db: D1Database, businessId: number, event: EventName, data: Record<string, unknown>, now: Date): D1PreparedStatement {
-  return db
-    .prepare("INSERT INTO outbox (id, business_id, event, data, created_at) VALUES (?, ?, ?, ?, ?)")
-    .bind(newEventId(), businessId, event, JSON.stringify(data), isoDateTime(now));
-}
-
-/** outboxStatement for each of several events, in order. */
 export function outboxStatements(db: D1Database, businessId: number, events: PendingEvent[], now: Date): D1PreparedStatement[] {
-  return events.map((e) => outboxStatement(db, businessId, e.event, e.data, now));
+  if (events.length === 0) return [];
+  const rows = events.map((e) => [newEventId(), e.event, JSON.stringify(e.data)]);
+  return [
+    db
+      .prepare(
+        `INSERT INTO outbox (id, business_id, event, data, created_at)
+         SELECT json_extract(e.value, '$[0]'), ?1, json_extract(e.value, '$[1]'), json_extract(e.value, '$[2]'), ?2
+           FROM json_each(?3) e ORDER BY e.key`,
+      )
+      .bind(businessId, isoDateTime(now), JSON.stringify(rows)),
+  ];
 }
 
 /** The business's WebhookDelivery Durable Object (one per business). */

@@ -81,8 +81,9 @@ interface PersonState {
 /**
  * Statements (to put in the caller's batch) that upsert each Person by normalized e-mail, create
  * the Booker and the Guests of bookingId, and write BookerCreated/GuestCreated/PersonCreated/
- * PersonUpdated to the outbox. Reads existing persons first; a unique-index clash at commit
- * means a concurrent creation: the caller retries once.
+ * PersonUpdated to the outbox, after the caller's own `leading` events in the same statement.
+ * Reads existing persons first; a unique-index clash at commit means a concurrent creation: the
+ * caller retries once.
  *
  * Entries sharing an e-mail (a booker who is also a guest) share one Person; later entries
  * overwrite earlier ones (the Person holds the latest data). An entry without an e-mail is a
@@ -94,6 +95,7 @@ export async function bookingPeopleStatements(
   bookingId: string,
   input: { booker: PersonInput & { company_name?: string | null; tax_number?: string | null }; guests: { id: string; person: PersonInput }[] },
   now: Date,
+  leading: PendingEvent[] = [],
 ): Promise<{ statements: D1PreparedStatement[]; bookerId: string; guestIds: string[] }> {
   const existing = await personsByEmail(db, businessId, [input.booker.email, ...input.guests.map((g) => g.person.email)]);
   const byEmail = new Map<string, PersonState>();
@@ -118,7 +120,7 @@ export async function bookingPeopleStatements(
   };
 
   const rows: D1PreparedStatement[] = [];
-  const events: PendingEvent[] = [];
+  const events: PendingEvent[] = [...leading];
 
   const bookerPerson = enter(input.booker);
   const bookerId = crypto.randomUUID();

@@ -18,7 +18,7 @@ import {
   loadCart,
   type CartContents,
 } from "../db/carts";
-import { kickDelivery, outboxStatement } from "../db/outbox";
+import { kickDelivery } from "../db/outbox";
 import { bookingPeopleStatements } from "../db/people";
 import { customerErrors, customerPerson, guestPerson } from "../domain/cart-people";
 import { transition } from "../domain/cart-state";
@@ -83,7 +83,6 @@ export async function checkoutCart(env: Env, call: CartCall, body: CheckoutBody)
       newsletterOptIn: body.newsletter_opt_in === true,
       now,
     }),
-    outboxStatement(db, businessId, "BookingCreated", { booking_id: bookingId }, now),
     convertHoldsStatement(db, businessId, cartId, bookingId),
     insertBookingLinesStatement(db, businessId, cartId, bookingId),
   ];
@@ -95,7 +94,8 @@ export async function checkoutCart(env: Env, call: CartCall, body: CheckoutBody)
   let bookerId = "";
   let written: D1Result[];
   for (let attempt = 1; ; attempt++) {
-    const people = await bookingPeopleStatements(db, businessId, bookingId, peopleInput, now);
+    // BookingCreated leads the events, in the people's outbox statement.
+    const people = await bookingPeopleStatements(db, businessId, bookingId, peopleInput, now, [{ event: "BookingCreated", data: { booking_id: bookingId } }]);
     bookerId = people.bookerId;
     try {
       written = await db.batch([

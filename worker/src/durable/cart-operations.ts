@@ -12,8 +12,8 @@ import {
   cartOpenGuards,
   expireCartStatement,
   extendCartStatement,
-  insertCartGuestStatement,
-  insertCartLineStatement,
+  insertCartGuestsStatements,
+  insertCartLinesStatements,
   insertCartStatement,
   itemsGuard,
   cartFrom,
@@ -242,10 +242,13 @@ export async function addToCart(env: Env, call: CartCall, body: AddToCartBody, i
     statements.push(...cartOpenGuards(db, businessId, cartId, now), touchCartStatement(db, businessId, cartId, now));
   }
   statements.push(itemsGuard(db, businessId, cartId, quote.lines.length, config.max_items_per_cart));
-  body.guests.forEach((g, i) => statements.push(insertCartGuestStatement(db, businessId, cartId, guestIds[i], g as CartGuestData, now)));
-  for (const line of quote.lines) {
-    statements.push(
-      insertCartLineStatement(db, businessId, cartId, {
+  statements.push(
+    ...insertCartGuestsStatements(db, businessId, cartId, body.guests.map((g, i) => ({ id: guestIds[i], data: g as CartGuestData })), now),
+    ...insertCartLinesStatements(
+      db,
+      businessId,
+      cartId,
+      quote.lines.map((line) => ({
         cart_guest_id: line.guest_key,
         product_id: line.product_id,
         package_item_id: line.package_item_id,
@@ -254,10 +257,10 @@ export async function addToCart(env: Env, call: CartCall, body: AddToCartBody, i
         qty: line.qty,
         price_minor: line.price_minor,
         is_fixed: line.is_fixed,
-      }),
-    );
-  }
-  statements.push(...holdStatements(db, businessId, cartId, quote.holds, now, expiresAt));
+      })),
+    ),
+    ...holdStatements(db, businessId, cartId, quote.holds, now, expiresAt),
+  );
   if (call.idempotencyKey) statements.push(idempotencyResourceStatement(db, businessId, call.idempotencyKey, cartId));
 
   let written: D1Result[];
