@@ -3,10 +3,11 @@
  * is bounded, idempotent and safe to run at the same time as requests, so a run cut short, run
  * twice or skipped only leaves work for the next one.
  *
- * 1. Stray carts: open carts more than a minute past their expiry that never got an expiry alarm
- *    (their opening request was cut by a crash) are abandoned and their holds released, in every
- *    business. An expired hold never counts anyway; this only tidies up. The alarms of the
- *    business's other carts do the same (db/carts.ts), but a business may take no other cart.
+ * 1. Stray carts: open carts more than a minute past their expiry that their business's expiry
+ *    alarm did not sweep (the request that opened them was cut by a crash before it set the
+ *    alarm, durable/cart-timer.ts) are abandoned and their holds released, in every business. An
+ *    expired hold never counts anyway; this only tidies up. The alarm set for the business's next
+ *    cart does the same, but a business may take no other cart.
  * 2. Idempotency keys older than their 24 hours, in every business (each request forgets its own
  *    business's expired keys, but only when that business takes a keyed request).
  * 3. The webhook log: settled deliveries (delivered, or given up) older than 30 days; deliveries to
@@ -14,7 +15,7 @@
  *    delivery row refers to and that every subscription of the business (a disabled one too: it
  *    delivers what it missed when enabled again) has already planned.
  */
-import { STRAY_CART_GRACE_MS, STRAY_CARTS_PER_SWEEP, sweepStrayCartsStatements } from "./db/carts";
+import { EXPIRED_CARTS_PER_SWEEP, expireCartsStatements, STRAY_CART_GRACE_MS } from "./db/carts";
 import { stamp } from "./db/allocations";
 import type { Env } from "./env";
 import { IDEMPOTENCY_TTL_SECONDS } from "./middleware/idempotency";
@@ -22,7 +23,7 @@ import { isoDateTime } from "./lib/time";
 
 /** How long webhook events and their delivery log are kept (`GET /webhooks/{id}/deliveries`, redelivery). */
 export const WEBHOOK_LOG_RETENTION_DAYS = 30;
-/** Businesses whose stray carts one run sweeps, and sweeps per business (20 carts each). */
+/** Businesses whose stray carts one run sweeps, and sweeps per business (EXPIRED_CARTS_PER_SWEEP carts each). */
 const STRAY_BUSINESSES_PER_RUN = 100;
 const STRAY_SWEEPS_PER_BUSINESS = 10;
 /** Rows one delete statement removes, and statements per table in one run. */
@@ -48,21 +49,22 @@ export async function runMaintenance(env: Env, now: Date): Promise<MaintenanceRe
 }
 
 async function sweepStrayCarts(db: D1Database, now: Date): Promise<number> {
+  const expiredBy = new Date(now.getTime() - STRAY_CART_GRACE_MS);
   const businesses = await db
     .prepare(
       `SELECT b.id AS business_id FROM businesses b
         WHERE EXISTS (SELECT 1 FROM carts c WHERE c.business_id = b.id AND c.status = 'open' AND c.expires_at <= ?)
         LIMIT ${STRAY_BUSINESSES_PER_RUN}`,
     )
-    .bind(stamp(new Date(now.getTime() - STRAY_CART_GRACE_MS)))
+    .bind(stamp(expiredBy))
     .all<{ business_id: number }>();
   let swept = 0;
   for (const { business_id } of businesses.results) {
     for (let round = 0; round < STRAY_SWEEPS_PER_BUSINESS; round++) {
-      const results = await db.batch(sweepStrayCartsStatements(db, business_id, now));
+      const results = await db.batch(expireCartsStatements(db, business_id, now, expiredBy));
       const carts = results[results.length - 1].meta.changes;
       swept += carts;
-      if (carts < STRAY_CARTS_PER_SWEEP) break;
+      if (carts < EXPIRED_CARTS_PER_SWEEP) break;
     }
   }
   return swept;

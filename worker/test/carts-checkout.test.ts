@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { addToCart, cartBusiness, clock, count, customer, fireAlarm, guest, liveUnits, smallPackage, stay } from "./carts-fixtures";
+import { addToCart, cartBusiness, clock, count, customer, fireCartTimer, guest, liveUnits, smallPackage, stay, timerAlarm } from "./carts-fixtures";
 import { callJson } from "./helpers";
 
 const checkout = (key: string, cartId: string, now: string, body: Record<string, unknown> = { terms_accepted: true, customer: customer() }, headers = {}) =>
@@ -67,7 +67,10 @@ describe("checkout", () => {
     // The cart is checked out and shows its booking.
     const got = await callJson(`/api/pub/v2/carts/${cart.cart_id}`, { key, now: t(130) });
     expect(got.body).toMatchObject({ status: "checked_out", booking: { id: b.id, reference: "2026-00001" } });
-    expect(await fireAlarm(cart.cart_id)).toBe(false);
+    // The timer, ringing at the cart's expiry, leaves a checked-out cart as it is and, with no open cart left, sets no alarm.
+    expect(await fireCartTimer(businessId, t(100_000))).toBe(true);
+    expect((await callJson(`/api/pub/v2/carts/${cart.cart_id}`, { key, now: t(100_001) })).body.status).toBe("checked_out");
+    expect(await timerAlarm(businessId)).toBeNull();
 
     // A checked-out cart refuses everything with 409.
     for (const r of [
@@ -182,15 +185,18 @@ describe("checkout racing an expiry never books an expired hold", () => {
     const { start, end } = stay(1);
     const carts = await Promise.all(Array.from({ length: 20 }, () => addToCart(key, { guests: [guest(pkg, start, end)] }, t(0))));
     expect(carts.every((c) => c.status === 201)).toBe(true);
-    // Half check out just before the expiry, half just after; each races its cart's alarm.
-    const results = await Promise.all(
-      carts.map(async (c, i) => {
-        const id = c.body.cart_id;
-        const at = i % 2 === 0 ? t(599) : t(601);
-        const [res] = await Promise.all([checkout(key, id, at), callJson(`/api/pub/v2/carts/${id}`, { key, now: at }).then(() => fireAlarm(id))]);
-        return { id, before: i % 2 === 0, res };
-      }),
-    );
+    // Half check out just before the expiry, racing the business's cart timer rung at that moment;
+    // then the other half just after, racing it again.
+    const race = async (before: boolean) => {
+      const at = before ? t(599) : t(601);
+      const mine = carts.filter((_, i) => (i % 2 === 0) === before);
+      const [answers] = await Promise.all([
+        Promise.all(mine.map(async (c) => ({ id: c.body.cart_id as string, before, res: await checkout(key, c.body.cart_id, at) }))),
+        fireCartTimer(businessId, at),
+      ]);
+      return answers;
+    };
+    const results = [...(await race(true)), ...(await race(false))];
     for (const r of results) {
       if (r.before) {
         expect(r.res.status).toBe(200);

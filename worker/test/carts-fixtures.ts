@@ -1,5 +1,6 @@
 /** Shared fixtures of the cart tests: businesses with small inventories, guests, calls. */
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { timerName } from "../src/durable/cart-timer";
 import { callJson, createBusiness, createKey, nextWeekday, type CallOptions } from "./helpers";
 
 let seq = 0;
@@ -100,16 +101,39 @@ export async function count(sql: string, ...params: unknown[]): Promise<number> 
   return row!.n;
 }
 
-export function cartStub(cartId: string) {
-  return env.CART_TIMER.get(env.CART_TIMER.idFromName(cartId));
+/** The expiry timer of a business's carts. */
+export function timerStub(businessId: number) {
+  return env.CART_TIMER.get(env.CART_TIMER.idFromName(timerName(businessId)));
 }
 
-/** Fires the cart's expiry alarm now (no waiting); true when one was scheduled. */
-export const fireAlarm = (cartId: string) => runDurableObjectAlarm(cartStub(cartId));
+/** When the business's timer rings (wall clock ms), null when it is not set. */
+export async function timerAlarm(businessId: number): Promise<number | null> {
+  return runInDurableObject(timerStub(businessId), (_object, state) => state.storage.getAlarm());
+}
 
-/** What a crash between a new cart's write and its alarm leaves: the cart in D1, its object with no alarm. */
-export async function loseAlarm(cartId: string): Promise<void> {
-  await runInDurableObject(cartStub(cartId), async (_object, state) => {
+/**
+ * Rings the business's cart timer now (no waiting), sweeping with the clock `at`; true when its
+ * alarm was set. A new cart arms the timer after its answer: a set alarm is waited for a moment.
+ */
+export async function fireCartTimer(businessId: number, at: string): Promise<boolean> {
+  await armed(businessId);
+  await timerStub(businessId).setTestNow(businessId, at);
+  return runDurableObjectAlarm(timerStub(businessId));
+}
+
+/** Waits a moment for the timer's alarm (new carts arm it after their answer). */
+async function armed(businessId: number): Promise<void> {
+  const deadline = Date.now() + 1000;
+  while ((await timerAlarm(businessId)) === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+}
+
+/**
+ * What a crash right after new carts were written, before their business's timer heard of them,
+ * leaves: the carts in D1 and no alarm for them. (Waits for the carts' arming first, then undoes it.)
+ */
+export async function loseTimer(businessId: number): Promise<void> {
+  await armed(businessId);
+  await runInDurableObject(timerStub(businessId), async (_object, state) => {
     await state.storage.deleteAlarm();
     await state.storage.deleteAll();
   });

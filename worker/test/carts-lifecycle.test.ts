@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { addToCart, cartBusiness, clock, count, customer, fireAlarm, guest, liveUnits, loseAlarm, smallPackage, stay } from "./carts-fixtures";
+import { addToCart, cartBusiness, clock, count, customer, fireCartTimer, guest, liveUnits, loseTimer, smallPackage, stay, timerAlarm } from "./carts-fixtures";
 import { callJson, createBusiness, createKey, nextWeekday } from "./helpers";
 
 const available = async (key: string, productId: number, date: string, now: string) => {
@@ -186,14 +186,23 @@ describe("expiry", () => {
     const rival = await addToCart(key, { guests: [guest(pkg, start, end)] }, t(603));
     expect(rival.status).toBe(201);
 
-    // The alarm (run now, with the clock of the cart's last request) sweeps the cart.
-    expect(await fireAlarm(id)).toBe(true);
+    // The business's cart timer (rung now, with the clock t(603)) sweeps the cart.
+    expect(await fireCartTimer(businessId, t(603))).toBe(true);
     expect(await count("SELECT COUNT(*) AS n FROM carts WHERE id = ? AND status = 'abandoned' AND abandon_reason = 'expired'", id)).toBe(1);
     expect(await count("SELECT COUNT(*) AS n FROM allocations WHERE cart_id = ? AND released_at IS NOT NULL", id)).toBe(1);
-    // Once done, no alarm is left; the rival's hold was never touched.
-    expect(await fireAlarm(id)).toBe(false);
+    // The rival's hold was never touched, and the timer now rings at the rival's expiry.
     expect(await liveUnits(pkg, start, t(604))).toBe(1);
     expect(await count("SELECT COUNT(*) AS n FROM allocations WHERE cart_id = ? AND released_at IS NULL", rival.body.cart_id)).toBe(1);
+    // (On the wall clock: the rival's expiry is 600 s after t(603), the clock the timer sweeps with.)
+    expect(Math.abs((await timerAlarm(businessId))! - (Date.now() + Date.parse(rival.body.expiry_date) - Date.parse(t(603))))).toBeLessThan(2000);
+    // Rung again at once (the same clock), it sweeps nothing more: idempotent.
+    expect(await fireCartTimer(businessId, t(604))).toBe(true);
+    expect(await count("SELECT COUNT(*) AS n FROM carts WHERE id = ? AND status = 'open'", rival.body.cart_id)).toBe(1);
+    expect(await count("SELECT COUNT(*) AS n FROM carts WHERE id = ? AND status = 'abandoned' AND abandon_reason = 'expired'", id)).toBe(1);
+    // Past the rival's expiry it sweeps the rival, and with no open cart left it sets no alarm.
+    expect(await fireCartTimer(businessId, t(1204))).toBe(true);
+    expect(await count("SELECT COUNT(*) AS n FROM carts WHERE id = ? AND status = 'abandoned'", rival.body.cart_id)).toBe(1);
+    expect(await timerAlarm(businessId)).toBeNull();
     // Swept or not, the expired cart answers the same.
     const after = await callJson(`/api/pub/v2/carts/${id}/extend`, { key, method: "PUT", now: t(605) });
     expect(after.status).toBe(410);
@@ -207,19 +216,20 @@ describe("expiry", () => {
     const { start, end } = stay(1);
     const id = (await addToCart(key, { guests: [guest(pkg, start, end)] }, t(0))).body.cart_id;
     await callJson(`/api/pub/v2/carts/${id}/extend`, { key, method: "PUT", now: t(590) });
-    // The cart's last request saw t(601): past the first expiry, before the extended one.
+    // The timer rings at the first expiry: at t(601) the cart is open until its extended one.
     expect((await callJson(`/api/pub/v2/carts/${id}`, { key, now: t(601) })).body.status).toBe("open");
-    expect(await fireAlarm(id)).toBe(true);
+    expect(await fireCartTimer(businessId, t(601))).toBe(true);
     expect(await count("SELECT COUNT(*) AS n FROM carts WHERE id = ? AND status = 'open'", id)).toBe(1);
     expect(await count("SELECT COUNT(*) AS n FROM allocations WHERE cart_id = ? AND released_at IS NULL", id)).toBe(1);
-    // Rescheduled: after the new expiry the alarm sweeps it.
+    // Set again for the new expiry: then it sweeps the cart.
+    expect(await timerAlarm(businessId)).not.toBeNull();
     expect((await callJson(`/api/pub/v2/carts/${id}`, { key, now: t(1191) })).body.status).toBe("abandoned");
-    expect(await fireAlarm(id)).toBe(true);
+    expect(await fireCartTimer(businessId, t(1191))).toBe(true);
     expect(await count("SELECT COUNT(*) AS n FROM carts WHERE id = ? AND status = 'abandoned'", id)).toBe(1);
     expect(await liveUnits(pkg, start, t(1192))).toBe(0);
   });
 
-  it("a cart that never got its alarm (its opening request cut by a crash) is swept by another cart's alarm a minute past its expiry", async () => {
+  it("a cart the timer never heard of (its opening request cut by a crash) is swept by the alarm the business's next cart sets", async () => {
     const { businessId, key } = await cartBusiness();
     const pkg = await smallPackage(businessId, 5);
     const other = await cartBusiness();
@@ -228,17 +238,17 @@ describe("expiry", () => {
     const { start, end } = stay(1);
     const open = async (k: string, p: number, at: number) => (await addToCart(k, { guests: [guest(p, start, end)] }, t(at))).body.cart_id as string;
     const stray = await open(key, pkg, 0); // expires at t(600)
-    const recent = await open(key, pkg, 100); // expires at t(700): at t(720) within the minute's grace
-    const sweeper = await open(key, pkg, 110); // expires at t(710); its alarm runs at t(720)
-    const live = await open(key, pkg, 200); // expires at t(800)
-    const elsewhere = await open(other.key, otherPkg, 0); // another business's stray
-    // The crash: these carts were written but their alarms never set.
-    for (const id of [stray, recent, elsewhere]) await loseAlarm(id);
-    expect(await fireAlarm(stray)).toBe(false);
+    const recent = await open(key, pkg, 100); // expires at t(700)
+    const elsewhere = await open(other.key, otherPkg, 0); // another business's
+    // The crash: these carts were written but the timers never heard of them.
+    await loseTimer(businessId);
+    await loseTimer(other.businessId);
+    expect(await timerAlarm(businessId)).toBeNull();
 
-    // The sweeper's alarm runs with the clock of its cart's last request.
+    const sweeper = await open(key, pkg, 110); // expires at t(710): the timer rings then
+    const live = await open(key, pkg, 200); // expires at t(800)
     expect((await callJson(`/api/pub/v2/carts/${sweeper}`, { key, now: t(720) })).body.status).toBe("abandoned");
-    expect(await fireAlarm(sweeper)).toBe(true);
+    expect(await fireCartTimer(businessId, t(720))).toBe(true);
     const row = (id: string) =>
       env.DB.prepare("SELECT status, abandon_reason, (SELECT COUNT(*) FROM allocations a WHERE a.cart_id = carts.id AND a.released_at IS NULL) AS held FROM carts WHERE id = ?")
         .bind(id)
@@ -247,10 +257,12 @@ describe("expiry", () => {
     const untouched = { status: "open", abandon_reason: null, held: 1 };
     expect(await row(sweeper)).toEqual(swept);
     expect(await row(stray)).toEqual(swept);
-    expect(await row(recent)).toEqual(untouched); // its own alarm's turn first
+    expect(await row(recent)).toEqual(swept);
     expect(await row(live)).toEqual(untouched);
-    expect(await row(elsewhere)).toEqual(untouched); // another business's: its own carts' alarms sweep it
+    expect(await row(elsewhere)).toEqual(untouched); // another business's: its own timer (or the upkeep) sweeps it
     expect(await liveUnits(pkg, start, t(721))).toBe(1); // only the live cart counts, as before the sweep
     expect((await callJson(`/api/pub/v2/carts/${stray}`, { key, now: t(722) })).body).toMatchObject({ status: "abandoned", abandon_reason: "expired" });
+    // The timer rings next at the live cart's expiry.
+    expect(await timerAlarm(businessId)).not.toBeNull();
   });
 });

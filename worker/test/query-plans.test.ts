@@ -4,7 +4,7 @@ import { keyRecordStatement } from "../src/db/businesses";
 import { ledgerStatement } from "../src/db/catalog";
 import { snapshotStatements } from "../src/db/catalog-snapshot";
 import { findShortages } from "../src/db/allocations";
-import { loadCart, sweepStrayCartsStatements } from "../src/db/carts";
+import { expireCartsStatements, loadCart, nextExpiryStatement } from "../src/db/carts";
 import { listPersonsStatements } from "../src/db/persons";
 import type { Env } from "../src/env";
 import { runMaintenance } from "../src/maintenance";
@@ -200,10 +200,10 @@ describe("query plans of the hot queries", () => {
     expectIndexed(await explainAll(seen));
   });
 
-  it("the sweep of carts without an alarm finds them through the open carts' expiry index", async () => {
+  it("the expiry alarm's sweep and its next expiry go through the open carts' expiry index", async () => {
     const { db, seen } = recorder();
-    await db.batch(sweepStrayCartsStatements(db, 1, now));
-    expect(seen).toHaveLength(2);
+    await db.batch([...expireCartsStatements(db, 1, now), nextExpiryStatement(db, 1)]);
+    expect(seen).toHaveLength(3);
     for (const r of seen) {
       const lines = (await planRows(r.sql, r.params)).map((x) => x.detail);
       expect(scans(lines, r.sql), `${r.sql}\n${lines.join("\n")}`).toEqual([]);

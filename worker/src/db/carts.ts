@@ -13,6 +13,8 @@ export interface CartRow {
   extensions: number;
   booking_id: string | null;
   abandon_reason: AbandonReason | null;
+  /** Counts the cart's writes: a write guards on the revision it read (revisionGuard). */
+  revision: number;
   created_at: string;
   updated_at: string;
 }
@@ -128,6 +130,16 @@ export function cartOpenGuards(db: D1Database, businessId: number, cartId: strin
   ];
 }
 
+/**
+ * Aborts with 'cart_changed' unless the cart is still at `revision`: put it in the batch of a
+ * write that decided on what it read of the cart, which then reads again and retries.
+ */
+export function revisionGuard(db: D1Database, businessId: number, cartId: string, revision: number): D1PreparedStatement {
+  return db
+    .prepare("INSERT INTO cart_guard (reason, ok) SELECT 'cart_changed', EXISTS (SELECT 1 FROM carts WHERE id = ? AND business_id = ? AND revision = ?)")
+    .bind(cartId, businessId, revision);
+}
+
 /** Aborts with 'limit_open_carts' when the client already has `max` open, unexpired carts. */
 export function openCartsGuard(db: D1Database, businessId: number, clientId: string, max: number, now: Date): D1PreparedStatement {
   return db
@@ -210,59 +222,57 @@ export function insertCartLinesStatements(db: D1Database, businessId: number, ca
 }
 
 export function touchCartStatement(db: D1Database, businessId: number, cartId: string, now: Date) {
-  return db.prepare("UPDATE carts SET updated_at = ? WHERE id = ? AND business_id = ?").bind(isoDateTime(now), cartId, businessId);
+  return db.prepare("UPDATE carts SET updated_at = ?, revision = revision + 1 WHERE id = ? AND business_id = ?").bind(isoDateTime(now), cartId, businessId);
 }
 
 /** Moves an open cart's expiry and counts the extension. */
 export function extendCartStatement(db: D1Database, businessId: number, cartId: string, expiresAt: Date, now: Date) {
   return db
-    .prepare("UPDATE carts SET expires_at = ?, extensions = extensions + 1, updated_at = ? WHERE id = ? AND business_id = ? AND status = 'open'")
+    .prepare("UPDATE carts SET expires_at = ?, extensions = extensions + 1, updated_at = ?, revision = revision + 1 WHERE id = ? AND business_id = ? AND status = 'open'")
     .bind(stamp(expiresAt), isoDateTime(now), cartId, businessId);
 }
 
 /** Marks an open cart abandoned (idempotent: a cart no longer open is left alone). */
 export function abandonCartStatement(db: D1Database, businessId: number, cartId: string, reason: "expired" | "deleted", now: Date) {
   return db
-    .prepare("UPDATE carts SET status = 'abandoned', abandon_reason = ?, updated_at = ? WHERE id = ? AND business_id = ? AND status = 'open'")
+    .prepare("UPDATE carts SET status = 'abandoned', abandon_reason = ?, updated_at = ?, revision = revision + 1 WHERE id = ? AND business_id = ? AND status = 'open'")
     .bind(reason, isoDateTime(now), cartId, businessId);
 }
 
-/** How long past its expiry a cart waits for its own alarm before another cart's alarm sweeps it. */
+/** How long past its expiry the scheduled upkeep leaves a cart to its business's timer. */
 export const STRAY_CART_GRACE_MS = 60_000;
-/** The most carts without an alarm one sweep takes (the next alarm takes the rest). */
-export const STRAY_CARTS_PER_SWEEP = 20;
+/** The most carts one expiry sweep takes (the next sweep takes the rest). */
+export const EXPIRED_CARTS_PER_SWEEP = 50;
 
 /**
- * Sweeps the business's open carts past their expiry by more than the grace: carts that never
- * got an alarm of their own (their opening request was cut after the write, by a crash). Their
- * holds are released, then the carts marked abandoned (expired), in the caller's batch: the same
- * carts both times (the second statement sees what the first left). Idempotent; an expired hold
- * never counted anyway, so this only tidies up, as the carts' own alarms do.
+ * Sweeps the business's open carts whose expiry is at or before `expiredBy`: their holds are
+ * released, then the carts marked abandoned (expired), in the caller's batch, the same carts both
+ * times (the second statement sees what the first left), at most EXPIRED_CARTS_PER_SWEEP. The
+ * last statement's `changes` is the number of carts swept. Idempotent; an expired hold never
+ * counts anyway, so this only tidies up. Found through the open carts' expiry index.
  */
-export function sweepStrayCartsStatements(db: D1Database, businessId: number, now: Date): D1PreparedStatement[] {
-  const strays = `SELECT id FROM carts WHERE business_id = ?2 AND status = 'open' AND expires_at <= ?3 ORDER BY expires_at LIMIT ${STRAY_CARTS_PER_SWEEP}`;
-  const cutoff = stamp(new Date(now.getTime() - STRAY_CART_GRACE_MS));
+export function expireCartsStatements(db: D1Database, businessId: number, now: Date, expiredBy: Date = now): D1PreparedStatement[] {
+  const expired = `SELECT id FROM carts WHERE business_id = ?2 AND status = 'open' AND expires_at <= ?3 ORDER BY expires_at LIMIT ${EXPIRED_CARTS_PER_SWEEP}`;
+  const cutoff = stamp(expiredBy);
   return [
     db
-      .prepare(`UPDATE allocations SET released_at = ?1 WHERE business_id = ?2 AND booking_id IS NULL AND released_at IS NULL AND cart_id IN (${strays})`)
+      .prepare(`UPDATE allocations SET released_at = ?1 WHERE business_id = ?2 AND booking_id IS NULL AND released_at IS NULL AND cart_id IN (${expired})`)
       .bind(stamp(now), businessId, cutoff),
     db
-      .prepare(`UPDATE carts SET status = 'abandoned', abandon_reason = 'expired', updated_at = ?1 WHERE id IN (${strays})`)
+      .prepare(`UPDATE carts SET status = 'abandoned', abandon_reason = 'expired', updated_at = ?1, revision = revision + 1 WHERE id IN (${expired})`)
       .bind(isoDateTime(now), businessId, cutoff),
   ];
 }
 
-/** Marks an open cart whose expiry has passed at `now` abandoned (expired). Idempotent. */
-export function expireCartStatement(db: D1Database, businessId: number, cartId: string, now: Date) {
-  return db
-    .prepare("UPDATE carts SET status = 'abandoned', abandon_reason = 'expired', updated_at = ? WHERE id = ? AND business_id = ? AND status = 'open' AND expires_at <= ?")
-    .bind(isoDateTime(now), cartId, businessId, stamp(now));
+/** The earliest expiry among the business's open carts (`next`, null when none), through the same index. */
+export function nextExpiryStatement(db: D1Database, businessId: number): D1PreparedStatement {
+  return db.prepare("SELECT MIN(expires_at) AS next FROM carts WHERE business_id = ? AND status = 'open'").bind(businessId);
 }
 
 /** Marks the open cart checked out with its booking. */
 export function checkOutCartStatement(db: D1Database, businessId: number, cartId: string, bookingId: string, now: Date) {
   return db
-    .prepare("UPDATE carts SET status = 'checked_out', booking_id = ?, updated_at = ? WHERE id = ? AND business_id = ? AND status = 'open'")
+    .prepare("UPDATE carts SET status = 'checked_out', booking_id = ?, updated_at = ?, revision = revision + 1 WHERE id = ? AND business_id = ? AND status = 'open'")
     .bind(bookingId, isoDateTime(now), cartId, businessId);
 }
 

@@ -1,9 +1,9 @@
 /**
- * POST /carts/{cart_id}/checkout, run inside the cart's CartTimer. One batch turns the cart into
- * a booking: guards (cart open and unexpired, every hold still live), the booking with the next
- * reference of its business and year, its lines, the holds converted to booking allocations, the
- * booker and guests with their Persons, the outbox events, and the cart checked out. Either all
- * of it is stored or none.
+ * POST /carts/{cart_id}/checkout. One batch turns the cart into a booking: guards (cart open and
+ * unexpired, every hold still live, the cart as it was read), the booking with the next reference
+ * of its business and year, its lines, the holds converted to booking allocations, the booker and
+ * guests with their Persons, the outbox events, and the cart checked out. Either all of it is
+ * stored or none.
  */
 import { CALLING_CODES } from "../contract/private-calling-codes";
 import type { Booking, CheckoutBody } from "../contract/cart";
@@ -11,6 +11,7 @@ import { convertHoldsStatement, liveHoldsGuard } from "../db/allocations";
 import {
   cartOpenGuards,
   checkOutCartStatement,
+  revisionGuard,
   insertBookingLinesStatement,
   insertBookingStatement,
   cartFrom,
@@ -29,14 +30,20 @@ import { isoDateTime } from "../lib/time";
 import { stamp } from "../db/allocations";
 import { idempotencyResourceStatement } from "../middleware/idempotency";
 import type { CatalogSnapshot } from "../db/catalog-snapshot";
-import { batchAbortReason, catalogOf, guestViews, referenceOf, type CartCall, type Outcome } from "./cart-operations";
+import { batchAbortReason, catalogOf, guestViews, referenceOf, runGuarded, type CartCall, type Outcome } from "./cart-operations";
 
 const COUNTRY_CODES = Object.keys(CALLING_CODES);
 
 /** A Person's e-mail was created by a concurrent request between our read and our batch. */
 const isPersonClash = (err: unknown) => /UNIQUE constraint failed: persons\./.test(String((err as Error)?.message ?? err));
 
-export async function checkoutCart(env: Env, call: CartCall, body: CheckoutBody): Promise<Outcome<Booking>> {
+export function checkoutCart(env: Env, call: CartCall, body: CheckoutBody): Promise<Outcome<Booking>> {
+  // The totals, guests and persons are computed from the cart as read: a change in between (an
+  // add from another tab) runs the checkout again on what the cart became.
+  return runGuarded(() => checkoutOnce(env, call, body));
+}
+
+async function checkoutOnce(env: Env, call: CartCall, body: CheckoutBody): Promise<Outcome<Booking>> {
   const db = env.DB;
   const { businessId, cartId, now } = call;
   const snap = await catalogOf(db, call);
@@ -68,6 +75,7 @@ export async function checkoutCart(env: Env, call: CartCall, body: CheckoutBody)
 
   const fixed = [
     ...cartOpenGuards(db, businessId, cartId, now),
+    revisionGuard(db, businessId, cartId, cart.revision),
     liveHoldsGuard(db, businessId, cartId, now),
     insertBookingStatement(db, {
       id: bookingId,
@@ -122,7 +130,7 @@ export async function checkoutCart(env: Env, call: CartCall, body: CheckoutBody)
     }
   }
   await kickDelivery(env, businessId);
-  return { status: 200, closed: true, body: bookingAnswer(cartFrom(written)!, bookerId, body, snap) };
+  return { status: 200, body: bookingAnswer(cartFrom(written)!, bookerId, body, snap) };
 }
 
 /** The checkout's answer: the booked cart (its booking row included), its booker and the request. */

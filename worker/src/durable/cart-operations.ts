@@ -1,7 +1,9 @@
 /**
- * What the cart endpoints do, run inside the cart's CartTimer Durable Object so that one cart's
- * operations never interleave. Every write is one D1 batch; capacity, cart state and limits are
- * checked inside that batch (trigger and guards), never between a read and a write.
+ * What the cart endpoints do. Every write is one D1 batch; capacity, cart state and limits are
+ * checked inside that batch (trigger and guards), never between a read and a write. A write that
+ * decided on what it read of a cart also guards on the cart's revision, and is run again on what
+ * the cart became when another request changed it in between (runGuarded): two operations on one
+ * cart, from two tabs say, take effect one after the other, as if run one at a time.
  */
 import type { AddToCartBody, Cart, CartGuest, CartItem } from "../contract/cart";
 import type { BusinessConfig } from "../contract/config";
@@ -10,7 +12,6 @@ import { holdStatements, releaseCartHoldsStatement, extendCartHoldsStatement, fi
 import {
   abandonCartStatement,
   cartOpenGuards,
-  expireCartStatement,
   extendCartStatement,
   insertCartGuestsStatements,
   insertCartLinesStatements,
@@ -20,7 +21,7 @@ import {
   cartStatements,
   loadCart,
   openCartsGuard,
-  sweepStrayCartsStatements,
+  revisionGuard,
   touchCartStatement,
   type CartContents,
   type CartGuestData,
@@ -48,20 +49,40 @@ export interface CartCall {
   idempotencyKey?: string;
 }
 
-/** An operation's answer, and when the cart's alarm is due (null: the cart is no longer open). */
+/** An operation's answer; a new cart's expiry, for its business's timer (durable/cart-timer.ts). */
 export interface Outcome<T> {
   status: number;
   body: T;
-  /** Set when the expiry moved (new cart, extend): the alarm must be (re)scheduled. */
   expiresAt?: Date;
-  /** True when the cart is closed for good (checked out or abandoned): the alarm can go. */
-  closed?: boolean;
 }
 
 /** Why a batch was aborted: the trigger's or a guard's message, if it is one of ours. */
 export function batchAbortReason(err: unknown): string | null {
-  const m = /\b(sold_out|cart_not_open|cart_expired|hold_expired|limit_open_carts|limit_items|guard_failed)\b/.exec(String((err as Error)?.message ?? err));
+  const m = /\b(sold_out|cart_not_open|cart_expired|hold_expired|limit_open_carts|limit_items|cart_changed|guard_failed)\b/.exec(String((err as Error)?.message ?? err));
   return m ? m[1] : null;
+}
+
+/** How many times an operation is run when the cart keeps changing under it. */
+const CHANGE_ATTEMPTS = 5;
+
+/**
+ * Runs a cart operation, and runs it again (reading the cart again) when its batch found the cart
+ * changed since it was read ('cart_changed': another request on the same cart wrote in between).
+ * Each run decides afresh on what it reads, so the answer is what running it after the other
+ * request gives: a checkout after an add books the added guest too; an add after a checkout is
+ * refused (cart_not_open).
+ */
+export async function runGuarded<T>(op: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await op();
+    } catch (err) {
+      if (batchAbortReason(err) !== "cart_changed") throw err;
+      if (attempt >= CHANGE_ATTEMPTS) {
+        throw new ApiError(409, "conflict", "The cart kept changing while this request ran (other requests on the same cart): nothing was done. Try again.");
+      }
+    }
+  }
 }
 
 const limitExceeded = (detail: string) => new ApiError(409, "limit_exceeded", detail);
@@ -200,7 +221,11 @@ async function soldOut(db: D1Database, businessId: number, holds: Hold[], now: D
  * POST /bookings/add: opens the cart (`isNew`) or adds to it. Every hold of the request (every
  * night, every item, every guest) goes in ONE batch with the cart's rows: all or nothing.
  */
-export async function addToCart(env: Env, call: CartCall, body: AddToCartBody, isNew: boolean): Promise<Outcome<Cart>> {
+export function addToCart(env: Env, call: CartCall, body: AddToCartBody, isNew: boolean): Promise<Outcome<Cart>> {
+  return isNew ? addOnce(env, call, body, true) : runGuarded(() => addOnce(env, call, body, false));
+}
+
+async function addOnce(env: Env, call: CartCall, body: AddToCartBody, isNew: boolean): Promise<Outcome<Cart>> {
   const db = env.DB;
   const { businessId, cartId, now } = call;
   const snap = await catalogOf(db, call);
@@ -239,7 +264,8 @@ export async function addToCart(env: Env, call: CartCall, body: AddToCartBody, i
     statements.push(openCartsGuard(db, businessId, call.clientId, config.max_open_carts_per_client, now));
     statements.push(insertCartStatement(db, { id: cartId, businessId, currency: quote.currency, clientId: call.clientId, expiresAt, now }));
   } else {
-    statements.push(...cartOpenGuards(db, businessId, cartId, now), touchCartStatement(db, businessId, cartId, now));
+    // The guests' e-mails and the item count were checked on the cart as read.
+    statements.push(...cartOpenGuards(db, businessId, cartId, now), revisionGuard(db, businessId, cartId, existing!.cart.revision), touchCartStatement(db, businessId, cartId, now));
   }
   statements.push(itemsGuard(db, businessId, cartId, quote.lines.length, config.max_items_per_cart));
   statements.push(
@@ -296,27 +322,31 @@ export async function addToCart(env: Env, call: CartCall, body: AddToCartBody, i
 export const EXTENSION_MS = 10 * 60 * 1000;
 
 /** PUT /carts/{cart_id}/extend: expiry = 10 minutes after the request (never earlier than it was). */
-export async function extendCart(env: Env, call: CartCall): Promise<Outcome<{ cart_id: string; expiry_date: string }>> {
-  const db = env.DB;
-  const { businessId, cartId, now } = call;
-  const config = await configOf(db, call);
-  const { cart } = await requireCart(db, call);
-  allow(cart, "extend", now);
-  if (cart.extensions >= config.max_extensions_per_cart) {
-    throw limitExceeded(`This cart has been extended ${cart.extensions} times, the most this business allows (max_extensions_per_cart is ${config.max_extensions_per_cart}).`);
-  }
-  const expiresAt = new Date(Math.max(now.getTime() + EXTENSION_MS, Date.parse(cart.expires_at)));
-  try {
-    await db.batch([
-      ...cartOpenGuards(db, businessId, cartId, now),
-      extendCartStatement(db, businessId, cartId, expiresAt, now),
-      extendCartHoldsStatement(db, businessId, cartId, expiresAt),
-    ]);
-  } catch (err) {
-    if (batchAbortReason(err) === "cart_not_open" || batchAbortReason(err) === "cart_expired") allow((await requireCart(db, call)).cart, "extend", now);
-    throw err;
-  }
-  return { status: 200, body: { cart_id: cartId, expiry_date: isoDateTime(expiresAt) }, expiresAt };
+export function extendCart(env: Env, call: CartCall): Promise<Outcome<{ cart_id: string; expiry_date: string }>> {
+  return runGuarded(async () => {
+    const db = env.DB;
+    const { businessId, cartId, now } = call;
+    const config = await configOf(db, call);
+    const { cart } = await requireCart(db, call);
+    allow(cart, "extend", now);
+    if (cart.extensions >= config.max_extensions_per_cart) {
+      throw limitExceeded(`This cart has been extended ${cart.extensions} times, the most this business allows (max_extensions_per_cart is ${config.max_extensions_per_cart}).`);
+    }
+    const expiresAt = new Date(Math.max(now.getTime() + EXTENSION_MS, Date.parse(cart.expires_at)));
+    try {
+      await db.batch([
+        ...cartOpenGuards(db, businessId, cartId, now),
+        // The extensions were counted on the cart as read.
+        revisionGuard(db, businessId, cartId, cart.revision),
+        extendCartStatement(db, businessId, cartId, expiresAt, now),
+        extendCartHoldsStatement(db, businessId, cartId, expiresAt),
+      ]);
+    } catch (err) {
+      if (batchAbortReason(err) === "cart_not_open" || batchAbortReason(err) === "cart_expired") allow((await requireCart(db, call)).cart, "extend", now);
+      throw err;
+    }
+    return { status: 200, body: { cart_id: cartId, expiry_date: isoDateTime(expiresAt) } };
+  });
 }
 
 /**
@@ -324,32 +354,19 @@ export async function extendCart(env: Env, call: CartCall): Promise<Outcome<{ ca
  * abandoned cart; a checked-out cart answers 409. A cart already past its expiry is recorded as
  * expired (that is what happened to it first).
  */
-export async function abandonCart(env: Env, call: CartCall): Promise<Outcome<{ success: boolean }>> {
-  const db = env.DB;
-  const { businessId, cartId, now } = call;
-  const { cart } = await requireCart(db, call);
-  allow(cart, "abandon", now);
-  const reason = effectiveState(cart, stamp(now)).abandon_reason ?? "deleted";
-  await db.batch([abandonCartStatement(db, businessId, cartId, reason, now), releaseCartHoldsStatement(db, businessId, cartId, now)]);
-  return { status: 200, body: { success: true }, closed: true };
-}
-
-/**
- * The expiry sweep (the alarm): abandons the cart and releases its holds if its expiry has passed
- * at `now`. Idempotent. Answers when the cart expires if it is still open (extended meanwhile).
- */
-export async function expireCart(env: Env, businessId: number, cartId: string, now: Date): Promise<{ open: boolean; expiresAt?: Date }> {
-  const db = env.DB;
-  const contents = await loadCart(db, businessId, cartId);
-  if (!contents) return { open: false };
-  const { cart } = contents;
-  if (cart.status === "open" && cart.expires_at > stamp(now)) return { open: true, expiresAt: new Date(cart.expires_at) };
-  if (cart.status === "checked_out") return { open: false };
-  await db.batch([
-    expireCartStatement(db, businessId, cartId, now),
-    releaseCartHoldsStatement(db, businessId, cartId, now),
-    // And the business's carts that never got an alarm (opened by a request a crash cut).
-    ...sweepStrayCartsStatements(db, businessId, now),
-  ]);
-  return { open: false };
+export function abandonCart(env: Env, call: CartCall): Promise<Outcome<{ success: boolean }>> {
+  return runGuarded(async () => {
+    const db = env.DB;
+    const { businessId, cartId, now } = call;
+    const { cart } = await requireCart(db, call);
+    allow(cart, "abandon", now);
+    const reason = effectiveState(cart, stamp(now)).abandon_reason ?? "deleted";
+    // Decided on the cart as read: a checkout in between makes this a 409 on the next run.
+    await db.batch([
+      revisionGuard(db, businessId, cartId, cart.revision),
+      abandonCartStatement(db, businessId, cartId, reason, now),
+      releaseCartHoldsStatement(db, businessId, cartId, now),
+    ]);
+    return { status: 200, body: { success: true } };
+  });
 }

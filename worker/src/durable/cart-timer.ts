@@ -1,50 +1,43 @@
 import { DurableObject } from "cloudflare:workers";
-import type { AddToCartBody, Booking, Cart, CheckoutBody } from "../contract/cart";
-import type { ErrorCode } from "../contract/problem";
+import { expireCartsStatements, nextExpiryStatement } from "../db/carts";
 import type { Env } from "../env";
-import { ApiError, type FieldError } from "../lib/errors";
-import { checkoutCart } from "./cart-checkout";
-import { abandonCart, addToCart, expireCart, extendCart, viewCart, type CartCall, type Outcome } from "./cart-operations";
 
-/** A cart operation's request as it crosses the RPC boundary (a Date travels as epoch ms). */
-export interface CartRequest {
-  businessId: number;
-  clientId: string;
-  cartId: string;
-  nowMs: number;
-  /** The catalog version the request's key check saw (lib/tenant-read.ts). */
-  catalogVersion?: number;
-  /** The request's Idempotency-Key, when it has one (middleware/idempotency.ts). */
-  idempotencyKey?: string;
-}
-
-/** An operation's answer across RPC. Errors are values: RPC keeps only an Error's message. */
-export type CartReply<T> =
-  | { ok: true; status: number; body: T }
-  | { ok: false; status: number; code: ErrorCode; detail: string; errors?: FieldError[]; headers?: Record<string, string> };
-
-/** What the alarm needs to know about its cart, kept in the object's storage. */
+/** What the timer keeps in storage: whose carts it sweeps, and (tests) the request clock's offset. */
 interface TimerState {
-  cartId: string;
   businessId: number;
   /** Request clock minus wall clock (tests only, ALLOW_TEST_CLOCK=1; 0 otherwise). */
   offsetMs: number;
 }
 
+/** Sweeps one alarm runs before it leaves the rest to an alarm set for right away. */
+const SWEEPS_PER_ALARM = 20;
+
+/** The timer of a business's carts (one object per business, named by timerName). */
+export const timerName = (businessId: number) => `business:${businessId}`;
+
 /**
- * One per cart (named by its cart_id). Serializes the cart's operations: each RPC runs only
- * after the previous one finished, including their D1 round trips (an input gate alone would let
- * them interleave while awaiting D1). Owns the cart's one expiry alarm, which abandons the cart
- * and releases its holds; the alarm is idempotent and only tidies up, since an expired hold never
- * counts toward availability anyway.
+ * The expiry alarm of one business's carts. Its one alarm rings at the earliest expiry among the
+ * business's open carts; it then abandons every open cart whose expiry has passed and releases
+ * its holds, and sets itself for the next earliest expiry, both found in D1 through the open
+ * carts' expiry index. A cart opened later than that expiry needs nothing from the timer; one
+ * expiring earlier (a shorter lifetime since) moves the alarm forward (`due`). Extending a cart
+ * only moves its expiry later: an alarm that rings first finds it open and sets itself again.
+ *
+ * The alarm only tidies up: an expired hold never counts toward availability, whatever the alarm
+ * did, and a cart answers as expired once its expiry passed. It runs at least once and is retried
+ * on throw; every sweep is idempotent. Carts whose `due` was lost (the process died right after
+ * the cart was written) are swept by the alarm another cart sets, or by the scheduled upkeep.
+ *
+ * Until migration 0150 each cart had an object of its own (named by its cart_id, its state under
+ * "timer"): the alarm such an object still has hands its business to this timer and clears it.
  *
  * Tests drive time with X-Test-Now; the alarm runs on the wall clock, so in test mode the object
- * remembers the last request's offset and decides with the same clock as the requests.
+ * remembers the offset of the last request's clock (or of setTestNow) and sweeps with it.
  */
 export class CartTimer extends DurableObject<Env> {
   private queue: Promise<unknown> = Promise.resolve();
-  private timer: TimerState | null | undefined;
 
+  /** One call at a time: an alarm and a `due` never decide on the alarm at once. */
   private serialize<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.queue.then(fn);
     this.queue = run.catch(() => undefined);
@@ -52,90 +45,69 @@ export class CartTimer extends DurableObject<Env> {
   }
 
   private async state(): Promise<TimerState | null> {
-    if (this.timer === undefined) this.timer = (await this.ctx.storage.get<TimerState>("timer")) ?? null;
-    return this.timer;
+    return (await this.ctx.storage.get<TimerState>("business")) ?? null;
   }
 
-  /** Remember the cart and the request's clock offset (written only when it changed). */
-  private async remember(req: CartRequest): Promise<TimerState> {
-    const offsetMs = this.env.ALLOW_TEST_CLOCK === "1" ? req.nowMs - Date.now() : 0;
+  /** Remember the business and the clock's offset (written only when they changed). */
+  private async remember(businessId: number, offsetMs: number): Promise<TimerState> {
     const current = await this.state();
-    // Within a second counts as the same clock: no storage write for every request.
-    if (current && current.cartId === req.cartId && Math.abs(current.offsetMs - offsetMs) < 1000) return current;
-    const next = { cartId: req.cartId, businessId: req.businessId, offsetMs };
-    await this.ctx.storage.put("timer", next);
-    this.timer = next;
+    // Within a second counts as the same clock: no storage write for every cart.
+    if (current && current.businessId === businessId && Math.abs(current.offsetMs - offsetMs) < 1000) return current;
+    const next = { businessId, offsetMs };
+    await this.ctx.storage.put("business", next);
     return next;
   }
 
-  private async run<T>(req: CartRequest, op: (call: CartCall) => Promise<Outcome<T>>): Promise<CartReply<T>> {
-    return this.serialize(async () => {
-      const call: CartCall = { businessId: req.businessId, clientId: req.clientId, cartId: req.cartId, now: new Date(req.nowMs), catalogVersion: req.catalogVersion, idempotencyKey: req.idempotencyKey };
-      let outcome: Outcome<T>;
-      try {
-        outcome = await op(call);
-      } catch (err) {
-        if (!(err instanceof ApiError)) throw err;
-        return { ok: false, status: err.status, code: err.code, detail: err.message, errors: err.extra.errors, headers: err.extra.headers };
-      }
-      if (outcome.closed) {
-        await this.ctx.storage.deleteAlarm();
-        await this.ctx.storage.deleteAll();
-        this.timer = null;
-      } else {
-        const state = await this.remember(req);
-        if (outcome.expiresAt) await this.ctx.storage.setAlarm(outcome.expiresAt.getTime() - state.offsetMs);
-      }
-      return { ok: true, status: outcome.status, body: outcome.body };
-    });
-  }
-
-  /** POST /bookings/add to an existing cart. */
-  add(req: CartRequest, body: AddToCartBody): Promise<CartReply<Cart>> {
-    return this.run(req, (call) => addToCart(this.env, call, body, false));
+  private offsetOf(nowMs: number): number {
+    return this.env.ALLOW_TEST_CLOCK === "1" ? nowMs - Date.now() : 0;
   }
 
   /**
-   * Takes charge of a cart just opened by the Worker: remembers it and sets its expiry alarm.
-   * (A new cart is written without this object: nobody else knows its id before the answer, so
-   * there is nothing to serialize, and the buyers who lose a race never create an object.)
+   * A cart of the business was opened, expiring at `expiresAtMs` (the request's clock, `nowMs`):
+   * the alarm rings by then. Usually there is nothing to write: it already rings for an earlier cart.
    */
-  track(req: CartRequest, expiresAtMs: number): Promise<void> {
+  due(businessId: number, nowMs: number, expiresAtMs: number): Promise<void> {
     return this.serialize(async () => {
-      const state = await this.remember(req);
-      await this.ctx.storage.setAlarm(expiresAtMs - state.offsetMs);
+      const { offsetMs } = await this.remember(businessId, this.offsetOf(nowMs));
+      const at = expiresAtMs - offsetMs;
+      const alarm = await this.ctx.storage.getAlarm();
+      if (alarm === null || alarm > at) await this.ctx.storage.setAlarm(at);
     });
   }
 
-  view(req: CartRequest): Promise<CartReply<Cart>> {
-    return this.run(req, (call) => viewCart(this.env, call));
+  /** Tests only (ALLOW_TEST_CLOCK=1): the clock the next alarm sweeps with. */
+  async setTestNow(businessId: number, iso: string): Promise<void> {
+    if (this.env.ALLOW_TEST_CLOCK !== "1") throw new Error("the test clock is disabled");
+    await this.serialize(() => this.remember(businessId, Date.parse(iso) - Date.now()));
   }
 
-  extend(req: CartRequest): Promise<CartReply<{ cart_id: string; expiry_date: string }>> {
-    return this.run(req, (call) => extendCart(this.env, call));
-  }
-
-  abandon(req: CartRequest): Promise<CartReply<{ success: boolean }>> {
-    return this.run(req, (call) => abandonCart(this.env, call));
-  }
-
-  checkout(req: CartRequest, body: CheckoutBody): Promise<CartReply<Booking>> {
-    return this.run(req, (call) => checkoutCart(this.env, call, body));
-  }
-
-  /** The expiry sweep. Runs at least once and is retried on throw: idempotent by construction. */
+  /** The sweep. Runs at least once and is retried on throw: idempotent by construction. */
   async alarm(): Promise<void> {
     await this.serialize(async () => {
       const state = await this.state();
-      if (!state) return;
-      const now = new Date(Date.now() + state.offsetMs);
-      const result = await expireCart(this.env, state.businessId, state.cartId, now);
-      if (result.open && result.expiresAt) {
-        await this.ctx.storage.setAlarm(result.expiresAt.getTime() - state.offsetMs);
-      } else {
-        await this.ctx.storage.deleteAll();
-        this.timer = null;
+      if (!state) return this.handOver();
+      const db = this.env.DB;
+      for (let sweep = 1; ; sweep++) {
+        const now = new Date(Date.now() + state.offsetMs);
+        // The expired carts (at most a sweep's worth), then the earliest expiry still open.
+        const results = await db.batch([...expireCartsStatements(db, state.businessId, now), nextExpiryStatement(db, state.businessId)]);
+        const next = (results[2].results[0] as { next: string | null } | undefined)?.next ?? null;
+        if (next === null) return;
+        if (Date.parse(next) > now.getTime()) return this.ctx.storage.setAlarm(Date.parse(next) - state.offsetMs);
+        // More expired carts than one sweep takes: sweep again, or leave them to an alarm right away.
+        if (sweep >= SWEEPS_PER_ALARM) return this.ctx.storage.setAlarm(Date.now());
       }
     });
+  }
+
+  /** A cart's own object from before migration 0150: its business's timer takes over its cart. */
+  private async handOver(): Promise<void> {
+    const legacy = await this.ctx.storage.get<{ businessId: number; offsetMs: number }>("timer");
+    if (legacy) {
+      const timer = this.env.CART_TIMER.get(this.env.CART_TIMER.idFromName(timerName(legacy.businessId)));
+      const now = Date.now() + legacy.offsetMs;
+      await timer.due(legacy.businessId, now, now);
+    }
+    await this.ctx.storage.deleteAll();
   }
 }

@@ -2,11 +2,12 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { AddToCartBody, Booking, Cart, CartIdParam, CheckoutBody, DeleteResult, ExtendResult } from "../../contract/cart";
 import { problemResponse } from "../../contract/problem";
-import { bookedAnswer } from "../../durable/cart-checkout";
-import { addToCart } from "../../durable/cart-operations";
-import type { CartReply, CartRequest } from "../../durable/cart-timer";
+import { bookedAnswer, checkoutCart } from "../../durable/cart-checkout";
+import { abandonCart, addToCart, extendCart, viewCart, type CartCall } from "../../durable/cart-operations";
+import { timerName } from "../../durable/cart-timer";
 import type { AppEnv } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
+import { waitUntil } from "../../lib/wait-until";
 import { createRouter } from "../../lib/openapi";
 import { settleAccess } from "../../lib/tenant-read";
 import { idempotency } from "../../middleware/idempotency";
@@ -36,7 +37,10 @@ const bodyErrors = {
 } as const;
 const cartGone = {
   404: problemResponse("No such cart (or the cart belongs to another business)."),
-  409: problemResponse("`cart_not_open`: the cart was checked out or deleted. `limit_exceeded`: a business limit was reached."),
+  409: problemResponse(
+    "`cart_not_open`: the cart was checked out or deleted. `limit_exceeded`: a business limit was reached. " +
+      "`conflict`: other requests on the same cart kept changing it while this one ran (it is run again on what the cart became, a few times); nothing was done, try again.",
+  ),
   410: problemResponse("`cart_expired`: the cart's expiry passed (holds released or lapsed); start a new cart."),
 } as const;
 
@@ -117,20 +121,15 @@ const checkoutRoute = createRoute({
   },
 });
 
-/** The cart's Durable Object: every operation on one cart runs there, one at a time. */
-function cartTimer(c: Context<AppEnv>, cartId: string) {
-  return c.env.CART_TIMER.get(c.env.CART_TIMER.idFromName(cartId));
-}
-
 /**
- * What the cart's object needs of the request. The access is settled first (the key's record,
- * or for the widget the business): a revoked key reaches no cart, and the catalog version it
- * reads lets the object use its catalog snapshot instead of reading the catalog again.
+ * Who asks about which cart, at what time. The access is settled first (the key's record, or for
+ * the widget the business): a revoked key reaches no cart, and the catalog version it reads lets
+ * the operation use this process's catalog snapshot instead of reading the catalog again.
  */
-async function cartRequest(c: Context<AppEnv>, cartId: string): Promise<CartRequest> {
+async function cartCall(c: Context<AppEnv>, cartId: string): Promise<CartCall> {
   const catalogVersion = await settleAccess(c);
   const tenant = c.get("tenant");
-  return { businessId: tenant.businessId, clientId: tenant.clientId, cartId, nowMs: c.get("now").getTime(), catalogVersion, idempotencyKey: c.get("idempotencyKey") };
+  return { businessId: tenant.businessId, clientId: tenant.clientId, cartId, now: c.get("now"), catalogVersion, idempotencyKey: c.get("idempotencyKey") };
 }
 
 /** A path cart_id: a UUID (any case) or no such cart. */
@@ -139,9 +138,19 @@ function cartIdOf(raw: string): string {
   return raw.toLowerCase();
 }
 
-function unwrap<T>(reply: CartReply<T>): { status: number; body: T } {
-  if (!reply.ok) throw new ApiError(reply.status, reply.code, reply.detail, { errors: reply.errors, headers: reply.headers });
-  return reply;
+/**
+ * A new cart's expiry goes to its business's timer (durable/cart-timer.ts), after the answer: the
+ * cart is stored and its holds lapse on time whether or not the timer hears of it (the timer only
+ * tidies up, and the scheduled upkeep sweeps what it missed).
+ */
+function armTimer(c: Context<AppEnv>, call: CartCall, expiresAt: Date): void {
+  const timer = c.env.CART_TIMER.get(c.env.CART_TIMER.idFromName(timerName(call.businessId)));
+  waitUntil(
+    c,
+    timer.due(call.businessId, call.now.getTime(), expiresAt.getTime()).catch((err: unknown) => {
+      console.error(JSON.stringify({ level: "warn", msg: "cart timer not armed", cart_id: call.cartId, error: String(err) }));
+    }),
+  );
 }
 
 /**
@@ -150,15 +159,14 @@ function unwrap<T>(reply: CartReply<T>): { status: number; body: T } {
  */
 async function replayAdd(c: Context<AppEnv>, cartId: string, requestText: string): Promise<Response> {
   const opened = (JSON.parse(requestText) as { cart_id?: unknown }).cart_id === undefined;
-  const reply = unwrap((await cartTimer(c, cartId).view(await cartRequest(c, cartId))) as CartReply<Cart>);
-  return c.json(reply.body, opened ? 201 : 200);
+  const { body } = await viewCart(c.env, await cartCall(c, cartId));
+  return c.json(body, opened ? 201 : 200);
 }
 
 /** A retried checkout whose first attempt booked the cart but died before its answer was recorded. */
 async function replayCheckout(c: Context<AppEnv>, bookingId: string, requestText: string): Promise<Response | null> {
   const cartId = cartIdOf(c.req.param("cart_id") ?? "");
-  const req = await cartRequest(c, cartId);
-  const answer = await bookedAnswer(c.env, { ...req, now: c.get("now") }, bookingId, JSON.parse(requestText) as CheckoutBody);
+  const answer = await bookedAnswer(c.env, await cartCall(c, cartId), bookingId, JSON.parse(requestText) as CheckoutBody);
   return answer && c.json(answer, 200);
 }
 
@@ -166,44 +174,32 @@ export const cartRoutes = createRouter()
   .openapi(addRoute, async (c) => {
     const body = c.req.valid("json");
     if (body.cart_id === undefined) {
-      // A new cart: written here, then handed to its CartTimer for the expiry alarm.
-      const cartId = crypto.randomUUID();
-      const req = await cartRequest(c, cartId);
-      const opened = await addToCart(c.env, { ...req, now: c.get("now") }, body, true);
-      try {
-        await cartTimer(c, cartId).track(req, opened.expiresAt!.getTime());
-      } catch (err) {
-        // The cart is stored and its holds lapse on time without the alarm (which only tidies
-        // up): answer the buyer rather than fail a request whose cart exists.
-        console.error(JSON.stringify({ level: "warn", msg: "cart alarm not set", cart_id: cartId, error: String(err) }));
-      }
+      const call = await cartCall(c, crypto.randomUUID());
+      const opened = await addToCart(c.env, call, body, true);
+      armTimer(c, call, opened.expiresAt!);
       return c.json(opened.body, 201);
     }
     const cartId = body.cart_id.toLowerCase();
-    const reply = unwrap((await cartTimer(c, cartId).add(await cartRequest(c, cartId), { ...body, cart_id: cartId })) as CartReply<Cart>);
-    return c.json(reply.body, 200);
+    const { body: cart } = await addToCart(c.env, await cartCall(c, cartId), { ...body, cart_id: cartId }, false);
+    return c.json(cart, 200);
   })
   .openapi(getRoute, async (c) => {
     const cartId = cartIdOf(c.req.valid("param").cart_id);
-    const reply = unwrap((await cartTimer(c, cartId).view(await cartRequest(c, cartId))) as CartReply<Cart>);
-    return c.json(reply.body, 200);
+    return c.json((await viewCart(c.env, await cartCall(c, cartId))).body, 200);
   })
   .openapi(extendRoute, async (c) => {
     const cartId = cartIdOf(c.req.valid("param").cart_id);
-    const reply = unwrap((await cartTimer(c, cartId).extend(await cartRequest(c, cartId))) as CartReply<z.infer<typeof ExtendResult>>);
-    return c.json(reply.body, 200);
+    return c.json((await extendCart(c.env, await cartCall(c, cartId))).body, 200);
   })
   .openapi(deleteRoute, async (c) => {
     const cartId = cartIdOf(c.req.valid("param").cart_id);
-    const reply = unwrap((await cartTimer(c, cartId).abandon(await cartRequest(c, cartId))) as CartReply<{ success: boolean }>);
-    return c.json(reply.body, 200);
+    return c.json((await abandonCart(c.env, await cartCall(c, cartId))).body, 200);
   })
   .openapi(
     checkoutRoute,
     async (c) => {
       const cartId = cartIdOf(c.req.valid("param").cart_id);
-      const reply = unwrap((await cartTimer(c, cartId).checkout(await cartRequest(c, cartId), c.req.valid("json"))) as CartReply<Booking>);
-      return c.json(reply.body, 200);
+      return c.json((await checkoutCart(c.env, await cartCall(c, cartId), c.req.valid("json"))).body, 200);
     },
     (result) => {
       // Like the router's default hook, but a terms_accepted that is not true has its own code.
