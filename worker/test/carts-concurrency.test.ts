@@ -185,6 +185,29 @@ describe("a write whose cart changed between its read and its write is decided a
   });
 });
 
+describe("a checkout whose customer became a Person meanwhile", () => {
+  it("books with that Person (read again after the e-mail's unique index refused a second one)", async () => {
+    const { businessId, key } = await cartBusiness();
+    const pkg = await smallPackage(businessId, 10);
+    const t = clock();
+    const { start, end } = stay(1);
+    const open = async () => (await addToCart(key, { guests: [guest(pkg, start, end)] }, t(0))).body.cart_id as string;
+    const [mine, theirs] = [await open(), await open()];
+    const buyer = customer();
+    const m = meddling(/INSERT INTO bookings/, () =>
+      callJson(`/api/pub/v2/carts/${theirs}/checkout`, { key, now: t(5), body: { terms_accepted: true, customer: buyer } }),
+    );
+    const call: CartCall = { businessId, clientId: "test", cartId: mine, now: new Date(t(6)) };
+    const answer = await checkoutCart(m.env, call, { terms_accepted: true, customer: buyer } as CheckoutBody);
+    expect(m.meddled()).toBe(true);
+    const persons = await env.DB.prepare("SELECT id FROM persons WHERE business_id = ? AND email_norm = ?").bind(businessId, buyer.email).all<{ id: string }>();
+    expect(persons.results).toHaveLength(1);
+    const bookers = await env.DB.prepare("SELECT person_id FROM bookers WHERE business_id = ? ORDER BY created_at").bind(businessId).all<{ person_id: string }>();
+    expect(bookers.results.map((b) => b.person_id)).toEqual([persons.results[0].id, persons.results[0].id]);
+    expect(answer.body.booker.email).toBe(buyer.email);
+  });
+});
+
 describe("the business's cart timer", () => {
   it("sweeps more expired carts than one sweep takes in a single alarm, then rings for the next open cart", async () => {
     const { businessId, key } = await cartBusiness();

@@ -5,6 +5,7 @@ import { ledgerStatement } from "../src/db/catalog";
 import { snapshotStatements } from "../src/db/catalog-snapshot";
 import { findShortages } from "../src/db/allocations";
 import { expireCartsStatements, loadCart, nextExpiryStatement } from "../src/db/carts";
+import { checkoutPersonsStatement } from "../src/db/persons";
 import { listPersonsStatements } from "../src/db/persons";
 import type { Env } from "../src/env";
 import { runMaintenance } from "../src/maintenance";
@@ -192,6 +193,14 @@ describe("query plans of the hot queries", () => {
     );
     expect(scans(holds, "FROM allocations a"), holds.join("\n")).toEqual([]);
     expect(holds.join("\n")).toMatch(/INDEX allocations_holds/);
+  });
+
+  it("a checkout reads its persons by the e-mail index, its cart's guests by cart id", async () => {
+    const { db, seen } = recorder();
+    await db.batch([checkoutPersonsStatement(db, 1, "00000000-0000-4000-8000-000000000000", "someone@example.com")]);
+    const [one] = await explainAll(seen);
+    expect(one.scans, one.plan.join("\n")).toEqual([]);
+    expect(one.plan.join("\n")).toMatch(/persons USING INDEX persons_email/);
   });
 
   it("loading a cart reads its rows by cart id", async () => {

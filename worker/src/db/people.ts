@@ -7,7 +7,7 @@ import { callingCode } from "../contract/private-calling-codes";
 import { changedFields, mergePersonData, normalizeEmail, pickPersonData, withCallingCode, type PersonData } from "../domain/persons";
 import { isoDateTime } from "../lib/time";
 import { outboxStatements } from "./outbox";
-import { insertPersonStatement, personsByEmail, rowToData, updatePersonStatement } from "./persons";
+import { insertPersonStatement, personsByEmail, rowToData, updatePersonStatement, type PersonRow } from "./persons";
 
 export interface PersonInput {
   email?: string | null;
@@ -82,8 +82,9 @@ interface PersonState {
  * Statements (to put in the caller's batch) that upsert each Person by normalized e-mail, create
  * the Booker and the Guests of bookingId, and write BookerCreated/GuestCreated/PersonCreated/
  * PersonUpdated to the outbox, after the caller's own `leading` events in the same statement.
- * Reads existing persons first; a unique-index clash at commit means a concurrent creation: the
- * caller retries once.
+ * Reads the existing persons first, unless the caller read them already (`known`, by normalized
+ * e-mail, for every e-mail of the input); a unique-index clash at commit means a concurrent
+ * creation: the caller retries once, without `known`.
  *
  * Entries sharing an e-mail (a booker who is also a guest) share one Person; later entries
  * overwrite earlier ones (the Person holds the latest data). An entry without an e-mail is a
@@ -96,8 +97,9 @@ export async function bookingPeopleStatements(
   input: { booker: PersonInput & { company_name?: string | null; tax_number?: string | null }; guests: { id: string; person: PersonInput }[] },
   now: Date,
   leading: PendingEvent[] = [],
+  known?: Map<string, PersonRow>,
 ): Promise<{ statements: D1PreparedStatement[]; bookerId: string; guestIds: string[] }> {
-  const existing = await personsByEmail(db, businessId, [input.booker.email, ...input.guests.map((g) => g.person.email)]);
+  const existing = known ?? (await personsByEmail(db, businessId, [input.booker.email, ...input.guests.map((g) => g.person.email)]));
   const byEmail = new Map<string, PersonState>();
   const people: PersonState[] = [];
 

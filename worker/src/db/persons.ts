@@ -96,14 +96,33 @@ export async function personRow(db: D1Database, businessId: number, id: string):
 /** The Persons (not deleted) holding these e-mails, by normalized e-mail. */
 export async function personsByEmail(db: D1Database, businessId: number, emails: (string | null | undefined)[]): Promise<Map<string, PersonRow>> {
   const norms = [...new Set(emails.map(normalizeEmail).filter((e): e is string => e !== null))];
-  const found = new Map<string, PersonRow>();
-  if (!norms.length) return found;
+  if (!norms.length) return new Map();
   const rows = await db
     .prepare(`SELECT * FROM persons WHERE business_id = ? AND deleted_at IS NULL AND email_norm IN (${norms.map(() => "?").join(", ")})`)
     .bind(businessId, ...norms)
     .all<PersonRow>();
-  for (const row of rows.results) found.set(row.email_norm as string, row);
-  return found;
+  return personsByNorm(rows);
+}
+
+/** Persons read by e-mail, by their normalized e-mail. */
+export function personsByNorm(rows: D1Result): Map<string, PersonRow> {
+  return new Map((rows.results as unknown as PersonRow[]).map((row) => [row.email_norm as string, row]));
+}
+
+/**
+ * The persons a checkout of the cart meets (personsByEmail of the customer's e-mail and the cart's
+ * guests' e-mails), to read in the same round trip as the cart itself. The guests' e-mails are
+ * normalized in SQL as normalizeEmail does (trim, lower case): the same for every e-mail the API
+ * accepts, which are ASCII without spaces.
+ */
+export function checkoutPersonsStatement(db: D1Database, businessId: number, cartId: string, customerEmail: string): D1PreparedStatement {
+  return db
+    .prepare(
+      `SELECT * FROM persons WHERE business_id = ?1 AND deleted_at IS NULL AND email_norm IN (
+         SELECT lower(trim(json_extract(g.data, '$.email'))) FROM cart_guests g WHERE g.cart_id = ?2 AND g.business_id = ?1
+         UNION ALL SELECT ?3)`,
+    )
+    .bind(businessId, cartId, normalizeEmail(customerEmail));
 }
 
 /** True when a D1 error is the unique index on persons' e-mail. */

@@ -21,6 +21,7 @@ import {
 } from "../db/carts";
 import { kickDelivery } from "../db/outbox";
 import { bookingPeopleStatements } from "../db/people";
+import { checkoutPersonsStatement, personsByNorm, type PersonRow } from "../db/persons";
 import { customerErrors, customerPerson, guestPerson } from "../domain/cart-people";
 import { transition } from "../domain/cart-state";
 import { minorDigits, roundHalfUp, toMajor } from "../domain/money";
@@ -48,8 +49,11 @@ async function checkoutOnce(env: Env, call: CartCall, body: CheckoutBody): Promi
   const { businessId, cartId, now } = call;
   const snap = await catalogOf(db, call);
   const business = snap.business;
-  const contents = await loadCart(db, businessId, cartId);
+  // The cart and the persons its checkout meets (by the customer's and the guests' e-mails), in one round trip.
+  const read = await db.batch([checkoutPersonsStatement(db, businessId, cartId, body.customer.email), ...cartStatements(db, businessId, cartId)]);
+  const contents = cartFrom(read);
   if (!contents) throw notFound(`Cart ${cartId}`);
+  let known: Map<string, PersonRow> | undefined = personsByNorm(read[0]);
   const { cart } = contents;
   const t = transition(cart, "checkout", stamp(now));
   if (!t.ok) throw new ApiError(t.refusal.status, t.refusal.code, t.refusal.detail);
@@ -103,7 +107,7 @@ async function checkoutOnce(env: Env, call: CartCall, body: CheckoutBody): Promi
   let written: D1Result[];
   for (let attempt = 1; ; attempt++) {
     // BookingCreated leads the events, in the people's outbox statement.
-    const people = await bookingPeopleStatements(db, businessId, bookingId, peopleInput, now, [{ event: "BookingCreated", data: { booking_id: bookingId } }]);
+    const people = await bookingPeopleStatements(db, businessId, bookingId, peopleInput, now, [{ event: "BookingCreated", data: { booking_id: bookingId } }], known);
     bookerId = people.bookerId;
     try {
       written = await db.batch([
@@ -125,7 +129,10 @@ async function checkoutOnce(env: Env, call: CartCall, body: CheckoutBody): Promi
         if (refusal && !refusal.ok) throw new ApiError(refusal.refusal.status, refusal.refusal.code, refusal.refusal.detail);
         throw err;
       }
-      if (attempt === 1 && isPersonClash(err)) continue;
+      if (attempt === 1 && isPersonClash(err)) {
+        known = undefined; // someone created one of these persons meanwhile: read them again
+        continue;
+      }
       throw err;
     }
   }

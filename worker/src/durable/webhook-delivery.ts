@@ -10,6 +10,12 @@ const SEND_BATCH = 50;
 const FETCH_TIMEOUT_MS = 10_000;
 /** After a run started by a kick failed: the alarm tries again this much later. */
 const RETRY_SOON_MS = 5_000;
+/**
+ * How long a run that found no live subscription answers the kicks that follow without reading
+ * D1 again. A subscription made or enabled through the API wakes the object at once; one written
+ * to D1 by other means is seen within this time.
+ */
+const QUIET_MS = 30_000;
 
 interface LiveHook {
   id: string;
@@ -42,7 +48,8 @@ interface DueDelivery {
  *    while there is no live subscription.
  *
  * A kick (events written) starts a run at once; wake() (a subscription made or enabled, a
- * redelivery) sets the alarm to now. With no live subscription a run is one read.
+ * redelivery) sets the alarm to now. With no live subscription a run is one read, and the kicks
+ * of the next QUIET_MS need none.
  *
  * State lives in D1, so a crash between a send and its record only repeats a delivery. Runs are
  * serialized in memory: an alarm and a kick never send the same row twice at once.
@@ -51,6 +58,8 @@ export class WebhookDelivery extends DurableObject<Env> {
   private running: Promise<void> | null = null;
   private again = false;
   private businessId: number | undefined;
+  /** Until when kicks need no run: the last run found no live subscription (wall clock, ms). */
+  private quietUntil = 0;
 
   /**
    * A change wrote events: deliver them now. The run starts here and the caller does not wait for
@@ -60,6 +69,7 @@ export class WebhookDelivery extends DurableObject<Env> {
    */
   async kick(businessId: number): Promise<void> {
     await this.remember(businessId);
+    if (Date.now() < this.quietUntil) return;
     this.run().catch(async (err) => {
       console.error(JSON.stringify({ level: "warn", msg: "webhook run failed", business: businessId, error: String(err) }));
       const soon = Date.now() + RETRY_SOON_MS;
@@ -71,6 +81,7 @@ export class WebhookDelivery extends DurableObject<Env> {
   /** A subscription was made or enabled, or a redelivery asked for: the alarm is set to now first. */
   async wake(businessId: number): Promise<void> {
     await this.remember(businessId);
+    this.quietUntil = 0;
     // A run under way may have read the subscriptions before this one and would end by clearing
     // the alarm: it goes round once more, and sees it.
     if (this.running) this.again = true;
@@ -147,8 +158,11 @@ export class WebhookDelivery extends DurableObject<Env> {
       // No live subscription: nothing is due (deliveries of removed ones are never sent) and
       // nothing to watch for; a new or enabled subscription wakes this object.
       if ((await this.ctx.storage.getAlarm()) !== null) await this.ctx.storage.deleteAlarm();
+      // Unless a wake came while this run read (it goes round again, and finds it).
+      if (!this.again) this.quietUntil = Date.now() + QUIET_MS;
       return;
     }
+    this.quietUntil = 0;
     const offset = await this.clockOffset();
     const now = new Date(Date.now() + offset);
     let more = await this.plan(db, businessId, hooks.results);
