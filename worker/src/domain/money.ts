@@ -24,14 +24,23 @@ export interface CurrencyChoice {
 // Intl knows ISO 4217's minor units; this table covers runtimes built without full ICU.
 const MINOR_DIGITS: Record<string, number> = { JPY: 0, KRW: 0, ISK: 0, CLP: 0, VND: 0, BHD: 3, KWD: 3, OMR: 3, JOD: 3, TND: 3 };
 
+/** What Intl said of each code asked so far: building a NumberFormat costs more than a whole cart view. */
+const digitsSeen = new Map<string, number>();
+
 /** Digits of a currency's minor unit (2 when the code is unknown). */
 export function minorDigits(iso: string): number {
   if (iso in MINOR_DIGITS) return MINOR_DIGITS[iso];
-  try {
-    return new Intl.NumberFormat("en", { style: "currency", currency: iso }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
+  let digits = digitsSeen.get(iso);
+  if (digits === undefined) {
+    try {
+      digits = new Intl.NumberFormat("en", { style: "currency", currency: iso }).resolvedOptions().maximumFractionDigits ?? 2;
+    } catch {
+      digits = 2;
+    }
+    if (digitsSeen.size >= 512) digitsSeen.clear();
+    digitsSeen.set(iso, digits);
   }
+  return digits;
 }
 
 /**
