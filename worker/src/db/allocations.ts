@@ -88,21 +88,6 @@ export function extendCartHoldsStatement(db: D1Database, businessId: number, car
     .bind(stamp(expiresAt), businessId, cartId);
 }
 
-/**
- * Guard for checkout: aborts the batch with 'hold_expired' when any hold of the cart has expired
- * or been released at `now`. Put it first in the batch that converts the holds: a checkout racing
- * an expiry can then never book an expired hold, whatever the alarm has done.
- */
-export function liveHoldsGuard(db: D1Database, businessId: number, cartId: string, now: Date): D1PreparedStatement {
-  return db
-    .prepare(
-      `INSERT INTO cart_guard (reason, ok) SELECT 'hold_expired', NOT EXISTS (
-         SELECT 1 FROM allocations WHERE business_id = ? AND cart_id = ? AND booking_id IS NULL
-            AND (released_at IS NOT NULL OR expires_at IS NULL OR expires_at <= ?))`,
-    )
-    .bind(businessId, cartId, stamp(now));
-}
-
 /** UPDATE that turns a cart's live holds into booking allocations (booking_id set, no expiry). */
 export function convertHoldsStatement(db: D1Database, businessId: number, cartId: string, bookingId: string): D1PreparedStatement {
   return db

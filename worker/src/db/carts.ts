@@ -13,7 +13,7 @@ export interface CartRow {
   extensions: number;
   booking_id: string | null;
   abandon_reason: AbandonReason | null;
-  /** Counts the cart's writes: a write guards on the revision it read (revisionGuard). */
+  /** Counts the cart's writes: a write guards on the revision it read (cartGuard). */
   revision: number;
   created_at: string;
   updated_at: string;
@@ -69,75 +69,81 @@ export interface CartContents {
 
 /** The cart of this business with its guests, lines and booking, in one round trip; null when unknown. */
 export async function loadCart(db: D1Database, businessId: number, cartId: string): Promise<CartContents | null> {
-  return cartFrom(await db.batch(cartStatements(db, businessId, cartId)));
+  return cartFrom(await db.batch([cartStatement(db, businessId, cartId)]));
 }
 
 /**
- * The reads of loadCart(), to append to a write batch: the batch then answers the cart as it
- * wrote it, in the same round trip. cartFrom() reads the last CART_STATEMENTS results.
+ * The read of loadCart() as one statement (the cart's row, its guests and lines in order, its
+ * booking, each as JSON), to append to a write batch: the batch then answers the cart as it wrote
+ * it, in the same round trip. cartFrom() reads the batch's last result.
  */
-export function cartStatements(db: D1Database, businessId: number, cartId: string): D1PreparedStatement[] {
-  return [
-    db.prepare("SELECT * FROM carts WHERE id = ? AND business_id = ?").bind(cartId, businessId),
-    db
-      .prepare(
-        `SELECT g.id, g.data, g.package_id, g.start_date, g.end_date, COALESCE(p.title, '') AS package_title
-           FROM cart_guests g LEFT JOIN products p ON p.id = g.package_id
-          WHERE g.cart_id = ? AND g.business_id = ? ORDER BY g.created_at, g.rowid`,
-      )
-      .bind(cartId, businessId),
-    db
-      .prepare(
-        `SELECT l.id, l.cart_guest_id, l.product_id, COALESCE(p.type, '') AS product_type, COALESCE(p.title, '') AS title,
-                l.package_item_id, l.role, l.dates, l.qty, l.price_minor, l.is_fixed
-           FROM cart_lines l LEFT JOIN products p ON p.id = l.product_id
-          WHERE l.cart_id = ? AND l.business_id = ? ORDER BY l.id`,
-      )
-      .bind(cartId, businessId),
-    db
-      .prepare(
-        `SELECT id, reference_number, reference_year, status, total_minor, start_date, end_date, newsletter_opt_in, created_at
-           FROM bookings WHERE cart_id = ? AND business_id = ?`,
-      )
-      .bind(cartId, businessId),
-  ];
+export function cartStatement(db: D1Database, businessId: number, cartId: string): D1PreparedStatement {
+  return db
+    .prepare(
+      `SELECT
+         (SELECT json_object('id', id, 'business_id', business_id, 'status', status, 'currency', currency, 'client_id', client_id,
+                 'expires_at', expires_at, 'extensions', extensions, 'booking_id', booking_id, 'abandon_reason', abandon_reason,
+                 'revision', revision, 'created_at', created_at, 'updated_at', updated_at)
+            FROM carts WHERE id = ?1 AND business_id = ?2) AS cart,
+         (SELECT json_group_array(json_object('id', g.id, 'data', g.data, 'package_id', g.package_id, 'start_date', g.start_date,
+                 'end_date', g.end_date, 'package_title', COALESCE(p.title, '')) ORDER BY g.created_at, g.rowid)
+            FROM cart_guests g LEFT JOIN products p ON p.id = g.package_id WHERE g.cart_id = ?1 AND g.business_id = ?2) AS guests,
+         (SELECT json_group_array(json_object('id', l.id, 'cart_guest_id', l.cart_guest_id, 'product_id', l.product_id,
+                 'product_type', COALESCE(p.type, ''), 'title', COALESCE(p.title, ''), 'package_item_id', l.package_item_id, 'role', l.role,
+                 'dates', l.dates, 'qty', l.qty, 'price_minor', l.price_minor, 'is_fixed', l.is_fixed) ORDER BY l.id)
+            FROM cart_lines l LEFT JOIN products p ON p.id = l.product_id WHERE l.cart_id = ?1 AND l.business_id = ?2) AS lines,
+         (SELECT json_object('id', id, 'reference_number', reference_number, 'reference_year', reference_year, 'status', status,
+                 'total_minor', total_minor, 'start_date', start_date, 'end_date', end_date, 'newsletter_opt_in', newsletter_opt_in,
+                 'created_at', created_at)
+            FROM bookings WHERE cart_id = ?1 AND business_id = ?2) AS booking`,
+    )
+    .bind(cartId, businessId);
 }
-export const CART_STATEMENTS = 4;
 
 export function cartFrom(results: D1Result[]): CartContents | null {
-  const [carts, guests, lines, bookings] = results.slice(-CART_STATEMENTS);
-  const cart = carts.results[0] as unknown as CartRow | undefined;
-  if (!cart) return null;
+  const row = results[results.length - 1].results[0] as { cart: string | null; guests: string; lines: string; booking: string | null } | undefined;
+  if (!row?.cart) return null;
   return {
-    cart,
-    guests: (guests.results as any[]).map((g) => ({ ...g, data: JSON.parse(g.data) as CartGuestData })),
-    lines: (lines.results as any[]).map((l) => ({ ...l, dates: JSON.parse(l.dates) as string[], is_fixed: l.is_fixed === 1 })),
-    booking: (bookings.results[0] as unknown as BookingRefRow | undefined) ?? null,
+    cart: JSON.parse(row.cart) as CartRow,
+    guests: (JSON.parse(row.guests) as (Omit<CartGuestRow, "data"> & { data: string })[]).map((g) => ({ ...g, data: JSON.parse(g.data) as CartGuestData })),
+    lines: (JSON.parse(row.lines) as (Omit<CartLineRow, "dates" | "is_fixed"> & { dates: string; is_fixed: number })[]).map((l) => ({
+      ...l,
+      dates: JSON.parse(l.dates) as string[],
+      is_fixed: l.is_fixed === 1,
+    })),
+    booking: row.booking ? (JSON.parse(row.booking) as BookingRefRow) : null,
   };
 }
 
 // --- guards (cart_guard: each reason aborts the batch with its own message) ---------------
 
-/** Aborts with 'cart_not_open' unless the cart is open, then with 'cart_expired' if its expiry passed. */
-export function cartOpenGuards(db: D1Database, businessId: number, cartId: string, now: Date): D1PreparedStatement[] {
-  return [
-    db
-      .prepare("INSERT INTO cart_guard (reason, ok) SELECT 'cart_not_open', EXISTS (SELECT 1 FROM carts WHERE id = ? AND business_id = ? AND status = 'open')")
-      .bind(cartId, businessId),
-    db
-      .prepare("INSERT INTO cart_guard (reason, ok) SELECT 'cart_expired', EXISTS (SELECT 1 FROM carts WHERE id = ? AND business_id = ? AND expires_at > ?)")
-      .bind(cartId, businessId, stamp(now)),
-  ];
-}
-
 /**
- * Aborts with 'cart_changed' unless the cart is still at `revision`: put it in the batch of a
- * write that decided on what it read of the cart, which then reads again and retries.
+ * The guard of a write to an existing cart, as one statement. Aborts with the first that applies:
+ * 'cart_not_open' unless the cart is open and 'cart_expired' if its expiry passed at `now` (both
+ * skipped with `open: false`, for a delete, which an abandoned cart takes too); 'cart_changed'
+ * unless it is still at `revision` (the write decided on what it read of the cart: it reads again
+ * and retries); and with `liveHolds`, 'hold_expired' when any of its holds has expired or been
+ * released (a checkout racing an expiry can never book an expired hold).
  */
-export function revisionGuard(db: D1Database, businessId: number, cartId: string, revision: number): D1PreparedStatement {
+export function cartGuard(
+  db: D1Database,
+  businessId: number,
+  cartId: string,
+  now: Date,
+  revision: number,
+  options: { open?: boolean; liveHolds?: boolean } = {},
+): D1PreparedStatement {
   return db
-    .prepare("INSERT INTO cart_guard (reason, ok) SELECT 'cart_changed', EXISTS (SELECT 1 FROM carts WHERE id = ? AND business_id = ? AND revision = ?)")
-    .bind(cartId, businessId, revision);
+    .prepare(
+      `INSERT INTO cart_guard (reason, ok) SELECT reason, reason IS NULL FROM (SELECT CASE
+         WHEN ?6 AND NOT EXISTS (SELECT 1 FROM carts WHERE id = ?1 AND business_id = ?2 AND status = 'open') THEN 'cart_not_open'
+         WHEN ?6 AND NOT EXISTS (SELECT 1 FROM carts WHERE id = ?1 AND business_id = ?2 AND expires_at > ?3) THEN 'cart_expired'
+         WHEN NOT EXISTS (SELECT 1 FROM carts WHERE id = ?1 AND business_id = ?2 AND revision = ?4) THEN 'cart_changed'
+         WHEN ?5 AND EXISTS (SELECT 1 FROM allocations WHERE business_id = ?2 AND cart_id = ?1 AND booking_id IS NULL
+                               AND (released_at IS NOT NULL OR expires_at IS NULL OR expires_at <= ?3)) THEN 'hold_expired'
+       END AS reason)`,
+    )
+    .bind(cartId, businessId, stamp(now), revision, options.liveHolds ? 1 : 0, options.open === false ? 0 : 1);
 }
 
 /** Aborts with 'limit_open_carts' when the client already has `max` open, unexpired carts. */

@@ -7,15 +7,14 @@
  */
 import { CALLING_CODES } from "../contract/private-calling-codes";
 import type { Booking, CheckoutBody } from "../contract/cart";
-import { convertHoldsStatement, liveHoldsGuard } from "../db/allocations";
+import { convertHoldsStatement } from "../db/allocations";
 import {
-  cartOpenGuards,
+  cartGuard,
   checkOutCartStatement,
-  revisionGuard,
   insertBookingLinesStatement,
   insertBookingStatement,
   cartFrom,
-  cartStatements,
+  cartStatement,
   loadCart,
   type CartContents,
 } from "../db/carts";
@@ -50,7 +49,7 @@ async function checkoutOnce(env: Env, call: CartCall, body: CheckoutBody): Promi
   const snap = await catalogOf(db, call);
   const business = snap.business;
   // The cart and the persons its checkout meets (by the customer's and the guests' e-mails), in one round trip.
-  const read = await db.batch([checkoutPersonsStatement(db, businessId, cartId, body.customer.email), ...cartStatements(db, businessId, cartId)]);
+  const read = await db.batch([checkoutPersonsStatement(db, businessId, cartId, body.customer.email), cartStatement(db, businessId, cartId)]);
   const contents = cartFrom(read);
   if (!contents) throw notFound(`Cart ${cartId}`);
   let known: Map<string, PersonRow> | undefined = personsByNorm(read[0]);
@@ -78,9 +77,7 @@ async function checkoutOnce(env: Env, call: CartCall, body: CheckoutBody): Promi
   const locationId = snap.products.get(contents.guests[0].package_id)?.location_id ?? null;
 
   const fixed = [
-    ...cartOpenGuards(db, businessId, cartId, now),
-    revisionGuard(db, businessId, cartId, cart.revision),
-    liveHoldsGuard(db, businessId, cartId, now),
+    cartGuard(db, businessId, cartId, now, cart.revision, { liveHolds: true }),
     insertBookingStatement(db, {
       id: bookingId,
       businessId,
@@ -115,7 +112,7 @@ async function checkoutOnce(env: Env, call: CartCall, body: CheckoutBody): Promi
         ...people.statements,
         checkOutCartStatement(db, businessId, cartId, bookingId, now),
         ...(call.idempotencyKey ? [idempotencyResourceStatement(db, businessId, call.idempotencyKey, bookingId)] : []),
-        ...cartStatements(db, businessId, cartId),
+        cartStatement(db, businessId, cartId),
       ]);
       break;
     } catch (err) {
@@ -172,7 +169,7 @@ export async function bookedAnswer(env: Env, call: CartCall, bookingId: string, 
   // The booker, then the cart's rows (cartFrom() reads the last ones), in one round trip.
   const results = await db.batch([
     db.prepare("SELECT id FROM bookers WHERE booking_id = ? AND business_id = ?").bind(bookingId, call.businessId),
-    ...cartStatements(db, call.businessId, call.cartId),
+    cartStatement(db, call.businessId, call.cartId),
   ]);
   const booker = results[0].results[0] as { id: string } | undefined;
   const booked = cartFrom(results);

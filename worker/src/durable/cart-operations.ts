@@ -11,17 +11,16 @@ import { idempotencyResourceStatement } from "../middleware/idempotency";
 import { holdStatements, releaseCartHoldsStatement, extendCartHoldsStatement, findShortages, stamp, type Hold } from "../db/allocations";
 import {
   abandonCartStatement,
-  cartOpenGuards,
+  cartGuard,
   extendCartStatement,
   insertCartGuestsStatements,
   insertCartLinesStatements,
   insertCartStatement,
   itemsGuard,
   cartFrom,
-  cartStatements,
+  cartStatement,
   loadCart,
   openCartsGuard,
-  revisionGuard,
   touchCartStatement,
   type CartContents,
   type CartGuestData,
@@ -265,9 +264,12 @@ async function addOnce(env: Env, call: CartCall, body: AddToCartBody, isNew: boo
     statements.push(insertCartStatement(db, { id: cartId, businessId, currency: quote.currency, clientId: call.clientId, expiresAt, now }));
   } else {
     // The guests' e-mails and the item count were checked on the cart as read.
-    statements.push(...cartOpenGuards(db, businessId, cartId, now), revisionGuard(db, businessId, cartId, existing!.cart.revision), touchCartStatement(db, businessId, cartId, now));
+    statements.push(
+      cartGuard(db, businessId, cartId, now, existing!.cart.revision),
+      itemsGuard(db, businessId, cartId, quote.lines.length, config.max_items_per_cart),
+      touchCartStatement(db, businessId, cartId, now),
+    );
   }
-  statements.push(itemsGuard(db, businessId, cartId, quote.lines.length, config.max_items_per_cart));
   statements.push(
     ...insertCartGuestsStatements(db, businessId, cartId, body.guests.map((g, i) => ({ id: guestIds[i], data: g as CartGuestData })), now),
     ...insertCartLinesStatements(
@@ -291,7 +293,7 @@ async function addOnce(env: Env, call: CartCall, body: AddToCartBody, isNew: boo
 
   let written: D1Result[];
   try {
-    written = await db.batch([...statements, ...cartStatements(db, businessId, cartId)]);
+    written = await db.batch([...statements, cartStatement(db, businessId, cartId)]);
   } catch (err) {
     switch (batchAbortReason(err)) {
       case "sold_out":
@@ -335,9 +337,8 @@ export function extendCart(env: Env, call: CartCall): Promise<Outcome<{ cart_id:
     const expiresAt = new Date(Math.max(now.getTime() + EXTENSION_MS, Date.parse(cart.expires_at)));
     try {
       await db.batch([
-        ...cartOpenGuards(db, businessId, cartId, now),
         // The extensions were counted on the cart as read.
-        revisionGuard(db, businessId, cartId, cart.revision),
+        cartGuard(db, businessId, cartId, now, cart.revision),
         extendCartStatement(db, businessId, cartId, expiresAt, now),
         extendCartHoldsStatement(db, businessId, cartId, expiresAt),
       ]);
@@ -363,7 +364,7 @@ export function abandonCart(env: Env, call: CartCall): Promise<Outcome<{ success
     const reason = effectiveState(cart, stamp(now)).abandon_reason ?? "deleted";
     // Decided on the cart as read: a checkout in between makes this a 409 on the next run.
     await db.batch([
-      revisionGuard(db, businessId, cartId, cart.revision),
+      cartGuard(db, businessId, cartId, now, cart.revision, { open: false }),
       abandonCartStatement(db, businessId, cartId, reason, now),
       releaseCartHoldsStatement(db, businessId, cartId, now),
     ]);
