@@ -19,7 +19,16 @@ app.route("/", healthRoutes);
 app.route("/", docsRoutes());
 
 // POST /packages/prices only computes prices: it may run before its key is checked, as reads do.
-app.use("/api/pub/v2/*", apiKeyAuth({ scope: "public", readOnlyPosts: ["/api/pub/v2/packages/prices"] }));
+// The cart routes settle the key themselves before they write, with the cart read in that same
+// round trip (routes/public/carts.ts).
+app.use(
+  "/api/pub/v2/*",
+  apiKeyAuth({
+    scope: "public",
+    readOnlyPosts: ["/api/pub/v2/packages/prices"],
+    settledByHandler: [/^\/api\/pub\/v2\/bookings\/add$/, /^\/api\/pub\/v2\/carts\/[^/]+(\/extend|\/checkout)?$/],
+  }),
+);
 app.route("/api/pub/v2", publicApi());
 app.use("/private/*", apiKeyAuth({ scope: "private" }));
 app.route("/private", privateApi());

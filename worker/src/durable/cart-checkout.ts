@@ -30,12 +30,17 @@ import { isoDateTime } from "../lib/time";
 import { stamp } from "../db/allocations";
 import { idempotencyResourceStatement } from "../middleware/idempotency";
 import type { CatalogSnapshot } from "../db/catalog-snapshot";
-import { batchAbortReason, catalogOf, guestViews, referenceOf, runGuarded, type CartCall, type Outcome } from "./cart-operations";
+import { batchAbortReason, catalogOf, guestViews, referenceOf, runGuarded, takeRead, type CartCall, type Outcome } from "./cart-operations";
 
 const COUNTRY_CODES = Object.keys(CALLING_CODES);
 
 /** A Person's e-mail was created by a concurrent request between our read and our batch. */
 const isPersonClash = (err: unknown) => /UNIQUE constraint failed: persons\./.test(String((err as Error)?.message ?? err));
+
+/** What a checkout reads first: the persons it meets (by the customer's and the guests' e-mails), then the cart. */
+export function checkoutReadStatements(db: D1Database, businessId: number, cartId: string, body: CheckoutBody): D1PreparedStatement[] {
+  return [checkoutPersonsStatement(db, businessId, cartId, body.customer.email), cartStatement(db, businessId, cartId)];
+}
 
 export function checkoutCart(env: Env, call: CartCall, body: CheckoutBody): Promise<Outcome<Booking>> {
   // The totals, guests and persons are computed from the cart as read: a change in between (an
@@ -48,8 +53,9 @@ async function checkoutOnce(env: Env, call: CartCall, body: CheckoutBody): Promi
   const { businessId, cartId, now } = call;
   const snap = await catalogOf(db, call);
   const business = snap.business;
-  // The cart and the persons its checkout meets (by the customer's and the guests' e-mails), in one round trip.
-  const read = await db.batch([checkoutPersonsStatement(db, businessId, cartId, body.customer.email), cartStatement(db, businessId, cartId)]);
+  // The cart and the persons its checkout meets (by the customer's and the guests' e-mails), in one
+  // round trip: the one that settled the request's access, the first time.
+  const read = takeRead(call) ?? (await db.batch(checkoutReadStatements(db, businessId, cartId, body)));
   const contents = cartFrom(read);
   if (!contents) throw notFound(`Cart ${cartId}`);
   let known: Map<string, PersonRow> | undefined = personsByNorm(read[0]);

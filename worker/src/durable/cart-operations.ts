@@ -46,6 +46,19 @@ export interface CartCall {
   catalogVersion?: number;
   /** The request's Idempotency-Key: the write batch records on it what the request made. */
   idempotencyKey?: string;
+  /**
+   * The cart as read in the round trip that settled the request's access (the routes' cartRead:
+   * the statements of the operation's first read, cartStatement's last). The operation's first
+   * read takes it; a retry reads again.
+   */
+  read?: D1Result[];
+}
+
+/** The request's first read of the cart, once (takeRead), else null: the caller reads itself. */
+export function takeRead(call: CartCall): D1Result[] | null {
+  const read = call.read ?? null;
+  call.read = undefined;
+  return read;
 }
 
 /** An operation's answer; a new cart's expiry, for its business's timer (durable/cart-timer.ts). */
@@ -102,7 +115,8 @@ async function configOf(db: D1Database, call: CartCall): Promise<BusinessConfig>
 
 /** The cart, or 404 exactly like a cart of another business. */
 async function requireCart(db: D1Database, call: CartCall): Promise<CartContents> {
-  const contents = await loadCart(db, call.businessId, call.cartId);
+  const read = takeRead(call);
+  const contents = read ? cartFrom(read) : await loadCart(db, call.businessId, call.cartId);
   if (!contents) throw notFound(`Cart ${call.cartId}`);
   return contents;
 }

@@ -19,6 +19,13 @@ export interface ApiKeyAuthOptions {
    * when the check fails. Every other request is checked before it runs.
    */
   readOnlyPosts?: string[];
+  /**
+   * Writes (matched on the path) whose handler settles the key itself before it changes
+   * anything, with the first thing it reads riding in that same round trip (the cart routes:
+   * cartCall). A middleware before the handler that writes settles it first (idempotency). As
+   * for reads, an answer given before the key was settled is replaced by the 401/403/429.
+   */
+  settledByHandler?: RegExp[];
 }
 
 /**
@@ -96,6 +103,7 @@ function setHeaders(c: Context<AppEnv>, headers: Record<string, string>) {
  */
 export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler<AppEnv> {
   const readOnlyPosts = new Set(options.readOnlyPosts ?? []);
+  const settledByHandler = options.settledByHandler ?? [];
   return async (c, next) => {
     const header = c.req.header("Authorization");
     if (!header) throw unauthorized("Send an API key as `Authorization: Bearer <key>`.");
@@ -111,7 +119,9 @@ export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler<AppEnv
     const access = keyAccess(c, claims, key.hash, options.scope);
     c.set("access", access);
     const method = c.req.method;
-    const deferred = method === "GET" || method === "HEAD" || (method === "POST" && readOnlyPosts.has(c.req.path));
+    const path = c.req.path;
+    const deferred =
+      method === "GET" || method === "HEAD" || (method === "POST" && readOnlyPosts.has(path)) || settledByHandler.some((pattern) => pattern.test(path));
     if (!deferred) await settleAccess(c);
     await next();
     if (deferred) {

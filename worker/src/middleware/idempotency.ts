@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
 import { sha256Hex } from "../lib/keys";
+import { settleAccess } from "../lib/tenant-read";
 import { isoDateTime } from "../lib/time";
 
 export interface IdempotencyOptions {
@@ -81,6 +82,9 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
         errors: [{ path: headerName, message: "must be 1 to 255 visible ASCII characters" }],
       });
     }
+    // The claim below is a write: the request's access is settled first (a route whose handler
+    // settles it would otherwise let an unchecked key claim a key).
+    await settleAccess(c);
     const db = c.env.DB;
     const businessId = c.get("tenant").businessId;
     const now = c.get("now");

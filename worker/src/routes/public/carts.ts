@@ -2,14 +2,15 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { AddToCartBody, Booking, Cart, CartIdParam, CheckoutBody, DeleteResult, ExtendResult } from "../../contract/cart";
 import { problemResponse } from "../../contract/problem";
-import { bookedAnswer, checkoutCart } from "../../durable/cart-checkout";
+import { cartStatement } from "../../db/carts";
+import { bookedAnswer, checkoutCart, checkoutReadStatements } from "../../durable/cart-checkout";
 import { abandonCart, addToCart, extendCart, viewCart, type CartCall } from "../../durable/cart-operations";
 import { timerName } from "../../durable/cart-timer";
 import type { AppEnv } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { waitUntil } from "../../lib/wait-until";
 import { createRouter } from "../../lib/openapi";
-import { settleAccess } from "../../lib/tenant-read";
+import { readTenant, settleAccess } from "../../lib/tenant-read";
 import { idempotency } from "../../middleware/idempotency";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -124,13 +125,19 @@ const checkoutRoute = createRoute({
 /**
  * Who asks about which cart, at what time. The access is settled first (the key's record, or for
  * the widget the business): a revoked key reaches no cart, and the catalog version it reads lets
- * the operation use this process's catalog snapshot instead of reading the catalog again.
+ * the operation use this process's catalog snapshot instead of reading the catalog again. An
+ * operation on an existing cart names what it reads first (`first`): those statements ride in the
+ * round trip that settles the access (lib/tenant-read.ts) and the operation takes their results.
  */
-async function cartCall(c: Context<AppEnv>, cartId: string): Promise<CartCall> {
+async function cartCall(c: Context<AppEnv>, cartId: string, first?: (db: D1Database, businessId: number) => D1PreparedStatement[]): Promise<CartCall> {
+  const read = first ? (await readTenant(c, () => first(c.env.DB, c.get("tenant").businessId))).results : undefined;
   const catalogVersion = await settleAccess(c);
   const tenant = c.get("tenant");
-  return { businessId: tenant.businessId, clientId: tenant.clientId, cartId, now: c.get("now"), catalogVersion, idempotencyKey: c.get("idempotencyKey") };
+  return { businessId: tenant.businessId, clientId: tenant.clientId, cartId, now: c.get("now"), catalogVersion, idempotencyKey: c.get("idempotencyKey"), read };
 }
+
+/** The first read of an operation on an existing cart: the cart itself. */
+const theCart = (cartId: string) => (db: D1Database, businessId: number) => [cartStatement(db, businessId, cartId)];
 
 /** A path cart_id: a UUID (any case) or no such cart. */
 function cartIdOf(raw: string): string {
@@ -159,7 +166,7 @@ function armTimer(c: Context<AppEnv>, call: CartCall, expiresAt: Date): void {
  */
 async function replayAdd(c: Context<AppEnv>, cartId: string, requestText: string): Promise<Response> {
   const opened = (JSON.parse(requestText) as { cart_id?: unknown }).cart_id === undefined;
-  const { body } = await viewCart(c.env, await cartCall(c, cartId));
+  const { body } = await viewCart(c.env, await cartCall(c, cartId, theCart(cartId)));
   return c.json(body, opened ? 201 : 200);
 }
 
@@ -180,26 +187,28 @@ export const cartRoutes = createRouter()
       return c.json(opened.body, 201);
     }
     const cartId = body.cart_id.toLowerCase();
-    const { body: cart } = await addToCart(c.env, await cartCall(c, cartId), { ...body, cart_id: cartId }, false);
+    const { body: cart } = await addToCart(c.env, await cartCall(c, cartId, theCart(cartId)), { ...body, cart_id: cartId }, false);
     return c.json(cart, 200);
   })
   .openapi(getRoute, async (c) => {
     const cartId = cartIdOf(c.req.valid("param").cart_id);
-    return c.json((await viewCart(c.env, await cartCall(c, cartId))).body, 200);
+    return c.json((await viewCart(c.env, await cartCall(c, cartId, theCart(cartId)))).body, 200);
   })
   .openapi(extendRoute, async (c) => {
     const cartId = cartIdOf(c.req.valid("param").cart_id);
-    return c.json((await extendCart(c.env, await cartCall(c, cartId))).body, 200);
+    return c.json((await extendCart(c.env, await cartCall(c, cartId, theCart(cartId)))).body, 200);
   })
   .openapi(deleteRoute, async (c) => {
     const cartId = cartIdOf(c.req.valid("param").cart_id);
-    return c.json((await abandonCart(c.env, await cartCall(c, cartId))).body, 200);
+    return c.json((await abandonCart(c.env, await cartCall(c, cartId, theCart(cartId)))).body, 200);
   })
   .openapi(
     checkoutRoute,
     async (c) => {
       const cartId = cartIdOf(c.req.valid("param").cart_id);
-      return c.json((await checkoutCart(c.env, await cartCall(c, cartId), c.req.valid("json"))).body, 200);
+      const body = c.req.valid("json");
+      const call = await cartCall(c, cartId, (db, businessId) => checkoutReadStatements(db, businessId, cartId, body));
+      return c.json((await checkoutCart(c.env, call, body)).body, 200);
     },
     (result) => {
       // Like the router's default hook, but a terms_accepted that is not true has its own code.

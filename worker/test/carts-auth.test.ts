@@ -1,0 +1,71 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { addToCart, cartBusiness, clock, customer, guest, smallPackage, stay } from "./carts-fixtures";
+import { callJson, createKey } from "./helpers";
+
+// The cart routes settle the key in the round trip that reads the cart (worker/src/index.ts,
+// settledByHandler): a refused key must still change nothing, whichever write it sends.
+
+/** Everything a cart write could leave behind in the business, as one comparable picture. */
+async function picture(businessId: number) {
+  const q = (sql: string) => env.DB.prepare(sql).bind(businessId).all();
+  return {
+    carts: (await q("SELECT id, status, expires_at, extensions, revision FROM carts WHERE business_id = ? ORDER BY id")).results,
+    guests: (await q("SELECT COUNT(*) AS n FROM cart_guests WHERE business_id = ?")).results,
+    holds: (await q("SELECT COUNT(*) AS n, COUNT(released_at) AS released FROM allocations WHERE business_id = ?")).results,
+    bookings: (await q("SELECT COUNT(*) AS n FROM bookings WHERE business_id = ?")).results,
+    outbox: (await q("SELECT COUNT(*) AS n FROM outbox WHERE business_id = ?")).results,
+    idempotency: (await q("SELECT COUNT(*) AS n FROM idempotency WHERE business_id = ?")).results,
+  };
+}
+
+describe("a refused key changes nothing through the cart routes", () => {
+  it("revoked, unknown to the business or of the wrong scope: 401/403 for every cart write, with or without an Idempotency-Key", async () => {
+    const { businessId, key } = await cartBusiness();
+    const pkg = await smallPackage(businessId, 10);
+    const t = clock();
+    const { start, end } = stay(2);
+    const cartId = (await addToCart(key, { guests: [guest(pkg, start, end)] }, t(0))).body.cart_id as string;
+
+    const revoked = await createKey("public", businessId, `carts-auth-revoked-${businessId}`);
+    await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE name = ?").bind(new Date().toISOString(), `carts-auth-revoked-${businessId}`).run();
+    const privateKey = await createKey("private", businessId);
+    const before = await picture(businessId);
+
+    const writes = (k: string, headers: Record<string, string>) => [
+      () => addToCart(k, { guests: [guest(pkg, start, end)] }, t(10), headers),
+      () => addToCart(k, { cart_id: cartId, guests: [guest(pkg, start, end)] }, t(10), headers),
+      () => callJson(`/api/pub/v2/carts/${cartId}/extend`, { key: k, method: "PUT", now: t(10), headers }),
+      () => callJson(`/api/pub/v2/carts/${cartId}/checkout`, { key: k, now: t(10), headers, body: { terms_accepted: true, customer: customer() } }),
+      () => callJson(`/api/pub/v2/carts/${cartId}`, { key: k, method: "DELETE", now: t(10), headers }),
+    ];
+    let n = 0;
+    for (const [k, status] of [[revoked, 401], [privateKey, 403]] as const) {
+      for (const headers of [{}, { "Idempotency-Key": `refused-${++n}` }] as Record<string, string>[]) {
+        for (const write of writes(k, headers)) {
+          const res = await write();
+          expect(res.status, JSON.stringify(res.body)).toBe(status);
+        }
+      }
+    }
+    expect(await picture(businessId)).toEqual(before);
+    // The cart is untouched and still works for its own key.
+    const out = await callJson(`/api/pub/v2/carts/${cartId}/checkout`, { key, now: t(20), body: { terms_accepted: true, customer: customer() } });
+    expect(out.status).toBe(200);
+  });
+
+  it("a key past its rate limit: 429 for a checkout, and nothing booked", async () => {
+    const { businessId, key } = await cartBusiness({ rate_limit_per_minute: 3 });
+    const pkg = await smallPackage(businessId, 10);
+    const t = clock();
+    const { start, end } = stay(2);
+    const cartId = (await addToCart(key, { guests: [guest(pkg, start, end)] }, t(0))).body.cart_id as string;
+    expect((await callJson(`/api/pub/v2/carts/${cartId}`, { key, now: t(1) })).status).toBe(200);
+    expect((await callJson(`/api/pub/v2/carts/${cartId}`, { key, now: t(2) })).status).toBe(200);
+    const before = await picture(businessId);
+    const out = await callJson(`/api/pub/v2/carts/${cartId}/checkout`, { key, now: t(3), body: { terms_accepted: true, customer: customer() } });
+    expect(out.status).toBe(429);
+    expect(out.headers.get("Retry-After")).toMatch(/^\d+$/);
+    expect(await picture(businessId)).toEqual(before);
+  });
+});
