@@ -1,5 +1,5 @@
 import type { Env } from "../env";
-import type { EventName, PendingEvent } from "../domain/events";
+import type { PendingEvent } from "../domain/events";
 import { isoDateTime } from "../lib/time";
 
 export type { EventName } from "../domain/events";

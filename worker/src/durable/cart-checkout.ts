@@ -15,7 +15,6 @@ import {
   insertBookingStatement,
   cartFrom,
   cartStatement,
-  loadCart,
   type CartContents,
 } from "../db/carts";
 import { kickDelivery } from "../db/outbox";
@@ -30,7 +29,7 @@ import { isoDateTime } from "../lib/time";
 import { stamp } from "../db/allocations";
 import { idempotencyResourceStatement } from "../middleware/idempotency";
 import type { CatalogSnapshot } from "../db/catalog-snapshot";
-import { batchAbortReason, catalogOf, guestViews, referenceOf, runGuarded, takeRead, type CartCall, type Outcome } from "./cart-operations";
+import { batchAbortReason, catalogOf, guestViews, referenceOf, runGuarded, sender, takeRead, type CartCall, type Outcome } from "./cart-operations";
 
 const COUNTRY_CODES = Object.keys(CALLING_CODES);
 
@@ -55,7 +54,8 @@ async function checkoutOnce(env: Env, call: CartCall, body: CheckoutBody): Promi
   const business = snap.business;
   // The cart and the persons its checkout meets (by the customer's and the guests' e-mails), in one
   // round trip: the one that settled the request's access, the first time.
-  const read = takeRead(call) ?? (await db.batch(checkoutReadStatements(db, businessId, cartId, body)));
+  const send = sender(db, call);
+  const read = takeRead(call) ?? (await send(checkoutReadStatements(db, businessId, cartId, body)));
   const contents = cartFrom(read);
   if (!contents) throw notFound(`Cart ${cartId}`);
   let known: Map<string, PersonRow> | undefined = personsByNorm(read[0]);
@@ -113,7 +113,7 @@ async function checkoutOnce(env: Env, call: CartCall, body: CheckoutBody): Promi
     const people = await bookingPeopleStatements(db, businessId, bookingId, peopleInput, now, [{ event: "BookingCreated", data: { booking_id: bookingId } }], known);
     bookerId = people.bookerId;
     try {
-      written = await db.batch([
+      written = await send([
         ...fixed,
         ...people.statements,
         checkOutCartStatement(db, businessId, cartId, bookingId, now),
@@ -127,7 +127,7 @@ async function checkoutOnce(env: Env, call: CartCall, body: CheckoutBody): Promi
         throw new ApiError(410, "cart_expired", "Some items of this cart are no longer held (their hold expired); nothing was booked. Start a new cart.");
       }
       if (reason === "cart_not_open" || reason === "cart_expired") {
-        const again = await loadCart(db, businessId, cartId);
+        const again = cartFrom(await send([cartStatement(db, businessId, cartId)]));
         const refusal = again && transition(again.cart, "checkout", stamp(now));
         if (refusal && !refusal.ok) throw new ApiError(refusal.refusal.status, refusal.refusal.code, refusal.refusal.detail);
         throw err;

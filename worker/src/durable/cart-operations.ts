@@ -19,7 +19,6 @@ import {
   itemsGuard,
   cartFrom,
   cartStatement,
-  loadCart,
   openCartsGuard,
   touchCartStatement,
   type CartContents,
@@ -52,6 +51,16 @@ export interface CartCall {
    * read takes it; a retry reads again.
    */
   read?: D1Result[];
+  /**
+   * How the operation sends its batches: with the other requests' of the moment (the routes pass
+   * lib/together.ts's sendTogether, with the request's waitUntil), else each on its own.
+   */
+  send?: (statements: D1PreparedStatement[]) => Promise<D1Result[]>;
+}
+
+/** The operation's way of sending a batch (CartCall.send, else db.batch). */
+export function sender(db: D1Database, call: CartCall): (statements: D1PreparedStatement[]) => Promise<D1Result[]> {
+  return call.send ?? ((statements) => db.batch(statements));
 }
 
 /** The request's first read of the cart, once (takeRead), else null: the caller reads itself. */
@@ -116,7 +125,7 @@ async function configOf(db: D1Database, call: CartCall): Promise<BusinessConfig>
 /** The cart, or 404 exactly like a cart of another business. */
 async function requireCart(db: D1Database, call: CartCall): Promise<CartContents> {
   const read = takeRead(call);
-  const contents = read ? cartFrom(read) : await loadCart(db, call.businessId, call.cartId);
+  const contents = cartFrom(read ?? (await sender(db, call)([cartStatement(db, call.businessId, call.cartId)])));
   if (!contents) throw notFound(`Cart ${call.cartId}`);
   return contents;
 }
@@ -307,7 +316,7 @@ async function addOnce(env: Env, call: CartCall, body: AddToCartBody, isNew: boo
 
   let written: D1Result[];
   try {
-    written = await db.batch([...statements, cartStatement(db, businessId, cartId)]);
+    written = await sender(db, call)([...statements, cartStatement(db, businessId, cartId)]);
   } catch (err) {
     switch (batchAbortReason(err)) {
       case "sold_out":
@@ -350,7 +359,7 @@ export function extendCart(env: Env, call: CartCall): Promise<Outcome<{ cart_id:
     }
     const expiresAt = new Date(Math.max(now.getTime() + EXTENSION_MS, Date.parse(cart.expires_at)));
     try {
-      await db.batch([
+      await sender(db, call)([
         // The extensions were counted on the cart as read.
         cartGuard(db, businessId, cartId, now, cart.revision),
         extendCartStatement(db, businessId, cartId, expiresAt, now),
@@ -377,7 +386,7 @@ export function abandonCart(env: Env, call: CartCall): Promise<Outcome<{ success
     allow(cart, "abandon", now);
     const reason = effectiveState(cart, stamp(now)).abandon_reason ?? "deleted";
     // Decided on the cart as read: a checkout in between makes this a 409 on the next run.
-    await db.batch([
+    await sender(db, call)([
       cartGuard(db, businessId, cartId, now, cart.revision, { open: false }),
       abandonCartStatement(db, businessId, cartId, reason, now),
       releaseCartHoldsStatement(db, businessId, cartId, now),

@@ -3,7 +3,7 @@ import type { LedgerRead } from "../db/catalog";
 import { snapshotFrom, snapshotStatements, SNAPSHOT_STATEMENTS, type CatalogSnapshot } from "../db/catalog-snapshot";
 import type { AppEnv } from "../env";
 import { ApiError } from "./errors";
-import { readTogether } from "./read-together";
+import { sendTogether } from "./together";
 import { waitUntil } from "./wait-until";
 
 /**
@@ -55,7 +55,7 @@ export async function settleAccess(c: Context<AppEnv>): Promise<number> {
   const access = c.get("access");
   if (access.failure !== undefined) throw access.failure;
   if (access.version !== undefined) return access.version;
-  access.settling ??= readTogether(c.env.DB, [access.guard(c.env.DB)], keeper(c)).then((r) =>
+  access.settling ??= sendTogether(c.env.DB, [access.guard(c.env.DB)], keeper(c)).then((r) =>
     settleWith(access, (r[0].results[0] as Record<string, unknown> | undefined) ?? null),
   );
   return access.settling;
@@ -119,8 +119,8 @@ export async function readTenant(c: Context<AppEnv>, plan: (snap: CatalogSnapsho
   if (loading) head.push(...snapshotStatements(db, businessId));
   const body = loading ? [] : plan(snap!);
   const all = [...head, ...body];
-  // With the reads of the other requests under way at the same moment (lib/read-together.ts).
-  const sent = readTogether(db, all, keeper(c));
+  // With the reads of the other requests under way at the same moment (lib/together.ts).
+  const sent = sendTogether(db, all, keeper(c));
   // Reads of the same request running side by side wait for this guard rather than send their own.
   const settled = needsGuard ? sent.then((r) => settleWith(access, (r[0].results[0] as Record<string, unknown> | undefined) ?? null)) : undefined;
   if (settled) {

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
-import { traffic } from "../lib/read-together";
+import { traffic } from "../lib/together";
 
 export interface RequestContextOptions {
   /** Largest accepted request body in bytes (default 256 KiB). */

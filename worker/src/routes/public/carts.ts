@@ -8,6 +8,7 @@ import { abandonCart, addToCart, extendCart, viewCart, type CartCall } from "../
 import { timerName } from "../../durable/cart-timer";
 import type { AppEnv } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
+import { sendTogether } from "../../lib/together";
 import { waitUntil } from "../../lib/wait-until";
 import { createRouter } from "../../lib/openapi";
 import { readTenant, settleAccess } from "../../lib/tenant-read";
@@ -133,7 +134,17 @@ async function cartCall(c: Context<AppEnv>, cartId: string, first?: (db: D1Datab
   const read = first ? (await readTenant(c, () => first(c.env.DB, c.get("tenant").businessId))).results : undefined;
   const catalogVersion = await settleAccess(c);
   const tenant = c.get("tenant");
-  return { businessId: tenant.businessId, clientId: tenant.clientId, cartId, now: c.get("now"), catalogVersion, idempotencyKey: c.get("idempotencyKey"), read };
+  return {
+    businessId: tenant.businessId,
+    clientId: tenant.clientId,
+    cartId,
+    now: c.get("now"),
+    catalogVersion,
+    idempotencyKey: c.get("idempotencyKey"),
+    read,
+    // Its batches, reads and writes, go with the other requests' of the moment: one commit for many.
+    send: (statements) => sendTogether(c.env.DB, statements, (p) => waitUntil(c, p)),
+  };
 }
 
 /** The first read of an operation on an existing cart: the cart itself. */

@@ -1,12 +1,13 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { limits, readTogether } from "../src/lib/read-together";
+import { limits, sendTogether } from "../src/lib/together";
 import { MAY_SAT } from "./catalog-fixtures";
 import { callJson, createBusiness, createKey, DEMO_BUSINESS_ID } from "./helpers";
 
-// Catalog reads of requests served at the same moment share D1 round trips (lib/read-together.ts).
-// What must never show: one request's rows in another's answer, one request's failure in
-// another's, or a read older than the request that made it.
+// D1 batches of requests served at the same moment share round trips (lib/together.ts): catalog
+// reads, and the cart writes. What must never show: one request's rows in another's answer, one
+// request's failure in another's (nor its write undone by another's), or a read older than the
+// request that made it.
 
 /** The real D1, counting the round trips made through it. */
 function countingDb() {
@@ -21,11 +22,11 @@ function countingDb() {
   return { db, trips };
 }
 
-describe("readTogether", () => {
+describe("sendTogether", () => {
   it("answers every caller its own rows, in order, in fewer round trips than callers", async () => {
     const { db, trips } = countingDb();
     const asks = Array.from({ length: 12 }, (_, i) =>
-      readTogether(db, [db.prepare("SELECT ?1 AS n, ?2 AS tag").bind(i, `first-${i}`), db.prepare("SELECT ?1 * 10 AS n").bind(i)]),
+      sendTogether(db, [db.prepare("SELECT ?1 AS n, ?2 AS tag").bind(i, `first-${i}`), db.prepare("SELECT ?1 * 10 AS n").bind(i)]),
     );
     const answers = await Promise.all(asks);
     answers.forEach((results, i) => {
@@ -39,11 +40,11 @@ describe("readTogether", () => {
 
   it("keeps a failing read to its own caller", async () => {
     const { db } = countingDb();
-    const good = readTogether(db, [db.prepare("SELECT 1 AS one"), db.prepare("SELECT 2 AS two")]);
+    const good = sendTogether(db, [db.prepare("SELECT 1 AS one"), db.prepare("SELECT 2 AS two")]);
     const others = [
-      readTogether(db, [db.prepare("SELECT 3 AS three"), db.prepare("SELECT 4 AS four")]),
-      readTogether(db, [db.prepare("SELECT missing FROM no_such_table"), db.prepare("SELECT 5 AS five")]),
-      readTogether(db, [db.prepare("SELECT 6 AS six"), db.prepare("SELECT 7 AS seven")]),
+      sendTogether(db, [db.prepare("SELECT 3 AS three"), db.prepare("SELECT 4 AS four")]),
+      sendTogether(db, [db.prepare("SELECT missing FROM no_such_table"), db.prepare("SELECT 5 AS five")]),
+      sendTogether(db, [db.prepare("SELECT 6 AS six"), db.prepare("SELECT 7 AS seven")]),
     ];
     expect((await good).map((r) => r.results)).toEqual([[{ one: 1 }], [{ two: 2 }]]);
     const [before, failed, after] = await Promise.allSettled(others);
@@ -54,27 +55,64 @@ describe("readTogether", () => {
     expect((after as PromiseFulfilledResult<D1Result[]>).value.map((r) => r.results)).toEqual([[{ six: 6 }], [{ seven: 7 }]]);
   });
 
+  it("writes sent together are made once each; one that aborts takes no other's write with it", async () => {
+    const { db, trips } = countingDb();
+    await env.DB.prepare("CREATE TABLE IF NOT EXISTS together_writes (k TEXT PRIMARY KEY, v INTEGER NOT NULL)").run();
+    await env.DB.prepare("DELETE FROM together_writes").run();
+    await env.DB.prepare("INSERT INTO together_writes (k, v) VALUES ('taken', 0)").run();
+    // Each writes its row and reads back the table's count within its own transaction; one
+    // collides with the existing key (a write that aborts, as a sold-out hold does).
+    const write = (k: string) =>
+      sendTogether(db, [db.prepare("INSERT INTO together_writes (k, v) VALUES (?, 1)").bind(k), db.prepare("SELECT v FROM together_writes WHERE k = ?").bind(k)]);
+    const first = write("w0"); // leaves at once; the others gather behind it
+    const rest = ["w1", "w2", "taken", "w3", "w4"].map(write);
+    await first;
+    const settled = await Promise.allSettled(rest);
+    expect(settled.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled"]);
+    expect(String((settled[2] as PromiseRejectedResult).reason)).toMatch(/UNIQUE constraint failed/);
+    for (const r of settled.filter((x) => x.status === "fulfilled")) expect((r as PromiseFulfilledResult<D1Result[]>).value[1].results).toEqual([{ v: 1 }]);
+    const rows = await env.DB.prepare("SELECT k, v FROM together_writes ORDER BY k").all();
+    expect(rows.results).toEqual([{ k: "taken", v: 0 }, ...["w0", "w1", "w2", "w3", "w4"].map((k) => ({ k, v: 1 }))]);
+    // The first alone, the five together (rolled back whole for the collision), then each alone.
+    expect(trips.count).toBe(2 + 5);
+    await env.DB.prepare("DROP TABLE together_writes").run();
+  });
+
+  it("writes sent together without a failure share one commit", async () => {
+    const { db, trips } = countingDb();
+    await env.DB.prepare("CREATE TABLE IF NOT EXISTS together_commit (k TEXT PRIMARY KEY)").run();
+    await env.DB.prepare("DELETE FROM together_commit").run();
+    const writes = Array.from({ length: 8 }, (_, i) =>
+      sendTogether(db, [db.prepare("INSERT INTO together_commit (k) VALUES (?)").bind(`k${i}`), db.prepare("SELECT COUNT(*) AS n FROM together_commit")]),
+    );
+    // Each sees the writes made before its own in the same transaction, and its own.
+    expect((await Promise.all(writes)).map((r) => r[1].results[0])).toEqual(Array.from({ length: 8 }, (_, i) => ({ n: i + 1 })));
+    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM together_commit").first<{ n: number }>())!.n).toBe(8);
+    expect(trips.count).toBe(2);
+    await env.DB.prepare("DROP TABLE together_commit").run();
+  });
+
   it("never answers a read from before it was asked: a write finished first is seen", async () => {
     const { db } = countingDb();
     await env.DB.prepare("CREATE TABLE IF NOT EXISTS read_together_probe (v INTEGER)").run();
     await env.DB.prepare("DELETE FROM read_together_probe").run();
     const probe = () => db.prepare("SELECT COUNT(*) AS n FROM read_together_probe");
-    const early = readTogether(db, [probe()]); // under way while the write happens
+    const early = sendTogether(db, [probe()]); // under way while the write happens
     await env.DB.prepare("INSERT INTO read_together_probe (v) VALUES (1)").run();
-    const late = readTogether(db, [probe()]);
+    const late = sendTogether(db, [probe()]);
     expect((await late)[0].results).toEqual([{ n: 1 }]);
     await early;
     await env.DB.prepare("DROP TABLE read_together_probe").run();
   });
 });
 
-describe("readTogether: who sends, and what if a round never comes back", () => {
+describe("sendTogether: who sends, and what if a round never comes back", () => {
   it("hands the line from driver to waiter, and every caller still gets its own rows", async () => {
     const { db, trips } = countingDb();
     const saved = { ...limits };
     limits.driveMs = 0; // every driver hands on after one round
     try {
-      const ask = (i: number) => readTogether(db, [db.prepare("SELECT ?1 AS n").bind(i), db.prepare("SELECT ?1 + 1000 AS m").bind(i)]);
+      const ask = (i: number) => sendTogether(db, [db.prepare("SELECT ?1 AS n").bind(i), db.prepare("SELECT ?1 + 1000 AS m").bind(i)]);
       // Waves arriving while rounds are under way, so that there is always someone to hand on to.
       const asks: Promise<D1Result[]>[] = [];
       for (let wave = 0; wave < 4; wave++) {
@@ -107,11 +145,11 @@ describe("readTogether: who sends, and what if a round never comes back", () => 
     limits.waitMs = 60;
     try {
       const pair = (i: number) => [db.prepare("SELECT ?1 AS n").bind(i), db.prepare("SELECT 0 AS z")];
-      const lost = readTogether(db, pair(1));
-      const queued = readTogether(db, pair(2));
+      const lost = sendTogether(db, pair(1));
+      const queued = sendTogether(db, pair(2));
       await expect(lost).rejects.toThrow(/did not come back in time/);
       await expect(queued).rejects.toThrow(/did not come back in time/);
-      const after = await readTogether(db, pair(3));
+      const after = await sendTogether(db, pair(3));
       expect(after.map((r) => r.results)).toEqual([[{ n: 3 }], [{ z: 0 }]]);
     } finally {
       Object.assign(limits, saved);

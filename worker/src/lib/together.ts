@@ -1,13 +1,23 @@
 /**
- * Reads that arrive while another read is under way travel together in the next D1 round trip.
+ * D1 batches of requests served at the same moment travel together: what arrives while a round
+ * trip is under way leaves in the next one, as one batch (one transaction).
  *
- * A D1 call costs about as much as a whole small request, whatever it carries, so the catalog
- * reads of many requests at once are cheaper sent as one batch than one batch each. Nothing is
- * read any earlier than it would be alone: a request's statements leave after it arrived, in the
- * round trip that follows the one under way (at once when none is), so what it reads is as fresh
- * as before — a revoked key is refused, a hold seen, the same. A batch is one read transaction.
+ * A D1 call costs about as much as a whole small request, whatever it carries: the call itself,
+ * and the commit that ends it (locally a WAL frame and an fsync, even for a read). So the catalog
+ * reads of many requests at once are cheaper sent as one batch than one batch each, and so are
+ * the writes of many buyers: one commit for several carts (group commit). Nothing is read or
+ * written any earlier than it would be alone: a request's statements leave after it arrived, in
+ * the round trip that follows the one under way (at once when none is), so what it reads is as
+ * fresh as before — a revoked key is refused, a hold seen, the same.
  *
- * When this process is serving other requests too, the first read waits a millisecond before it
+ * In one batch the requests' statements run in the order they arrived, one request's after the
+ * other's, exactly as if each were sent alone in that order. A batch that fails takes no one
+ * else's result with it: it is rolled back whole, then each request's statements are sent again
+ * on their own and only the request whose statements fail sees its error. A write whose guard
+ * aborts (sold out, a cart changed) so costs its round one more try; the others' writes are made
+ * once, in their own batch.
+ *
+ * When this process is serving other requests too, the first batch waits a millisecond before it
  * leaves, so that theirs (a few steps behind) can join it: under load that is what makes a round
  * trip carry several requests rather than one or two. A request on its own leaves at once.
  *
@@ -16,11 +26,7 @@
  * work a bounded time after the answer, so a driver serves rounds for at most `limits.driveMs`
  * and then hands the line to the first request still waiting, which drives from its own context.
  * Should a round never come back (its driver's context cancelled), each waiter gives up after
- * `limits.waitMs` with an error of its own, and the stalled line is freed for the next reads.
- *
- * Only reads come here: a batch that fails takes no one else's result with it, since each
- * request's statements are then sent again on their own and only the failing request sees its
- * error.
+ * `limits.waitMs` with an error of its own, and the stalled line is freed for the next batches.
  */
 
 interface Waiting {
@@ -43,7 +49,7 @@ const lines = new WeakMap<D1Database, Line>();
 /** Requests this process is serving now (kept by the request-context middleware). */
 export const traffic = { open: 0 };
 
-/** How long a read waits for others' to join it, when others are being served. */
+/** How long a batch waits for others' to join it, when others are being served. */
 export const GATHER_MS = 1;
 
 /** The most statements one round trip carries; the rest wait for the next. */
@@ -51,7 +57,7 @@ export const MAX_STATEMENTS_TOGETHER = 200;
 
 /**
  * driveMs: how long one request drives the line before handing it on (well inside the ~30 s a
- * runtime allows a request's waitUntil work). waitMs: the longest a read waits for a round trip
+ * runtime allows a request's waitUntil work). waitMs: the longest a batch waits for a round trip
  * another request drives. Changeable for tests.
  */
 export const limits = { driveMs: 2_000, waitMs: 15_000 };
@@ -70,7 +76,7 @@ async function sendAlone(db: D1Database, group: Waiting[]) {
   );
 }
 
-/** One round: the waiting reads (up to the statement cap) in one batch. */
+/** One round: the waiting batches (up to the statement cap) in one batch. */
 async function round(db: D1Database, line: Line) {
   const group: Waiting[] = [];
   let count = 0;
@@ -117,11 +123,12 @@ async function drive(db: D1Database, line: Line) {
 }
 
 /**
- * Sends `statements` (reads only) and answers their results, in order. `keepAlive` receives the
- * rounds this request drives for others too (pass the request's `waitUntil`), so that they are
- * answered even after this request's own answer has gone.
+ * Sends `statements` (reads, writes, or both: one transaction, all or nothing, as db.batch) and
+ * answers their results, in order. `keepAlive` receives the rounds this request drives for others
+ * too (pass the request's `waitUntil`), so that they are answered even after this request's own
+ * answer has gone.
  */
-export function readTogether(db: D1Database, statements: D1PreparedStatement[], keepAlive?: (p: Promise<unknown>) => void): Promise<D1Result[]> {
+export function sendTogether(db: D1Database, statements: D1PreparedStatement[], keepAlive?: (p: Promise<unknown>) => void): Promise<D1Result[]> {
   if (statements.length === 0) return Promise.resolve([]);
   let line = lines.get(db);
   if (!line) lines.set(db, (line = { busy: false, waiting: [], progress: 0 }));
@@ -172,7 +179,7 @@ async function waitHere(db: D1Database, line: Line, entry: Waiting, answer: Prom
     }
     // No round came back for as long as a waiter waits: the driver is gone. Free the line.
     if (Date.now() - line.progress >= limits.waitMs) line.busy = false;
-    throw new Error("A D1 read sent together with other requests did not come back in time.");
+    throw new Error("A D1 batch sent together with other requests did not come back in time.");
   } finally {
     clearTimeout(timer);
   }
