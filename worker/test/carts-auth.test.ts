@@ -1,7 +1,8 @@
-import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import worker from "../src/index";
+import { describe, expect, it, vi } from "vitest";
 import { addToCart, cartBusiness, clock, customer, guest, smallPackage, stay } from "./carts-fixtures";
-import { callJson, createKey } from "./helpers";
+import { BASE, callJson, createKey } from "./helpers";
 
 // The cart routes settle the key in the round trip that reads the cart (worker/src/index.ts,
 // settledByHandler): a refused key must still change nothing, whichever write it sends.
@@ -66,6 +67,106 @@ describe("a refused key changes nothing through the cart routes", () => {
     const out = await callJson(`/api/pub/v2/carts/${cartId}/checkout`, { key, now: t(3), body: { terms_accepted: true, customer: customer() } });
     expect(out.status).toBe(429);
     expect(out.headers.get("Retry-After")).toMatch(/^\d+$/);
+    expect(await picture(businessId)).toEqual(before);
+  });
+});
+
+/** The real D1, counting its round trips: each batch, and each statement run on its own. */
+function countingEnv() {
+  const trips = { count: 0 };
+  const wrap = (stmt: D1PreparedStatement): D1PreparedStatement =>
+    new Proxy(stmt, {
+      get(target, prop) {
+        if (prop === "bind") return (...args: unknown[]) => wrap(target.bind(...args));
+        if (prop === "first" || prop === "all" || prop === "run" || prop === "raw") {
+          return (...args: unknown[]) => {
+            trips.count++;
+            return (target as any)[prop](...args);
+          };
+        }
+        const v = (target as any)[prop];
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+  const DB = new Proxy(env.DB, {
+    get(target, prop) {
+      if (prop === "prepare") return (sql: string) => wrap(target.prepare(sql));
+      if (prop === "batch") {
+        return (stmts: D1PreparedStatement[]) => {
+          trips.count++;
+          return target.batch(stmts);
+        };
+      }
+      const v = (target as any)[prop];
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  return { env: { ...env, DB }, trips };
+}
+
+describe("opening a cart checks the key inside the cart's own write", () => {
+  it("costs one D1 round trip once the process knows the business: the write, with the check inside", async () => {
+    const { businessId, key } = await cartBusiness();
+    const pkg = await smallPackage(businessId, 10);
+    const t = clock();
+    const { start, end } = stay(1);
+    const counted = countingEnv();
+    const open = async (at: number) => {
+      const ctx = createExecutionContext();
+      const res = await worker.fetch(
+        new Request(`${BASE}/api/pub/v2/bookings/add`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "X-Test-Now": t(at) },
+          body: JSON.stringify({ currency: "EUR", guests: [guest(pkg, start, end)] }),
+        }),
+        counted.env as typeof env,
+        ctx,
+      );
+      await waitOnExecutionContext(ctx);
+      return res;
+    };
+    expect((await open(0)).status).toBe(201); // learns the business's catalog
+    counted.trips.count = 0;
+    expect((await open(1)).status).toBe(201);
+    expect(counted.trips.count).toBe(1);
+  });
+
+  it("prices the cart on the catalog as it is, when it changed since the process last read it", async () => {
+    const { businessId, key } = await cartBusiness();
+    const pkg = await smallPackage(businessId, 10);
+    const t = clock();
+    const { start, end } = stay(1);
+    // The process reads the business's catalog (100.00 a night) ...
+    expect((await addToCart(key, { guests: [guest(pkg, start, end)] }, t(0))).body.total).toBe(100);
+    // ... then the price changes behind its back (a new catalog version) ...
+    await env.DB.prepare("UPDATE rates SET amount_minor = 12345 WHERE product_id = ?").bind(pkg).run();
+    // ... and the next cart is priced on the new one: the write refused the old version.
+    const next = await addToCart(key, { guests: [guest(pkg, start, end)] }, t(1));
+    expect(next.status).toBe(201);
+    expect(next.body.total).toBe(123.45);
+  });
+
+  it("refuses a key revoked since the process last saw it, writing nothing, and logs the key's name when it opens", async () => {
+    const { businessId } = await cartBusiness();
+    const pkg = await smallPackage(businessId, 10);
+    const name = `carts-auth-fused-${businessId}`;
+    const key = await createKey("public", businessId, name);
+    const t = clock();
+    const { start, end } = stay(1);
+    const log = vi.spyOn(console, "log");
+    try {
+      expect((await addToCart(key, { guests: [guest(pkg, start, end)] }, t(0))).status).toBe(201);
+      const opened = await addToCart(key, { guests: [guest(pkg, start, end)] }, t(1));
+      expect(opened.status).toBe(201);
+      const line = log.mock.calls.map((args) => String(args[0])).filter((l) => l.includes('"path":"/api/pub/v2/bookings/add"')).pop()!;
+      expect(JSON.parse(line)).toMatchObject({ status: 201, key: name });
+    } finally {
+      log.mockRestore();
+    }
+    await env.DB.prepare("UPDATE api_keys SET revoked_at = ? WHERE name = ?").bind(new Date().toISOString(), name).run();
+    const before = await picture(businessId);
+    const refused = await addToCart(key, { guests: [guest(pkg, start, end)] }, t(2));
+    expect([refused.status, refused.body.code, refused.body.detail]).toEqual([401, "unauthorized", "The API key has been revoked."]);
     expect(await picture(businessId)).toEqual(before);
   });
 });

@@ -34,7 +34,7 @@ import { translated } from "../domain/product";
 import type { Env } from "../env";
 import { ApiError, notFound } from "../lib/errors";
 import { isoDateTime } from "../lib/time";
-import { snapshotAt } from "../lib/tenant-read";
+import { snapshotAt, type FusedAccess } from "../lib/tenant-read";
 
 /** Who asks, about which cart, at what time (the request's clock). */
 export interface CartCall {
@@ -56,6 +56,8 @@ export interface CartCall {
    * lib/together.ts's sendTogether, with the request's waitUntil), else each on its own.
    */
   send?: (statements: D1PreparedStatement[]) => Promise<D1Result[]>;
+  /** The request's access check, to make inside a new cart's write (lib/tenant-read.ts fuseAccess). */
+  access?: FusedAccess;
 }
 
 /** The operation's way of sending a batch (CartCall.send, else db.batch). */
@@ -79,7 +81,7 @@ export interface Outcome<T> {
 
 /** Why a batch was aborted: the trigger's or a guard's message, if it is one of ours. */
 export function batchAbortReason(err: unknown): string | null {
-  const m = /\b(sold_out|cart_not_open|cart_expired|hold_expired|limit_open_carts|limit_items|cart_changed|guard_failed)\b/.exec(String((err as Error)?.message ?? err));
+  const m = /\b(sold_out|cart_not_open|cart_expired|hold_expired|limit_open_carts|limit_items|cart_changed|access_refused|guard_failed)\b/.exec(String((err as Error)?.message ?? err));
   return m ? m[1] : null;
 }
 
@@ -316,7 +318,10 @@ async function addOnce(env: Env, call: CartCall, body: AddToCartBody, isNew: boo
 
   let written: D1Result[];
   try {
-    written = await sender(db, call)([...statements, cartStatement(db, businessId, cartId)]);
+    // A new cart's write may carry the request's access check (first, so nothing is written unless it holds).
+    const head = isNew ? (call.access?.statements ?? []) : [];
+    written = await sender(db, call)([...head, ...statements, cartStatement(db, businessId, cartId)]);
+    if (head.length) call.access!.settle(written.slice(0, head.length));
   } catch (err) {
     switch (batchAbortReason(err)) {
       case "sold_out":

@@ -24,6 +24,26 @@ export interface Access {
   failure?: unknown;
   /** A settling read under way (calls running side by side wait for it rather than read again). */
   settling?: Promise<number>;
+  /**
+   * The same check as guard() and check(), made inside a write's own transaction (fuseAccess):
+   * takes what must be taken before the write (the rate limit), and answers the statements to put
+   * first in the write's batch, which abort it ('access_refused') unless the access holds and the
+   * business's catalog is still at the snapshot's version, and what to make of their results once
+   * the write is made.
+   */
+  fused?(db: D1Database, snap: CatalogSnapshot): Promise<{ statements: D1PreparedStatement[]; settle(results: D1Result[]): void }>;
+}
+
+/**
+ * SQL: the business `b` is at the catalog version bound here, as this process knows it. A
+ * catalog_version is a 64-bit random number and JavaScript holds it as the nearest double, so
+ * the column is compared as that same double.
+ */
+export const CATALOG_VERSION_IS = "CAST(b.catalog_version AS REAL) = ?";
+
+/** The first statement of a fused access check: aborts the batch unless `condition` holds. */
+export function accessGuardStatement(db: D1Database, condition: string, ...params: unknown[]): D1PreparedStatement {
+  return db.prepare(`INSERT INTO access_guard (ok) SELECT EXISTS (${condition})`).bind(...params);
 }
 
 /** Access for a request whose door already identified the business (the widget's inner app). */
@@ -34,6 +54,11 @@ export function businessAccess(businessId: number): Access {
     async check(row) {
       if (!row) throw new ApiError(404, "not_found", "The business does not exist.");
       return Number(row.catalog_version);
+    },
+    async fused(db, snap) {
+      // The door found the business and took the visitor's rate limit.
+      const guard = accessGuardStatement(db, `SELECT 1 FROM businesses b WHERE b.id = ? AND ${CATALOG_VERSION_IS}`, businessId, snap.version);
+      return { statements: [guard], settle() {} };
     },
   };
 }
@@ -59,6 +84,47 @@ export async function settleAccess(c: Context<AppEnv>): Promise<number> {
     settleWith(access, (r[0].results[0] as Record<string, unknown> | undefined) ?? null),
   );
   return access.settling;
+}
+
+/** A request's access check made inside its write (fuseAccess). */
+export interface FusedAccess {
+  /** The catalog version the write is built on. */
+  version: number;
+  /** To put first in the write's batch. */
+  statements: D1PreparedStatement[];
+  /** Once the write is made, with the results of `statements`: the access is settled. */
+  settle(results: D1Result[]): void;
+}
+
+/**
+ * For a write whose first D1 round trip is the write itself (opening a cart): the request's access
+ * check rides inside the write's own transaction instead of a round trip before it, so the write
+ * is made only if the key (or the widget's business) holds, and on this process's catalog
+ * snapshot only if the catalog has not changed since. Null when the access is settled or being
+ * settled already, or this process has no snapshot of the business: the caller settles it first.
+ * A write whose batch aborts with 'access_refused' is answered by settling the usual way (which
+ * says why: 401, 403, 404), or run again when the check holds after all (the catalog changed).
+ */
+export async function fuseAccess(c: Context<AppEnv>): Promise<FusedAccess | null> {
+  const access = c.get("access");
+  if (!access.fused || access.version !== undefined || access.failure !== undefined || access.settling) return null;
+  const snap = snapshots.get(c.get("tenant").businessId);
+  if (!snap) return null;
+  let fused: Awaited<ReturnType<NonNullable<Access["fused"]>>>;
+  try {
+    fused = await access.fused(c.env.DB, snap);
+  } catch (err) {
+    access.failure = err;
+    throw err;
+  }
+  return {
+    version: snap.version,
+    statements: fused.statements,
+    settle(results) {
+      fused.settle(results);
+      access.version = snap.version;
+    },
+  };
 }
 
 // ---- The process's catalog snapshots, per business ----

@@ -5,7 +5,7 @@ import { keyRecordStatement, type KeyRecord } from "../db/businesses";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
 import { readKey, sha256Hex, type KeyClaims, type KeyScope } from "../lib/keys";
-import { settleAccess, type Access } from "../lib/tenant-read";
+import { accessGuardStatement, CATALOG_VERSION_IS, settleAccess, type Access } from "../lib/tenant-read";
 import { withHeaders } from "./cors";
 import { takeRequest } from "./rate-limit";
 
@@ -65,6 +65,14 @@ const unauthorized = (detail: string) =>
 
 /** The key's access: its D1 record (joined with the business) settles it, then the rate limit. */
 function keyAccess(c: Context<AppEnv>, claims: KeyClaims, tokenHash: string, scope: KeyScope): Access {
+  /** The rate limit was taken already (by `fused`): a check after it does not take it again. */
+  let admitted = false;
+  const admit = async (record: { id: string; business_id: number; slug: string; name: string }, limit: number) => {
+    c.set("tenant", { businessId: record.business_id, slug: record.slug, actor: record.name, clientId: `key:${record.id}` });
+    if (admitted) return;
+    access.headers = await takeRequest(c.env, `key:${record.id}`, limit, c.get("now").getTime());
+    admitted = true;
+  };
   const access: Access = {
     headers: {},
     guard: (db) => keyRecordStatement(db, claims.jti),
@@ -77,9 +85,31 @@ function keyAccess(c: Context<AppEnv>, claims: KeyClaims, tokenHash: string, sco
       if (record.scope !== scope) {
         throw new ApiError(403, "forbidden", `This route needs a ${scope} key; this key's scope is ${record.scope}.`);
       }
-      c.set("tenant", { businessId: record.business_id, slug: record.slug, actor: record.name, clientId: `key:${record.id}` });
-      access.headers = await takeRequest(c.env, `key:${record.id}`, rateLimitOf(record.config), c.get("now").getTime());
+      await admit(record, rateLimitOf(record.config));
       return Number(record.catalog_version);
+    },
+    async fused(db, snap) {
+      // What check() asks of the record, in SQL: the write is made only if all of it holds.
+      const guard = accessGuardStatement(
+        db,
+        `SELECT 1 FROM api_keys k JOIN businesses b ON b.id = k.business_id
+          WHERE k.id = ? AND k.business_id = ? AND k.key_hash = ? AND k.revoked_at IS NULL AND k.scope = ? AND ${CATALOG_VERSION_IS}`,
+        claims.jti,
+        claims.bid,
+        tokenHash,
+        scope,
+        snap.version,
+      );
+      // The rate limit is the business's as of the snapshot (the guard holds only at its version).
+      await admit({ id: claims.jti, business_id: claims.bid, slug: snap.business.slug, name: "" }, snap.business.config.rate_limit_per_minute);
+      return {
+        statements: [guard, db.prepare("SELECT name FROM api_keys WHERE id = ?").bind(claims.jti)],
+        settle(results) {
+          // The key's name, for the request's log line.
+          const name = (results[1]?.results[0] as { name?: string } | undefined)?.name ?? "";
+          c.set("tenant", { ...c.get("tenant"), actor: name });
+        },
+      };
     },
   };
   return access;

@@ -4,14 +4,14 @@ import { AddToCartBody, Booking, Cart, CartIdParam, CheckoutBody, DeleteResult, 
 import { problemResponse } from "../../contract/problem";
 import { cartStatement } from "../../db/carts";
 import { bookedAnswer, checkoutCart, checkoutReadStatements } from "../../durable/cart-checkout";
-import { abandonCart, addToCart, extendCart, viewCart, type CartCall } from "../../durable/cart-operations";
+import { abandonCart, addToCart, batchAbortReason, extendCart, viewCart, type CartCall } from "../../durable/cart-operations";
 import { timerName } from "../../durable/cart-timer";
 import type { AppEnv } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { sendTogether } from "../../lib/together";
 import { waitUntil } from "../../lib/wait-until";
 import { createRouter } from "../../lib/openapi";
-import { readTenant, settleAccess } from "../../lib/tenant-read";
+import { fuseAccess, readTenant, settleAccess, type FusedAccess } from "../../lib/tenant-read";
 import { idempotency } from "../../middleware/idempotency";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -130,9 +130,15 @@ const checkoutRoute = createRoute({
  * operation on an existing cart names what it reads first (`first`): those statements ride in the
  * round trip that settles the access (lib/tenant-read.ts) and the operation takes their results.
  */
-async function cartCall(c: Context<AppEnv>, cartId: string, first?: (db: D1Database, businessId: number) => D1PreparedStatement[]): Promise<CartCall> {
+async function cartCall(
+  c: Context<AppEnv>,
+  cartId: string,
+  first?: (db: D1Database, businessId: number) => D1PreparedStatement[],
+  fused?: FusedAccess,
+): Promise<CartCall> {
   const read = first ? (await readTenant(c, () => first(c.env.DB, c.get("tenant").businessId))).results : undefined;
-  const catalogVersion = await settleAccess(c);
+  // With a fused check the access is settled by the write itself, at the snapshot's version.
+  const catalogVersion = fused ? fused.version : await settleAccess(c);
   const tenant = c.get("tenant");
   return {
     businessId: tenant.businessId,
@@ -142,6 +148,7 @@ async function cartCall(c: Context<AppEnv>, cartId: string, first?: (db: D1Datab
     catalogVersion,
     idempotencyKey: c.get("idempotencyKey"),
     read,
+    access: fused,
     // Its batches, reads and writes, go with the other requests' of the moment: one commit for many.
     send: (statements) => sendTogether(c.env.DB, statements, (p) => waitUntil(c, p)),
   };
@@ -192,8 +199,21 @@ export const cartRoutes = createRouter()
   .openapi(addRoute, async (c) => {
     const body = c.req.valid("json");
     if (body.cart_id === undefined) {
-      const call = await cartCall(c, crypto.randomUUID());
-      const opened = await addToCart(c.env, call, body, true);
+      const cartId = crypto.randomUUID();
+      // The cart's write is its first round trip: the access check rides in it when it can.
+      const access = await fuseAccess(c);
+      let call: CartCall;
+      let opened: Awaited<ReturnType<typeof addToCart>>;
+      try {
+        call = await cartCall(c, cartId, undefined, access ?? undefined);
+        opened = await addToCart(c.env, call, body, true);
+      } catch (err) {
+        if (!access || batchAbortReason(err) !== "access_refused") throw err;
+        // Refused inside the write (nothing written): the usual check says why, or the catalog
+        // changed since this process's snapshot and the cart is opened on the new one.
+        call = await cartCall(c, cartId);
+        opened = await addToCart(c.env, call, body, true);
+      }
       armTimer(c, call, opened.expiresAt!);
       return c.json(opened.body, 201);
     }
