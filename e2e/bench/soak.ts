@@ -18,11 +18,11 @@
  * 3. every successful checkout is a booking in D1, and every outbox event was delivered at least
  *    once with a valid Standard Webhooks signature (HMAC-SHA256 of "id.timestamp.body");
  * 4. the crash lost nothing answered: every booking answered is in D1, every cart answered was
- *    swept by its alarm; a checkout cut by the crash either booked whole or not at all (checked-out
- *    carts = bookings); the only carts left open past their expiry are ones whose opening request
- *    the crash cut (no more of them than such requests; their holds lapsed on time and count
- *    nowhere, and the business's other carts' alarms sweep them from a minute past their expiry);
- *    after the scheduled upkeep has run, none is open more than a minute past its expiry.
+ *    swept by the business's expiry alarm; a checkout cut by the crash either booked whole or not
+ *    at all (checked-out carts = bookings); the only carts left open past their expiry are ones
+ *    whose opening request the crash cut (no more of them than such requests; their holds lapsed
+ *    on time and count nowhere, and the alarm the business's next cart sets sweeps them); after
+ *    the scheduled upkeep has run, none is open more than a minute past its expiry.
  *
  * Prints the figures; exits non-zero on a violation.
  *   SOAK_SECONDS (default 120)  SOAK_BUYERS (default 8)  SOAK_PORT (default: a free one; the receiver takes another)
@@ -399,8 +399,9 @@ async function main() {
       params: [],
     }]);
     // A cart left open past its expiry is allowed only when the crash cut the request that opened
-    // it (written, then the process killed before its alarm was set): its buyer was never told of
-    // it, and its holds lapsed on time. A cart any buyer was told of must have been swept.
+    // it (written, then the process killed before it armed the business's timer): its buyer was
+    // never told of it, and its holds lapsed on time. A cart any buyer was told of must have been
+    // swept: the carts opened after the crash armed the timer again.
     // The scheduled upkeep (what the cron trigger runs) sweeps such carts once a minute past expiry.
     const upkeepAt = Date.now();
     if (!(await runUpkeep(svc.url))) violations.push("the scheduled upkeep failed");

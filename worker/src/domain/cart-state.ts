@@ -2,7 +2,7 @@
  * The cart's state machine, as the spec's state table has it: open -> checked_out | abandoned,
  * nothing else. Pure: callers pass the stored row and the request's clock.
  *
- * A cart whose expiry has passed is abandoned at once for everyone, whether or not its alarm has
+ * A cart whose expiry has passed is abandoned at once for everyone, whether or not the alarm has
  * swept it yet (expired holds never count, so its units are already free).
  */
 export type CartStatus = "open" | "checked_out" | "abandoned";

@@ -2,7 +2,8 @@
  * A crash loses nothing that was answered: the server's whole process group is killed at once
  * (SIGKILL: no shutdown, as a power cut or an out-of-memory kill), then started again on the same
  * state. Carts and bookings it had answered are there, an open cart can still be checked out, and
- * the expiry alarm a cart got before the crash still abandons it and releases its holds after.
+ * the expiry alarm its business got before the crash still abandons a cart and releases its holds
+ * after.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -72,13 +73,13 @@ describe("a crash and a restart on the same state", () => {
     rmSync(persistTo, { recursive: true, force: true });
   });
 
-  it("keeps answered carts and bookings, checks out a cart opened before, and its alarms fire after", async () => {
+  it("keeps answered carts and bookings, checks out a cart opened before, and the expiry alarm fires after", async () => {
     const booked = await add(1);
     assert.equal(booked.status, 201, JSON.stringify(booked.body));
     const booking = await checkout(booked.body.cart_id, 1);
     assert.equal(booking.status, 200, JSON.stringify(booking.body));
     const kept = await add(2); // checked out after the restart
-    const left = await add(3); // left to expire: only its alarm, set before the crash, can sweep it
+    const left = await add(3); // left to expire: only the expiry alarm, set before the crash, can sweep it
     assert.equal(kept.status, 201);
     assert.equal(left.status, 201);
     const expiresAt = Date.parse(left.body.expiry_date);
@@ -107,13 +108,13 @@ describe("a crash and a restart on the same state", () => {
     const before = await cartRow(left.body.cart_id);
     assert.equal(before.status, "open");
     assert.ok(before.unreleased > 0, "its holds are live");
-    // ... and then its alarm, set before the crash, abandons it and releases its hold.
+    // ... and then the business's expiry alarm, set before the crash, abandons it and releases its hold.
     const deadline = expiresAt + 30_000;
     let row = await cartRow(left.body.cart_id);
     while (row.status === "open" && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 500));
       row = await cartRow(left.body.cart_id);
     }
-    assert.deepEqual({ ...row }, { status: "abandoned", unreleased: 0 }, "swept by the alarm it got before the crash");
+    assert.deepEqual({ ...row }, { status: "abandoned", unreleased: 0 }, "swept by the alarm set before the crash");
   });
 });
