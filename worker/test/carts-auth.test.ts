@@ -2,7 +2,7 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import worker from "../src/index";
 import { describe, expect, it, vi } from "vitest";
 import { addToCart, cartBusiness, clock, customer, guest, smallPackage, stay } from "./carts-fixtures";
-import { BASE, callJson, createKey } from "./helpers";
+import { BASE, callJson, createKey, watchedDb } from "./helpers";
 
 // The cart routes settle the key in the round trip that reads the cart (worker/src/index.ts,
 // settledByHandler): a refused key must still change nothing, whichever write it sends.
@@ -74,34 +74,7 @@ describe("a refused key changes nothing through the cart routes", () => {
 /** The real D1, counting its round trips: each batch, and each statement run on its own. */
 function countingEnv() {
   const trips = { count: 0 };
-  const wrap = (stmt: D1PreparedStatement): D1PreparedStatement =>
-    new Proxy(stmt, {
-      get(target, prop) {
-        if (prop === "bind") return (...args: unknown[]) => wrap(target.bind(...args));
-        if (prop === "first" || prop === "all" || prop === "run" || prop === "raw") {
-          return (...args: unknown[]) => {
-            trips.count++;
-            return (target as any)[prop](...args);
-          };
-        }
-        const v = (target as any)[prop];
-        return typeof v === "function" ? v.bind(target) : v;
-      },
-    });
-  const DB = new Proxy(env.DB, {
-    get(target, prop) {
-      if (prop === "prepare") return (sql: string) => wrap(target.prepare(sql));
-      if (prop === "batch") {
-        return (stmts: D1PreparedStatement[]) => {
-          trips.count++;
-          return target.batch(stmts);
-        };
-      }
-      const v = (target as any)[prop];
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  });
-  return { env: { ...env, DB }, trips };
+  return { env: { ...env, DB: watchedDb({ trip: () => void trips.count++ }) }, trips };
 }
 
 describe("opening a cart checks the key inside the cart's own write", () => {

@@ -6,7 +6,7 @@ import { checkoutCart } from "../src/durable/cart-checkout";
 import { abandonCart, addToCart as addToCart_, extendCart, type CartCall } from "../src/durable/cart-operations";
 import type { Env } from "../src/env";
 import { addToCart, cartBusiness, clock, count, customer, fireCartTimer, guest, liveUnits, loseTimer, smallPackage, stay, timerAlarm } from "./carts-fixtures";
-import { callJson } from "./helpers";
+import { callJson, watchedDb } from "./helpers";
 
 const checkout = (key: string, id: string, now: string) => callJson(`/api/pub/v2/carts/${id}/checkout`, { key, now, body: { terms_accepted: true, customer: customer() } });
 
@@ -96,41 +96,12 @@ describe("operations on one cart at the same moment take effect one after the ot
  * changes the cart between the operation's read and its write, the narrowest of races, every time.
  */
 function meddling(sql: RegExp, meddle: () => Promise<unknown>): { env: Env; meddled: () => boolean } {
-  const sqlOf = new WeakMap<object, string>();
   let done = false;
-  const wrap = (text: string, stmt: D1PreparedStatement): D1PreparedStatement => {
-    const p = new Proxy(stmt, {
-      get(target, prop) {
-        if (prop === "bind") return (...args: unknown[]) => wrap(text, target.bind(...args));
-        const v = (target as any)[prop];
-        return typeof v === "function" ? v.bind(target) : v;
-      },
-    });
-    sqlOf.set(p, text);
-    return p;
-  };
-  const unwrapped = new WeakMap<object, D1PreparedStatement>();
-  const DB = new Proxy(env.DB, {
-    get(target, prop) {
-      if (prop === "prepare") {
-        return (text: string) => {
-          const stmt = target.prepare(text);
-          const p = wrap(text, stmt);
-          unwrapped.set(p, stmt);
-          return p;
-        };
-      }
-      if (prop === "batch") {
-        return async (stmts: D1PreparedStatement[]) => {
-          if (!done && stmts.some((s) => sql.test(sqlOf.get(s) ?? ""))) {
-            done = true;
-            await meddle();
-          }
-          return target.batch(stmts);
-        };
-      }
-      const v = (target as any)[prop];
-      return typeof v === "function" ? v.bind(target) : v;
+  const DB = watchedDb({
+    async beforeBatch(sqls) {
+      if (done || !sqls.some((s) => sql.test(s))) return;
+      done = true;
+      await meddle();
     },
   });
   return { env: { ...env, DB } as Env, meddled: () => done };

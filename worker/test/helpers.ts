@@ -106,3 +106,42 @@ export function nextWeekday(day: number, from = new Date(), minDaysAhead = 7): s
   while (d.getUTCDay() !== day) d.setUTCDate(d.getUTCDate() + 1);
   return d.toISOString().slice(0, 10);
 }
+
+/**
+ * The real D1, watched: `trip` hears of every round trip (a batch, or a statement run on its own)
+ * and `beforeBatch` may do something before a batch leaves, knowing its statements' SQL.
+ */
+export function watchedDb(hooks: { trip?(): void; beforeBatch?(sqls: string[]): Promise<void> | void }): D1Database {
+  const sqlOf = new WeakMap<object, string>();
+  const wrap = (sql: string, stmt: D1PreparedStatement): D1PreparedStatement => {
+    const watched = new Proxy(stmt, {
+      get(target, prop) {
+        if (prop === "bind") return (...args: unknown[]) => wrap(sql, target.bind(...args));
+        if (prop === "first" || prop === "all" || prop === "run" || prop === "raw") {
+          return (...args: unknown[]) => {
+            hooks.trip?.();
+            return (target as any)[prop](...args);
+          };
+        }
+        const v = (target as any)[prop];
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    sqlOf.set(watched, sql);
+    return watched;
+  };
+  return new Proxy(env.DB, {
+    get(target, prop) {
+      if (prop === "prepare") return (sql: string) => wrap(sql, target.prepare(sql));
+      if (prop === "batch") {
+        return async (stmts: D1PreparedStatement[]) => {
+          await hooks.beforeBatch?.(stmts.map((s) => sqlOf.get(s) ?? ""));
+          hooks.trip?.();
+          return target.batch(stmts);
+        };
+      }
+      const v = (target as any)[prop];
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+}
