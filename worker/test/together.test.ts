@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { limits, sendTogether } from "../src/lib/together";
+import { limits, MAX_STATEMENTS_TOGETHER, sendTogether } from "../src/lib/together";
 import { MAY_SAT } from "./catalog-fixtures";
 import { callJson, createBusiness, createKey, DEMO_BUSINESS_ID } from "./helpers";
 
@@ -107,12 +107,18 @@ describe("sendTogether", () => {
 });
 
 describe("sendTogether: who sends, and what if a round never comes back", () => {
-  it("hands the line from driver to waiter, and every caller still gets its own rows", async () => {
+  it.each([
+    ["its time", { driveMs: 0 }],
+    ["its rounds", { driveRounds: 1 }],
+  ])("hands the line from driver to waiter after %s, and every caller still gets its own rows", async (_why, limit) => {
     const { db, trips } = countingDb();
     const saved = { ...limits };
-    limits.driveMs = 0; // every driver hands on after one round
+    Object.assign(limits, limit); // every driver hands on after one round
     try {
-      const ask = (i: number) => sendTogether(db, [db.prepare("SELECT ?1 AS n").bind(i), db.prepare("SELECT ?1 + 1000 AS m").bind(i)]);
+      // Who drove: each request is told (its keepAlive) when it drives rounds.
+      const drivers = new Set<number>();
+      const ask = (i: number) =>
+        sendTogether(db, [db.prepare("SELECT ?1 AS n").bind(i), db.prepare("SELECT ?1 + 1000 AS m").bind(i)], () => void drivers.add(i));
       // Waves arriving while rounds are under way, so that there is always someone to hand on to.
       const asks: Promise<D1Result[]>[] = [];
       for (let wave = 0; wave < 4; wave++) {
@@ -122,8 +128,26 @@ describe("sendTogether: who sends, and what if a round never comes back", () => 
       const answers = await Promise.all(asks);
       answers.forEach((results, i) => expect(results.map((r) => r.results)).toEqual([[{ n: i }], [{ m: i + 1000 }]]));
       expect(trips.count).toBeGreaterThan(1);
+      expect(drivers.size).toBeGreaterThan(1);
       // The line is free afterwards: the next read is sent at once.
       expect((await ask(99)).map((r) => r.results)).toEqual([[{ n: 99 }], [{ m: 1099 }]]);
+    } finally {
+      Object.assign(limits, saved);
+    }
+  });
+
+  it("a driver hands on after its rounds even while it has time: a line of rounds queued at once", async () => {
+    const { db } = countingDb();
+    const saved = { ...limits };
+    limits.driveRounds = 1;
+    try {
+      const drivers = new Set<number>();
+      // Batches too big to share a round (the statement cap), all queued at once: one round each.
+      const big = (i: number) => Array.from({ length: MAX_STATEMENTS_TOGETHER - 10 }, () => db.prepare("SELECT ?1 AS n").bind(i));
+      const asks = Array.from({ length: 4 }, (_, i) => sendTogether(db, big(i), () => void drivers.add(i)));
+      const answers = await Promise.all(asks);
+      answers.forEach((results, i) => expect(results.every((r) => (r.results[0] as { n: number }).n === i)).toBe(true));
+      expect(drivers.size).toBe(4);
     } finally {
       Object.assign(limits, saved);
     }

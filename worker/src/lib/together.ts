@@ -23,8 +23,10 @@
  *
  * Who sends: the request that found no round trip under way drives the line, round after round,
  * from its own context (kept alive after its answer by its waitUntil). The runtime gives that
- * work a bounded time after the answer, so a driver serves rounds for at most `limits.driveMs`
- * and then hands the line to the first request still waiting, which drives from its own context.
+ * work a bounded time after the answer, and counts each D1 call against the invocation that makes
+ * it (50 on the Workers Free plan), so a driver serves at most `limits.driveRounds` rounds for at
+ * most `limits.driveMs` and then hands the line to the first request still waiting, which drives
+ * from its own context.
  * Should a round never come back (its driver's context cancelled), each waiter gives up after
  * `limits.waitMs` with an error of its own, and the stalled line is freed for the next batches.
  */
@@ -56,11 +58,12 @@ export const GATHER_MS = 1;
 export const MAX_STATEMENTS_TOGETHER = 200;
 
 /**
- * driveMs: how long one request drives the line before handing it on (well inside the ~30 s a
- * runtime allows a request's waitUntil work). waitMs: the longest a batch waits for a round trip
- * another request drives. Changeable for tests.
+ * driveMs, driveRounds: how long, and for how many rounds, one request drives the line before
+ * handing it on (well inside the ~30 s a runtime allows a request's waitUntil work, and the 50
+ * D1 calls the Workers Free plan allows an invocation). waitMs: the longest a batch waits for a
+ * round trip another request drives. Changeable for tests.
  */
-export const limits = { driveMs: 2_000, waitMs: 15_000 };
+export const limits = { driveMs: 2_000, driveRounds: 40, waitMs: 15_000 };
 
 const send = (db: D1Database, statements: D1PreparedStatement[]): Promise<D1Result[]> =>
   statements.length === 1 ? statements[0].all().then((r) => [r]) : db.batch(statements);
@@ -106,10 +109,12 @@ async function drive(db: D1Database, line: Line) {
   let handedOn = false;
   try {
     if (traffic.open > 1) await new Promise((r) => setTimeout(r, GATHER_MS));
+    let rounds = 0;
     while (line.waiting.length) {
       await round(db, line);
+      rounds += 1;
       line.progress = Date.now();
-      if (line.waiting.length && Date.now() - started >= limits.driveMs) {
+      if (line.waiting.length && (Date.now() - started >= limits.driveMs || rounds >= limits.driveRounds)) {
         // The line stays busy: the first waiter drives on from its own context.
         handedOn = true;
         line.waiting[0].takeOver();
