@@ -58,6 +58,8 @@ export interface CartCall {
   send?: (statements: D1PreparedStatement[]) => Promise<D1Result[]>;
   /** The request's access check, to make inside a new cart's write (lib/tenant-read.ts fuseAccess). */
   access?: FusedAccess;
+  /** Work to finish after the answer (the request's waitUntil); without it, the work is awaited. */
+  after?: (work: Promise<unknown>) => void;
 }
 
 /** The operation's way of sending a batch (CartCall.send, else db.batch). */

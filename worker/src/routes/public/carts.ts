@@ -151,6 +151,7 @@ async function cartCall(
     access: fused,
     // Its batches, reads and writes, go with the other requests' of the moment: one commit for many.
     send: (statements) => sendTogether(c.env.DB, statements, (p) => waitUntil(c, p)),
+    after: (work) => waitUntil(c, work),
   };
 }
 
