@@ -3,6 +3,8 @@ import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
 import { sha256Hex } from "../lib/keys";
 import { settleAccess } from "../lib/tenant-read";
+import { sendTogether } from "../lib/together";
+import { waitUntil } from "../lib/wait-until";
 import { isoDateTime } from "../lib/time";
 
 export interface IdempotencyOptions {
@@ -86,6 +88,8 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
     // settles it would otherwise let an unchecked key claim a key).
     await settleAccess(c);
     const db = c.env.DB;
+    // Its reads and writes go with the other requests' batches of the moment (lib/together.ts).
+    const send = (statements: D1PreparedStatement[]) => sendTogether(db, statements, (p) => waitUntil(c, p));
     const businessId = c.get("tenant").businessId;
     const now = c.get("now");
     const route = `${c.req.method} ${new URL(c.req.url).pathname}`;
@@ -101,7 +105,7 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
 
     // Claim the key: forget expired records of this business, then insert ours, or take over a
     // record whose request died while running. `changes` says whether we own the key now.
-    const [, claim] = await db.batch([
+    const [, claim] = await send([
       db.prepare("DELETE FROM idempotency WHERE business_id = ? AND created_at <= ?").bind(businessId, isoDateTime(new Date(now.getTime() - ttlMs))),
       db
         .prepare(
@@ -114,10 +118,10 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
         .bind(businessId, key, route, hash, created, isoDateTime(new Date(now.getTime() - staleMs))),
     ]);
     if (claim.meta.changes === 0) {
-      const row = await db
-        .prepare("SELECT route, request_hash, state, response_status, response_body, resource FROM idempotency WHERE business_id = ? AND key = ?")
-        .bind(businessId, key)
-        .first<IdempotencyRow>();
+      const [found] = await send([
+        db.prepare("SELECT route, request_hash, state, response_status, response_body, resource FROM idempotency WHERE business_id = ? AND key = ?").bind(businessId, key),
+      ]);
+      const row = found.results[0] as unknown as IdempotencyRow | undefined;
       if (!row) throw new ApiError(409, "idempotency_in_progress", "A request with this Idempotency-Key is being handled; retry shortly.", { headers: { "Retry-After": "1" } });
       if (row.route !== route || row.request_hash !== hash) {
         throw new ApiError(422, "idempotency_key_reused", `This ${headerName} was already used with a different request (${row.route}); use a new key for a new request.`);
@@ -127,10 +131,11 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
       if (replayed) {
         const replayedBody = await replayed.clone().text();
         if (replayed.status < 500) {
-          await db
-            .prepare("UPDATE idempotency SET state = 'done', response_status = ?, response_body = ? WHERE business_id = ? AND key = ? AND state = 'running'")
-            .bind(replayed.status, replayedBody, businessId, key)
-            .run();
+          await send([
+            db
+              .prepare("UPDATE idempotency SET state = 'done', response_status = ?, response_body = ? WHERE business_id = ? AND key = ? AND state = 'running'")
+              .bind(replayed.status, replayedBody, businessId, key),
+          ]);
         }
         return new Response(replayedBody, { status: replayed.status, headers: { "Content-Type": replayed.headers.get("Content-Type") ?? "application/json", "Idempotent-Replayed": "true" } });
       }
@@ -151,7 +156,7 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
 
     c.set("idempotencyKey", key);
     // A failed request is forgotten so that its retry runs, unless its change was made after all.
-    const forget = () => db.prepare("DELETE FROM idempotency WHERE business_id = ? AND key = ? AND state = 'running' AND resource IS NULL").bind(businessId, key).run();
+    const forget = () => send([db.prepare("DELETE FROM idempotency WHERE business_id = ? AND key = ? AND state = 'running' AND resource IS NULL").bind(businessId, key)]);
     try {
       await next();
     } catch (err) {
@@ -164,9 +169,6 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
       return;
     }
     const responseBody = await res.clone().text();
-    await db
-      .prepare("UPDATE idempotency SET state = 'done', response_status = ?, response_body = ? WHERE business_id = ? AND key = ?")
-      .bind(res.status, responseBody, businessId, key)
-      .run();
+    await send([db.prepare("UPDATE idempotency SET state = 'done', response_status = ?, response_body = ? WHERE business_id = ? AND key = ?").bind(res.status, responseBody, businessId, key)]);
   };
 }
