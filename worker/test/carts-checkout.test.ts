@@ -29,6 +29,8 @@ describe("checkout", () => {
     const res = await checkout(key, cart.cart_id, t(120), { terms_accepted: true, newsletter_opt_in: true, customer: buyer });
     expect(res.status).toBe(200);
     const b = res.body;
+    // Every row made has a time-ordered id (UUID v7, lib/ids.ts): the cart, its guests, the booking, its booker.
+    for (const id of [cart.cart_id, ...cart.guests.map((g: any) => g.id), b.id, b.booker.id]) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(b).toMatchObject({
       reference: "2026-00001",
       reference_number: 1,

@@ -1,12 +1,13 @@
 import type { Env } from "../env";
 import type { PendingEvent } from "../domain/events";
 import { isoDateTime } from "../lib/time";
+import { newId } from "../lib/ids";
 
 export type { EventName } from "../domain/events";
 
 /** A new event id, also the `webhook-id` of every delivery of that event. */
 export function newEventId(): string {
-  return `evt_${crypto.randomUUID().replaceAll("-", "")}`;
+  return `evt_${newId().replaceAll("-", "")}`;
 }
 
 /**

@@ -8,6 +8,7 @@ import { changedFields, mergePersonData, normalizeEmail, pickPersonData, withCal
 import { isoDateTime } from "../lib/time";
 import { outboxStatements } from "./outbox";
 import { insertPersonStatement, personsByEmail, rowToData, updatePersonStatement, type PersonRow } from "./persons";
+import { newId } from "../lib/ids";
 
 export interface PersonInput {
   email?: string | null;
@@ -113,7 +114,7 @@ export async function bookingPeopleStatements(
       const row = norm ? existing.get(norm) : undefined;
       state = row
         ? { id: row.id, data: rowToData(row), isNew: false, before: rowToData(row) }
-        : { id: crypto.randomUUID(), data: {}, isNew: true, before: null };
+        : { id: newId(), data: {}, isNew: true, before: null };
       if (norm) byEmail.set(norm, state);
       people.push(state);
     }
@@ -125,7 +126,7 @@ export async function bookingPeopleStatements(
   const events: PendingEvent[] = [...leading];
 
   const bookerPerson = enter(input.booker);
-  const bookerId = crypto.randomUUID();
+  const bookerId = newId();
   const bookerSnapshot = { ...bookerPerson.data };
   const guestRows = input.guests.map((g) => {
     const person = enter(g.person);

@@ -30,6 +30,7 @@ import { stamp } from "../db/allocations";
 import { idempotencyResourceStatement } from "../middleware/idempotency";
 import type { CatalogSnapshot } from "../db/catalog-snapshot";
 import { batchAbortReason, catalogOf, guestViews, referenceOf, runGuarded, sender, takeRead, type CartCall, type Outcome } from "./cart-operations";
+import { newId } from "../lib/ids";
 
 const COUNTRY_CODES = Object.keys(CALLING_CODES);
 
@@ -70,7 +71,7 @@ async function checkoutOnce(env: Env, call: CartCall, body: CheckoutBody): Promi
   }
   if (contents.guests.length === 0) throw new ApiError(409, "conflict", "The cart is empty: add guests with POST /bookings/add first.");
 
-  const bookingId = crypto.randomUUID();
+  const bookingId = newId();
   const referenceYear = String(now.getUTCFullYear());
   const totalMinor = contents.lines.reduce((s, l) => s + l.price_minor, 0);
   const currencies = snap.currencies;

@@ -35,6 +35,7 @@ import type { Env } from "../env";
 import { ApiError, notFound } from "../lib/errors";
 import { isoDateTime } from "../lib/time";
 import { snapshotAt, type FusedAccess } from "../lib/tenant-read";
+import { newId } from "../lib/ids";
 
 /** Who asks, about which cart, at what time (the request's clock). */
 export interface CartCall {
@@ -273,7 +274,7 @@ async function addOnce(env: Env, call: CartCall, body: AddToCartBody, isNew: boo
     throw new ApiError(422, "validation_failed", `The guests are invalid: ${errors.map((e) => `${e.path}: ${e.message}`).join("; ")}`, { errors });
   }
 
-  const guestIds = body.guests.map(() => crypto.randomUUID());
+  const guestIds = body.guests.map(() => newId());
   const quote = quotePackages(
     snap,
     body.currency,

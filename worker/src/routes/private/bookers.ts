@@ -16,6 +16,7 @@ import { uuidParam } from "./query";
 import { bookerView } from "./views";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
+import { newId } from "../../lib/ids";
 
 const tags = ["Bookers"];
 
@@ -99,7 +100,7 @@ export const bookerRoutes = createRouter()
     let personChanged = false;
     if (flow.kind === "create_new") {
       // The new Person starts from the booker's data with the changes; the old one is left alone.
-      personId = crypto.randomUUID();
+      personId = newId();
       statements.push(insertPersonStatement(db, businessId, personId, snapshot, now));
       personChanged = true;
     } else {

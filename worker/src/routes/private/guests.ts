@@ -27,6 +27,7 @@ import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
 import { checkRefs, isGuardFailure, personInput } from "./input";
 import { listParam, parseSort, QueryReader, rangeParam, rangeSql, setPagingHeaders, uuidParam, type Range } from "./query";
 import { guestView, type GuestExpand } from "./views";
+import { newId } from "../../lib/ids";
 
 const tags = ["Guests"];
 
@@ -347,14 +348,14 @@ export const guestRoutes = createRouter()
     if (booking.status !== "confirmed") throw new ApiError(409, "conflict", "The booking is cancelled; guests cannot be added.");
     const entered = personInput(body.person);
     await checkRefs(c, relatedRefs(body.booking_related_data, entered));
-    const guestId = crypto.randomUUID();
+    const guestId = newId();
     for (let attempt = 0; ; attempt++) {
       const norm = normalizeEmail(entered.email);
       const existingRow = norm ? (await personsByEmail(db, businessId, [norm])).get(norm) : undefined;
       const plan = planGuestAdd({
         entered,
         existing: existingRow ? { id: existingRow.id, data: rowToData(existingRow) } : null,
-        newPersonId: crypto.randomUUID(),
+        newPersonId: newId(),
         bookingId,
       });
       const personStatement =

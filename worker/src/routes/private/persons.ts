@@ -28,6 +28,7 @@ import { parseSort, QueryReader, setPagingHeaders, uuidParam } from "./query";
 import { personView } from "./views";
 import { dietsIn } from "../../db/catalog-snapshot";
 import { readTenant } from "../../lib/tenant-read";
+import { newId } from "../../lib/ids";
 
 const tags = ["Persons"];
 
@@ -209,7 +210,7 @@ export const personRoutes = createRouter()
           }
           return c.json(await respondPerson(c, existing.id), 200);
         }
-        const id = crypto.randomUUID();
+        const id = newId();
         await db.batch([
           insertPersonStatement(db, businessId, id, mergePersonData({}, entered), now),
           ...outboxStatements(db, businessId, [personEvent("PersonCreated", id)], now),

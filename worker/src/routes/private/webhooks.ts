@@ -16,6 +16,7 @@ import { ApiError, invalid, notFound } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
 import { QueryReader, setPagingHeaders, uuidParam } from "./query";
+import { newId } from "../../lib/ids";
 
 const tags = ["Webhooks"];
 
@@ -121,7 +122,7 @@ export const webhookRoutes = createRouter()
     const check = checkWebhookUrl(body.url, c.env.ALLOW_LOOPBACK_WEBHOOKS === "true");
     if (!check.ok) throw invalid("url", check.message);
     const secret = generateSecret();
-    const row = await createWebhook(c.env.DB, businessId, crypto.randomUUID(), check.url, [...new Set(body.events)], secret, c.get("now"));
+    const row = await createWebhook(c.env.DB, businessId, newId(), check.url, [...new Set(body.events)], secret, c.get("now"));
     await wakeDelivery(c.env, businessId);
     c.header("Location", `/private/webhooks/${row.id}`);
     return c.json({ ...view(row), secret }, 201);

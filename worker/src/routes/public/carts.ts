@@ -13,6 +13,7 @@ import { waitUntil } from "../../lib/wait-until";
 import { createRouter } from "../../lib/openapi";
 import { fuseAccess, readTenant, settleAccess, type FusedAccess } from "../../lib/tenant-read";
 import { idempotency } from "../../middleware/idempotency";
+import { newId } from "../../lib/ids";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -200,7 +201,7 @@ export const cartRoutes = createRouter()
   .openapi(addRoute, async (c) => {
     const body = c.req.valid("json");
     if (body.cart_id === undefined) {
-      const cartId = crypto.randomUUID();
+      const cartId = newId();
       // The cart's write is its first round trip: the access check rides in it when it can.
       const access = await fuseAccess(c);
       let call: CartCall;
