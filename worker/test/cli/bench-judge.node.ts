@@ -42,4 +42,15 @@ describe("bench verdicts", () => {
     judge(r, 650);
     assert.equal(r.met, true);
   });
+
+  it("the flow's add p99 is judged against 100 ms, and a row measured longer than the run's seconds says how long", () => {
+    const flow: Row = { id: "cart-flow", title: "the flow", kind: "flow", connections: 20, seconds: 15, result: { ...result(500), steps: { add: { count: 7000, p50: 28, p99: 99.9, max: 130 } } } };
+    judge(flow, 1300);
+    assert.equal(flow.met, true);
+    flow.result!.steps.add.p99 = 100;
+    judge(flow, 1300);
+    assert.equal(flow.met, false);
+    const line = markdown({ date: "2026-11-23", machine, seconds: 5, rows: [flow], scaling: [] }).split("\n").find((l) => l.startsWith("| the flow"))!;
+    assert.match(line, /^\| the flow \(15 s\) — add p50 28 \/ p99 100 \| 20 \|/);
+  });
 });
