@@ -26,6 +26,8 @@ export interface BenchService {
   stop(): Promise<void>;
   /** Kill the server at once (SIGKILL, requests in flight cut) and start it again on the same state and port. */
   crashAndRestart(): Promise<void>;
+  /** Stop the server and start it again on the same state and port: a fresh process, the same data. */
+  restart(): Promise<void>;
 }
 
 export interface BenchOptions {
@@ -133,6 +135,10 @@ export async function startBenchService(opts: BenchOptions): Promise<BenchServic
     stop: () => svc.server.stop(),
     async crashAndRestart() {
       await svc.server.crash();
+      svc.server = await start();
+    },
+    async restart() {
+      await svc.server.stop();
       svc.server = await start();
     },
   };
