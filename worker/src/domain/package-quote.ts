@@ -67,11 +67,19 @@ export interface Quote {
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATETIME = /^(\d{4}-\d{2}-\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 
+/** Dates already found real (a quote checks the same few dates again and again). */
+const realDates = new Set<string>();
+
 /** A real calendar date in 'YYYY-MM-DD' (2026-02-30 is not). */
 export function isRealDate(s: unknown): s is string {
-  if (typeof s !== "string" || !DATE.test(s)) return false;
+  if (typeof s !== "string") return false;
+  if (realDates.has(s)) return true;
+  if (!DATE.test(s)) return false;
   const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+  if (Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== s) return false;
+  if (realDates.size >= 10_000) realDates.clear();
+  realDates.add(s);
+  return true;
 }
 
 /** The days a package item is offered on for a stay: the nights, start .. end − 1. */

@@ -46,7 +46,7 @@ export function requestContext(options: RequestContextOptions = {}): MiddlewareH
         JSON.stringify({
           request_id: requestId,
           method: c.req.method,
-          path: new URL(c.req.url).pathname,
+          path: c.req.path,
           status: c.res?.status,
           key: tenant?.actor,
           business: tenant?.slug,
