@@ -1,5 +1,5 @@
 import { expect, heading, test } from "./fixtures";
-import { bookToCart, checkoutCart, continueStep, expectStep, pickDay, w } from "./journey";
+import { checkoutCart, continueStep, expectStep, pickDay, w } from "./journey";
 
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
