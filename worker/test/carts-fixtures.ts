@@ -1,6 +1,6 @@
 /** Shared fixtures of the cart tests: businesses with small inventories, guests, calls. */
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { timerName } from "../src/durable/cart-timer";
+import { cartTimerOf } from "../src/durable/cart-timer";
 import { callJson, createBusiness, createKey, nextWeekday, type CallOptions } from "./helpers";
 
 let seq = 0;
@@ -103,7 +103,7 @@ export async function count(sql: string, ...params: unknown[]): Promise<number> 
 
 /** The expiry timer of a business's carts. */
 export function timerStub(businessId: number) {
-  return env.CART_TIMER.get(env.CART_TIMER.idFromName(timerName(businessId)));
+  return cartTimerOf(env, businessId);
 }
 
 /** When the business's timer rings (wall clock ms), null when it is not set. */

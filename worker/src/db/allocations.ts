@@ -7,6 +7,8 @@
  * trigger (`expires_at > created_at`), the guards below, carts.expires_at and the availability
  * reads all compare these strings as text, so they must share one format.
  */
+import { insertRowsStatements } from "./insert-rows";
+
 /** The one text format of instants that allocations and carts compare. */
 export const stamp = (d: Date): string => d.toISOString();
 
@@ -33,17 +35,13 @@ export function holdStatements(
   now: Date,
   expiresAt: Date,
 ): D1PreparedStatement[] {
-  const rows = mergeHolds(holds).map((h) => [h.product_id, h.date, h.slot, h.qty]);
-  if (rows.length === 0) return [];
-  return [
-    db
-      .prepare(
-        `INSERT INTO allocations (business_id, product_id, date, slot, qty, cart_id, expires_at, created_at)
-         SELECT ?1, json_extract(h.value, '$[0]'), json_extract(h.value, '$[1]'), json_extract(h.value, '$[2]'), json_extract(h.value, '$[3]'), ?2, ?3, ?4
-           FROM json_each(?5) h ORDER BY h.key`,
-      )
-      .bind(businessId, cartId, stamp(expiresAt), stamp(now), JSON.stringify(rows)),
-  ];
+  return insertRowsStatements(
+    db,
+    "allocations",
+    { business_id: businessId, cart_id: cartId, expires_at: stamp(expiresAt), created_at: stamp(now) },
+    ["product_id", "date", "slot", "qty"],
+    mergeHolds(holds).map((h) => [h.product_id, h.date, h.slot, h.qty]),
+  );
 }
 
 /** One hold per product-date-slot: several guests on one night count together. */

@@ -1,4 +1,5 @@
 /** SQL of carts, their guests and lines, and the bookings checkout creates from them. */
+import { insertRowsStatements } from "./insert-rows";
 import type { AbandonReason, CartStatus } from "../domain/cart-state";
 import { isoDateTime } from "../lib/time";
 import { stamp } from "./allocations";
@@ -186,18 +187,13 @@ export interface NewCartGuest {
 
 /** The INSERT of a cart's new guests, in order, as one statement (none for no guest). */
 export function insertCartGuestsStatements(db: D1Database, businessId: number, cartId: string, guests: NewCartGuest[], now: Date): D1PreparedStatement[] {
-  if (guests.length === 0) return [];
-  const rows = guests.map((g) => [g.id, JSON.stringify(g.data), g.data.package.id, g.data.package.start_date, g.data.package.end_date]);
-  return [
-    db
-      .prepare(
-        `INSERT INTO cart_guests (id, cart_id, business_id, data, package_id, start_date, end_date, created_at)
-         SELECT json_extract(g.value, '$[0]'), ?1, ?2, json_extract(g.value, '$[1]'), json_extract(g.value, '$[2]'), json_extract(g.value, '$[3]'),
-                json_extract(g.value, '$[4]'), ?3
-           FROM json_each(?4) g ORDER BY g.key`,
-      )
-      .bind(cartId, businessId, isoDateTime(now), JSON.stringify(rows)),
-  ];
+  return insertRowsStatements(
+    db,
+    "cart_guests",
+    { cart_id: cartId, business_id: businessId, created_at: isoDateTime(now) },
+    ["id", "data", "package_id", "start_date", "end_date"],
+    guests.map((g) => [g.id, JSON.stringify(g.data), g.data.package.id, g.data.package.start_date, g.data.package.end_date]),
+  );
 }
 
 export interface NewCartLine {
@@ -213,18 +209,13 @@ export interface NewCartLine {
 
 /** The INSERT of a cart's new lines, in order (their ids follow it), as one statement (none for no line). */
 export function insertCartLinesStatements(db: D1Database, businessId: number, cartId: string, lines: NewCartLine[]): D1PreparedStatement[] {
-  if (lines.length === 0) return [];
-  const rows = lines.map((l) => [l.cart_guest_id, l.product_id, l.package_item_id, l.role, JSON.stringify(l.dates), l.qty, l.price_minor, l.is_fixed ? 1 : 0]);
-  return [
-    db
-      .prepare(
-        `INSERT INTO cart_lines (cart_id, cart_guest_id, business_id, product_id, package_item_id, role, dates, qty, price_minor, is_fixed)
-         SELECT ?1, json_extract(l.value, '$[0]'), ?2, json_extract(l.value, '$[1]'), json_extract(l.value, '$[2]'), json_extract(l.value, '$[3]'),
-                json_extract(l.value, '$[4]'), json_extract(l.value, '$[5]'), json_extract(l.value, '$[6]'), json_extract(l.value, '$[7]')
-           FROM json_each(?3) l ORDER BY l.key`,
-      )
-      .bind(cartId, businessId, JSON.stringify(rows)),
-  ];
+  return insertRowsStatements(
+    db,
+    "cart_lines",
+    { cart_id: cartId, business_id: businessId },
+    ["cart_guest_id", "product_id", "package_item_id", "role", "dates", "qty", "price_minor", "is_fixed"],
+    lines.map((l) => [l.cart_guest_id, l.product_id, l.package_item_id, l.role, JSON.stringify(l.dates), l.qty, l.price_minor, l.is_fixed ? 1 : 0]),
+  );
 }
 
 export function touchCartStatement(db: D1Database, businessId: number, cartId: string, now: Date) {

@@ -1,3 +1,4 @@
+import { insertRowsStatements } from "./insert-rows";
 import type { Env } from "../env";
 import type { PendingEvent } from "../domain/events";
 import { isoDateTime } from "../lib/time";
@@ -17,17 +18,13 @@ export function newEventId(): string {
  * failed.
  */
 export function outboxStatements(db: D1Database, businessId: number, events: PendingEvent[], now: Date): D1PreparedStatement[] {
-  if (events.length === 0) return [];
-  const rows = events.map((e) => [newEventId(), e.event, JSON.stringify(e.data)]);
-  return [
-    db
-      .prepare(
-        `INSERT INTO outbox (id, business_id, event, data, created_at)
-         SELECT json_extract(e.value, '$[0]'), ?1, json_extract(e.value, '$[1]'), json_extract(e.value, '$[2]'), ?2
-           FROM json_each(?3) e ORDER BY e.key`,
-      )
-      .bind(businessId, isoDateTime(now), JSON.stringify(rows)),
-  ];
+  return insertRowsStatements(
+    db,
+    "outbox",
+    { business_id: businessId, created_at: isoDateTime(now) },
+    ["id", "event", "data"],
+    events.map((e) => [newEventId(), e.event, JSON.stringify(e.data)]),
+  );
 }
 
 /** The business's WebhookDelivery Durable Object (one per business). */

@@ -15,6 +15,11 @@ const SWEEPS_PER_ALARM = 20;
 /** The timer of a business's carts (one object per business, named by timerName). */
 export const timerName = (businessId: number) => `business:${businessId}`;
 
+/** The timer of the business's carts. */
+export function cartTimerOf(env: Env, businessId: number) {
+  return env.CART_TIMER.get(env.CART_TIMER.idFromName(timerName(businessId)));
+}
+
 /**
  * The expiry alarm of one business's carts. Its one alarm rings at the earliest expiry among the
  * business's open carts; it then abandons every open cart whose expiry has passed and releases
@@ -104,9 +109,8 @@ export class CartTimer extends DurableObject<Env> {
   private async handOver(): Promise<void> {
     const legacy = await this.ctx.storage.get<{ businessId: number; offsetMs: number }>("timer");
     if (legacy) {
-      const timer = this.env.CART_TIMER.get(this.env.CART_TIMER.idFromName(timerName(legacy.businessId)));
       const now = Date.now() + legacy.offsetMs;
-      await timer.due(legacy.businessId, now, now);
+      await cartTimerOf(this.env, legacy.businessId).due(legacy.businessId, now, now);
     }
     await this.ctx.storage.deleteAll();
   }

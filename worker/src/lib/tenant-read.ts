@@ -80,7 +80,7 @@ export async function settleAccess(c: Context<AppEnv>): Promise<number> {
   const access = c.get("access");
   if (access.failure !== undefined) throw access.failure;
   if (access.version !== undefined) return access.version;
-  access.settling ??= sendTogether(c.env.DB, [access.guard(c.env.DB)], keeper(c)).then((r) =>
+  access.settling ??= requestSender(c)([access.guard(c.env.DB)]).then((r) =>
     settleWith(access, (r[0].results[0] as Record<string, unknown> | undefined) ?? null),
   );
   return access.settling;
@@ -138,8 +138,14 @@ function remember(snap: CatalogSnapshot) {
   snapshots.set(snap.businessId, snap);
 }
 
-/** Lets a read this request sends for others too finish even if this request's client goes away. */
-const keeper = (c: Context<AppEnv>) => (p: Promise<unknown>) => waitUntil(c, p);
+/**
+ * How a request sends its D1 batches: with the other requests' of the moment (lib/together.ts),
+ * the rounds it drives for others kept alive by its waitUntil, so they finish even if its own
+ * client goes away.
+ */
+export function requestSender(c: Context<AppEnv>): (statements: D1PreparedStatement[]) => Promise<D1Result[]> {
+  return (statements) => sendTogether(c.env.DB, statements, (p) => waitUntil(c, p));
+}
 
 async function loadSnapshot(db: D1Database, businessId: number): Promise<CatalogSnapshot> {
   const snap = snapshotFrom(await db.batch(snapshotStatements(db, businessId)));
@@ -186,7 +192,7 @@ export async function readTenant(c: Context<AppEnv>, plan: (snap: CatalogSnapsho
   const body = loading ? [] : plan(snap!);
   const all = [...head, ...body];
   // With the reads of the other requests under way at the same moment (lib/together.ts).
-  const sent = sendTogether(db, all, keeper(c));
+  const sent = requestSender(c)(all);
   // Reads of the same request running side by side wait for this guard rather than send their own.
   const settled = needsGuard ? sent.then((r) => settleWith(access, (r[0].results[0] as Record<string, unknown> | undefined) ?? null)) : undefined;
   if (settled) {

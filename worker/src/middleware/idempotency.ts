@@ -2,9 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
 import { sha256Hex } from "../lib/keys";
-import { settleAccess } from "../lib/tenant-read";
-import { sendTogether } from "../lib/together";
-import { waitUntil } from "../lib/wait-until";
+import { requestSender, settleAccess } from "../lib/tenant-read";
 import { isoDateTime } from "../lib/time";
 
 export interface IdempotencyOptions {
@@ -89,7 +87,7 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
     await settleAccess(c);
     const db = c.env.DB;
     // Its reads and writes go with the other requests' batches of the moment (lib/together.ts).
-    const send = (statements: D1PreparedStatement[]) => sendTogether(db, statements, (p) => waitUntil(c, p));
+    const send = requestSender(c);
     const businessId = c.get("tenant").businessId;
     const now = c.get("now");
     const route = `${c.req.method} ${new URL(c.req.url).pathname}`;

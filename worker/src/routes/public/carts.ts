@@ -5,13 +5,12 @@ import { problemResponse } from "../../contract/problem";
 import { cartStatement } from "../../db/carts";
 import { bookedAnswer, checkoutCart, checkoutReadStatements } from "../../durable/cart-checkout";
 import { abandonCart, addToCart, batchAbortReason, extendCart, viewCart, type CartCall } from "../../durable/cart-operations";
-import { timerName } from "../../durable/cart-timer";
+import { cartTimerOf } from "../../durable/cart-timer";
 import type { AppEnv } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
-import { sendTogether } from "../../lib/together";
 import { waitUntil } from "../../lib/wait-until";
 import { createRouter } from "../../lib/openapi";
-import { fuseAccess, readTenant, settleAccess, type FusedAccess } from "../../lib/tenant-read";
+import { fuseAccess, readTenant, requestSender, settleAccess, type FusedAccess } from "../../lib/tenant-read";
 import { idempotency } from "../../middleware/idempotency";
 import { newId } from "../../lib/ids";
 
@@ -151,7 +150,7 @@ async function cartCall(
     read,
     access: fused,
     // Its batches, reads and writes, go with the other requests' of the moment: one commit for many.
-    send: (statements) => sendTogether(c.env.DB, statements, (p) => waitUntil(c, p)),
+    send: requestSender(c),
     after: (work) => waitUntil(c, work),
   };
 }
@@ -171,7 +170,7 @@ function cartIdOf(raw: string): string {
  * tidies up, and the scheduled upkeep sweeps what it missed).
  */
 function armTimer(c: Context<AppEnv>, call: CartCall, expiresAt: Date): void {
-  const timer = c.env.CART_TIMER.get(c.env.CART_TIMER.idFromName(timerName(call.businessId)));
+  const timer = cartTimerOf(c.env, call.businessId);
   waitUntil(
     c,
     timer.due(call.businessId, call.now.getTime(), expiresAt.getTime()).catch((err: unknown) => {
