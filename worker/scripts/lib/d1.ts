@@ -90,10 +90,12 @@ function explain(text: string, target: Target): string {
 /**
  * A local database is one SQLite file that a running `npm start` (or test server) may be
  * writing at that very moment; `wrangler d1 execute --local` then fails to take its lock, with
- * SQLITE_BUSY or an assertion of workerd's SQLite ("false == true"), before running anything.
- * Such a failure is tried again a few times; any other is reported at once.
+ * SQLITE_BUSY or an assertion of workerd's SQLite ("false == true"), before running anything,
+ * or (rarely, seen once while a server's alarm was writing) with workerd's opaque "internal
+ * error; reference = ..." (a command is one transaction: a failed one changed nothing). Such a
+ * failure is tried again a few times; any other is reported at once.
  */
-const LOCKED = /false == true|SQLITE_BUSY|database is locked/i;
+const LOCKED = /false == true|SQLITE_BUSY|database is locked|internal error; reference = /i;
 
 async function runD1(target: Target, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   for (let attempt = 1; ; attempt++) {
