@@ -52,10 +52,7 @@ export interface CartCall {
    * read takes it; a retry reads again.
    */
   read?: D1Result[];
-  /**
-   * How the operation sends its batches: with the other requests' of the moment (the routes pass
-   * lib/together.ts's sendTogether, with the request's waitUntil), else each on its own.
-   */
+  /** How the operation sends its batches (the routes pass the request's sender), else db.batch. */
   send?: (statements: D1PreparedStatement[]) => Promise<D1Result[]>;
   /** The request's access check, to make inside a new cart's write (lib/tenant-read.ts fuseAccess). */
   access?: FusedAccess;

@@ -3,8 +3,7 @@ import type { LedgerRead } from "../db/catalog";
 import { snapshotFrom, snapshotStatements, SNAPSHOT_STATEMENTS, type CatalogSnapshot } from "../db/catalog-snapshot";
 import type { AppEnv } from "../env";
 import { ApiError } from "./errors";
-import { sendTogether } from "./together";
-import { waitUntil } from "./wait-until";
+import { sendBatch } from "../db/send";
 
 /**
  * How a request proves it may read a business, settled by ONE row that D1 returns together with
@@ -138,13 +137,9 @@ function remember(snap: CatalogSnapshot) {
   snapshots.set(snap.businessId, snap);
 }
 
-/**
- * How a request sends its D1 batches: with the other requests' of the moment (lib/together.ts),
- * the rounds it drives for others kept alive by its waitUntil, so they finish even if its own
- * client goes away.
- */
+/** How a request sends its D1 batches: its own, one transaction each (db/send.ts). */
 export function requestSender(c: Context<AppEnv>): (statements: D1PreparedStatement[]) => Promise<D1Result[]> {
-  return (statements) => sendTogether(c.env.DB, statements, (p) => waitUntil(c, p));
+  return (statements) => sendBatch(c.env.DB, statements);
 }
 
 async function loadSnapshot(db: D1Database, businessId: number): Promise<CatalogSnapshot> {
@@ -191,7 +186,6 @@ export async function readTenant(c: Context<AppEnv>, plan: (snap: CatalogSnapsho
   if (loading) head.push(...snapshotStatements(db, businessId));
   const body = loading ? [] : plan(snap!);
   const all = [...head, ...body];
-  // With the reads of the other requests under way at the same moment (lib/together.ts).
   const sent = requestSender(c)(all);
   // Reads of the same request running side by side wait for this guard rather than send their own.
   const settled = needsGuard ? sent.then((r) => settleWith(access, (r[0].results[0] as Record<string, unknown> | undefined) ?? null)) : undefined;

@@ -86,7 +86,6 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
     // settles it would otherwise let an unchecked key claim a key).
     await settleAccess(c);
     const db = c.env.DB;
-    // Its reads and writes go with the other requests' batches of the moment (lib/together.ts).
     const send = requestSender(c);
     const businessId = c.get("tenant").businessId;
     const now = c.get("now");

@@ -1,7 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
-import { traffic } from "../lib/together";
 
 export interface RequestContextOptions {
   /** Largest accepted request body in bytes (default 256 KiB). */
@@ -26,7 +25,6 @@ export function requestContext(options: RequestContextOptions = {}): MiddlewareH
     c.set("now", now);
 
     const started = Date.now();
-    traffic.open += 1;
     try {
       if (["POST", "PUT", "PATCH"].includes(c.req.method)) {
         const length = Number(c.req.header("Content-Length") ?? "0");
@@ -39,7 +37,6 @@ export function requestContext(options: RequestContextOptions = {}): MiddlewareH
       }
       await next();
     } finally {
-      traffic.open -= 1;
       c.header("X-Request-Id", requestId);
       const tenant = c.get("tenant");
       console.log(

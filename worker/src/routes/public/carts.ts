@@ -149,7 +149,6 @@ async function cartCall(
     idempotencyKey: c.get("idempotencyKey"),
     read,
     access: fused,
-    // Its batches, reads and writes, go with the other requests' of the moment: one commit for many.
     send: requestSender(c),
     after: (work) => waitUntil(c, work),
   };
