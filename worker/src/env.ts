@@ -1,7 +1,7 @@
 import type { RateLimiter } from "./durable/rate-limiter";
 import type { CartTimer } from "./durable/cart-timer";
 import type { WebhookDelivery } from "./durable/webhook-delivery";
-import type { Access } from "./lib/tenant-read";
+import type { Access } from "./db/tenant-read";
 
 /** Bindings and variables of the Worker (wrangler.toml, .dev.vars, secrets). */
 export interface Env {

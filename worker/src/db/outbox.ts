@@ -4,7 +4,6 @@ import type { PendingEvent } from "../domain/events";
 import { isoDateTime } from "../lib/time";
 import { newId } from "../lib/ids";
 
-export type { EventName } from "../domain/events";
 
 /** A new event id, also the `webhook-id` of every delivery of that event. */
 export function newEventId(): string {

@@ -1,11 +1,12 @@
 import type { MiddlewareHandler } from "hono";
-import { problem } from "../app";
-import { businessBySlug, type Business } from "../db/businesses";
+import { problem } from "../lib/problem";
+import { businessBySlug } from "../db/businesses";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
-import { businessAccess } from "../lib/tenant-read";
+import { businessAccess } from "../db/tenant-read";
 import { corsPreflightHeaders, corsResponseHeaders, isOriginAllowed, withHeaders, type CorsOptions } from "./cors";
 import { takeRequest } from "./rate-limit";
+import { type Business } from "../domain/catalog";
 
 export interface WidgetDoorOptions {
   /** Name of the path parameter holding the business slug (default "business"). */

@@ -7,7 +7,7 @@
  */
 import type { AddToCartBody, Cart, CartGuest, CartItem } from "../contract/cart";
 import type { BusinessConfig } from "../contract/config";
-import { idempotencyResourceStatement } from "../middleware/idempotency";
+import { idempotencyResourceStatement } from "../db/idempotency";
 import { holdStatements, releaseCartHoldsStatement, extendCartHoldsStatement, findShortages, stamp, type Hold } from "../db/allocations";
 import {
   abandonCartStatement,
@@ -27,15 +27,15 @@ import {
 } from "../db/carts";
 import { effectiveState, transition, type CartAction, type CartStateRow } from "../domain/cart-state";
 import { guestErrors, normEmail } from "../domain/cart-people";
-import type { CatalogSnapshot } from "../db/catalog-snapshot";
 import { minorDigits, toMajor } from "../domain/money";
 import { quotePackages } from "../domain/package-quote";
 import { translated } from "../domain/product";
 import type { Env } from "../env";
 import { ApiError, notFound } from "../lib/errors";
 import { isoDateTime } from "../lib/time";
-import { snapshotAt, type FusedAccess } from "../lib/tenant-read";
+import { snapshotAt, type FusedAccess } from "../db/tenant-read";
 import { newId } from "../lib/ids";
+import { type CatalogSnapshot } from "../domain/catalog";
 
 /** Who asks, about which cart, at what time (the request's clock). */
 export interface CartCall {

@@ -1,9 +1,11 @@
 import type { Context } from "hono";
-import type { LedgerRead } from "../db/catalog";
-import { snapshotFrom, snapshotStatements, SNAPSHOT_STATEMENTS, type CatalogSnapshot } from "../db/catalog-snapshot";
+import type { LedgerRead } from "./catalog";
+import { snapshotFrom, snapshotStatements, SNAPSHOT_STATEMENTS } from "./catalog-snapshot";
 import type { AppEnv } from "../env";
-import { ApiError } from "./errors";
-import { sendBatch } from "../db/send";
+import { ApiError } from "../lib/errors";
+import { sendBatch } from "./send";
+import type { CatalogSnapshot } from "../domain/catalog";
+import { accessGuardStatement, CATALOG_VERSION_IS } from "./businesses";
 
 /**
  * How a request proves it may read a business, settled by ONE row that D1 returns together with
@@ -31,18 +33,6 @@ export interface Access {
    * the write is made.
    */
   fused?(db: D1Database, snap: CatalogSnapshot): Promise<{ statements: D1PreparedStatement[]; settle(results: D1Result[]): void }>;
-}
-
-/**
- * SQL: the business `b` is at the catalog version bound here, as this process knows it. A
- * catalog_version is a 64-bit random number and JavaScript holds it as the nearest double, so
- * the column is compared as that same double.
- */
-export const CATALOG_VERSION_IS = "CAST(b.catalog_version AS REAL) = ?";
-
-/** The first statement of a fused access check: aborts the batch unless `condition` holds. */
-export function accessGuardStatement(db: D1Database, condition: string, ...params: unknown[]): D1PreparedStatement {
-  return db.prepare(`INSERT INTO access_guard (ok) SELECT EXISTS (${condition})`).bind(...params);
 }
 
 /** Access for a request whose door already identified the business (the widget's inner app). */
