@@ -1,5 +1,4 @@
 import { createApp } from "./app";
-import type { Env } from "./env";
 import { apiKeyAuth } from "./middleware/auth";
 import { docsRoutes } from "./routes/docs";
 import { healthRoutes } from "./routes/health";

@@ -23,7 +23,6 @@ import { checkoutPersonsStatement, personsByNorm, type PersonRow } from "../db/p
 import { customerErrors, customerPerson, guestPerson } from "../domain/cart-people";
 import { transition } from "../domain/cart-state";
 import { minorDigits, roundHalfUp, toMajor } from "../domain/money";
-import type { Env } from "../env";
 import { ApiError, notFound } from "../lib/errors";
 import { isoDateTime } from "../lib/time";
 import { stamp } from "../db/allocations";

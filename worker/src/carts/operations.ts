@@ -30,7 +30,6 @@ import { guestErrors, normEmail } from "../domain/cart-people";
 import { minorDigits, toMajor } from "../domain/money";
 import { quotePackages } from "../domain/package-quote";
 import { translated } from "../domain/product";
-import type { Env } from "../env";
 import { ApiError, notFound } from "../lib/errors";
 import { isoDateTime } from "../lib/time";
 import { snapshotAt, type FusedAccess } from "../db/tenant-read";

@@ -17,7 +17,6 @@
  */
 import { EXPIRED_CARTS_PER_SWEEP, expireCartsStatements, STRAY_CART_GRACE_MS } from "./carts";
 import { stamp } from "./allocations";
-import type { Env } from "../env";
 import { IDEMPOTENCY_TTL_SECONDS } from "./idempotency";
 import { isoDateTime } from "../lib/time";
 

@@ -1,5 +1,4 @@
 import { insertRowsStatements } from "./insert-rows";
-import type { Env } from "../env";
 import type { PendingEvent } from "../domain/events";
 import { isoDateTime } from "../lib/time";
 import { newId } from "../lib/ids";

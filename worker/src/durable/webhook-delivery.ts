@@ -1,6 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
 import { checkWebhookUrl, MAX_ATTEMPTS, RETRY_BACKOFF_SECONDS, signPayload } from "../domain/webhook-signing";
-import type { Env } from "../env";
 import { isoDateTime } from "../lib/time";
 import {
   deliveredStatement, dueDeliveries, eventsAfter, gaveUpStatement, goneStatements, liveHooks, nextDue, planStatements, retryStatements, type DueDelivery, type LiveHook,

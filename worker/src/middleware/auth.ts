@@ -3,10 +3,10 @@ import { matchedRoutes } from "hono/route";
 import { problem } from "../lib/problem";
 import { parseConfig } from "../contract/config";
 import { keyAccessGuardStatement, keyNameStatement, keyRecordStatement, type KeyRecord } from "../db/businesses";
-import type { AppEnv } from "../env";
+import type { Access, AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
 import { readKey, sha256Hex, type KeyClaims, type KeyScope } from "../lib/keys";
-import { settleAccess, type Access } from "../db/tenant-read";
+import { settleAccess } from "../db/tenant-read";
 import { withHeaders } from "./cors";
 import { takeRequest } from "./rate-limit";
 

@@ -1,4 +1,3 @@
-import type { Env } from "../env";
 import { ApiError } from "../lib/errors";
 
 const WINDOW_MS = 60_000;

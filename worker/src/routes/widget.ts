@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import { notFound, onError, problem } from "../lib/problem";
 import type { AppEnv, Tenant } from "../env";
 import { ApiError } from "../lib/errors";
-import type { Access } from "../db/tenant-read";
+import type { Access } from "../env";
 import { addDays, isoDate } from "../lib/time";
 import { waitUntil } from "../lib/wait-until";
 import { widgetDoor } from "../middleware/widget";

@@ -5,7 +5,6 @@ import { problemResponse } from "../../contract/problem";
 import { cartStatement } from "../../db/carts";
 import { bookedAnswer, checkoutCart, checkoutReadStatements } from "../../carts/checkout";
 import { abandonCart, addToCart, batchAbortReason, extendCart, viewCart, type CartCall } from "../../carts/operations";
-import { cartTimerOf } from "../../durable/cart-timer";
 import type { AppEnv } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { waitUntil } from "../../lib/wait-until";
@@ -14,6 +13,7 @@ import { fuseAccess, readTenant, requestSender, settleAccess, type FusedAccess }
 import { keyCheck } from "../../middleware/auth";
 import { idempotency } from "../../middleware/idempotency";
 import { newId } from "../../lib/ids";
+import { cartTimerOf } from "../../carts/timer";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
