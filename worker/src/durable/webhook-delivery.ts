@@ -1,9 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
-import { checkWebhookUrl, MAX_ATTEMPTS, RETRY_BACKOFF_SECONDS, signPayload } from "../domain/webhook-signing";
+import { MAX_ATTEMPTS, RETRY_BACKOFF_SECONDS, signPayload } from "../domain/webhook-signing";
 import { isoDateTime } from "../lib/time";
 import {
   deliveredStatement, dueDeliveries, eventsAfter, gaveUpStatement, goneStatements, liveHooks, nextDue, planStatements, retryStatements, type DueDelivery, type LiveHook,
 } from "../db/webhook-deliveries";
+import { checkWebhookUrl } from "../domain/webhook-urls";
 
 /** Longest wait between two looks at the outbox while the business has subscriptions: a lost kick costs at most this. */
 const SWEEP_MS = 5 * 60_000;
