@@ -1,25 +1,46 @@
 import { z } from "@hono/zod-openapi";
 
 const FieldRule = z.object({ request: z.boolean(), required: z.boolean() });
+const LanguageCode = z.string().regex(/^[a-z]{2}$/, "must be a two-letter lower-case language code");
+
+/**
+ * A custom field the business asks of its guests or customers: its values live in the persons'
+ * `custom_fields` under `key` (the private API's persons, guests and bookers).
+ */
+export const CustomField = z
+  .object({
+    key: z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, "must be 1 to 40 lower-case letters, digits or _, starting with a letter"),
+    title: z.string().min(1).max(200),
+    type: z.enum(["text", "number", "boolean", "date", "select"]),
+    options: z.array(z.string().min(1).max(200)).max(100).default([]).openapi({ description: "The choices of a select field." }),
+    required: z.boolean().default(false),
+    applies_to: z.enum(["guest", "customer", "both"]).default("guest"),
+  });
+export type CustomField = z.infer<typeof CustomField>;
 
 /**
  * A business's configuration, stored as JSON on the business row. Every field has a default so
  * that `business create` onboards a working, empty business and old rows gain new settings.
+ * The settings API (PATCH /private/settings) exposes every field; docs/administration.md
+ * describes each one.
  */
 export const BusinessConfig = z.object({
-  default_language: z.string().length(2).default("en"),
-  languages: z.array(z.string().length(2)).min(1).default(["en"]),
+  default_language: LanguageCode.default("en"),
+  languages: z.array(LanguageCode).min(1).max(30).default(["en"]),
   guest_fields: z
-    .object({ birthday: FieldRule, minimum_age: z.number().int().min(0) })
+    .object({ birthday: FieldRule, minimum_age: z.number().int().min(0).max(120) })
     .default({ birthday: { request: true, required: false }, minimum_age: 0 }),
   customer_fields: z
-    .object({ address: FieldRule, phone: FieldRule, minimum_age: z.number().int().min(0) })
+    .object({ address: FieldRule, phone: FieldRule, minimum_age: z.number().int().min(0).max(120) })
     .default({
       address: { request: true, required: false },
       phone: { request: true, required: false },
       minimum_age: 18,
     }),
-  terms: z.string().default("Bookings are confirmed once checked out. Cancellation terms apply as agreed with the business."),
+  /** The booking terms in the default language. */
+  terms: z.string().max(50_000).default("Bookings are confirmed once checked out. Cancellation terms apply as agreed with the business."),
+  /** The terms in the business's other languages, by language code. */
+  terms_translations: z.record(LanguageCode, z.string().max(50_000)).default({}),
   /** Lifetime of a new cart, in seconds (the spec leaves it open; 10 minutes like an extension). */
   cart_lifetime_seconds: z.number().int().min(5).max(86_400).default(600),
   /** Requests per minute for each API key, and for each widget client. */
@@ -28,19 +49,67 @@ export const BusinessConfig = z.object({
   max_open_carts_per_client: z.number().int().min(1).max(1000).default(5),
   max_extensions_per_cart: z.number().int().min(0).max(100).default(6),
   /** Origins allowed to call the widget proxy, e.g. "https://surfcamp.example". */
-  widget_origins: z.array(z.string()).default([]),
+  widget_origins: z.array(z.string().max(300)).max(100).default([]),
   /** Allow any loopback origin (http://localhost:*, http://127.0.0.1:*) for local development. */
   widget_allow_loopback: z.boolean().default(false),
+  /** Where the business's own e-mails go (new bookings, cancellations). */
+  notification_emails: z.array(z.email().max(255)).max(20).default([]),
+  /** Custom fields asked of guests and customers. */
+  custom_fields: z.array(CustomField).max(100).default([]),
 });
 export type BusinessConfig = z.infer<typeof BusinessConfig>;
 
-export function parseConfig(json: string | null | undefined): BusinessConfig {
+/** The config's fields, in order. */
+export const CONFIG_FIELDS = Object.keys(BusinessConfig.shape) as (keyof BusinessConfig)[];
+
+/** A stored config field that does not parse: which, why, and what was stored. */
+export interface ConfigProblem {
+  field: string;
+  message: string;
+  stored: unknown;
+}
+
+export interface ParsedConfig {
+  config: BusinessConfig;
+  /** Fields whose stored value is invalid; each was replaced by its default in `config` only. */
+  problems: ConfigProblem[];
+}
+
+/**
+ * A stored configuration, field by field: each field that parses is kept, each that does not is
+ * reported and takes its default (so one bad field never resets the others). Text that is not a
+ * JSON object is one problem (field "*"), and every field takes its default.
+ */
+export function readConfig(json: string | null | undefined): ParsedConfig {
   let raw: unknown = {};
+  const problems: ConfigProblem[] = [];
   try {
     raw = json ? JSON.parse(json) : {};
   } catch {
+    problems.push({ field: "*", message: "the stored configuration is not valid JSON", stored: String(json).slice(0, 200) });
     raw = {};
   }
-  const parsed = BusinessConfig.safeParse(raw);
-  return parsed.success ? parsed.data : BusinessConfig.parse({});
+  if (!raw || typeof raw !== "object" || Array.isArray(raw)) {
+    if (!problems.length) problems.push({ field: "*", message: "the stored configuration is not a JSON object", stored: raw });
+    raw = {};
+  }
+  const stored = raw as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const field of CONFIG_FIELDS) {
+    const schema = BusinessConfig.shape[field];
+    const parsed = schema.safeParse(stored[field]);
+    if (parsed.success) out[field] = parsed.data;
+    else {
+      const issue = parsed.error.issues[0];
+      const at = issue.path.length ? `${field}.${issue.path.map(String).join(".")}` : field;
+      problems.push({ field: at, message: issue.message, stored: stored[field] });
+      out[field] = schema.parse(undefined);
+    }
+  }
+  return { config: out as BusinessConfig, problems };
+}
+
+/** The configuration (see readConfig; problems are reported by the callers that know the business). */
+export function parseConfig(json: string | null | undefined): BusinessConfig {
+  return readConfig(json).config;
 }

@@ -1,4 +1,4 @@
-import { parseConfig } from "../contract/config";
+import { readConfig, type BusinessConfig } from "../contract/config";
 import type { Business, BusinessRow } from "../domain/catalog";
 
 /**
@@ -14,7 +14,28 @@ export function accessGuardStatement(db: D1Database, condition: string, ...param
 }
 
 
-const toBusiness = (row: BusinessRow): Business => ({ ...row, config: parseConfig(row.config) });
+/** Config texts whose problems were logged already (per business), so a bad field is logged once per process, not per request. */
+const logged = new Map<number, string>();
+
+/**
+ * A business's stored configuration, field by field (contract/config.ts readConfig): a field that
+ * does not parse takes its default here and is logged, once, as an error naming the business and
+ * the field; every valid field is kept. GET /private/settings reports the same problems, and the
+ * stored text stays as it is until a PATCH fixes it: nothing is reset silently.
+ */
+export function businessConfig(businessId: number, text: string | null | undefined): BusinessConfig {
+  const { config, problems } = readConfig(text);
+  if (problems.length && logged.get(businessId) !== text) {
+    if (logged.size >= 1_000) logged.clear();
+    logged.set(businessId, text ?? "");
+    for (const p of problems) {
+      console.error(JSON.stringify({ level: "error", msg: "business config field invalid; its default is used until it is fixed", business: businessId, field: p.field, problem: p.message }));
+    }
+  }
+  return config;
+}
+
+const toBusiness = (row: BusinessRow): Business => ({ ...row, config: businessConfig(row.id, row.config) });
 
 export async function businessById(db: D1Database, id: number): Promise<Business | null> {
   const row = await db.prepare("SELECT * FROM businesses WHERE id = ?").bind(id).first<BusinessRow>();

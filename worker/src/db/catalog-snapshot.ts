@@ -1,6 +1,6 @@
 import { toCurrencies } from "../domain/money";
 import type { Rate, SeasonSegment } from "../domain/pricing";
-import { parseConfig } from "../contract/config";
+import { businessConfig } from "./businesses";
 import { toProduct, type ProductRow } from "./products";
 import type { BusinessRow, CatalogSnapshot, CurrencyRow, PackageStructure, SeasonWithSegments, TitledRow } from "../domain/catalog";
 
@@ -84,7 +84,7 @@ export function snapshotFrom(results: D1Result[]): CatalogSnapshot | null {
   return {
     businessId: row.id,
     version: catalog_version,
-    business: { ...(fields as BusinessRow), config: parseConfig(row.config) },
+    business: { ...(fields as BusinessRow), config: businessConfig(row.id, row.config) },
     currencyRows,
     currencies: toCurrencies(currencyRows),
     diets: rowsOf<TitledRow>(diets),
