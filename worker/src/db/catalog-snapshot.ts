@@ -4,30 +4,34 @@ import { businessConfig } from "./businesses";
 import { toProduct, type ProductRow } from "./products";
 import type { BusinessRow, CatalogSnapshot, CurrencyRow, PackageStructure, SeasonWithSegments, TitledRow } from "../domain/catalog";
 
-/** The statements of a snapshot, in the order snapshotFrom() reads their results. */
+/**
+ * The statements of a snapshot, in the order snapshotFrom() reads their results. Archived
+ * entities (migration 0200) are not in it: the public API, the widget and new carts do not see
+ * them; bookings and carts made before keep their own copies of what they need.
+ */
 export function snapshotStatements(db: D1Database, businessId: number): D1PreparedStatement[] {
   const q = (sql: string) => db.prepare(sql).bind(businessId);
   return [
     q("SELECT * FROM businesses WHERE id = ?"),
     q("SELECT id, iso_code, title, symbol, exchange_rate, is_default FROM currencies WHERE business_id = ? ORDER BY is_default DESC, id"),
-    q("SELECT id, title, description, abbreviation FROM diets WHERE business_id = ? ORDER BY id"),
-    q("SELECT id, title, description, abbreviation FROM levels WHERE business_id = ? ORDER BY id"),
-    q("SELECT id, title FROM categories WHERE business_id = ?"),
-    q("SELECT id, title FROM locations WHERE business_id = ?"),
-    q("SELECT id, title FROM accommodation_types WHERE business_id = ?"),
-    q("SELECT * FROM products WHERE business_id = ? ORDER BY id"),
+    q("SELECT id, title, description, abbreviation FROM diets WHERE business_id = ? AND archived_at IS NULL ORDER BY id"),
+    q("SELECT id, title, description, abbreviation FROM levels WHERE business_id = ? AND archived_at IS NULL ORDER BY id"),
+    q("SELECT id, title FROM categories WHERE business_id = ? AND archived_at IS NULL"),
+    q("SELECT id, title FROM locations WHERE business_id = ? AND archived_at IS NULL"),
+    q("SELECT id, title FROM accommodation_types WHERE business_id = ? AND archived_at IS NULL"),
+    q("SELECT * FROM products WHERE business_id = ? AND archived_at IS NULL ORDER BY id"),
     q("SELECT product_id, season_id, amount_minor, unit, per, min_qty FROM rates WHERE business_id = ? ORDER BY id"),
     q(
       `SELECT s.id AS season_id, s.priority, g.start_date, g.end_date FROM season_segments g
-         JOIN seasons s ON s.id = g.season_id WHERE s.business_id = ? ORDER BY g.start_date`,
+         JOIN seasons s ON s.id = g.season_id WHERE s.business_id = ? AND s.archived_at IS NULL ORDER BY g.start_date`,
     ),
     q(
       `SELECT s.id, s.title, g.id AS segment_id, g.start_date, g.end_date FROM seasons s
-         LEFT JOIN season_segments g ON g.season_id = s.id WHERE s.business_id = ? ORDER BY s.id, g.start_date, g.id`,
+         LEFT JOIN season_segments g ON g.season_id = s.id WHERE s.business_id = ? AND s.archived_at IS NULL ORDER BY s.id, g.start_date, g.id`,
     ),
     q(
       `SELECT i.id, i.package_id, i.product_id, i.group_id, i.role, i.qty_min, i.qty_max, i.qty_default, i.is_configurable_dates, i.sort
-         FROM package_items i JOIN products p ON p.id = i.product_id AND p.business_id = i.business_id
+         FROM package_items i JOIN products p ON p.id = i.product_id AND p.business_id = i.business_id AND p.archived_at IS NULL
         WHERE i.business_id = ? ORDER BY i.sort, i.id`,
     ),
     q(
@@ -37,7 +41,7 @@ export function snapshotStatements(db: D1Database, businessId: number): D1Prepar
     q(
       `SELECT a.package_id, a.accommodation_id FROM products k
          JOIN package_accommodations a ON a.package_id = k.id
-         JOIN products p ON p.id = a.accommodation_id AND p.type = 'accommodation' AND p.business_id = k.business_id
+         JOIN products p ON p.id = a.accommodation_id AND p.type = 'accommodation' AND p.business_id = k.business_id AND p.archived_at IS NULL
         WHERE k.business_id = ? AND k.type = 'package' ORDER BY a.accommodation_id`,
     ),
   ];

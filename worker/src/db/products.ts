@@ -1,5 +1,6 @@
 /** Products: reading rows and turning them into domain Products. Every query filters on business_id. */
-import type { Duration, Product, ProductType, Weekdays } from "../domain/product";
+import { WEEKDAYS, type Duration, type Product, type ProductType, type Timeslot, type Weekdays } from "../domain/product";
+import type { Weekday } from "../lib/time";
 
 export interface ProductRow {
   id: number;
@@ -51,8 +52,10 @@ export function toProduct(r: ProductRow): Product {
     unit: d.unit === "hour" ? "hour" : "day",
     variants: Array.isArray(d.variants) ? d.variants.map(Number).filter((n) => Number.isInteger(n) && n > 0) : [],
   };
+  if (Number.isInteger(d.max) && Number(d.max) > 0) duration.max = Number(d.max);
   const image = json<Partial<Product["image"]>>(r.image, {});
-  const timeslots = json<unknown[]>(r.timeslots, []).filter((t): t is string => typeof t === "string").sort();
+  const schedule = toSchedule(r.timeslots);
+  const timeslots = [...new Set(schedule.map((t) => t.time))].sort();
   return {
     id: r.id,
     type: r.type,
@@ -74,6 +77,7 @@ export function toProduct(r: ProductRow): Product {
     allowed_checkin_days: { ...allDays, ...json<Partial<Weekdays>>(r.allowed_checkin_days, {}) },
     is_on_timeslots: r.is_on_timeslots === 1,
     timeslots,
+    schedule,
     is_promoted: r.is_promoted === 1,
     rooms: r.rooms,
     beds_per_room: r.beds_per_room,
@@ -83,4 +87,22 @@ export function toProduct(r: ProductRow): Product {
   };
 }
 
-/** What the product lists filter on (db/catalog-snapshot.ts filterProducts()). */
+const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/**
+ * A product's timeslots column as its weekly schedule: "HH:MM" strings (every day, the product's
+ * capacity) and {time, capacity, days} entries (migration 0200). Anything else is left out.
+ */
+export function toSchedule(text: string | null | undefined): Timeslot[] {
+  const out: Timeslot[] = [];
+  for (const t of json<unknown[]>(text, [])) {
+    if (typeof t === "string" && TIME.test(t)) out.push({ time: t, capacity: null, days: null });
+    else if (t && typeof t === "object" && typeof (t as any).time === "string" && TIME.test((t as any).time)) {
+      const e = t as { time: string; capacity?: unknown; days?: unknown };
+      const capacity = Number.isInteger(e.capacity) && Number(e.capacity) >= 0 ? Number(e.capacity) : null;
+      const days = Array.isArray(e.days) ? WEEKDAYS.filter((w) => (e.days as unknown[]).includes(w)) : null;
+      out.push({ time: e.time, capacity, days: days as Weekday[] | null });
+    }
+  }
+  return out.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
+}

@@ -14,7 +14,8 @@ const product = (over: Partial<Product>): Product => ({
   location_id: null, accommodation_type_id: null,
   duration: { is_flexible: true, min: 1, default: 7, unit: "day", variants: [] }, pax_min: 1, pax_max: 4,
   default_start_time: null, is_private: false, allowed_checkin_days: allDays, is_on_timeslots: false, timeslots: [],
-  is_promoted: false, rooms: null, beds_per_room: null, srs: null, default_capacity: 8, translations: {}, ...over,
+  is_promoted: false, rooms: null, beds_per_room: null, srs: null, default_capacity: 8, translations: {},
+  schedule: (over.timeslots ?? []).map((time) => ({ time, capacity: null, days: null })), ...over,
 });
 const ledger = (inv: [string, string, number, boolean][] = [], alloc: [string, string, number][] = []): Ledger => {
   const l = emptyLedger();
@@ -105,6 +106,23 @@ describe("timeslots", () => {
     const cal = availabilityCalendar(yoga, l, "2026-12-01", "2026-12-02") as Record<string, TimeslotEntry>;
     expect(cal["2026-12-01"]).toEqual({ blocked: true, timeslots: [] });
     expect(cal["2026-12-02"].timeslots[0]).toEqual({ time: "08:00", available: 0, capacity: 0 });
+  });
+
+  it("follow a weekly schedule: each weekday its own slots, each slot its own capacity", () => {
+    // 2026-12-05 is a Saturday, 2026-12-07 a Monday.
+    const schedule = [
+      { time: "07:00", capacity: 6, days: ["sat" as const, "sun" as const] },
+      { time: "08:00", capacity: null, days: ["mon" as const, "tue" as const, "wed" as const, "thu" as const, "fri" as const] },
+      { time: "18:00", capacity: 20, days: null },
+    ];
+    const weekly = product({ ...yoga, schedule, timeslots: ["07:00", "08:00", "18:00"] });
+    const l = ledger([["2026-12-07", "18:00", 3, false]], [["2026-12-05", "07:00", 2]]);
+    const cal = availabilityCalendar(weekly, l, "2026-12-05", "2026-12-07") as Record<string, TimeslotEntry>;
+    expect(cal["2026-12-05"].timeslots).toEqual([{ time: "07:00", available: 4, capacity: 6 }, { time: "18:00", available: 20, capacity: 20 }]);
+    // An inventory row still overrides a slot's scheduled capacity.
+    expect(cal["2026-12-07"].timeslots).toEqual([{ time: "08:00", available: 12, capacity: 12 }, { time: "18:00", available: 3, capacity: 3 }]);
+    // A slot off the schedule that day has no capacity at all.
+    expect(slotState(weekly, l, "2026-12-07", "07:00")).toEqual({ capacity: 0, available: 0, blocked: false });
   });
 });
 

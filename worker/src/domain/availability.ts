@@ -1,12 +1,13 @@
 /**
  * Availability arithmetic, pure: capacity − live allocations per product, date and timeslot.
  *
- * Capacity comes from an inventory row when one exists, else from the product's
- * default_capacity (null = unlimited). A blocked date has no capacity. The live allocations are
+ * Capacity comes from an inventory row when one exists, else from the product's weekly timeslot
+ * schedule (a slot's own capacity) or default_capacity (null = unlimited); a timeslot product's
+ * slot that is not on its schedule that weekday has none. A blocked date has no capacity. The live allocations are
  * summed by the caller's one grouped query (db/catalog.ts), bookings plus unexpired holds.
  */
 import { addDays, dateRange } from "../lib/time";
-import { allowedDurations, isCheckinDay, isSession, shortestStay, type Product } from "./product";
+import { allowedDurations, isCheckinDay, isSession, scheduledCapacity, shortestStay, slotsOn, type Product } from "./product";
 
 /**
  * How the availability endpoints show an unlimited capacity, where the spec types the numbers
@@ -36,14 +37,15 @@ export interface SlotState {
   blocked: boolean;
 }
 
-type CapacityProduct = Pick<Product, "default_capacity" | "is_on_timeslots" | "timeslots">;
+type CapacityProduct = Pick<Product, "default_capacity" | "is_on_timeslots" | "schedule">;
 
-/** Capacity, availability and block of one product-date-slot. */
+/** Capacity, availability and block of one product-date-slot (the allocations_capacity trigger's rule). */
 export function slotState(product: CapacityProduct, ledger: Ledger, date: string, slot = ""): SlotState {
   const dayBlock = slot !== "" ? ledger.inventory.get(ledgerKey(date, "")) : undefined;
   const row = ledger.inventory.get(ledgerKey(date, slot));
   if (row?.blocked || dayBlock?.blocked) return { capacity: 0, available: 0, blocked: true };
-  const capacity = row ? row.capacity : product.default_capacity;
+  const scheduled = row ? row.capacity : scheduledCapacity(product, date, slot);
+  const capacity = scheduled === undefined ? 0 : scheduled;
   const taken = ledger.allocated.get(ledgerKey(date, slot)) ?? 0;
   if (capacity === null) return { capacity: null, available: null, blocked: false };
   return { capacity, available: Math.max(0, capacity - taken), blocked: false };
@@ -136,7 +138,7 @@ export function availabilityCalendar(p: Product, ledger: Ledger, start: string, 
         blocked: dayBlocked,
         timeslots: dayBlocked
           ? []
-          : p.timeslots.map((time) => {
+          : slotsOn(p, date).map((time) => {
               const s = slotState(p, ledger, date, time);
               return { time, available: shown(s.available), capacity: shown(s.capacity) };
             }),

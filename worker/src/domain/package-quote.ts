@@ -22,7 +22,7 @@ import { genderAllowed, srsChargePerNight, srsUnits } from "./accommodation";
 import { stayDates } from "./availability";
 import { chooseCurrency, convertMinor } from "./money";
 import { priceFor, type Rate, type SeasonSegment } from "./pricing";
-import { isAllowedDuration, isCheckinDay, isSession, type Product } from "./product";
+import { durationsText, isAllowedDuration, isCheckinDay, isSession, slotsOn, type Product } from "./product";
 import { type PackageItemRow, pricingIn, productsIn, structuresIn, type CatalogSnapshot } from "./catalog";
 
 export interface QuoteGuest {
@@ -84,11 +84,12 @@ export function isRealDate(s: unknown): s is string {
 /** The days a package item is offered on for a stay: the nights, start .. end − 1. */
 export const offeredDates = (start: string, nights: number) => stayDates(start, nights);
 
-/** The slot a timeslot product is taken at when none was chosen. */
-export function defaultSlot(p: Product): string {
+/** The slot a timeslot product is taken at on `date` when none was chosen. */
+export function defaultSlot(p: Product, date?: string): string {
   if (!p.is_on_timeslots) return "";
+  const slots = date ? slotsOn(p, date) : p.timeslots;
   const preferred = p.default_start_time?.slice(0, 5);
-  return preferred && p.timeslots.includes(preferred) ? preferred : (p.timeslots[0] ?? "");
+  return preferred && slots.includes(preferred) ? preferred : (slots[0] ?? "");
 }
 
 interface Use {
@@ -109,8 +110,9 @@ function parseItemDates(p: Product, sent: string[], offered: string[], path: str
         return;
       }
       const slot = `${dt[2]}:${dt[3]}`;
-      if (!p.timeslots.includes(slot) || dt[4] !== "00") {
-        errors.push({ path: `${path}.${k}`, message: `no timeslot at ${slot}; timeslots: ${p.timeslots.join(", ")}` });
+      const slots = slotsOn(p, dt[1]);
+      if (!slots.includes(slot) || dt[4] !== "00") {
+        errors.push({ path: `${path}.${k}`, message: `no timeslot at ${slot} on ${dt[1]}; timeslots that day: ${slots.join(", ") || "none"}` });
         return;
       }
       use = { date: dt[1], slot };
@@ -179,7 +181,7 @@ export function quotePackages(snap: CatalogSnapshot, currency: string, guests: Q
       return;
     }
     if (!isAllowedDuration(pkg.duration, n)) {
-      const allowed = pkg.duration.variants.length ? pkg.duration.variants.join(" or ") : `at least ${pkg.duration.min}`;
+      const allowed = durationsText(pkg.duration);
       errors.push({ path: `${path}.end_date`, message: `a stay of ${n} nights is not offered; nights: ${allowed}` });
     }
     if (!isCheckinDay(pkg, sel.start_date)) {
@@ -212,8 +214,7 @@ export function quotePackages(snap: CatalogSnapshot, currency: string, guests: Q
     for (const item of structure.items.filter((it) => it.role === "default")) {
       const product = products.get(item.product_id)!;
       if (item.qty_default < 1) continue;
-      const slot = defaultSlot(product);
-      items.push({ item, product, uses: nights.map((date) => ({ date, slot })), qty: item.qty_default, role: "default" });
+      items.push({ item, product, uses: nights.map((date) => ({ date, slot: defaultSlot(product, date) })), qty: item.qty_default, role: "default" });
     }
     const chosenIds = new Set<number>();
     (sel.items ?? []).forEach((sent, j) => {
@@ -233,7 +234,7 @@ export function quotePackages(snap: CatalogSnapshot, currency: string, guests: Q
       const dates = Array.isArray(sent.dates) ? sent.dates : [];
       let uses = parseItemDates(product, dates, nights, `${ipath}.dates`, errors);
       const configurable = item.is_configurable_dates === 1 || (item.group_id !== null && structure.groups.find((g) => g.id === item.group_id)?.is_configurable_dates === 1);
-      if (!configurable) uses = nights.map((date) => ({ date, slot: uses[0]?.slot ?? defaultSlot(product) }));
+      if (!configurable) uses = nights.map((date) => ({ date, slot: uses[0]?.slot ?? defaultSlot(product, date) }));
       else if (dates.length === 0) errors.push({ path: `${ipath}.dates`, message: "choose at least one date" });
       items.push({ item, product, uses, qty: itemQty(item, true), role: item.role });
     });

@@ -1,15 +1,28 @@
 /** A product as the domain rules see it (parsed from its row by db/products.ts). */
-import { weekday } from "../lib/time";
+import { weekday, type Weekday } from "../lib/time";
 
 export type ProductType = "package" | "accommodation" | "activity" | "rental" | "service" | "bundle" | "item";
-export type Weekdays = Record<"mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun", boolean>;
+export type Weekdays = Record<Weekday, boolean>;
+export const WEEKDAYS: readonly Weekday[] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 
 export interface Duration {
   is_flexible: boolean;
   min: number;
+  /** The longest stay (in the unit) a flexible duration allows; null: up to MAX_NIGHTS. Not shown by the public API. */
+  max?: number | null;
   default: number;
   unit: "day" | "hour";
   variants: number[];
+}
+
+/**
+ * One entry of a product's weekly timeslot schedule: a start time offered on some weekdays
+ * (null: every day), with its own capacity per slot (null: the product's default_capacity).
+ */
+export interface Timeslot {
+  time: string;
+  capacity: number | null;
+  days: Weekday[] | null;
 }
 
 export interface Product {
@@ -32,8 +45,10 @@ export interface Product {
   is_private: boolean;
   allowed_checkin_days: Weekdays;
   is_on_timeslots: boolean;
-  /** "HH:MM" start times when on timeslots. */
+  /** Every "HH:MM" start time of the schedule, sorted (the slots of a given date: slotsOn()). */
   timeslots: string[];
+  /** The weekly timeslot schedule (see Timeslot). */
+  schedule: Timeslot[];
   is_promoted: boolean;
   rooms: number | null;
   beds_per_room: number | null;
@@ -62,7 +77,8 @@ export function allowedDurations(d: Duration, cap = MAX_NIGHTS): number[] {
   if (d.variants.length > 0) return [...new Set(d.variants)].filter((v) => v >= 1).sort((a, b) => a - b);
   if (d.is_flexible) {
     const out: number[] = [];
-    for (let n = Math.max(1, d.min); n <= cap; n++) out.push(n);
+    const last = Math.min(cap, d.max ?? MAX_NIGHTS);
+    for (let n = Math.max(1, d.min); n <= last; n++) out.push(n);
     return out;
   }
   return [Math.max(1, d.default)];
@@ -70,8 +86,38 @@ export function allowedDurations(d: Duration, cap = MAX_NIGHTS): number[] {
 
 export function isAllowedDuration(d: Duration, n: number): boolean {
   if (d.variants.length > 0) return d.variants.includes(n);
-  if (d.is_flexible) return n >= Math.max(1, d.min) && n <= MAX_NIGHTS;
+  if (d.is_flexible) return n >= Math.max(1, d.min) && n <= Math.min(MAX_NIGHTS, d.max ?? MAX_NIGHTS);
   return n === Math.max(1, d.default);
+}
+
+/** Words for the durations a product offers (in 422 messages). */
+export function durationsText(d: Duration): string {
+  if (d.variants.length) return d.variants.join(" or ");
+  if (!d.is_flexible) return String(Math.max(1, d.default));
+  return d.max ? `${d.min} to ${d.max}` : `at least ${d.min}`;
+}
+
+/** The start times a timeslot product offers on `date` (its weekday's part of the schedule), sorted. */
+export function slotsOn(p: Pick<Product, "schedule">, date: string): string[] {
+  const day = weekday(date);
+  const out = new Set<string>();
+  for (const t of p.schedule) if (!t.days || t.days.includes(day)) out.add(t.time);
+  return [...out].sort();
+}
+
+/**
+ * The capacity of a slot on `date` when no inventory row says otherwise: the schedule entry's
+ * own, else the product's default (null = unlimited); `undefined` when the product is on
+ * timeslots and the slot is not on its schedule that weekday (it has no capacity). A product
+ * not on timeslots (or slot '') has its default capacity. The SQL twin is the
+ * allocations_capacity trigger (migration 0200) and db/catalog-admin.ts's capacity guard.
+ */
+export function scheduledCapacity(p: Pick<Product, "schedule" | "is_on_timeslots" | "default_capacity">, date: string, slot: string): number | null | undefined {
+  if (slot === "" || !p.is_on_timeslots) return p.default_capacity;
+  const day = weekday(date);
+  const entry = p.schedule.find((t) => t.time === slot && (!t.days || t.days.includes(day)));
+  if (!entry) return undefined;
+  return entry.capacity ?? p.default_capacity;
 }
 
 /** The stay a check-in must be able to hold: the default duration, or the minimum when flexible. */

@@ -10,7 +10,7 @@ import { emptyLedger, minAvailable, slotState, UNLIMITED_UNITS, type Ledger } fr
 import { displayPrice } from "../../domain/money";
 import { offeredDates } from "../../domain/package-quote";
 import { hasQuantityTiers, priceFor, type Rate } from "../../domain/pricing";
-import { isAllowedDuration, isCheckinDay, isSession, type Product } from "../../domain/product";
+import { durationsText, isAllowedDuration, isCheckinDay, isSession, slotsOn, type Product } from "../../domain/product";
 import { ApiError, invalid, type FieldError } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
 import { readTenantLedger } from "../../db/tenant-read";
@@ -66,7 +66,7 @@ function packageStay(snap: CatalogSnapshot, id: number, start: string, nights: n
     errs.push({ path: "start_date", message: `not a check-in day of this package (check-in: ${days.join(", ")})` });
   }
   if (!isAllowedDuration(pkg.duration, nights)) {
-    const allowed = pkg.duration.variants.length ? pkg.duration.variants.join(" or ") : `at least ${pkg.duration.min}`;
+    const allowed = durationsText(pkg.duration);
     errs.push({ path: "duration", message: `a stay of ${nights} nights is not offered; nights: ${allowed}` });
   }
   if (errs.length) throw new ApiError(422, "validation_failed", errs.map((e) => `${e.path}: ${e.message}`).join("; "), { errors: errs });
@@ -101,7 +101,7 @@ function itemView(item: PackageItemRow, p: Product, rates: Rate[], ctx: CatalogC
       const dayBlocked = ledger.inventory.get(`${date}|`)?.blocked ?? false;
       const timeslots = dayBlocked
         ? []
-        : p.timeslots.map((time) => {
+        : slotsOn(p, date).map((time) => {
             const s = slotState(p, ledger, date, time);
             return { time, available: s.available ?? UNLIMITED_UNITS, capacity: s.capacity ?? UNLIMITED_UNITS };
           });
