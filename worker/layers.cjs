@@ -6,6 +6,8 @@
  *   domain/     pure rules: pricing, availability, persons, the catalog snapshot    contract/, pure lib/
  *   db/         SQL, the only place that writes it; how a request reads its tenant  domain/, contract/, lib/
  *   carts/      cart operations and checkout (run by the routes)                    db/ and below
+ *   manage/     settings and catalog administration: the one write path of the      db/ and below
+ *               private API, the catalog CLI and the back office
  *   durable/    Durable Object classes only                                        carts/, db/ and below
  *   middleware/ the doors' checks: auth, https, idempotency, cors, rate limit      db/ and below
  *   routes/     thin handlers                                                      anything above, never app.ts
@@ -45,7 +47,7 @@ module.exports = {
       name: "db-never-reaches-up",
       severity: "error",
       from: { path: "^worker/src/db/" },
-      to: { path: [below("routes", "middleware", "carts", "durable", "admin", "mail"), "^worker/src/(app|index)\\.ts$"] },
+      to: { path: [below("routes", "middleware", "carts", "manage", "durable", "admin", "mail"), "^worker/src/(app|index)\\.ts$"] },
     },
     {
       name: "carts-below-the-doors",
@@ -53,6 +55,13 @@ module.exports = {
       comment: "Cart code does not import middleware or routes.",
       from: { path: "^worker/src/carts/" },
       to: { path: [below("routes", "middleware", "durable", "admin"), "^worker/src/(app|index)\\.ts$"] },
+    },
+    {
+      name: "manage-below-the-doors",
+      severity: "error",
+      comment: "Administration code (the one write path of the API, the CLI and the back office) does not import middleware, routes or cart code.",
+      from: { path: "^worker/src/manage/" },
+      to: { path: [below("routes", "middleware", "durable", "admin", "carts"), "^worker/src/(app|index)\\.ts$"] },
     },
     {
       name: "durable-below-the-doors",

@@ -1,4 +1,7 @@
-/** The webhook event names (spec section 6, plus the booking events), as subscriptions name them. */
+/**
+ * The webhook event names, as subscriptions name them: the persons, guests and bookers of the
+ * private API (spec section 6), the bookings, and the administration of settings and catalog.
+ */
 export const EVENT_NAMES = [
   "GuestCreated",
   "GuestUpdated",
@@ -10,6 +13,13 @@ export const EVENT_NAMES = [
   "PersonDeleted",
   "BookingCreated",
   "BookingCancelled",
+  "SettingsUpdated",
+  "ProductCreated",
+  "ProductUpdated",
+  "ProductArchived",
+  "ProductRestored",
+  "InventoryUpdated",
+  "CatalogUpdated",
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 

@@ -23,6 +23,8 @@ export const ErrorCode = z.enum([
   "idempotency_in_progress",
   "terms_not_accepted",
   "invalid_id",
+  "capacity_below_used",
+  "in_use",
   "internal_error",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { BusinessConfig, CONFIG_FIELDS } from "./config";
 
 const FieldRule = z.object({ request: z.boolean(), required: z.boolean() });
 const Titled = z.object({ id: z.number().int(), title: z.string(), description: z.string(), abbreviation: z.string().nullable() });
@@ -21,3 +22,52 @@ export const Settings = z
   })
   .openapi("Settings", { description: "Business settings. The first currency is the business's default." });
 export type Settings = z.infer<typeof Settings>;
+
+// ---- Administration: GET and PATCH /private/settings ----
+
+
+const configShape = Object.fromEntries(
+  CONFIG_FIELDS.map((field) => [field, (BusinessConfig.shape[field] as unknown as { unwrap(): z.ZodType }).unwrap().optional()]),
+) as { [K in keyof BusinessConfig]: z.ZodOptional<z.ZodType<BusinessConfig[K]>> };
+
+export const CurrencySetting = z
+  .object({
+    iso_code: z.string().regex(/^[A-Z]{3}$/, "must be a three-letter ISO 4217 code"),
+    title: z.string().trim().min(1).max(100).optional().openapi({ description: "Default: the code's English name where known." }),
+    symbol: z.string().trim().min(1).max(10).optional(),
+    exchange_rate: z.number().positive().max(1_000_000).default(1).openapi({ description: "Units of this currency for one unit of the default currency (the default's is 1)." }),
+    default: z.boolean().default(false).openapi({ description: "The currency prices are kept in; exactly one (or none: the first)." }),
+  })
+  .strict();
+
+/** Every field optional; a field sent replaces the stored one whole (an object or a list included). */
+export const SettingsPatch = z
+  .object({
+    title: z.string().trim().min(1).max(200).optional(),
+    company_name: z.string().trim().max(200).optional(),
+    frontoffice_domain: z.string().trim().max(253).optional(),
+    currencies: z.array(CurrencySetting).min(1).max(20).optional().openapi({ description: "The business's currencies, replaced whole. The default cannot change while products have rates." }),
+    ...configShape,
+  })
+  .strict()
+  .openapi("SettingsPatch");
+export type SettingsPatch = z.infer<typeof SettingsPatch>;
+
+export const AdminSettings = z
+  .object({
+    data: z
+      .object({
+        id: z.number().int(),
+        slug: z.string(),
+        title: z.string(),
+        company_name: z.string(),
+        frontoffice_domain: z.string(),
+        currencies: z.array(z.object({ id: z.number().int(), iso_code: z.string(), title: z.string(), symbol: z.string(), exchange_rate: z.number(), default: z.boolean() })),
+        ...Object.fromEntries(CONFIG_FIELDS.map((f) => [f, z.unknown()])),
+        problems: z
+          .array(z.object({ field: z.string(), message: z.string(), stored: z.unknown() }))
+          .openapi({ description: "Stored settings that do not parse: each such field works with its default until a PATCH sets it. Empty when all is well." }),
+      })
+      .openapi({ description: "The business row's fields, its currencies, and every field of its configuration." }),
+  })
+  .openapi("AdminSettings");

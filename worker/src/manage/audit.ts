@@ -1,0 +1,33 @@
+/** The audit log as the API and the back office show it: newest first, before and after as JSON. */
+import { listAudit, type AuditFilter } from "../db/audit";
+
+export interface AuditEntry {
+  id: string;
+  at: string;
+  actor: { kind: "key" | "staff" | "cli"; id: string; name: string };
+  action: string;
+  entity: string;
+  entity_id: string | null;
+  summary: string;
+  before: unknown;
+  after: unknown;
+}
+
+export async function listAuditLog(db: D1Database, businessId: number, filter: AuditFilter): Promise<{ entries: AuditEntry[]; total: number }> {
+  const { rows, total } = await listAudit(db, businessId, filter);
+  const parse = (text: string | null) => (text === null ? null : JSON.parse(text));
+  return {
+    total,
+    entries: rows.map((r) => ({
+      id: r.id,
+      at: r.at,
+      actor: { kind: r.actor_kind, id: r.actor_id, name: r.actor_name },
+      action: r.action,
+      entity: r.entity,
+      entity_id: r.entity_id,
+      summary: r.summary,
+      before: parse(r.before),
+      after: parse(r.after),
+    })),
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * Products: create, read, change (fields, rates, timeslots, rooms, package contents) and archive.
+ * Every change goes through commit() (manage/core.ts): one batch with its audit entry and event.
+ */
+import type { AdminProduct, ProductCreate, ProductPatch } from "../../contract/catalog-admin";
+import { applyProductInput, defaultCurrency, IdAllocator, productDefaults, productView, refFromTitle, type CatalogState, type ProductEntity } from "../../domain/catalog-admin";
+import { emptyPlan, planEntity } from "../../domain/catalog-plan";
+import { duplicateRefs, indexOf, productProblems, productReferrers } from "../../domain/catalog-rules";
+import { ApiError, type FieldError } from "../../lib/errors";
+import { isoDateTime } from "../../lib/time";
+import { commit, failIfInvalid, readState, type Actor } from "../core";
+
+const currencyOf = (state: CatalogState) => defaultCurrency(state.settings)?.iso_code ?? "EUR";
+
+/** The business's products, by id; `archived`: "false" (live), "true" or "all". */
+export async function listProducts(db: D1Database, businessId: number, filter: { archived?: "false" | "true" | "all"; type?: string } = {}): Promise<AdminProduct[]> {
+  const state = await readState(db, businessId);
+  const archived = filter.archived ?? "false";
+  return state.products
+    .filter((p) => archived === "all" || (archived === "true") === (p.archived_at !== null))
+    .filter((p) => filter.type === undefined || p.type === filter.type)
+    .map((p) => productView(p, currencyOf(state)));
+}
+
+export async function getProduct(db: D1Database, businessId: number, id: number): Promise<AdminProduct> {
+  const state = await readState(db, businessId);
+  return productView(findProduct(state, id), currencyOf(state));
+}
+
+export function findProduct(state: CatalogState, id: number): ProductEntity {
+  const p = state.products.find((x) => x.id === id);
+  if (!p) throw new ApiError(404, "not_found", `Product ${id} was not found.`);
+  return p;
+}
+
+/** The product as it would be, checked against the catalog as it would be (422 naming every bad field). */
+function checked(state: CatalogState, product: ProductEntity, errors: FieldError[]): void {
+  const products = [...state.products.filter((p) => p.id !== product.id), product];
+  const idx = indexOf({ ...state, products });
+  errors.push(...productProblems(idx, product));
+  if (product.ref !== null && duplicateRefs(products).has(product.ref)) errors.push({ path: "ref", message: `another product is ${product.ref} already` });
+  failIfInvalid(errors);
+}
+
+export async function createProduct(db: D1Database, actor: Actor, businessId: number, input: ProductCreate, now: Date): Promise<AdminProduct> {
+  const { result } = await commit(db, actor, businessId, now, (state) => {
+    const ids = new IdAllocator(state.maxIds);
+    const base = productDefaults(ids.take("products"), input.type, input.title);
+    const errors: FieldError[] = [];
+    if (input.type === "accommodation" && input.capacity !== undefined) errors.push({ path: "capacity", message: "an accommodation's capacity is its rooms (private) or rooms x beds_per_room (shared); leave it out" });
+    if (input.type === "accommodation" && !input.accommodation) errors.push({ path: "accommodation", message: "required for an accommodation: rooms, beds_per_room, is_private (and gender for shared rooms)" });
+    const { product, errors: inputErrors } = applyProductInput(base, input, currencyOf(state), (t) => ids.take(t));
+    errors.push(...inputErrors);
+    product.ref ??= refFromTitle(input.title, new Set(state.products.map((p) => p.ref).filter((r): r is string => r !== null)), "product");
+    checked(state, product, errors);
+    const plan = emptyPlan();
+    planEntity(plan, state, "product", null, product);
+    return { plan, result: productView(product, currencyOf(state)) };
+  });
+  return result;
+}
+
+export async function updateProduct(db: D1Database, actor: Actor, businessId: number, id: number, input: ProductPatch, now: Date): Promise<AdminProduct> {
+  const { result } = await commit(db, actor, businessId, now, (state) => {
+    const before = findProduct(state, id);
+    const ids = new IdAllocator(state.maxIds);
+    const errors: FieldError[] = [];
+    if (input.type !== undefined && input.type !== before.type) errors.push({ path: "type", message: `a product's type cannot change (it is a ${before.type}); archive it and make a new one` });
+    if (before.type === "accommodation" && input.capacity !== undefined) errors.push({ path: "capacity", message: "an accommodation's capacity is its rooms and beds; change accommodation instead" });
+    if (before.type === "accommodation" && input.accommodation === null) errors.push({ path: "accommodation", message: "an accommodation needs its rooms and beds" });
+    const { product, errors: inputErrors } = applyProductInput(before, { ...input, type: undefined }, currencyOf(state), (t) => ids.take(t));
+    errors.push(...inputErrors);
+    if (input.archived === true && before.archived_at === null) {
+      product.archived_at = isoDateTime(now);
+      const using = productReferrers(indexOf(state), id);
+      if (using.length) {
+        throw new ApiError(409, "in_use", `Product ${id} is in packages that are not archived: ${using.map((p) => `${p.title} (${p.id})`).join(", ")}. Take it out of them first.`);
+      }
+    }
+    if (input.archived === false) product.archived_at = null;
+    checked(state, product, errors);
+    const plan = emptyPlan();
+    planEntity(plan, state, "product", before, product);
+    return { plan, result: productView(product, currencyOf(state)) };
+  });
+  return result;
+}

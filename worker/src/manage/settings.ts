@@ -1,0 +1,90 @@
+/**
+ * The business's settings: its row (title, company, front-office domain), its currencies with
+ * their exchange rates, and every field of its configuration (contract/config.ts). A change is
+ * validated whole: every bad field is named (stored ones included) and nothing is written.
+ */
+import { CONFIG_FIELDS, readConfig } from "../contract/config";
+import type { SettingsPatch } from "../contract/settings";
+import type { CurrencyEntity, SettingsEntity } from "../domain/catalog-admin";
+import { IdAllocator } from "../domain/catalog-admin";
+import { emptyPlan, planEntity, settingsView } from "../domain/catalog-plan";
+import { settingsProblems } from "../domain/catalog-rules";
+import type { FieldError } from "../lib/errors";
+import { commit, failIfInvalid, readState, type Actor } from "./core";
+
+export type SettingsView = ReturnType<typeof settingsView> & { id: number; slug: string; problems: { field: string; message: string; stored: unknown }[] };
+
+function view(businessId: number, slug: string, s: SettingsEntity): SettingsView {
+  return { id: businessId, slug, ...settingsView(s), problems: storedProblems(s) };
+}
+
+/** Stored configuration fields that do not parse (each works with its default until it is set). */
+function storedProblems(s: SettingsEntity) {
+  if ("__stored" in s.config) return [{ field: "*", message: "the stored configuration is not a JSON object", stored: s.config.__stored }];
+  return readConfig(JSON.stringify(s.config)).problems;
+}
+
+export async function getSettings(db: D1Database, businessId: number): Promise<SettingsView> {
+  const state = await readState(db, businessId);
+  return view(state.businessId, state.slug, state.settings);
+}
+
+/** English name and symbol of a currency code (Intl), the code itself where unknown. */
+function currencyNames(code: string): { title: string; symbol: string } {
+  let title = code;
+  let symbol = code;
+  try {
+    title = new Intl.DisplayNames(["en"], { type: "currency" }).of(code) ?? code;
+    symbol = new Intl.NumberFormat("en", { style: "currency", currency: code, currencyDisplay: "narrowSymbol" }).formatToParts(0).find((p) => p.type === "currency")?.value ?? code;
+  } catch {
+    /* an unknown code: its code */
+  }
+  return { title, symbol };
+}
+
+export async function updateSettings(db: D1Database, actor: Actor, businessId: number, patch: SettingsPatch, now: Date): Promise<SettingsView> {
+  const { result } = await commit(db, actor, businessId, now, (state) => {
+    const before = state.settings;
+    const errors: FieldError[] = [];
+    const broken = "__stored" in before.config;
+    const sent = CONFIG_FIELDS.filter((f) => (patch as Record<string, unknown>)[f] !== undefined);
+    if (broken && sent.length < CONFIG_FIELDS.length) {
+      errors.push({ path: "*", message: `the stored configuration is not a JSON object; send every configuration field (${CONFIG_FIELDS.join(", ")}) to replace it` });
+    }
+    const config: Record<string, unknown> = broken ? {} : { ...before.config };
+    for (const f of sent) config[f] = (patch as Record<string, unknown>)[f];
+    const after: SettingsEntity = {
+      title: patch.title ?? before.title,
+      company_name: patch.company_name ?? before.company_name,
+      frontoffice_domain: patch.frontoffice_domain ?? before.frontoffice_domain,
+      config,
+      currencies: patch.currencies ? settingsCurrencies(before.currencies, patch.currencies, new IdAllocator(state.maxIds), errors) : before.currencies,
+    };
+    errors.push(...settingsProblems(after, state.products.some((p) => p.rates.length > 0), before));
+    failIfInvalid(errors);
+    const plan = emptyPlan();
+    planEntity(plan, state, "settings", before, after);
+    return { plan, result: view(state.businessId, state.slug, after) };
+  });
+  return result;
+}
+
+/** The currencies as sent: one of a stored code keeps its id (and title and symbol unless sent). */
+export function settingsCurrencies(before: CurrencyEntity[], sent: NonNullable<SettingsPatch["currencies"]>, ids: IdAllocator, errors: FieldError[], prefix = ""): CurrencyEntity[] {
+  const defaults = sent.filter((c) => c.default);
+  if (defaults.length > 1) errors.push({ path: `${prefix}currencies`, message: "only one currency is the default" });
+  const defaultCode = (defaults[0] ?? sent[0]).iso_code;
+  return sent.map((c) => {
+    const old = before.find((x) => x.iso_code === c.iso_code);
+    const names = currencyNames(c.iso_code);
+    return {
+      id: old?.id ?? ids.take("currencies"),
+      iso_code: c.iso_code,
+      title: c.title ?? old?.title ?? names.title,
+      symbol: c.symbol ?? old?.symbol ?? names.symbol,
+      exchange_rate: c.iso_code === defaultCode && c.exchange_rate === undefined ? 1 : (c.exchange_rate ?? 1),
+      is_default: c.iso_code === defaultCode,
+    };
+  });
+}
+
