@@ -6,6 +6,7 @@ import { publicApi } from "./routes/public";
 import { privateApi } from "./routes/private";
 import { pageRoutes } from "./routes/pages";
 import { widgetRoutes } from "./routes/widget";
+import { schemaRoutes } from "./routes/schemas";
 import { runMaintenance } from "./db/maintenance";
 
 export { RateLimiter } from "./durable/rate-limiter";
@@ -26,6 +27,7 @@ app.route("/private", privateApi());
 // Plain Hono routers: OpenAPIHono.route() merges only OpenAPIHono registries, so the widget
 // proxy and the pages stay out of /openapi.json.
 app.route("/", widgetRoutes());
+app.route("/", schemaRoutes());
 app.route("/", pageRoutes());
 
 app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
@@ -49,7 +51,8 @@ app.get("/openapi.json", (c) => {
       "x-private-api-version": "1.0.0",
       description:
         "Public API v2 under /api/pub/v2 (catalog, availability, prices, carts; public-scope keys) and the private API " +
-        "under /private (persons, guests, bookers, bookings, webhooks; private-scope keys), whose interface version is 1.0.0 " +
+        "under /private (persons, guests, bookers, bookings, webhooks, and the business's administration: settings, catalog, audit log; " +
+        "private-scope keys), whose interface version is 1.0.0 " +
         "(`x-private-api-version`). Errors are application/problem+json with a stable `code`.",
     },
   });

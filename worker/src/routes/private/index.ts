@@ -4,10 +4,14 @@ import { bookingRoutes } from "./bookings";
 import { guestRoutes } from "./guests";
 import { personRoutes } from "./persons";
 import { webhookRoutes } from "./webhooks";
+import { auditRoutes } from "./audit";
+import { lookupAdminRoutes, seasonAdminRoutes } from "./catalog/lookups";
+import { productAdminRoutes } from "./catalog/products";
+import { settingsAdminRoutes } from "./settings";
 
 /**
  * The private API (spec private-api.md): persons, guests, bookers, bookings and webhooks of the
- * authenticated key's business. Mounted by index.ts under /private behind a private-scope key.
+ * authenticated key's business, and its administration: settings, catalog, audit log. Mounted by index.ts under /private behind a private-scope key.
  *
  * Envelopes (the spec fixes some, we decided the rest):
  * - GET /guests: a JSON array (spec); a Guest alone elsewhere (spec).
@@ -22,5 +26,11 @@ export function privateApi() {
   api.route("/", bookerRoutes);
   api.route("/", bookingRoutes);
   api.route("/", webhookRoutes);
+  // Administration (issue 19): settings, the catalog, the audit log. Thin handlers over manage/.
+  api.route("/", settingsAdminRoutes);
+  api.route("/", productAdminRoutes);
+  api.route("/", lookupAdminRoutes);
+  api.route("/", seasonAdminRoutes);
+  api.route("/", auditRoutes);
   return api;
 }
