@@ -26,12 +26,15 @@ export function sqlLiteral(value: SqlValue): string {
 }
 
 /**
- * Replace each `?` placeholder with its parameter's literal. Placeholders are only recognised
- * outside quoted strings, identifiers and comments, so a literal such as '?' in the SQL stays.
+ * Replace each `?` placeholder with its parameter's literal, and each `?NNN` with the NNN-th (as
+ * SQLite numbers them: a plain `?` takes the number after the largest so far). Placeholders are
+ * only recognised outside quoted strings, identifiers and comments, so a literal such as '?' in
+ * the SQL stays.
  */
 export function renderStatement({ sql, params }: Statement): string {
   let out = "";
   let next = 0;
+  const used = new Set<number>();
   for (let i = 0; i < sql.length; i++) {
     const ch = sql[i];
     if (ch === "'" || ch === '"' || ch === "`") {
@@ -47,13 +50,18 @@ export function renderStatement({ sql, params }: Statement): string {
       out += sql.slice(i, stop);
       i = stop - 1;
     } else if (ch === "?") {
-      if (next >= params.length) throw new Error(`Too few parameters for: ${sql}`);
-      out += sqlLiteral(params[next++]);
+      const digits = /^\d+/.exec(sql.slice(i + 1))?.[0];
+      const index = digits ? Number(digits) - 1 : next;
+      if (digits) i += digits.length;
+      if (index < 0 || index >= params.length) throw new Error(`Too few parameters for: ${sql}`);
+      out += sqlLiteral(params[index]);
+      used.add(index);
+      next = Math.max(next, index + 1);
     } else {
       out += ch;
     }
   }
-  if (next !== params.length) throw new Error(`${params.length} parameters for ${next} placeholders in: ${sql}`);
+  if (used.size !== params.length) throw new Error(`${params.length} parameters for ${used.size} placeholders in: ${sql}`);
   return out.trim().replace(/;$/, "");
 }
 
@@ -75,7 +83,7 @@ function errorText(result: { stdout: string; stderr: string }): string {
 }
 
 /** Explain the errors a user can act on; anything else is shown as wrangler said it. */
-function explain(text: string, target: Target): string {
+export function explain(text: string, target: Target): string {
   if (/no such table/i.test(text)) {
     return target.remote
       ? `The remote database has no schema yet (${text}). Run \`npx wrangler d1 migrations apply DB --remote\` first.`
@@ -97,7 +105,7 @@ function explain(text: string, target: Target): string {
  */
 const LOCKED = /false == true|SQLITE_BUSY|database is locked|internal error; reference = /i;
 
-async function runD1(target: Target, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export async function runD1(target: Target, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   for (let attempt = 1; ; attempt++) {
     const result = await runWrangler(args, target);
     if (result.code === 0 || target.remote || attempt >= 5 || !LOCKED.test(errorText(result))) return result;

@@ -31,6 +31,13 @@ describe("SQL literals", () => {
     assert.throws(() => renderStatement({ sql: "SELECT ?, ?", params: [1] }), /Too few/);
     assert.throws(() => renderStatement({ sql: "SELECT ?", params: [1, 2] }), /2 parameters for 1/);
   });
+
+  it("renders numbered placeholders (?NNN) as SQLite numbers them, each as often as it appears", () => {
+    assert.equal(renderStatement({ sql: "SELECT ?2, ?1, ?2 WHERE x = '?1'", params: ["a", "b"] }), "SELECT 'b', 'a', 'b' WHERE x = '?1'");
+    assert.equal(renderStatement({ sql: "SELECT ?1, ?", params: [1, 2] }), "SELECT 1, 2");
+    assert.throws(() => renderStatement({ sql: "SELECT ?3", params: [1, 2] }), /Too few/);
+    assert.throws(() => renderStatement({ sql: "SELECT ?1", params: [1, 2] }), /2 parameters for 1/);
+  });
 });
 
 describe("round trip through local D1", () => {

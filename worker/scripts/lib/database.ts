@@ -1,0 +1,82 @@
+/**
+ * The D1Database the command-line tools hand to the Worker's own code (worker/src/manage/), so
+ * that the catalog CLI and `npm start`'s demo apply the catalog through the very functions of
+ * the private API:
+ *
+ * - local state: a real local D1 through wrangler's getPlatformProxy() on the state directory
+ *   `wrangler dev --persist-to` uses (<dir>/v3). One workerd starts in half a second and every
+ *   round trip after that is in-process, where `wrangler d1 execute` costs one to two seconds a
+ *   round trip on a small machine. Its config names the D1 binding only (the Worker's Durable
+ *   Objects are not needed, and their classes are not in this process).
+ * - `--remote`: `wrangler d1 execute --remote` (lib/d1-facade.ts), as every other CLI here reaches
+ *   the deployed database (the platform proxy's remote bindings need a login proxy session).
+ *
+ * A local database may be written by a running `npm start` at the same moment: a batch that
+ * finds it locked is tried again (a batch is one transaction; a failed one changed nothing).
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { WranglerD1 } from "./d1-facade";
+import { DEFAULT_STATE, ROOT, wranglerEnv, type Target } from "./wrangler";
+
+export interface OpenDatabase {
+  db: D1Database;
+  close(): Promise<void>;
+}
+
+const LOCKED = /SQLITE_BUSY|database is locked/i;
+
+/** The D1 binding of wrangler.toml (its name and id locate the local database file). */
+function d1Binding(): { database_name: string; database_id: string; migrations_dir?: string } {
+  const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
+  const block = /\[\[d1_databases\]\]([\s\S]*?)(?=\n\[|$)/.exec(toml)?.[1] ?? "";
+  const value = (key: string) => new RegExp(`^${key}\\s*=\\s*"([^"]*)"`, "m").exec(block)?.[1];
+  const database_name = value("database_name");
+  const database_id = value("database_id");
+  if (!database_name || !database_id) throw new Error("wrangler.toml has no [[d1_databases]] with database_name and database_id.");
+  return { database_name, database_id };
+}
+
+async function localDatabase(persistTo: string): Promise<OpenDatabase> {
+  // wrangler reads its environment (metrics, config and cache homes, log level) from process.env.
+  Object.assign(process.env, wranglerEnv({ persistTo }), { WRANGLER_LOG: process.env.WRANGLER_LOG ?? "error" });
+  const { getPlatformProxy } = await import("wrangler");
+  const dir = mkdtempSync(join(tmpdir(), "booking-d1-"));
+  const config = join(dir, "wrangler.json");
+  const compatibility_date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(readFileSync(join(ROOT, "wrangler.toml"), "utf8"))?.[1] ?? "2026-04-26";
+  writeFileSync(config, JSON.stringify({ name: "booking-platform-cli", compatibility_date, d1_databases: [{ binding: "DB", ...d1Binding() }] }));
+  const proxy = await getPlatformProxy<{ DB: D1Database }>({ configPath: config, persist: { path: join(persistTo, "v3") } });
+  const real = proxy.env.DB;
+  const retrying = new Proxy(real, {
+    get(target, prop) {
+      if (prop === "batch") {
+        return async (statements: D1PreparedStatement[]) => {
+          for (let attempt = 1; ; attempt++) {
+            try {
+              return await target.batch(statements);
+            } catch (err) {
+              if (attempt >= 5 || !LOCKED.test(String((err as Error)?.message))) throw err;
+              await new Promise((r) => setTimeout(r, 200 * attempt));
+            }
+          }
+        };
+      }
+      const v = (target as any)[prop];
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  return {
+    db: retrying,
+    async close() {
+      await proxy.dispose();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The database of a target, for the Worker's code; close it when done. */
+export async function openDatabase(target: Target): Promise<OpenDatabase> {
+  if (target.remote) return { db: new WranglerD1(target).asD1(), close: async () => {} };
+  return localDatabase(target.persistTo ?? DEFAULT_STATE);
+}
