@@ -47,7 +47,7 @@ export function fingerprint(opts: BenchOptions): string {
   const h = createHash("sha256");
   const migrations = join(ROOT, "worker", "migrations");
   for (const f of readdirSync(migrations).sort()) h.update(f).update(readFileSync(join(migrations, f)));
-  for (const f of ["worker/seed/demo.ts", "e2e/bench/seed-scale.ts", "e2e/bench/harness.ts"]) h.update(readFileSync(join(ROOT, f)));
+  for (const f of ["worker/seed/demo.ts", "worker/seed/demo.catalog.json", "e2e/bench/seed-scale.ts", "e2e/bench/harness.ts"]) h.update(readFileSync(join(ROOT, f)));
   h.update(JSON.stringify({ scale: opts.scale, tune: opts.tune ?? [], today: today() }));
   return h.digest("hex").slice(0, 16);
 }
@@ -66,7 +66,7 @@ async function prepareTemplate(dir: string, opts: BenchOptions): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const target = { persistTo: dir };
   log(`preparing ${opts.name} database (migrations, demo seed${opts.scale ? ", scale data" : ""}) ...`);
-  await prepareDatabase(target, today());
+  await prepareDatabase(target);
   if (opts.scale) {
     const files = writeScaleSql(join(BENCH_DIR, `${opts.name}-sql`), today());
     const started = Date.now();

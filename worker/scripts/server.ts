@@ -11,9 +11,11 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
-import { demoSeed } from "../seed/demo";
-import { isoDate } from "../src/lib/time";
-import { applyMigrations, d1ExecuteScript } from "./lib/d1";
+import { DEMO_BUSINESS_SQL, DEMO_SLUG, demoCatalog } from "../seed/demo";
+import { CatalogFile } from "../src/contract/catalog-file";
+import { applyCatalog } from "../src/manage/catalog/file";
+import { applyMigrations } from "./lib/d1";
+import { openDatabase } from "./lib/database";
 import { ensureDevVars, formatVars } from "./lib/dev-vars";
 import { DEFAULT_STATE, ROOT, WRANGLER, wranglerEnv, type Target } from "./lib/wrangler";
 
@@ -114,11 +116,22 @@ export function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-/** Apply the D1 migrations and seed the demo business (INSERT OR IGNORE: never touches other data). */
-export async function prepareDatabase(target: Target, today = isoDate(new Date())): Promise<{ migrations: number }> {
+/**
+ * Apply the D1 migrations, make the demo business if it is missing and apply its catalog file
+ * (worker/seed/demo.catalog.json) through the administration's code, as `npm run catalog -- apply`
+ * does. Touches no other business; an unchanged demo costs one read.
+ */
+export async function prepareDatabase(target: Target): Promise<{ migrations: number; demoChanges: number }> {
   const migrations = await applyMigrations(target);
-  await d1ExecuteScript(target, demoSeed(today));
-  return { migrations };
+  const { db, close } = await openDatabase(target);
+  try {
+    const [, found] = await db.batch([db.prepare(DEMO_BUSINESS_SQL), db.prepare("SELECT id FROM businesses WHERE slug = ?").bind(DEMO_SLUG)]);
+    const demo = found.results[0] as { id: number };
+    const { changes } = await applyCatalog(db, { kind: "cli", id: "npm start", name: "cli" }, demo.id, CatalogFile.parse(demoCatalog), new Date());
+    return { migrations, demoChanges: changes.length };
+  } finally {
+    await close();
+  }
 }
 
 /** Build the widget bundle when the project has a `build:widget` script; false when it has none. */
@@ -190,9 +203,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const target: Target = { persistTo };
 
   if (options.prepare ?? true) {
-    step("Applying D1 migrations and seeding the demo business ...");
-    const { migrations } = await prepareDatabase(target);
-    step(migrations ? `Applied ${migrations} migration(s); demo business seeded.` : "Database up to date; demo business seeded.");
+    step("Applying D1 migrations and the demo business's catalog file ...");
+    const { migrations, demoChanges } = await prepareDatabase(target);
+    const demo = demoChanges ? `demo business: ${demoChanges} change(s) applied from worker/seed/demo.catalog.json` : "demo business as its catalog file says";
+    step(migrations ? `Applied ${migrations} migration(s); ${demo}.` : `Database up to date; ${demo}.`);
   }
   if (options.buildWidget) {
     step("Building the widget ...");

@@ -1,8 +1,10 @@
 import { applyD1Migrations, env } from "cloudflare:test";
-import { demoSeed } from "../seed/demo";
-import { isoDate } from "../src/lib/time";
+import { CatalogFile } from "../src/contract/catalog-file";
+import { applyCatalog } from "../src/manage/catalog/file";
+import { DEMO_BUSINESS_ID, DEMO_BUSINESS_SQL, demoCatalog } from "../seed/demo";
 
-// Every test file starts from the migrated schema and the demo business.
+// Every test file starts from the migrated schema and the demo business, applied from its
+// catalog file through the administration's code, as `npm start` does.
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
-const statements = demoSeed(isoDate(new Date()));
-await env.DB.batch(statements.map((s) => env.DB.prepare(s.sql).bind(...s.params)));
+await env.DB.prepare(DEMO_BUSINESS_SQL).run();
+await applyCatalog(env.DB, { kind: "cli", id: "test-setup", name: "cli" }, DEMO_BUSINESS_ID, CatalogFile.parse(demoCatalog), new Date());
