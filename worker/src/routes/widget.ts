@@ -6,6 +6,7 @@ import type { Access } from "../env";
 import { addDays, isoDate } from "../lib/time";
 import { waitUntil } from "../lib/wait-until";
 import { widgetDoor } from "../middleware/widget";
+import { settleAccess } from "../db/tenant-read";
 import { publicApi } from "./public";
 
 /**
@@ -21,6 +22,12 @@ import { publicApi } from "./public";
  * availabilities, /calendar) 3 s, enough to absorb a burst of visitors and never long enough
  * to mislead one: a hold is refused by the database anyway when the units are gone. Carts,
  * bookings and every non-GET are never cached. `X-Cache: HIT|MISS` tells which.
+ *
+ * Answers are kept under the business's catalog_version (read with the request's access row,
+ * which the inner calls then reuse): every change of settings, catalog or inventory through the
+ * administration changes the version, so the next request asks under a new key and sees the
+ * change at once; the old entries just age out. Browsers are told to revalidate (no-cache), so
+ * none keeps an answer the edge no longer would.
  */
 
 interface Forwarded {
@@ -58,12 +65,14 @@ export function edgeTtl(path: string): number {
   return 0;
 }
 
-function cacheKey(c: Context<AppEnv>, path: string, search: URLSearchParams): Request {
+async function cacheKey(c: Context<AppEnv>, path: string, search: URLSearchParams): Promise<Request> {
   const sorted = new URLSearchParams([...search.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   // The test clock changes "today" (default start dates): keep such answers apart.
   const testNow = c.env.ALLOW_TEST_CLOCK === "1" ? c.req.header("X-Test-Now") : undefined;
   if (testNow) sorted.set("__now", testNow);
-  return new Request(`https://widget-edge-cache.invalid/${c.get("tenant").slug}${path}?${sorted}`);
+  // The business's catalog version: a change to settings, catalog or inventory is a new key.
+  const version = await settleAccess(c);
+  return new Request(`https://widget-edge-cache.invalid/${c.get("tenant").slug}/v${version}${path}?${sorted}`);
 }
 
 function edgeCache(): Cache | null {
@@ -86,7 +95,7 @@ async function runInner(c: Context<AppEnv>, method: string, path: string, search
  */
 async function throughEdgeCache(c: Context<AppEnv>, ttl: number, path: string, search: URLSearchParams, produce: () => Promise<Response>): Promise<Response> {
   const cache = ttl > 0 ? edgeCache() : null;
-  const key = cache ? cacheKey(c, path, search) : null;
+  const key = cache ? await cacheKey(c, path, search) : null;
   if (cache && key) {
     const hit = await cache.match(key);
     if (hit) return withCacheHeaders(hit, "HIT", ttl);
@@ -113,8 +122,9 @@ function safeExecutionCtx(c: Context<AppEnv>): ExecutionContext | undefined {
 function withCacheHeaders(res: Response, state: "HIT" | "MISS", ttl: number): Response {
   const out = new Response(res.body, res);
   out.headers.set("X-Cache", state);
-  // Browsers may keep catalog reads as long as the edge does; availability they revalidate.
-  out.headers.set("Cache-Control", ttl >= CATALOG_TTL ? `public, max-age=${ttl}` : "no-cache");
+  // Browsers revalidate: an owner's change must reach a guest at once, and only the edge's key
+  // knows the catalog version (the URL does not change with it).
+  out.headers.set("Cache-Control", "no-cache");
   return out;
 }
 
