@@ -291,12 +291,13 @@ export const BookingLine = z
     id: z.number().int(),
     guest_id: z.string().nullable(),
     product_id: z.number().int(),
+    product_title: z.string().openapi({ description: "The product's title now (an archived product keeps showing in its bookings)." }),
     product_type: z.string(),
     package_item_id: z.number().int().nullable(),
     role: z.string(),
     dates: z.array(z.string()),
     qty: z.number().int(),
-    price: z.number(),
+    price: z.number().openapi({ description: "The price the line was booked at: a later price change does not change it." }),
   })
   .openapi("BookingLine");
 

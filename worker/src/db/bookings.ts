@@ -27,6 +27,8 @@ export interface BookingLineRow {
   id: number;
   guest_id: string | null;
   product_id: number;
+  /** The product's title now; archived products keep theirs. */
+  product_title: string;
   product_type: string;
   package_item_id: number | null;
   role: string;
@@ -37,7 +39,11 @@ export interface BookingLineRow {
 
 export async function bookingLines(db: D1Database, businessId: number, bookingId: string): Promise<BookingLineRow[]> {
   const rows = await db
-    .prepare("SELECT id, guest_id, product_id, product_type, package_item_id, role, dates, qty, price_minor FROM booking_lines WHERE booking_id = ? AND business_id = ? ORDER BY id")
+    .prepare(
+      `SELECT l.id, l.guest_id, l.product_id, COALESCE(p.title, '') AS product_title, l.product_type, l.package_item_id, l.role, l.dates, l.qty, l.price_minor
+         FROM booking_lines l LEFT JOIN products p ON p.id = l.product_id AND p.business_id = l.business_id
+        WHERE l.booking_id = ? AND l.business_id = ? ORDER BY l.id`,
+    )
     .bind(bookingId, businessId)
     .all<BookingLineRow>();
   return rows.results;

@@ -102,6 +102,7 @@ async function detail(c: Context<AppEnv>, bookingId: string) {
         id: l.id,
         guest_id: l.guest_id,
         product_id: l.product_id,
+        product_title: l.product_title,
         product_type: l.product_type,
         package_item_id: l.package_item_id,
         role: l.role,
