@@ -11,10 +11,12 @@ export function createRouter() {
   return new OpenAPIHono<AppEnv>({
     defaultHook: (result) => {
       if (!result.success) {
-        const errors = result.error.issues.map((issue) => ({
-          path: issue.path.map(String).join(".") || result.target,
-          message: issue.message,
-        }));
+        // An unknown field is named by its own path (zod reports the object holding it).
+        const errors = result.error.issues.flatMap((issue) =>
+          issue.code === "unrecognized_keys"
+            ? issue.keys.map((key) => ({ path: [...issue.path, key].map(String).join("."), message: "is not a field of this object" }))
+            : [{ path: issue.path.map(String).join(".") || result.target, message: issue.message }],
+        );
         const summary = errors.map((e) => `${e.path}: ${e.message}`).join("; ");
         throw new ApiError(422, "validation_failed", `The ${result.target} is invalid: ${summary}`, { errors });
       }
