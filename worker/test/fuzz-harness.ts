@@ -109,6 +109,19 @@ export async function prepareFixture(doc: OpenApiDoc): Promise<Fixture> {
     guest_id: [owned.guest],
     webhook_id: [owned.webhook],
     "private:id": [owned.webhook, owned.person],
+    // The administration's routes, on the demo business's own catalog.
+    "/private/catalog/products/{id}#id": [101, 302, 201],
+    "/private/catalog/products/{id}/inventory#id": [101, 302],
+    "/private/catalog/locations/{id}#id": [1],
+    "/private/catalog/categories/{id}#id": [1, 11],
+    "/private/catalog/accommodation-types/{id}#id": [1],
+    "/private/catalog/diets/{id}#id": [1],
+    "/private/catalog/levels/{id}#id": [1],
+    "/private/catalog/seasons/{id}#id": [1, 3],
+    location_id: [1],
+    season_id: [1, 2, 3, null],
+    accommodation_ids: [201, 205],
+    from: upcomingSaturdays(3),
   });
   return { publicKey, privateKey, hints, owned };
 }

@@ -73,8 +73,8 @@ export async function updateSettings(db: D1Database, actor: Actor, businessId: n
 export function settingsCurrencies(before: CurrencyEntity[], sent: NonNullable<SettingsPatch["currencies"]>, ids: IdAllocator, errors: FieldError[], prefix = ""): CurrencyEntity[] {
   const defaults = sent.filter((c) => c.default);
   if (defaults.length > 1) errors.push({ path: `${prefix}currencies`, message: "only one currency is the default" });
-  const defaultCode = (defaults[0] ?? sent[0]).iso_code;
-  return sent.map((c) => {
+  const defaultIndex = Math.max(0, sent.findIndex((c) => c.default));
+  return sent.map((c, i) => {
     const old = before.find((x) => x.iso_code === c.iso_code);
     const names = currencyNames(c.iso_code);
     return {
@@ -82,8 +82,8 @@ export function settingsCurrencies(before: CurrencyEntity[], sent: NonNullable<S
       iso_code: c.iso_code,
       title: c.title ?? old?.title ?? names.title,
       symbol: c.symbol ?? old?.symbol ?? names.symbol,
-      exchange_rate: c.iso_code === defaultCode && c.exchange_rate === undefined ? 1 : (c.exchange_rate ?? 1),
-      is_default: c.iso_code === defaultCode,
+      exchange_rate: c.exchange_rate ?? 1,
+      is_default: i === defaultIndex,
     };
   });
 }
