@@ -10,7 +10,7 @@
  * The file carries its entries' ids (101, 201, ... as the tests and docs name them), which a
  * fresh database gives them.
  */
-import demoCatalogJson from "./demo.catalog.json";
+import demoCatalogJson from "./demo.catalog.json" with { type: "json" };
 
 export const DEMO_BUSINESS_ID = 1;
 export const DEMO_SLUG = "demo";

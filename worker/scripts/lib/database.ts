@@ -39,14 +39,23 @@ function d1Binding(): { database_name: string; database_id: string; migrations_d
 }
 
 async function localDatabase(persistTo: string): Promise<OpenDatabase> {
-  // wrangler reads its environment (metrics, config and cache homes, log level) from process.env.
-  Object.assign(process.env, wranglerEnv({ persistTo }), { WRANGLER_LOG: process.env.WRANGLER_LOG ?? "error" });
   const { getPlatformProxy } = await import("wrangler");
   const dir = mkdtempSync(join(tmpdir(), "booking-d1-"));
   const config = join(dir, "wrangler.json");
   const compatibility_date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(readFileSync(join(ROOT, "wrangler.toml"), "utf8"))?.[1] ?? "2026-04-26";
   writeFileSync(config, JSON.stringify({ name: "booking-platform-cli", compatibility_date, d1_databases: [{ binding: "DB", ...d1Binding() }] }));
-  const proxy = await getPlatformProxy<{ DB: D1Database }>({ configPath: config, persist: { path: join(persistTo, "v3") } });
+  // wrangler reads its environment (metrics, config and cache homes, log level) from process.env
+  // while it starts; this process's own is given back afterwards (its child processes, a test's
+  // CLI runs say, must not inherit a quieted log).
+  const saved = { ...process.env };
+  Object.assign(process.env, wranglerEnv({ persistTo }), { WRANGLER_LOG: process.env.WRANGLER_LOG ?? "error" });
+  let proxy: Awaited<ReturnType<typeof getPlatformProxy<{ DB: D1Database }>>>;
+  try {
+    proxy = await getPlatformProxy<{ DB: D1Database }>({ configPath: config, persist: { path: join(persistTo, "v3") } });
+  } finally {
+    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+    Object.assign(process.env, saved);
+  }
   const real = proxy.env.DB;
   const retrying = new Proxy(real, {
     get(target, prop) {
