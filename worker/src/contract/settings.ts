@@ -26,8 +26,13 @@ export type Settings = z.infer<typeof Settings>;
 // ---- Administration: GET and PATCH /private/settings ----
 
 
+/** Every field of BusinessConfig (a field added there is in the settings API at once), without its default: left out, it stays. */
 const configShape = Object.fromEntries(
-  CONFIG_FIELDS.map((field) => [field, (BusinessConfig.shape[field] as unknown as { unwrap(): z.ZodType }).unwrap().optional()]),
+  CONFIG_FIELDS.map((field) => {
+    const schema = BusinessConfig.shape[field] as z.ZodType;
+    const inner = schema instanceof z.ZodDefault ? (schema.unwrap() as z.ZodType) : schema;
+    return [field, inner.optional()];
+  }),
 ) as { [K in keyof BusinessConfig]: z.ZodOptional<z.ZodType<BusinessConfig[K]>> };
 
 export const CurrencySetting = z
