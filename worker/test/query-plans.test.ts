@@ -9,6 +9,8 @@ import { checkoutPersonsStatement } from "../src/db/persons";
 import { listPersonsStatements } from "../src/db/persons";
 import { runMaintenance } from "../src/db/maintenance";
 import { createBusiness } from "./helpers";
+import { catalogStateStatements, inventoryRowsStatement, usageStatement } from "../src/db/catalog-admin";
+import { listAudit } from "../src/db/audit";
 
 // The hot queries must reach their rows through an index, never by scanning a table that grows
 // with the business (allocations, persons, guests, bookings, ...). The SQL is not copied here: the
@@ -192,6 +194,26 @@ describe("query plans of the hot queries", () => {
     );
     expect(scans(holds, "FROM allocations a"), holds.join("\n")).toEqual([]);
     expect(holds.join("\n")).toMatch(/INDEX allocations_holds/);
+  });
+
+  it("the administration reads its business's catalog, inventory, holds and bookings, and audit log by index", async () => {
+    const { db, seen } = recorder();
+    await db.batch([
+      ...catalogStateStatements(db, 1),
+      inventoryRowsStatement(db, 1, "all"),
+      inventoryRowsStatement(db, 1, [101, 302], "2026-12-01", "2026-12-31"),
+      usageStatement(db, 1, "all", "2026-11-21", "9999-12-31", now),
+      usageStatement(db, 1, [101], "2026-11-21", "9999-12-31", now),
+    ]);
+    await listAudit(db, 1, { entity: ["product"], entityId: "101", page: 2, limit: 10 });
+    const explained = await explainAll(seen);
+    expectIndexed(explained);
+    // The catalog tables too: each read by the business's own rows, never every business's.
+    const CATALOG = ["currencies", "diets", "levels", "categories", "locations", "accommodation_types", "products", "rates", "seasons", "season_segments", "package_items", "package_groups", "package_accommodations", "audit_log", "booked_units"];
+    for (const e of explained) {
+      const full = e.plan.filter((d) => CATALOG.some((t) => new RegExp(`^SCAN ${t}\\b`).test(d)));
+      expect(full, `${e.sql}\nplan:\n  ${e.plan.join("\n  ")}`).toEqual([]);
+    }
   });
 
   it("a checkout reads its persons by the e-mail index, its cart's guests by cart id", async () => {
