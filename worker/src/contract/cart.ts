@@ -109,7 +109,7 @@ export const CartStatus = z.enum(["open", "checked_out", "abandoned"]);
 export const CartItem = z
   .object({
     id: z.number().int().openapi({ description: "Line id within the cart." }),
-    package_item_id: z.number().int().nullable().openapi({ description: "null for the package itself, its accommodation and srs." }),
+    package_item_id: z.number().int().nullable().openapi({ description: "The package item's id; for the package itself, its accommodation and srs the package's own ids for them (null on carts opened before they had one)." }),
     product_id: z.number().int(),
     product_type: z.string(),
     title: z.string().openapi({ description: "In the guest's language_code when the catalog has that translation, else in the business's default language." }),
