@@ -113,8 +113,10 @@ const checkoutRoute = createRoute({
   summary: "Check out: the cart becomes a booking with its booker and guests",
   description:
     "In one transaction: every hold must still be live (otherwise 410 `cart_expired` and nothing is booked), the booking gets the next reference number of its business and year, " +
-    "the holds become the booking's units, the customer becomes the Booker and each guest a Guest (each upserted as a Person by e-mail), and the events " +
-    "(BookingCreated, BookerCreated, GuestCreated, PersonCreated/PersonUpdated) are written to the outbox. `terms_accepted` not true: 422 `terms_not_accepted`, nothing changes.",
+    "the holds become the booking's units, the customer becomes the Booker and each guest a Guest, and the events " +
+    "(BookingCreated, BookerCreated, GuestCreated, PersonCreated/PersonUpdated) are written to the outbox. A new e-mail makes a new Person with the data entered; " +
+    "an e-mail of a stored Person links the Booker or Guest to that Person but never overwrites it (anyone may type anyone's e-mail): only its empty fields are filled, " +
+    "and the data entered stays with the booking's Booker and Guests. `terms_accepted` not true: 422 `terms_not_accepted`, nothing changes.",
   middleware: [keyCheck.byHandler, idempotency({ replay: (c, bookingId, text) => replayCheckout(c, bookingId, text) })] as const,
   request: { params: CartIdParam, headers: IdempotencyHeader, body: { required: true, content: { "application/json": { schema: CheckoutBody } } } },
   responses: {
