@@ -132,8 +132,8 @@ export function isEmailClash(err: unknown): boolean {
 
 /**
  * Columns derived from bookings on every read (never stored, so never stale): bookings as guest
- * and as booker, bookings where both, the latest booking time of each, and the confirmed totals
- * paid as booker in the business's default currency.
+ * and as booker, bookings where both, and the latest booking time of each. (What was paid as
+ * booker is not derived from bookings: a booking's price is not a payment; views.ts.)
  */
 export function derivedColumns(p = "p"): string {
   return `
@@ -142,10 +142,7 @@ export function derivedColumns(p = "p"): string {
     (SELECT COUNT(*) FROM bookers k WHERE k.person_id = ${p}.id
         AND EXISTS (SELECT 1 FROM guests g WHERE g.booking_id = k.booking_id AND g.person_id = ${p}.id)) AS t_both,
     (SELECT MAX(b.created_at) FROM guests g JOIN bookings b ON b.id = g.booking_id WHERE g.person_id = ${p}.id) AS t_last_guest,
-    (SELECT MAX(b.created_at) FROM bookers k JOIN bookings b ON b.id = k.booking_id WHERE k.person_id = ${p}.id) AS t_last_booker,
-    (SELECT COALESCE(SUM(b.total_default_minor), 0) FROM bookers k JOIN bookings b ON b.id = k.booking_id
-        WHERE k.person_id = ${p}.id AND b.status = 'confirmed') AS t_paid_minor,
-    (SELECT c.iso_code FROM currencies c WHERE c.business_id = ${p}.business_id AND c.is_default = 1) AS t_currency`;
+    (SELECT MAX(b.created_at) FROM bookers k JOIN bookings b ON b.id = k.booking_id WHERE k.person_id = ${p}.id) AS t_last_booker`;
 }
 
 export interface Derived {
@@ -154,8 +151,6 @@ export interface Derived {
   t_both: number;
   t_last_guest: string | null;
   t_last_booker: string | null;
-  t_paid_minor: number;
-  t_currency: string | null;
 }
 export type PersonWithDerived = PersonRow & Derived;
 

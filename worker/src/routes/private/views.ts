@@ -13,7 +13,6 @@ export function personView(row: PersonWithDerived, diets: Map<number, DietRow>, 
   const data: PersonData = snapshot ? { ...emptyData(), ...snapshot } : rowToData(row);
   const dietId = (data.diet_id as number | null | undefined) ?? null;
   const diet = dietId !== null ? diets.get(dietId) : undefined;
-  const currency = row.t_currency ?? "EUR";
   const lastGuest = row.t_last_guest ?? "";
   const lastBooker = row.t_last_booker ?? "";
   const str = (v: unknown) => (v === undefined || v === null ? null : String(v));
@@ -51,7 +50,9 @@ export function personView(row: PersonWithDerived, diets: Map<number, DietRow>, 
       booking_count: row.t_guest + row.t_booker - row.t_both,
       total_as_guest: row.t_guest,
       total_as_booker: row.t_booker,
-      total_paid_as_booker: toMajor(row.t_paid_minor, minorDigits(currency)),
+      // What was paid, never the price: this service records no payment (a booking is confirmed at
+      // checkout and paid as agreed with the business), so nothing has been paid through it.
+      total_paid_as_booker: 0,
       booking_inquiry_count: 0,
     },
     diet_id: dietId,
