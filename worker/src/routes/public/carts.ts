@@ -22,7 +22,7 @@ const IdempotencyHeader = z.object({
     description:
       "Optional. The same key with the same body replays the first answer (header Idempotent-Replayed: true); with another body it is 422 idempotency_key_reused; " +
       "while the first request still runs it is 409 idempotency_in_progress. If the first request's change was made but its answer was lost (its process died), " +
-      "a retry gets the cart or booking it made, never a second one. Keys are kept 24 hours per business.",
+      "a retry gets the cart or booking it made, never a second one. Keys are kept 24 hours and belong to the caller that sent them (the API key, or the widget visitor): another caller's same key is another key.",
     example: "5d0c3a5e-3c1b-4bb8-9a64-0c8f0d7f6f21",
   }),
 });
