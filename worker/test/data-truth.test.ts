@@ -48,3 +48,56 @@ describe("the demo's yoga class", () => {
     expect(de.description).toBe("Eine Stunde Vinyasa Flow auf dem Deck.");
   });
 });
+
+describe("country and language codes name real countries and languages", () => {
+  const email = () => `codes.${crypto.randomUUID().slice(0, 8)}@example.com`;
+
+  it.each([
+    ["country_code", "QQ"],
+    ["country_code", "ZZ"],
+    ["nationality_code", "QQ"],
+    ["phone_country_code", "ZZ"],
+    ["language_code", "qq"],
+    ["language_code", "zz"],
+  ])("a Person's %s %s is a 422 and nothing is stored", async (field, code) => {
+    const key = await createKey("private");
+    const address = email();
+    const res = await callJson("/private/persons", { key, body: { email: address, [field]: code } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.map((e: any) => e.path)).toEqual([field]);
+    expect((await callJson(`/private/persons?email=${encodeURIComponent(address)}`, { key })).body.data).toEqual([]);
+  });
+
+  it("real codes, in either case, are taken", async () => {
+    const key = await createKey("private");
+    const res = await callJson("/private/persons", { key, body: { email: email(), country_code: "pt", nationality_code: "BR", phone_country_code: "es", language_code: "PT" } });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ country_code: "PT", nationality_code: "BR", phone_country_code: "ES", phone_country_calling_code: "34", language_code: "pt" });
+  });
+
+  it("PUT /persons checks them too, naming each field", async () => {
+    const key = await createKey("private");
+    const persons = await callJson("/private/persons", { key, body: { email: email() } });
+    const res = await callJson(`/private/persons/${persons.body.data.id}`, { key, method: "PUT", body: { nationality_code: "ZZ", language_code: "qq" } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.map((e: any) => e.path).sort()).toEqual(["language_code", "nationality_code"]);
+  });
+
+  it("a cart guest's language_code qq is a 422, en is taken", async () => {
+    const { businessId, key } = await cartBusiness();
+    const pkg = await smallPackage(businessId, 5);
+    const { start, end } = stay(2);
+    const t = clock();
+    const bad = await addToCart(key, { guests: [guest(pkg, start, end, { language_code: "qq" })] }, t(0));
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.map((e: any) => e.path)).toEqual(["guests.0.language_code"]);
+    expect((await addToCart(key, { guests: [guest(pkg, start, end, { language_code: "en" })] }, t(0))).status).toBe(201);
+    const checkout = await callJson(`/api/pub/v2/carts/${(await addToCart(key, { guests: [guest(pkg, start, end)] }, t(1))).body.cart_id}/checkout`, {
+      key,
+      now: t(2),
+      body: { terms_accepted: true, customer: customer({ language_code: "zz" }) },
+    });
+    expect(checkout.status).toBe(422);
+    expect(checkout.body.errors.map((e: any) => e.path)).toEqual(["customer.language_code"]);
+  });
+});

@@ -74,3 +74,22 @@ describe("POST /packages/prices lines, as the document types them", () => {
     expect(res.body.other.map((l: any) => l.product_id)).toEqual([101, 201, 301]);
   });
 });
+
+describe("POST and PUT /persons: guest_group_id, diet_id and level_id typed string in the document", () => {
+  it("takes a string of digits as the id, as it takes the integer", async () => {
+    const privateKey = await createKey("private");
+    const created = await callJson("/private/persons", { key: privateKey, body: { email: `digits.${crypto.randomUUID().slice(0, 8)}@example.com`, diet_id: "1", level_id: "2", guest_group_id: "7" } });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ diet_id: 1, level_id: 2, guest_group_id: 7 });
+    const updated = await callJson(`/private/persons/${created.body.data.id}`, { key: privateKey, method: "PUT", body: { diet_id: "2", level_id: 3 } });
+    expect(updated.status).toBe(200);
+    expect(updated.body.data).toMatchObject({ diet_id: 2, level_id: 3, guest_group_id: 7 });
+  });
+
+  it.each(["abc", "1.5", "-1", "", "0"])("still refuses %j with a 422 naming the field", async (value) => {
+    const privateKey = await createKey("private");
+    const res = await callJson("/private/persons", { key: privateKey, body: { email: `bad.${crypto.randomUUID().slice(0, 8)}@example.com`, diet_id: value } });
+    expect(res.status).toBe(422);
+    expect(res.body.errors.map((e: any) => e.path)).toContain("diet_id");
+  });
+});

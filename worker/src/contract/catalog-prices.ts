@@ -1,6 +1,6 @@
 /** Schemas of the price endpoints. */
 import { z } from "@hono/zod-openapi";
-import { CurrencyCode, IntId, IsoDate, Language, queryList } from "./common";
+import { CurrencyCode, IntId, IsoDate, LanguageCode, queryList } from "./common";
 import { CurrencyQuery, queryInt } from "./catalog";
 
 const DurationUnit = z.enum(["day", "hour"]).optional().openapi({ description: "Must be the product's own unit (default)." });
@@ -36,7 +36,7 @@ const PriceGuest = z.object({
   last_name: z.string().max(255).optional(),
   email: z.string().max(255).optional(),
   gender: z.enum(["m", "f"]),
-  language_code: Language.optional(),
+  language_code: LanguageCode.optional(),
   birth_date: IsoDate.optional(),
   package: z.object({
     id: IntId,
