@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { addDays } from "../src/lib/time";
 import { MAY_SAT } from "./catalog-fixtures";
 import { callJson, createKey } from "./helpers";
-import { smallPackage } from "./carts-fixtures";
+import { addToCart, cartBusiness, clock, guest, smallPackage, stay } from "./carts-fixtures";
 
 // What the two API documents say, to the letter, where outside testing found the answers differed.
 
@@ -91,5 +91,43 @@ describe("POST and PUT /persons: guest_group_id, diet_id and level_id typed stri
     const res = await callJson("/private/persons", { key: privateKey, body: { email: `bad.${crypto.randomUUID().slice(0, 8)}@example.com`, diet_id: value } });
     expect(res.status).toBe(422);
     expect(res.body.errors.map((e: any) => e.path)).toContain("diet_id");
+  });
+});
+
+describe("Person and Booker fields the private document types as plain string", () => {
+  const plain = [
+    "language_code", "nationality_code", "phone_country_calling_code", "phone_country_code", "phone", "country_code", "state", "city", "zip_code",
+    "address_line_1", "id_number", "id_expiry_date", "company_name", "tax_number", "company_address_line_1", "company_address_line_2",
+  ];
+  const orNull = ["first_name", "last_name", "gender", "birth_date", "address_line_2", "address_line_3", "id_type", "deleted_at"];
+
+  it("are an empty string when unknown, never null; fields typed 'or null' stay null", async () => {
+    const privateKey = await createKey("private");
+    const created = await callJson("/private/persons", { key: privateKey, body: { email: `bare.${crypto.randomUUID().slice(0, 8)}@example.com` } });
+    for (const person of [created.body.data, (await callJson(`/private/persons/${created.body.data.id}`, { key: privateKey })).body.data]) {
+      for (const field of plain) expect([field, person[field]]).toEqual([field, ""]);
+      for (const field of orNull) expect([field, person[field]]).toEqual([field, null]);
+    }
+  });
+
+  it("are empty strings in a booker's and a guest's person, and in the booker's company data", async () => {
+    const { businessId, key } = await cartBusiness();
+    const privateKey = await createKey("private", businessId);
+    const pkg = await smallPackage(businessId, 5);
+    const { start, end } = stay(2);
+    const t = clock();
+    const cart = await addToCart(key, { guests: [guest(pkg, start, end)] }, t(0));
+    const booked = await callJson(`/api/pub/v2/carts/${cart.body.cart_id}/checkout`, {
+      key,
+      now: t(10),
+      body: { terms_accepted: true, customer: { first_name: "Ana", last_name: "Bare", email: `bare.buyer.${crypto.randomUUID().slice(0, 8)}@example.com` } },
+    });
+    expect(booked.status).toBe(200);
+    const booker = (await callJson(`/private/bookings/${booked.body.id}/booker`, { key: privateKey })).body.data;
+    expect(booker.booking_related_data).toMatchObject({ company_name: "", tax_number: "" });
+    const guests = (await callJson(`/private/guests?booking_id=${booked.body.id}`, { key: privateKey })).body;
+    for (const person of [booker.person, guests[0].person]) {
+      for (const field of ["phone", "city", "zip_code", "address_line_1", "company_name", "tax_number", "id_number"]) expect([field, person[field]]).toEqual([field, ""]);
+    }
   });
 });

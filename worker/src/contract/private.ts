@@ -169,6 +169,8 @@ const Totals = z
   .openapi("PersonTotals");
 
 const nullableString = z.string().nullable();
+/** A field the document types as plain string: "" when unknown, never null. */
+const knownOrEmpty = z.string().openapi({ description: "Empty when unknown (the document types it string, not null)." });
 export const Person = z
   .object({
     id: z.uuid(),
@@ -179,25 +181,25 @@ export const Person = z
     initials: z.string(),
     gender: nullableString,
     birth_date: nullableString,
-    language_code: nullableString,
-    nationality_code: nullableString,
-    phone_country_calling_code: nullableString,
-    phone_country_code: nullableString,
-    phone: nullableString,
-    country_code: nullableString,
-    state: nullableString,
-    city: nullableString,
-    zip_code: nullableString,
-    address_line_1: nullableString,
+    language_code: knownOrEmpty,
+    nationality_code: knownOrEmpty,
+    phone_country_calling_code: knownOrEmpty,
+    phone_country_code: knownOrEmpty,
+    phone: knownOrEmpty,
+    country_code: knownOrEmpty,
+    state: knownOrEmpty,
+    city: knownOrEmpty,
+    zip_code: knownOrEmpty,
+    address_line_1: knownOrEmpty,
     address_line_2: nullableString,
     address_line_3: nullableString,
     id_type: nullableString,
-    id_number: nullableString,
-    id_expiry_date: nullableString,
-    company_name: nullableString,
-    tax_number: nullableString,
-    company_address_line_1: nullableString,
-    company_address_line_2: nullableString,
+    id_number: knownOrEmpty,
+    id_expiry_date: knownOrEmpty,
+    company_name: knownOrEmpty,
+    tax_number: knownOrEmpty,
+    company_address_line_1: knownOrEmpty,
+    company_address_line_2: knownOrEmpty,
     custom_fields: z.record(z.string(), z.unknown()),
     totals: Totals,
     diet_id: z.number().int().nullable(),
@@ -291,7 +293,7 @@ export const Booker = z
   .object({
     id: z.uuid(),
     person: Person.openapi({ description: "Snapshot of the Person as of the booking (id, totals and flags are the Person's)." }),
-    booking_related_data: z.object({ booking_id: z.uuid(), company_name: nullableString, tax_number: nullableString }),
+    booking_related_data: z.object({ booking_id: z.uuid(), company_name: knownOrEmpty, tax_number: knownOrEmpty }),
   })
   .openapi("Booker");
 export type Booker = z.infer<typeof Booker>;
