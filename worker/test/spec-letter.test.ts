@@ -131,3 +131,38 @@ describe("Person and Booker fields the private document types as plain string", 
     }
   });
 });
+
+describe("language=<a code the business has no texts in>", () => {
+  const get = (path: string) => callJson(`/api/pub/v2${path}`, { key });
+
+  it("answers 200 with the default language's texts, and Content-Language says which came back", async () => {
+    const english = await get("/products");
+    const french = await get("/products?language=fr");
+    expect(french.status).toBe(200);
+    expect(french.body).toEqual(english.body);
+    expect(french.headers.get("Content-Language")).toBe("en");
+    const german = await get("/products?language=de");
+    expect(german.headers.get("Content-Language")).toBe("de");
+    expect(german.body.find((p: any) => p.id === 101).title).toBe("Surf- & Yoga-Woche");
+    const one = await get("/products/101?language=it");
+    expect(one.status).toBe(200);
+    expect(one.body.title).toBe("Surf & Yoga Week");
+    expect(one.headers.get("Content-Language")).toBe("en");
+  });
+
+  it("does the same for package items and accommodations", async () => {
+    const items = await get(`/packages/101?start_date=${MAY_SAT}&duration=7&language=fr`);
+    expect(items.status).toBe(200);
+    expect(items.headers.get("Content-Language")).toBe("en");
+    expect(items.body).toEqual((await get(`/packages/101?start_date=${MAY_SAT}&duration=7`)).body);
+    const rooms = await get(`/packages/101/accommodations?start_date=${MAY_SAT}&duration=7&males=1&females=0&couples=0&language=fr`);
+    expect(rooms.status).toBe(200);
+    expect(rooms.headers.get("Content-Language")).toBe("en");
+  });
+
+  it.each(["DE", "f", "fra", "1a"])("only a malformed code (%s) is a 422", async (code) => {
+    const res = await get(`/products?language=${code}`);
+    expect(res.status).toBe(422);
+    expect(res.body.errors.map((e: any) => e.path)).toEqual(["language"]);
+  });
+});
