@@ -166,3 +166,34 @@ describe("language=<a code the business has no texts in>", () => {
     expect(res.body.errors.map((e: any) => e.path)).toEqual(["language"]);
   });
 });
+
+describe("unknown ids in a list parameter: one rule everywhere", () => {
+  const get = (path: string) => callJson(`/api/pub/v2${path}`, { key });
+  const window = `start_date=${MAY_SAT}&end_date=${d(1)}`;
+
+  it("GET /products/availabilities answers 404 naming an unknown id, as /products/prices does", async () => {
+    const availability = await get(`/products/availabilities?${window}&ids[]=201&ids[]=999999`);
+    const prices = await get(`/products/prices?start_date=${MAY_SAT}&pax=1&duration=1&product_ids[]=201&product_ids[]=999999`);
+    for (const res of [availability, prices]) {
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe("not_found");
+      expect(res.body.detail).toContain("999999");
+    }
+    expect((await get(`/products/availabilities?${window}&ids=999999`)).status).toBe(404);
+  });
+
+  it("another business's product is unknown too, and known ids still answer", async () => {
+    const other = await cartBusiness();
+    const foreign = await smallPackage(other.businessId, 1);
+    expect((await get(`/products/availabilities?${window}&ids[]=${foreign}`)).status).toBe(404);
+    const ok = await get(`/products/availabilities?${window}&ids[]=201&ids[]=202`);
+    expect(ok.status).toBe(200);
+    expect(Object.keys(ok.body)).toEqual(["201", "202"]);
+  });
+
+  it("filters that match nothing are an empty answer, not an error", async () => {
+    const res = await get(`/products/availabilities?${window}&type=bundle`);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({});
+  });
+});

@@ -43,9 +43,16 @@ const many = createRoute({
   operationId: "listProductsAvailabilities",
   tags: ["Availability"],
   summary: "Availability of several products per date",
-  description: `${rules} The filters combine; ids that match no product of the business are left out of the answer.`,
+  description:
+    `${rules} The filters combine. Unknown ids, one rule for every list of ids the API takes (ids[] here, product_ids[] of GET /products/prices): ` +
+    "every id listed must be a product of the business, else 404 naming the first that is not (as GET /products/{id}/availabilities does for its one id). " +
+    "type and backoffice_category_id are filters: matching nothing is an empty answer.",
   request: { query: AvailabilitiesQuery },
-  responses: { 200: { description: "Keyed by product id, then by date.", content: { "application/json": { schema: AvailabilitiesByProduct } } }, ...errors },
+  responses: {
+    200: { description: "Keyed by product id, then by date.", content: { "application/json": { schema: AvailabilitiesByProduct } } },
+    404: problemResponse("An id of ids[] is not a product of this business."),
+    ...errors,
+  },
 });
 
 /** The ONE grouped read of inventory and allocations behind every product's calendar over [start, end]. */
@@ -99,6 +106,8 @@ export const availabilityRoutes = createRouter()
       products = filterProducts(snap, filter);
       return calendarRead(c.env.DB, businessId, products, start, end, c.get("now"));
     });
+    const unknown = filter.ids?.find((id) => !snap.products.has(id));
+    if (unknown !== undefined) throw productNotFound(unknown);
     c.header("Cache-Control", "no-store");
     return jsonAnswer(c, calendarsText(snap, products, ledgerText, start, end));
   })

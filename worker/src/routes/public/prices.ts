@@ -46,7 +46,7 @@ const many = createRoute({
   operationId: "listProductPrices",
   tags: ["Prices"],
   summary: "Total prices of several products",
-  description: `${rules} Every id must be a product of the business (else 404).`,
+  description: `${rules} Every id must be a product of the business, else 404 naming the first that is not (the one rule for lists of ids, as ids[] of GET /products/availabilities).`,
   request: { query: ProductPricesQuery },
   responses: {
     200: { description: "Total price keyed by product id.", content: { "application/json": { schema: ProductPrices } } },
