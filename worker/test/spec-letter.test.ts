@@ -197,3 +197,17 @@ describe("unknown ids in a list parameter: one rule everywhere", () => {
     expect(res.body).toEqual({});
   });
 });
+
+describe("GET /products/{id}/deeplink's product_id query parameter", () => {
+  it.each([
+    ["the public API", (path: string) => callJson(`/api/pub/v2${path}`, { key })],
+    ["the widget proxy", (path: string) => callJson(`/widget/v1/demo${path}`, { headers: { Origin: "http://localhost:5173" } })],
+  ] as const)("is accepted when it names the path's product, and a 422 when it names another (%s)", async (_door, get) => {
+    const same = await get("/products/101/deeplink?product_id=101&duration=7");
+    expect(same.status).toBe(200);
+    expect(same.body.url).toMatch(/\/book\/demo\?product=101&duration=7$/);
+    const other = await get("/products/101/deeplink?product_id=302");
+    expect(other.status).toBe(422);
+    expect(other.body.errors).toEqual([{ path: "product_id", message: expect.stringContaining("path") }]);
+  });
+});
