@@ -109,6 +109,9 @@ export async function runGuarded<T>(op: () => Promise<T>): Promise<T> {
 
 const limitExceeded = (detail: string) => new ApiError(409, "limit_exceeded", detail);
 
+/** A widget visitor's calls (middleware/widget.ts names them "widget:<address>"), not an API key's. */
+export const isWidgetVisitor = (clientId: string) => clientId.startsWith("widget:");
+
 /** The business's catalog as of the request (its config, diets, levels, products and rates). */
 export async function catalogOf(db: D1Database, call: CartCall): Promise<CatalogSnapshot> {
   try {
@@ -276,21 +279,25 @@ async function addOnce(env: Env, call: CartCall, body: AddToCartBody, isNew: boo
     body.currency,
     body.guests.map((g, i) => ({ key: guestIds[i], gender: g.gender, package: g.package })),
   );
-  const itemCount = (existing?.lines.length ?? 0) + quote.lines.length;
+  // Items of a cart are its guests (each a booking of a package with its stay, room and
+  // options), not its priced lines: a party of 8 with every option is 8 items.
+  const itemCount = (existing?.guests.length ?? 0) + body.guests.length;
   if (itemCount > config.max_items_per_cart) {
-    throw limitExceeded(`The cart would hold ${itemCount} items; this business allows ${config.max_items_per_cart} per cart (max_items_per_cart). Nothing was added.`);
+    throw limitExceeded(`The cart would hold ${itemCount} guests; this business allows ${config.max_items_per_cart} per cart (max_items_per_cart). Nothing was added.`);
   }
 
   const expiresAt = existing ? new Date(existing.cart.expires_at) : new Date(now.getTime() + config.cart_lifetime_seconds * 1000);
   const statements: D1PreparedStatement[] = [];
   if (isNew) {
-    statements.push(openCartsGuard(db, businessId, call.clientId, config.max_open_carts_per_client, now));
+    // The open-cart limit is an end client's: a widget visitor's. An API key serves an
+    // integrator's whole site, all its shoppers at once, whom the service cannot tell apart.
+    if (isWidgetVisitor(call.clientId)) statements.push(openCartsGuard(db, businessId, call.clientId, config.max_open_carts_per_client, now));
     statements.push(insertCartStatement(db, { id: cartId, businessId, currency: quote.currency, clientId: call.clientId, expiresAt, now }));
   } else {
     // The guests' e-mails and the item count were checked on the cart as read.
     statements.push(
       cartGuard(db, businessId, cartId, now, existing!.cart.revision),
-      itemsGuard(db, businessId, cartId, quote.lines.length, config.max_items_per_cart),
+      itemsGuard(db, businessId, cartId, body.guests.length, config.max_items_per_cart),
       touchCartStatement(db, businessId, cartId, now),
     );
   }
@@ -333,10 +340,10 @@ async function addOnce(env: Env, call: CartCall, body: AddToCartBody, isNew: boo
       }
       case "limit_open_carts":
         throw limitExceeded(
-          `This client already has ${config.max_open_carts_per_client} open carts (max_open_carts_per_client): check out or delete one (DELETE /carts/{cart_id}), or add to it with its cart_id.`,
+          `This visitor already has ${config.max_open_carts_per_client} open carts (max_open_carts_per_client): check out or delete one (DELETE /carts/{cart_id}), or add to it with its cart_id.`,
         );
       case "limit_items":
-        throw limitExceeded(`The cart would hold more than ${config.max_items_per_cart} items (max_items_per_cart). Nothing was added.`);
+        throw limitExceeded(`The cart would hold more than ${config.max_items_per_cart} guests (max_items_per_cart). Nothing was added.`);
       default:
         throw err;
     }

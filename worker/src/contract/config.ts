@@ -24,7 +24,9 @@ export const BusinessConfig = z.object({
   cart_lifetime_seconds: z.number().int().min(5).max(86_400).default(600),
   /** Requests per minute for each API key, and for each widget client. */
   rate_limit_per_minute: z.number().int().min(1).max(100_000).default(600),
+  /** Guests one cart may hold (each a booking of a package with its stay, room and options; not priced lines). */
   max_items_per_cart: z.number().int().min(1).max(500).default(40),
+  /** Open carts one widget visitor may have at once. API keys are not limited: one key serves a whole site's shoppers. */
   max_open_carts_per_client: z.number().int().min(1).max(1000).default(5),
   max_extensions_per_cart: z.number().int().min(0).max(100).default(6),
   /** Origins allowed to call the widget proxy, e.g. "https://surfcamp.example". */

@@ -157,10 +157,10 @@ export function openCartsGuard(db: D1Database, businessId: number, clientId: str
     .bind(businessId, clientId, stamp(now), max);
 }
 
-/** Aborts with 'limit_items' when adding `adding` lines would take the cart beyond `max`. */
+/** Aborts with 'limit_items' when adding `adding` guests would take the cart beyond `max` (items are guests). */
 export function itemsGuard(db: D1Database, businessId: number, cartId: string, adding: number, max: number): D1PreparedStatement {
   return db
-    .prepare("INSERT INTO cart_guard (reason, ok) SELECT 'limit_items', (SELECT COUNT(*) FROM cart_lines WHERE cart_id = ? AND business_id = ?) + ? <= ?")
+    .prepare("INSERT INTO cart_guard (reason, ok) SELECT 'limit_items', (SELECT COUNT(*) FROM cart_guests WHERE cart_id = ? AND business_id = ?) + ? <= ?")
     .bind(cartId, businessId, adding, max);
 }
 

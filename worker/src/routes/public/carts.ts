@@ -56,7 +56,8 @@ const addRoute = createRoute({
   description:
     "Without `cart_id` a new cart is opened (201) with the business's cart lifetime (cart_lifetime_seconds, default 600 s); with it, the guests are added (200). " +
     "Every unit of the request (each night, item and guest) is held in one transaction: all or nothing. " +
-    "Limits (409 `limit_exceeded`): max_items_per_cart (default 40 items, counted as the cart's priced items), max_open_carts_per_client (default 5 per API key or widget visitor). " +
+    "Limits (409 `limit_exceeded`): max_items_per_cart (default 40, counted as the cart's guests: a party of 8 with every option is 8), " +
+    "max_open_carts_per_client (default 5 open carts per widget visitor; an API key, which serves an integrator's whole site, is not limited in open carts). " +
     "409 `sold_out` names what is sold out on which date. Default items are added automatically; default items sent are ignored.",
   middleware: [keyCheck.byHandler, idempotency({ replay: (c, cartId, text) => replayAdd(c, cartId, text) })] as const,
   request: { headers: IdempotencyHeader, body: { required: true, content: { "application/json": { schema: AddToCartBody } } } },
