@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { addToCart, cartBusiness, clock, customer, guest, smallPackage, stay } from "./carts-fixtures";
 import { callJson, createKey } from "./helpers";
+import { createBookingFixture, uniqueEmail } from "./private-fixtures";
 
 // Data the service shows must not say something untrue.
 
@@ -99,5 +100,45 @@ describe("country and language codes name real countries and languages", () => {
     });
     expect(checkout.status).toBe(422);
     expect(checkout.body.errors.map((e: any) => e.path)).toEqual(["customer.language_code"]);
+  });
+});
+
+describe("a Person is a guest of a booking once", () => {
+  it("adding the same Person again (by e-mail, any case) is a 409 and adds nothing", async () => {
+    const key = await createKey("private");
+    const email = uniqueEmail("twice");
+    const { bookingId } = await createBookingFixture({ booker: { email: uniqueEmail("bk") } });
+    const first = await callJson(`/private/bookings/${bookingId}/guests`, { key, body: { person: { email, first_name: "Tia" } } });
+    expect(first.status).toBe(201);
+    const again = await callJson(`/private/bookings/${bookingId}/guests`, { key, body: { person: { email: ` ${email.toUpperCase()} `, first_name: "Tia" } } });
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe("conflict");
+    expect(again.body.detail).toContain("already a guest of this booking");
+    const guests = await callJson(`/private/guests?booking_id=${bookingId}`, { key });
+    expect(guests.body.map((g: any) => g.person.email)).toEqual([email]);
+  });
+
+  it("two requests racing to add the same Person: one guest", async () => {
+    const key = await createKey("private");
+    const email = uniqueEmail("race");
+    const person = await callJson("/private/persons", { key, body: { email } });
+    const { bookingId } = await createBookingFixture({ booker: { email: uniqueEmail("bk") } });
+    const answers = await Promise.all(Array.from({ length: 4 }, () => callJson(`/private/bookings/${bookingId}/guests`, { key, body: { person: { email } } })));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409, 409, 409]);
+    const n = await env.DB.prepare("SELECT COUNT(*) AS n FROM guests WHERE booking_id = ? AND person_id = ?").bind(bookingId, person.body.data.id).first("n");
+    expect(n).toBe(1);
+  });
+
+  it("moving a guest to a Person who is already another guest of the booking is a 409; to one of another booking is fine", async () => {
+    const key = await createKey("private");
+    const a = uniqueEmail("a");
+    const b = uniqueEmail("b");
+    const { bookingId, guestIds } = await createBookingFixture({ booker: { email: uniqueEmail("bk") }, guests: [{ email: a, first_name: "A" }, { email: b, first_name: "B" }] });
+    const clash = await callJson(`/private/bookings/${bookingId}/guests/${guestIds[1]}`, { key, method: "PUT", body: { person: { email: a } } });
+    expect(clash.status).toBe(409);
+    expect((await callJson(`/private/bookings/${bookingId}/guests/${guestIds[1]}`, { key })).body.person.email).toBe(b);
+    const elsewhere = await createBookingFixture({ booker: { email: uniqueEmail("bk") }, guests: [{ email: uniqueEmail("c"), first_name: "C" }] });
+    const moved = await callJson(`/private/bookings/${elsewhere.bookingId}/guests/${elsewhere.guestIds[0]}`, { key, method: "PUT", body: { person: { email: a } } });
+    expect(moved.status).toBe(200);
   });
 });

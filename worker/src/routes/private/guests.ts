@@ -23,13 +23,16 @@ import { ApiError, notFound } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
 import { readTenant } from "../../db/tenant-read";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
-import { checkRefs, isGuardFailure, personInput } from "./input";
+import { checkRefs, isGuardFailure, personInput, isGuestPersonTaken } from "./input";
 import { listParam, parseSort, QueryReader, rangeParam, rangeSql, setPagingHeaders, uuidParam, type Range } from "./query";
 import { guestView, type GuestExpand } from "./views";
 import { newId } from "../../lib/ids";
 import { dietsIn, locationsIn, type CatalogSnapshot } from "../../domain/catalog";
 
 const tags = ["Guests"];
+
+const guestPersonTaken = () =>
+  new ApiError(409, "conflict", "This person is already a guest of this booking: a person is a guest of a booking once. Update that guest instead.");
 
 const BookingParam = z.object({ booking_id: uuidPath("booking_id") });
 const GuestParams = z.object({ booking_id: uuidPath("booking_id"), guest_id: uuidPath("guest_id") });
@@ -122,7 +125,7 @@ const createGuestRoute = createRoute({
     400: problemResponse("Invalid request: booking_id is not a UUID, or malformed JSON."),
     ...authResponses,
     404: problemResponse("No such booking."),
-    409: problemResponse("The booking is cancelled."),
+    409: problemResponse("The booking is cancelled, or the person (by e-mail) is already a guest of this booking."),
     422: problemResponse("Invalid fields."),
   },
 });
@@ -148,6 +151,7 @@ const updateGuestRoute = createRoute({
     400: problemResponse("Invalid request: an id is not a UUID, or malformed JSON."),
     ...authResponses,
     404: problemResponse("Guest not found."),
+    409: problemResponse("`conflict`: the e-mail names a Person who is already another guest of this booking. `email_taken`: a race on the e-mail; retry."),
     422: problemResponse("Invalid fields."),
   },
 });
@@ -374,6 +378,7 @@ export const guestRoutes = createRouter()
         break;
       } catch (err) {
         if (isGuardFailure(err)) throw new ApiError(409, "conflict", "The booking was cancelled meanwhile.");
+        if (isGuestPersonTaken(err)) throw guestPersonTaken();
         if (attempt === 0 && isEmailClash(err)) continue;
         throw err;
       }
@@ -422,6 +427,7 @@ export const guestRoutes = createRouter()
       await db.batch(statements);
     } catch (err) {
       if (isGuardFailure(err)) throw notFound("The guest");
+      if (isGuestPersonTaken(err)) throw guestPersonTaken();
       if (isEmailClash(err)) throw new ApiError(409, "email_taken", "Another person took this e-mail meanwhile; retry.");
       throw err;
     }
