@@ -98,8 +98,9 @@ export async function personsByEmail(db: D1Database, businessId: number, emails:
   const norms = [...new Set(emails.map(normalizeEmail).filter((e): e is string => e !== null))];
   if (!norms.length) return new Map();
   const rows = await db
-    .prepare(`SELECT * FROM persons WHERE business_id = ? AND deleted_at IS NULL AND email_norm IN (${norms.map(() => "?").join(", ")})`)
-    .bind(businessId, ...norms)
+    // One parameter for the whole list (D1 binds at most 100 per statement; a cart may hold more guests).
+    .prepare("SELECT * FROM persons WHERE business_id = ? AND deleted_at IS NULL AND email_norm IN (SELECT value FROM json_each(?))")
+    .bind(businessId, JSON.stringify(norms))
     .all<PersonRow>();
   return personsByNorm(rows);
 }
@@ -232,11 +233,14 @@ export function listPersonsStatements(db: D1Database, businessId: number, f: Per
       params.push(...ft.params);
     }
   }
+  // Contains-matches by instr(), not LIKE: D1 refuses a LIKE pattern over 50 bytes ("LIKE or
+  // GLOB pattern too complex"), and a filter value may be 255 characters. lower() folds ASCII
+  // case as LIKE did; the value's % and _ are plain characters.
   for (const field of ["first_name", "last_name", "email"] as const) {
     const value = f[field];
     if (value) {
-      where.push(`p.${field} LIKE ? ESCAPE '\\'`);
-      params.push(containsPattern(value));
+      where.push(`instr(lower(p.${field}), lower(?)) > 0`);
+      params.push(value);
     }
   }
   for (const field of ["gender", "language_code", "nationality_code", "country_code", "phone_country_code"] as const) {
