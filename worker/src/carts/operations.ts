@@ -31,7 +31,7 @@ import { minorDigits, toMajor } from "../domain/money";
 import { quotePackages } from "../domain/package-quote";
 import { translated } from "../domain/product";
 import { ApiError, notFound } from "../lib/errors";
-import { isoDateTime } from "../lib/time";
+import { dateIn, isoDateTime } from "../lib/time";
 import { snapshotAt, type FusedAccess } from "../db/tenant-read";
 import { newId } from "../lib/ids";
 import { type CatalogSnapshot } from "../domain/catalog";
@@ -268,7 +268,7 @@ async function addOnce(env: Env, call: CartCall, body: AddToCartBody, isNew: boo
 
   const cartEmails = new Set(existing?.guests.map((g) => normEmail(g.data.email)).filter((e): e is string => e !== null) ?? []);
   const known = { dietIds: new Set(snap.diets.map((d: { id: number }) => d.id)), levelIds: new Set(snap.levels.map((l: { id: number }) => l.id)) };
-  const errors = guestErrors(body.guests, config, isoDateTime(now).slice(0, 10), cartEmails, known);
+  const errors = guestErrors(body.guests, config, dateIn(now, config.time_zone), cartEmails, known);
   if (errors.length > 0) {
     throw new ApiError(422, "validation_failed", `The guests are invalid: ${errors.map((e) => `${e.path}: ${e.message}`).join("; ")}`, { errors });
   }

@@ -2,6 +2,16 @@ import { z } from "@hono/zod-openapi";
 
 const FieldRule = z.object({ request: z.boolean(), required: z.boolean() });
 
+/** Whether the runtime knows `zone` as an IANA time zone ("Europe/Lisbon", "UTC"). */
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A business's configuration, stored as JSON on the business row. Every field has a default so
  * that `business create` onboards a working, empty business and old rows gain new settings.
@@ -19,6 +29,11 @@ export const BusinessConfig = z.object({
       phone: { request: true, required: false },
       minimum_age: 18,
     }),
+  /**
+   * The business's IANA time zone ("Europe/Lisbon"). "Today" is its date there: nothing before
+   * it is available or bookable. Default "UTC" (the date every business had before this setting).
+   */
+  time_zone: z.string().refine(isTimeZone, "must be an IANA time zone, e.g. Europe/Lisbon").default("UTC"),
   terms: z.string().default("Bookings are confirmed once checked out. Cancellation terms apply as agreed with the business."),
   /** Lifetime of a new cart, in seconds (the spec leaves it open; 10 minutes like an extension). */
   cart_lifetime_seconds: z.number().int().min(5).max(86_400).default(600),

@@ -14,7 +14,7 @@ import { isAllowedDuration, isCheckinDay, isSession, type Product } from "../../
 import { ApiError, invalid, type FieldError } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
 import { readTenantLedger } from "../../db/tenant-read";
-import { addDays } from "../../lib/time";
+import { addDays, dateIn } from "../../lib/time";
 import { answerLanguage, contextOf, productBasics, productView, type CatalogContext } from "./catalog-view";
 import { type PackageItemRow, type PackageStructure, pricingIn, productsIn, structuresIn, type CatalogSnapshot } from "../../domain/catalog";
 
@@ -137,7 +137,7 @@ export const packageRoutes = createRouter()
     const ids = structure.items.map((i) => i.product_id);
     const products = productsIn(snap, ids);
     const pricing = pricingIn(snap, ids);
-    const ledgers = toLedgers(ids, ledgerText);
+    const ledgers = toLedgers(ids, ledgerText, dateIn(c.get("now"), snap.business.config.time_zone));
     const groupConfigurable = new Map(structure.groups.map((g) => [g.id, g.is_configurable_dates === 1]));
     const view = (item: PackageItemRow) =>
       itemView(
@@ -176,7 +176,7 @@ export const packageRoutes = createRouter()
     const ids = structure.accommodationIds;
     const rooms = productsIn(snap, ids);
     const pricing = pricingIn(snap, ids);
-    const ledgers = toLedgers(ids, ledgerText);
+    const ledgers = toLedgers(ids, ledgerText, dateIn(c.get("now"), snap.business.config.time_zone));
     const currency = ctx.choice.target.iso_code;
     const options: (z.infer<typeof AccommodationOption> & { sortType: number })[] = [];
     for (const room of rooms.values()) {
