@@ -22,6 +22,10 @@
  * API); Cloudflare's network does not route a Worker's fetch to private networks.
  */
 
+import { ipv4Octets, ipv6Groups } from "../lib/ip-address";
+
+export { ipv6Groups };
+
 type Check = { ok: true; url: string } | { ok: false; message: string };
 
 const NON_GLOBAL = "must not point to a private, loopback, link-local or otherwise non-public address";
@@ -35,14 +39,6 @@ const LOCAL_SUFFIXES = [
 /** Wildcard DNS services whose names resolve to the address they spell (127.0.0.1.nip.io). */
 const ADDRESS_ECHO_DOMAINS = ["nip.io", "sslip.io", "xip.io", "traefik.me", "localtest.me", "lvh.me", "vcap.me", "lacolhost.com"];
 
-/** The four octets of a dotted-quad IPv4 address, or null. */
-function ipv4Octets(host: string): number[] | null {
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
-  if (!m) return null;
-  const octets = m.slice(1).map(Number);
-  return octets.every((o) => o <= 255) ? octets : null;
-}
-
 /** True for an IPv4 address in a non-public range (IANA's special-purpose registry). */
 export function nonPublicIpv4([a, b, c]: number[]): boolean {
   return (
@@ -51,29 +47,6 @@ export function nonPublicIpv4([a, b, c]: number[]): boolean {
     (a === 192 && b === 168) || (a === 198 && (b === 18 || b === 19)) || (a === 198 && b === 51 && c === 100) ||
     (a === 203 && b === 0 && c === 113) || a >= 224
   );
-}
-
-/** The eight 16-bit groups of an IPv6 address (without brackets), or null when it is not one. */
-export function ipv6Groups(text: string): number[] | null {
-  let s = text.toLowerCase();
-  const zone = s.indexOf("%");
-  if (zone >= 0) s = s.slice(0, zone);
-  // An embedded dotted IPv4 (::ffff:127.0.0.1) is two groups.
-  const dotted = /(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})$/.exec(s);
-  if (dotted) {
-    const o = ipv4Octets(dotted[1]);
-    if (!o) return null;
-    s = `${s.slice(0, -dotted[1].length)}${((o[0] << 8) | o[1]).toString(16)}:${((o[2] << 8) | o[3]).toString(16)}`;
-  }
-  const halves = s.split("::");
-  if (halves.length > 2) return null;
-  const parse = (part: string) => (part === "" ? [] : part.split(":"));
-  const head = parse(halves[0]);
-  const tail = halves.length === 2 ? parse(halves[1]) : [];
-  if ([...head, ...tail].some((g) => !/^[0-9a-f]{1,4}$/.test(g))) return null;
-  const missing = 8 - head.length - tail.length;
-  if (halves.length === 2 ? missing < 1 : missing !== 0) return null;
-  return [...head, ...Array<string>(halves.length === 2 ? missing : 0).fill("0"), ...tail].map((g) => parseInt(g, 16));
 }
 
 /** True unless the IPv6 address is global unicast outside the special-purpose blocks. */

@@ -5,6 +5,7 @@ import { ApiError } from "../lib/errors";
 import type { Access } from "../env";
 import { addDays, isoDate } from "../lib/time";
 import { waitUntil } from "../lib/wait-until";
+import { visitorIdentity } from "../middleware/visitor";
 import { widgetDoor } from "../middleware/widget";
 import { publicApi } from "./public";
 
@@ -219,8 +220,9 @@ function readQuery(c: Context<AppEnv>) {
 /** The widget's routes; mounted by index.ts on a plain Hono app, so they stay out of /openapi.json. */
 export function widgetRoutes() {
   const widget = new Hono<AppEnv>();
-  widget.use("/widget/v1/:business/*", widgetDoor());
-  widget.use("/widget/v1/:business", widgetDoor());
+  // Who the visitor is (middleware/visitor.ts), before the door keys its budgets on it.
+  widget.use("/widget/v1/:business/*", visitorIdentity(), widgetDoor());
+  widget.use("/widget/v1/:business", visitorIdentity(), widgetDoor());
 
   /**
    * What the first screen needs, in one round trip: settings, the product (or the front-office
