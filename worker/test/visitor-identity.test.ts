@@ -1,7 +1,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../src/index";
-import { addressKey } from "../src/lib/ip-address";
+import { addressKey } from "../src/domain/ip-address";
 import { BASE, createBusiness } from "./helpers";
 
 // A widget visitor's budgets (rate limit, open carts, held units) are keyed by who the visitor is:

@@ -22,7 +22,7 @@
  * API); Cloudflare's network does not route a Worker's fetch to private networks.
  */
 
-import { ipv4Octets, ipv6Groups } from "../lib/ip-address";
+import { ipv4Octets, ipv6Groups } from "./ip-address";
 
 export { ipv6Groups };
 

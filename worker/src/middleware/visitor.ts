@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
-import { addressKey } from "../lib/ip-address";
+import { addressKey } from "../domain/ip-address";
 
 /**
  * Who a widget visitor is, for the per-visitor budgets (rate limit, open carts, held units,
@@ -11,7 +11,7 @@ import { addressKey } from "../lib/ip-address";
  *   client's header through (it adds one only when none was sent): there, with
  *   TRUST_CF_CONNECTING_IP "false" (worker/scripts/server.ts, .dev.vars), it is ignored and every
  *   request is the one local visitor. `X-Real-IP` is never trusted.
- * - An IPv6 address counts by its /64 (lib/ip-address.ts addressKey): one subscriber can send
+ * - An IPv6 address counts by its /64 (domain/ip-address.ts addressKey): one subscriber can send
  *   from any address of its /64, and each would otherwise get a budget of its own.
  */
 export function visitorKey(req: Request, env: Pick<Env, "TRUST_CF_CONNECTING_IP">): string {
