@@ -20,6 +20,7 @@ import {
   cartFrom,
   cartStatement,
   openCartsGuard,
+  visitorGuestsGuard,
   touchCartStatement,
   type CartContents,
   type CartGuestData,
@@ -80,7 +81,7 @@ export interface Outcome<T> {
 
 /** Why a batch was aborted: the trigger's or a guard's message, if it is one of ours. */
 export function batchAbortReason(err: unknown): string | null {
-  const m = /\b(sold_out|cart_not_open|cart_expired|hold_expired|limit_open_carts|limit_items|cart_changed|access_refused|guard_failed)\b/.exec(String((err as Error)?.message ?? err));
+  const m = /\b(sold_out|cart_not_open|cart_expired|hold_expired|limit_open_carts|limit_items|limit_visitor_guests|cart_changed|access_refused|guard_failed)\b/.exec(String((err as Error)?.message ?? err));
   return m ? m[1] : null;
 }
 
@@ -108,6 +109,12 @@ export async function runGuarded<T>(op: () => Promise<T>): Promise<T> {
 }
 
 const limitExceeded = (detail: string) => new ApiError(409, "limit_exceeded", detail);
+
+const visitorGuestsExceeded = (config: BusinessConfig) =>
+  limitExceeded(
+    `This visitor would hold places for more than ${config.max_guests_held_per_visitor} guests at once over its open carts (max_guests_held_per_visitor): ` +
+      "check out or delete a cart first. Nothing was added.",
+  );
 
 /** A widget visitor's calls (middleware/widget.ts names them "widget:<address>"), not an API key's. */
 export const isWidgetVisitor = (clientId: string) => clientId.startsWith("widget:");
@@ -286,8 +293,14 @@ async function addOnce(env: Env, call: CartCall, body: AddToCartBody, isNew: boo
     throw limitExceeded(`The cart would hold ${itemCount} guests; this business allows ${config.max_items_per_cart} per cart (max_items_per_cart). Nothing was added.`);
   }
 
-  const expiresAt = existing ? new Date(existing.cart.expires_at) : new Date(now.getTime() + config.cart_lifetime_seconds * 1000);
+  const visitor = isWidgetVisitor(call.clientId);
+  // A visitor's cart holds for at most max_hold_seconds_per_visitor from its opening, its lifetime included.
+  const lifetime = Math.min(config.cart_lifetime_seconds, visitor ? config.max_hold_seconds_per_visitor : Infinity);
+  const expiresAt = existing ? new Date(existing.cart.expires_at) : new Date(now.getTime() + lifetime * 1000);
+  if (visitor && body.guests.length > config.max_guests_held_per_visitor) throw visitorGuestsExceeded(config);
   const statements: D1PreparedStatement[] = [];
+  // What one visitor holds at once over all its carts, decided in the batch (two racing adds cannot both pass).
+  if (visitor) statements.push(visitorGuestsGuard(db, businessId, call.clientId, body.guests.length, config.max_guests_held_per_visitor, now));
   if (isNew) {
     // The open-cart limit is an end client's: a widget visitor's. An API key serves an
     // integrator's whole site, all its shoppers at once, whom the service cannot tell apart.
@@ -342,6 +355,8 @@ async function addOnce(env: Env, call: CartCall, body: AddToCartBody, isNew: boo
         throw limitExceeded(
           `This visitor already has ${config.max_open_carts_per_client} open carts (max_open_carts_per_client): check out or delete one (DELETE /carts/{cart_id}), or add to it with its cart_id.`,
         );
+      case "limit_visitor_guests":
+        throw visitorGuestsExceeded(config);
       case "limit_items":
         throw limitExceeded(`The cart would hold more than ${config.max_items_per_cart} guests (max_items_per_cart). Nothing was added.`);
       default:
@@ -369,6 +384,15 @@ export function extendCart(env: Env, call: CartCall): Promise<Outcome<{ cart_id:
       throw limitExceeded(`This cart has been extended ${cart.extensions} times, the most this business allows (max_extensions_per_cart is ${config.max_extensions_per_cart}).`);
     }
     const expiresAt = new Date(Math.max(now.getTime() + EXTENSION_MS, Date.parse(cart.expires_at)));
+    // A visitor's cart holds for at most max_hold_seconds_per_visitor from its opening (the cart's
+    // opening never changes, so this needs no guard of its own beyond the cart's revision).
+    const holdEnd = Date.parse(cart.created_at) + config.max_hold_seconds_per_visitor * 1000;
+    if (isWidgetVisitor(cart.client_id) && expiresAt.getTime() > holdEnd) {
+      throw limitExceeded(
+        `This cart has held its items for as long as one visitor may (max_hold_seconds_per_visitor is ${config.max_hold_seconds_per_visitor} s from its opening): ` +
+          `it expires at ${isoDateTime(new Date(cart.expires_at))}. Check out before then, or start a new cart.`,
+      );
+    }
     try {
       await sender(db, call)([
         // The extensions were counted on the cart as read.

@@ -44,6 +44,17 @@ export const BusinessConfig = z.object({
   /** Open carts one widget visitor may have at once. API keys are not limited: one key serves a whole site's shoppers. */
   max_open_carts_per_client: z.number().int().min(1).max(1000).default(5),
   max_extensions_per_cart: z.number().int().min(0).max(100).default(6),
+  /**
+   * Guests one widget visitor may hold places for at once, over all its open carts (a guest holds
+   * one place in a package: a bed, or a room with srs, and its items for the stay). Default 10: a
+   * party of 8 fits, a visitor cannot take whole room types. API keys are not limited.
+   */
+  max_guests_held_per_visitor: z.number().int().min(1).max(1000).default(10),
+  /**
+   * Longest time a widget visitor's cart holds its units, from its opening: a cart's lifetime and
+   * its extensions end there (an extension that would pass it is refused). Default 30 minutes.
+   */
+  max_hold_seconds_per_visitor: z.number().int().min(60).max(86_400).default(1800),
   /** Origins allowed to call the widget proxy, e.g. "https://surfcamp.example". */
   widget_origins: z.array(z.string()).default([]),
   /** Allow any loopback origin (http://localhost:*, http://127.0.0.1:*) for local development. */

@@ -57,7 +57,9 @@ const addRoute = createRoute({
     "Without `cart_id` a new cart is opened (201) with the business's cart lifetime (cart_lifetime_seconds, default 600 s); with it, the guests are added (200). " +
     "Every unit of the request (each night, item and guest) is held in one transaction: all or nothing. " +
     "Limits (409 `limit_exceeded`): max_items_per_cart (default 40, counted as the cart's guests: a party of 8 with every option is 8), " +
-    "max_open_carts_per_client (default 5 open carts per widget visitor; an API key, which serves an integrator's whole site, is not limited in open carts). " +
+    "max_open_carts_per_client (default 5 open carts per widget visitor; an API key, which serves an integrator's whole site, is not limited in open carts), " +
+    "max_guests_held_per_visitor (default 10 guests held at once over a widget visitor's open carts). A widget visitor's cart holds for at most " +
+    "max_hold_seconds_per_visitor from its opening (default 1800 s), its lifetime included. " +
     "409 `sold_out` names what is sold out on which date. Default items are added automatically; default items sent are ignored.",
   middleware: [keyCheck.byHandler, idempotency({ replay: (c, cartId, text) => replayAdd(c, cartId, text) })] as const,
   request: { headers: IdempotencyHeader, body: { required: true, content: { "application/json": { schema: AddToCartBody } } } },
@@ -89,7 +91,9 @@ const extendRoute = createRoute({
   operationId: "extendCart",
   tags: ["Carts"],
   summary: "Extend an open cart's expiry to 10 minutes after the request",
-  description: "The holds are extended with the cart. Limited by the business's max_extensions_per_cart (default 6): beyond it 409 `limit_exceeded`.",
+  description:
+    "The holds are extended with the cart. Limited by the business's max_extensions_per_cart (default 6), and for a widget visitor's cart by " +
+    "max_hold_seconds_per_visitor from its opening (default 1800 s): beyond either, 409 `limit_exceeded` and the expiry stays.",
   request: { params: CartIdParam },
   responses: { 200: json(ExtendResult, "The new expiry (UTC)."), ...common, 413: bodyErrors[413], 415: bodyErrors[415], ...cartGone },
 });
