@@ -50,6 +50,8 @@ export type AppEnv = {
     now: Date;
     /** Who may read what, settled by one D1 row (db/tenant-read.ts). */
     access: Access;
+    /** The widget door's verdict on the request's Origin (middleware/widget.ts). */
+    originAllowed?: boolean;
     /** The request's Idempotency-Key, once the middleware has claimed it (middleware/idempotency.ts). */
     idempotencyKey?: string;
   };

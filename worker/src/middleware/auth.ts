@@ -7,7 +7,7 @@ import type { Access, AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
 import { readKey, sha256Hex, type KeyClaims, type KeyScope } from "../lib/keys";
 import { settleAccess } from "../db/tenant-read";
-import { withHeaders } from "./cors";
+import { withHeaders } from "../lib/response";
 import { takeRequest } from "./rate-limit";
 
 export interface ApiKeyAuthOptions {
