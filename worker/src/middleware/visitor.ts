@@ -1,5 +1,3 @@
-import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../env";
 import { addressKey } from "../domain/ip-address";
 
 /**
@@ -18,19 +16,4 @@ export function visitorKey(req: Request, env: Pick<Env, "TRUST_CF_CONNECTING_IP"
   if (env.TRUST_CF_CONNECTING_IP !== "true") return "local";
   const sent = req.headers.get("CF-Connecting-IP");
   return (sent && addressKey(sent)) ?? "local";
-}
-
-/**
- * Puts the visitor's key where the widget door reads the visitor's address (CF-Connecting-IP of
- * the request it sees) and drops X-Real-IP, so that no header a client sets can choose or reset
- * its budget. Mounted before widgetDoor() (routes/widget.ts).
- */
-export function visitorIdentity(): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const headers = new Headers(c.req.raw.headers);
-    headers.set("CF-Connecting-IP", visitorKey(c.req.raw, c.env));
-    headers.delete("X-Real-IP");
-    c.req.raw = new Request(c.req.raw, { headers });
-    await next();
-  };
 }

@@ -5,7 +5,6 @@ import { ApiError } from "../lib/errors";
 import type { Access } from "../env";
 import { addDays, isoDate } from "../lib/time";
 import { waitUntil } from "../lib/wait-until";
-import { visitorIdentity } from "../middleware/visitor";
 import { widgetDoor } from "../middleware/widget";
 import { publicApi } from "./public";
 
@@ -220,9 +219,8 @@ function readQuery(c: Context<AppEnv>) {
 /** The widget's routes; mounted by index.ts on a plain Hono app, so they stay out of /openapi.json. */
 export function widgetRoutes() {
   const widget = new Hono<AppEnv>();
-  // Who the visitor is (middleware/visitor.ts), before the door keys its budgets on it.
-  widget.use("/widget/v1/:business/*", visitorIdentity(), widgetDoor());
-  widget.use("/widget/v1/:business", visitorIdentity(), widgetDoor());
+  widget.use("/widget/v1/:business/*", widgetDoor());
+  widget.use("/widget/v1/:business", widgetDoor());
 
   /**
    * What the first screen needs, in one round trip: settings, the product (or the front-office
