@@ -12,7 +12,8 @@ import { auditStatements, type Actor } from "../db/audit";
 import { capacityGuard, catalogStateFrom, catalogStateStatements, inventoryRowsFrom, inventoryRowsStatement, planStatements, usageFrom, usageStatement, versionGuard } from "../db/catalog-admin";
 import { outboxStatements } from "../db/outbox";
 import { ApiError } from "../lib/errors";
-import { isoDate } from "../lib/time";
+import { dateIn } from "../lib/time";
+import { readConfig } from "../contract/config";
 
 export type { Actor };
 
@@ -62,7 +63,8 @@ export async function commit<T>(
     const { plan } = planned;
     if (plan.changes.length === 0) return planned;
     const affected = affectedProducts(state, plan);
-    const today = isoDate(now);
+    // From the business's today on (its date in its time zone): nothing before it can be booked.
+    const today = dateIn(now, readConfig(JSON.stringify(state.settings.config)).config.time_zone);
     if (affected.length) {
       const known = planned.capacity;
       const conflicts = known ? capacityConflictsOf(affected, plan, known.inventory, known.usage, today) : await findCapacityConflicts(db, businessId, affected, plan, today, now);

@@ -183,7 +183,7 @@ export async function applyCatalog(db: D1Database, actor: Actor, businessId: num
       // In the state's round trip: which of the file's ids are taken, the business's inventory, and what is held and booked from today on.
       reads: (db) => {
         const wanted = fileIds(file);
-        return [...ID_TABLES.map((t) => existingIdsStatement(db, t, wanted[t])), inventoryRowsStatement(db, businessId, "all"), usageStatement(db, businessId, "all", isoDate(now), "9999-12-31", now)];
+        return [...ID_TABLES.map((t) => existingIdsStatement(db, t, wanted[t])), inventoryRowsStatement(db, businessId, "all"), usageStatement(db, businessId, "all", isoDate(new Date(now.getTime() - 86_400_000)), "9999-12-31", now)];
       },
     },
   );

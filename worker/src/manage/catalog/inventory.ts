@@ -9,7 +9,8 @@ import { capacityProduct, editInventory, emptyPlan, planInventory, type Inventor
 import { scheduledCapacity, slotsOn } from "../../domain/product";
 import { catalogStateFrom, catalogStateStatements, inventoryRowsFrom, inventoryRowsStatement, usageFrom, usageStatement } from "../../db/catalog-admin";
 import { ApiError, type FieldError } from "../../lib/errors";
-import { addDays, dateRange, daysBetween, isoDate } from "../../lib/time";
+import { addDays, dateIn, dateRange, daysBetween } from "../../lib/time";
+import { readConfig } from "../../contract/config";
 import { commit, failIfInvalid, type Actor } from "../core";
 import { findProduct } from "./products";
 
@@ -29,13 +30,18 @@ export interface InventoryDayView {
 
 /** Every date of [from, to] (and each of its slots, for a timeslot product): capacity, where it comes from, booked, held. */
 export async function getInventory(db: D1Database, businessId: number, productId: number, q: { from?: string; to?: string }, now: Date) {
-  const from = q.from ?? isoDate(now);
+  const head = catalogStateStatements(db, businessId);
+  let from = q.from;
+  if (from === undefined) {
+    // Default: the business's today (its date in its time zone).
+    const state = catalogStateFrom(await db.batch(head));
+    from = dateIn(now, state ? readConfig(JSON.stringify(state.settings.config)).config.time_zone : "UTC");
+  }
   const to = q.to ?? addDays(from, 30);
   const errors: FieldError[] = [];
   if (to < from) errors.push({ path: "to", message: "must not be before from" });
   else if (daysBetween(from, to) > MAX_INVENTORY_READ_DAYS) errors.push({ path: "to", message: `at most ${MAX_INVENTORY_READ_DAYS} days after from` });
   failIfInvalid(errors, "The query");
-  const head = catalogStateStatements(db, businessId);
   const results = await db.batch([...head, inventoryRowsStatement(db, businessId, [productId], from, to), usageStatement(db, businessId, [productId], from, to, now)]);
   const state = catalogStateFrom(results.slice(0, head.length));
   if (!state) throw new ApiError(404, "not_found", "The business does not exist.");
