@@ -1,4 +1,4 @@
-import type { AddToCartBody, Cart, PackageItem, PackageRoot } from "./api/client";
+import type { AddToCartBody, Cart, PackageItem, PackageRoot, Product } from "./api/client";
 import { addDays, ageOn } from "./format";
 
 /** What the guest has chosen so far; survives errors and step changes untouched. */
@@ -25,6 +25,26 @@ export interface GuestForm {
   level_id: string;
   /** couples' members may say their gender; the others came from the party counts */
   genderEditable: boolean;
+}
+
+/** The booker's details as typed at checkout. */
+export interface CustomerForm {
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone_countrycode: string;
+  phone: string;
+  address_line_1: string;
+  city: string;
+  zipcode: string;
+  country: string;
+}
+
+/** The lengths of stay a product offers, shortest first (its variants, or its default). */
+export function durationChoices(product: Product): number[] {
+  const d = product.duration;
+  const list = d.variants.length ? d.variants : [d.default];
+  return [...new Set(list)].filter((n) => n >= d.min).sort((a, b) => a - b);
 }
 
 export const emptyGuest = (gender: "m" | "f", genderEditable = false): GuestForm => ({

@@ -1,0 +1,20 @@
+import type { ReactiveControllerHost } from "lit";
+
+/**
+ * Lit's `@state()` for a reactive controller: every assignment to the field asks the host
+ * element to render again (updates are batched per microtask, so many assignments in one action
+ * cost one render). The controller keeps its host in a `host` field.
+ */
+export function reactive(proto: object, key: string): void {
+  const slot = Symbol(key);
+  Object.defineProperty(proto, key, {
+    get(this: Record<symbol, unknown>) {
+      return this[slot];
+    },
+    set(this: Record<symbol, unknown> & { host?: ReactiveControllerHost }, value: unknown) {
+      this[slot] = value;
+      this.host?.requestUpdate();
+    },
+    configurable: true,
+  });
+}
