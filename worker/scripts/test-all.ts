@@ -4,6 +4,8 @@
  * including a suite that crashed before reporting (counted as one failure).
  *
  *   typecheck  tsc --noEmit over the whole project                counted as one test
+ *   house    layer rules (dependency-cruiser) and Env's drift from    one test each
+ *            wrangler.toml (wrangler types --check)
  *   worker   vitest inside workerd (worker/vitest.config.ts)           counts from its JSON report
  *   node     node:test files worker/test/cli/*.node.ts (CLI, servers,  counts from TAP
  *            OpenAPI lint)
@@ -25,7 +27,7 @@ interface Counts {
 
 const REPORTS = join(ROOT, ".cache", "test-reports");
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
+function run(command: string, args: string[], env: Record<string, string | undefined> = {}): Promise<number> {
   return new Promise((done) => {
     // Colours only on a terminal: CI logs stay plain text.
     const colour = process.stdout.isTTY ? {} : { NO_COLOR: "1", FORCE_COLOR: undefined };
@@ -113,7 +115,20 @@ async function typecheckSuite(): Promise<Counts> {
   return code === 0 ? { passed: 1, failed: 0, skipped: 0 } : { passed: 0, failed: 1, skipped: 0, note: "tsc --noEmit found errors" };
 }
 
-const SUITES: Record<string, () => Promise<Counts>> = { typecheck: typecheckSuite, worker: workerSuite, node: nodeSuite, e2e: e2eSuite };
+/**
+ * The house keeps its shape: the layer rules of worker/layers.cjs (dependency-cruiser: no import
+ * cycle, nothing back up out of domain/, db/ or lib/, only the entry imports app.ts), and `Env`
+ * as `npm run types` generates it from wrangler.toml (no drift). One test each.
+ */
+async function houseSuite(): Promise<Counts> {
+  const layers = await run(bin("depcruise"), ["--config", "worker/layers.cjs", "worker/src"]);
+  const types = await run(process.execPath, ["--import", "tsx", "worker/scripts/types-check.ts"]);
+  const notes = [layers ? "layer rules broken (worker/layers.cjs)" : "", types ? "worker/worker-configuration.d.ts is stale: run `npm run types`" : ""].filter(Boolean);
+  const failed = (layers ? 1 : 0) + (types ? 1 : 0);
+  return { passed: 2 - failed, failed, skipped: 0, note: notes.join("; ") || undefined };
+}
+
+const SUITES: Record<string, () => Promise<Counts>> = { typecheck: typecheckSuite, house: houseSuite, worker: workerSuite, node: nodeSuite, e2e: e2eSuite };
 
 const wanted = process.argv.slice(2).filter((a) => a !== "--");
 for (const name of wanted) {

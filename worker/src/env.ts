@@ -1,23 +1,8 @@
-import type { RateLimiter } from "./durable/rate-limiter";
-import type { CartTimer } from "./durable/cart-timer";
-import type { WebhookDelivery } from "./durable/webhook-delivery";
-import type { Access } from "./lib/tenant-read";
+import type { CatalogSnapshot } from "./domain/catalog";
 
-/** Bindings and variables of the Worker (wrangler.toml, .dev.vars, secrets). */
-export interface Env {
-  DB: D1Database;
-  CACHE: KVNamespace;
-  ASSETS?: Fetcher;
-  RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
-  CART_TIMER: DurableObjectNamespace<CartTimer>;
-  WEBHOOK_DELIVERY: DurableObjectNamespace<WebhookDelivery>;
-  /** HMAC secret that signs API keys (a wrangler secret; `.dev.vars` locally). */
-  KEY_SIGNING_SECRET: string;
-  /** "true" lets webhooks target http://127.0.0.1 and friends (local development only). */
-  ALLOW_LOOPBACK_WEBHOOKS?: string;
-  /** "1" in tests only: honours the X-Test-Now header so time can be driven without sleeping. */
-  ALLOW_TEST_CLOCK?: string;
-}
+// `Env`, the Worker's bindings and variables, is generated from wrangler.toml by `npm run types`
+// (worker/worker-configuration.d.ts; `npm test` checks it is current). This file adds what a
+// request carries.
 
 /** What a request knows once the door it came through has identified the business. */
 export interface Tenant {
@@ -29,14 +14,44 @@ export interface Tenant {
   clientId: string;
 }
 
+/**
+ * How a request proves it may read a business, settled by ONE row that D1 returns together with
+ * the request's own reads: for an API key, the key's record (revocation is seen at once), for
+ * the widget's inner calls, the business itself. Either way the row carries the business's
+ * `catalog_version`, which tells whether this process's catalog snapshot is still current.
+ */
+export interface Access {
+  /** The statement whose row settles the request. */
+  guard(db: D1Database): D1PreparedStatement;
+  /** Checks the row (throws 401/403/404/429 as it must) and answers the catalog version. */
+  check(row: Record<string, unknown> | null): Promise<number>;
+  /** Headers to send whatever the answer (RateLimit-*). */
+  headers: Record<string, string>;
+  /** Set once settled. */
+  version?: number;
+  failure?: unknown;
+  /** A settling read under way (calls running side by side wait for it rather than read again). */
+  settling?: Promise<number>;
+  /**
+   * The same check as guard() and check(), made inside a write's own transaction (fuseAccess):
+   * takes what must be taken before the write (the rate limit), and answers the statements to put
+   * first in the write's batch, which abort it ('access_refused') unless the access holds and the
+   * business's catalog is still at the snapshot's version, and what to make of their results once
+   * the write is made.
+   */
+  fused?(db: D1Database, snap: CatalogSnapshot): Promise<{ statements: D1PreparedStatement[]; settle(results: D1Result[]): void }>;
+}
+
 export type AppEnv = {
   Bindings: Env;
   Variables: {
     requestId: string;
     tenant: Tenant;
     now: Date;
-    /** Who may read what, settled by one D1 row (lib/tenant-read.ts). */
+    /** Who may read what, settled by one D1 row (db/tenant-read.ts). */
     access: Access;
+    /** The widget door's verdict on the request's Origin (middleware/widget.ts). */
+    originAllowed?: boolean;
     /** The request's Idempotency-Key, once the middleware has claimed it (middleware/idempotency.ts). */
     idempotencyKey?: string;
   };

@@ -1,5 +1,4 @@
 import { createApp } from "./app";
-import type { Env } from "./env";
 import { apiKeyAuth } from "./middleware/auth";
 import { docsRoutes } from "./routes/docs";
 import { healthRoutes } from "./routes/health";
@@ -7,7 +6,7 @@ import { publicApi } from "./routes/public";
 import { privateApi } from "./routes/private";
 import { pageRoutes } from "./routes/pages";
 import { widgetRoutes } from "./routes/widget";
-import { runMaintenance } from "./maintenance";
+import { runMaintenance } from "./db/maintenance";
 
 export { RateLimiter } from "./durable/rate-limiter";
 export { CartTimer } from "./durable/cart-timer";
@@ -18,17 +17,9 @@ const app = createApp();
 app.route("/", healthRoutes);
 app.route("/", docsRoutes());
 
-// POST /packages/prices only computes prices: it may run before its key is checked, as reads do.
-// The cart routes settle the key themselves before they write, with the cart read in that same
-// round trip (routes/public/carts.ts).
-app.use(
-  "/api/pub/v2/*",
-  apiKeyAuth({
-    scope: "public",
-    readOnlyPosts: ["/api/pub/v2/packages/prices"],
-    settledByHandler: [/^\/api\/pub\/v2\/bookings\/add$/, /^\/api\/pub\/v2\/carts\/[^/]+(\/extend|\/checkout)?$/],
-  }),
-);
+// Each route says next to its handler when its key is checked, where that is not the default
+// (middleware/auth.ts keyCheck).
+app.use("/api/pub/v2/*", apiKeyAuth({ scope: "public" }));
 app.route("/api/pub/v2", publicApi());
 app.use("/private/*", apiKeyAuth({ scope: "private" }));
 app.route("/private", privateApi());

@@ -2,9 +2,8 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import { describe, expect, it } from "vitest";
 import type { AddToCartBody, CheckoutBody } from "../src/contract/cart";
 import { EXPIRED_CARTS_PER_SWEEP } from "../src/db/carts";
-import { checkoutCart } from "../src/durable/cart-checkout";
-import { abandonCart, addToCart as addToCart_, extendCart, type CartCall } from "../src/durable/cart-operations";
-import type { Env } from "../src/env";
+import { checkoutCart } from "../src/carts/checkout";
+import { abandonCart, addToCart as addToCart_, extendCart, type CartCall } from "../src/carts/operations";
 import { addToCart, cartBusiness, clock, count, customer, fireCartTimer, guest, liveUnits, loseTimer, smallPackage, stay, timerAlarm } from "./carts-fixtures";
 import { callJson, watchedDb } from "./helpers";
 

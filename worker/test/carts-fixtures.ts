@@ -1,7 +1,7 @@
 /** Shared fixtures of the cart tests: businesses with small inventories, guests, calls. */
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { cartTimerOf } from "../src/durable/cart-timer";
 import { callJson, createBusiness, createKey, nextWeekday, type CallOptions } from "./helpers";
+import { cartTimerOf } from "../src/carts/timer";
 
 let seq = 0;
 let productSeq = 90_000;

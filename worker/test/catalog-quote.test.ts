@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { quotePackages, type QuoteGuest } from "../src/domain/package-quote";
 import { addDays } from "../src/lib/time";
-import { snapshotAt } from "../src/lib/tenant-read";
+import { snapshotAt } from "../src/db/tenant-read";
 import { JUNE_BASE_NIGHTS, JUNE_SAT, MAY_SAT, Y } from "./catalog-fixtures";
 import { createBusiness, DEMO_BUSINESS_ID } from "./helpers";
 

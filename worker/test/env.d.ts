@@ -1,10 +1,10 @@
 import type { D1Migration } from "cloudflare:test";
-import type { Env as WorkerEnv } from "../src/env";
 
-// The test's `env` (cloudflare:test) is the Worker's Env plus what the vitest config binds.
+// The test's `env` (cloudflare:test) is the Worker's Env (worker/worker-configuration.d.ts) plus
+// what the vitest config binds.
 declare global {
   namespace Cloudflare {
-    interface Env extends WorkerEnv {
+    interface Env {
       TEST_MIGRATIONS: D1Migration[];
     }
   }

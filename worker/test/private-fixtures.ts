@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
-import { bookingPeopleStatements, type PersonInput } from "../src/db/people";
+import { bookingPeopleStatements } from "../src/db/people";
 import { DEMO_BUSINESS_ID } from "./helpers";
+import { type PersonInput } from "../src/domain/persons";
 
 let reference = 1000;
 

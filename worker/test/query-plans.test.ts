@@ -7,8 +7,7 @@ import { findShortages } from "../src/db/allocations";
 import { expireCartsStatements, loadCart, nextExpiryStatement } from "../src/db/carts";
 import { checkoutPersonsStatement } from "../src/db/persons";
 import { listPersonsStatements } from "../src/db/persons";
-import type { Env } from "../src/env";
-import { runMaintenance } from "../src/maintenance";
+import { runMaintenance } from "../src/db/maintenance";
 import { createBusiness } from "./helpers";
 
 // The hot queries must reach their rows through an index, never by scanning a table that grows

@@ -26,14 +26,18 @@ describe("widget proxy: the business and the origin", () => {
     expect(res.status).toBe(403);
     expect(res.headers.get("Content-Type")).toContain("application/problem+json");
     expect(res.body.code).toBe("origin_not_allowed");
-    // readable by that page, so its console says why
-    expect(res.headers.get("Access-Control-Allow-Origin")).toBe("https://evil.example");
+    // Readable by that page (so the widget tells the guest why), with the fixed non-credential
+    // answer: a foreign origin is never echoed.
+    expect(res.headers.get("Access-Control-Allow-Origin")).toBe("*");
+    expect(res.headers.get("Access-Control-Allow-Credentials")).toBeNull();
   });
 
   it("refuses the opaque 'null' origin", async () => {
     const res = await callJson("/widget/v1/demo/settings", { headers: { Origin: "null" } });
     expect(res.status).toBe(403);
-    expect(res.headers.get("Access-Control-Allow-Origin")).toBeNull();
+    expect(res.body.code).toBe("origin_not_allowed");
+    // A sandboxed frame can read the refusal too.
+    expect(res.headers.get("Access-Control-Allow-Origin")).toBe("*");
   });
 
   it("allows exactly the origins a business lists, and loopback only when it says so", async () => {
@@ -62,13 +66,43 @@ describe("widget proxy: the business and the origin", () => {
     expect(Number(res.headers.get("Access-Control-Max-Age"))).toBeGreaterThan(0);
   });
 
-  it("refuses a preflight from an origin not allowed", async () => {
+  it("lets a foreign origin's preflight through only to refuse the request itself, which changes nothing", async () => {
+    const preflight = await callJson("/widget/v1/demo/bookings/add", {
+      method: "OPTIONS",
+      headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("Access-Control-Allow-Origin")).toBe("*");
+    const before = await env.DB.prepare("SELECT COUNT(*) AS n FROM carts").first<{ n: number }>();
+    const add = await callJson("/widget/v1/demo/bookings/add", {
+      method: "POST",
+      headers: { Origin: "https://evil.example", "Content-Type": "application/json" },
+      body: JSON.stringify({ currency: "EUR", guests: [] }),
+    });
+    expect(add.status).toBe(403);
+    expect(add.body.code).toBe("origin_not_allowed");
+    expect(add.headers.get("Access-Control-Allow-Origin")).toBe("*");
+    const after = await env.DB.prepare("SELECT COUNT(*) AS n FROM carts").first<{ n: number }>();
+    expect(after?.n).toBe(before?.n);
+  });
+
+  it("applies a change of the allowed origins to the very next request", async () => {
+    const id = await createBusiness("moving-camp", { widget_origins: ["https://old.example"] });
+    const page = { headers: { Origin: "https://new.example" } };
+    expect((await callJson("/widget/v1/moving-camp/settings", page)).status).toBe(403);
+    await env.DB.prepare("UPDATE businesses SET config = ? WHERE id = ?").bind(JSON.stringify({ widget_origins: ["https://new.example"] }), id).run();
+    expect((await callJson("/widget/v1/moving-camp/settings", page)).status).toBe(200);
+    expect((await callJson("/widget/v1/moving-camp/settings", { headers: { Origin: "https://old.example" } })).status).toBe(403);
+  });
+
+  it("allows the tracing headers a host page's fetch wrapper adds", async () => {
     const res = await callJson("/widget/v1/demo/bookings/add", {
       method: "OPTIONS",
-      headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "POST" },
+      headers: { Origin: LOOPBACK_PAGE, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type,traceparent,tracestate,baggage" },
     });
-    expect(res.status).toBe(403);
-    expect(res.headers.get("Access-Control-Allow-Methods")).toBeNull();
+    expect(res.status).toBe(204);
+    const allowed = (res.headers.get("Access-Control-Allow-Headers") ?? "").toLowerCase().split(",").map((h) => h.trim());
+    expect(allowed).toEqual(expect.arrayContaining(["traceparent", "tracestate", "baggage"]));
   });
 
   it("does not let the widget door reach another business's data through the slug of its own", async () => {

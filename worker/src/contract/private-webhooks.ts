@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { EVENT_NAMES } from "../domain/events";
+import { EVENT_NAMES } from "./events";
 
 export const EventNameSchema = z.enum(EVENT_NAMES);
 

@@ -80,3 +80,25 @@ export function cancelBookingStatement(db: D1Database, businessId: number, booki
     .prepare("UPDATE bookings SET status = 'cancelled', cancelled_at = ?, updated_at = ? WHERE id = ? AND business_id = ? AND status = 'confirmed'")
     .bind(ts, ts, bookingId, businessId);
 }
+
+/** Aborts the batch ('booker_changed') unless the booker still belongs to `personId` (no concurrent e-mail flow moved it). */
+export function bookerStillOfStatement(db: D1Database, bookerId: string, personId: string): D1PreparedStatement {
+  return db.prepare("INSERT INTO batch_guard (reason, ok) SELECT 'booker_changed', EXISTS (SELECT 1 FROM bookers WHERE id = ? AND person_id = ?)").bind(bookerId, personId);
+}
+
+/** The booker's Person, snapshot and invoicing fields, as PUT /bookings/{id}/booker leaves them. */
+export function updateBookerStatement(
+  db: D1Database,
+  businessId: number,
+  bookerId: string,
+  b: { personId: string; snapshot: string; companyName: string | null; taxNumber: string | null; updatedAt: string },
+): D1PreparedStatement {
+  return db
+    .prepare("UPDATE bookers SET person_id = ?, person_snapshot = ?, company_name = ?, tax_number = ?, updated_at = ? WHERE id = ? AND business_id = ?")
+    .bind(b.personId, b.snapshot, b.companyName, b.taxNumber, b.updatedAt, bookerId, businessId);
+}
+
+/** The id of the booker of a booking. */
+export function bookerIdStatement(db: D1Database, businessId: number, bookingId: string): D1PreparedStatement {
+  return db.prepare("SELECT id FROM bookers WHERE booking_id = ? AND business_id = ?").bind(bookingId, businessId);
+}

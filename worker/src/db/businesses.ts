@@ -1,17 +1,18 @@
-import { parseConfig, type BusinessConfig } from "../contract/config";
+import { parseConfig } from "../contract/config";
+import type { Business, BusinessRow } from "../domain/catalog";
 
-export interface BusinessRow {
-  id: number;
-  slug: string;
-  title: string;
-  company_name: string;
-  frontoffice_domain: string;
-  config: string;
+/**
+ * SQL: the business `b` is at the catalog version bound here, as this process knows it. A
+ * catalog_version is a 64-bit random number and JavaScript holds it as the nearest double, so
+ * the column is compared as that same double.
+ */
+export const CATALOG_VERSION_IS = "CAST(b.catalog_version AS REAL) = ?";
+
+/** The first statement of a fused access check: aborts the batch unless `condition` holds. */
+export function accessGuardStatement(db: D1Database, condition: string, ...params: unknown[]): D1PreparedStatement {
+  return db.prepare(`INSERT INTO access_guard (ok) SELECT EXISTS (${condition})`).bind(...params);
 }
 
-export interface Business extends Omit<BusinessRow, "config"> {
-  config: BusinessConfig;
-}
 
 const toBusiness = (row: BusinessRow): Business => ({ ...row, config: parseConfig(row.config) });
 
@@ -45,4 +46,31 @@ export function keyRecordStatement(db: D1Database, keyId: string): D1PreparedSta
          FROM api_keys k JOIN businesses b ON b.id = k.business_id WHERE k.id = ?`,
     )
     .bind(keyId);
+}
+
+/**
+ * The first statement of a write that opens a cart with an API key: aborts the batch
+ * ('access_refused') unless the key is the business's, unrevoked, of `scope`, and the business's
+ * catalog is still at `catalogVersion` (what the key's check asks of its record, in SQL).
+ */
+export function keyAccessGuardStatement(
+  db: D1Database,
+  key: { keyId: string; businessId: number; keyHash: string; scope: string },
+  catalogVersion: number,
+): D1PreparedStatement {
+  return accessGuardStatement(
+    db,
+    `SELECT 1 FROM api_keys k JOIN businesses b ON b.id = k.business_id
+      WHERE k.id = ? AND k.business_id = ? AND k.key_hash = ? AND k.revoked_at IS NULL AND k.scope = ? AND ${CATALOG_VERSION_IS}`,
+    key.keyId,
+    key.businessId,
+    key.keyHash,
+    key.scope,
+    catalogVersion,
+  );
+}
+
+/** The key's name (for the request's log line). */
+export function keyNameStatement(db: D1Database, keyId: string): D1PreparedStatement {
+  return db.prepare("SELECT name FROM api_keys WHERE id = ?").bind(keyId);
 }

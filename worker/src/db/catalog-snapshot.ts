@@ -1,34 +1,8 @@
-import { toCurrencies, type Currency } from "../domain/money";
+import { toCurrencies } from "../domain/money";
 import type { Rate, SeasonSegment } from "../domain/pricing";
-import type { Product } from "../domain/product";
 import { parseConfig } from "../contract/config";
-import type { Business, BusinessRow } from "./businesses";
-import type { CatalogLookups, CurrencyRow, PackageStructure, PricingData, SeasonWithSegments, TitledRow } from "./catalog";
-import { toProduct, type ProductFilter, type ProductRow } from "./products";
-
-/**
- * A business's whole catalog, read in one round trip and kept in memory by the process: the
- * business, currencies, diets, levels, lookups, products, rates, seasons and package structures.
- * Never inventory or allocations (those are read live). `version` is the business's
- * `catalog_version` when the snapshot was read; triggers change it on every catalog write
- * (migration 0070), and the request's guard read compares it (lib/tenant-read.ts).
- */
-export interface CatalogSnapshot {
-  businessId: number;
-  version: number;
-  business: Business;
-  currencyRows: CurrencyRow[];
-  currencies: Currency[];
-  diets: TitledRow[];
-  levels: TitledRow[];
-  lookups: CatalogLookups;
-  /** Every product of the business, in id order. */
-  products: Map<number, Product>;
-  rates: Map<number, Rate[]>;
-  segments: SeasonSegment[];
-  structures: Map<number, PackageStructure>;
-  seasons: SeasonWithSegments[];
-}
+import { toProduct, type ProductRow } from "./products";
+import type { BusinessRow, CatalogSnapshot, CurrencyRow, PackageStructure, SeasonWithSegments, TitledRow } from "../domain/catalog";
 
 /** The statements of a snapshot, in the order snapshotFrom() reads their results. */
 export function snapshotStatements(db: D1Database, businessId: number): D1PreparedStatement[] {
@@ -122,54 +96,4 @@ export function snapshotFrom(results: D1Result[]): CatalogSnapshot | null {
     structures,
     seasons: [...seasonMap.values()],
   };
-}
-
-// ---- Reads of a snapshot, the in-memory twins of the D1 reads in catalog.ts and products.ts ----
-
-/** The snapshot's products among `ids`, by id (ids it does not have are left out). */
-export function productsIn(snap: CatalogSnapshot, ids: number[]): Map<number, Product> {
-  const out = new Map<number, Product>();
-  for (const id of [...new Set(ids)].sort((a, b) => a - b)) {
-    const p = snap.products.get(id);
-    if (p) out.set(id, p);
-  }
-  return out;
-}
-
-/** The products matching every given filter, by id (as findProducts() in products.ts). */
-export function filterProducts(snap: CatalogSnapshot, f: ProductFilter): Product[] {
-  const ids = f.ids ? new Set(f.ids) : null;
-  return [...snap.products.values()].filter(
-    (p) =>
-      (!ids || ids.has(p.id)) &&
-      (f.type === undefined || p.type === f.type) &&
-      (f.location_id === undefined || p.location_id === f.location_id) &&
-      (f.backoffice_category_id === undefined || p.backoffice_category_id === f.backoffice_category_id) &&
-      (!f.listed || p.frontoffice_category_id !== null || p.is_promoted),
-  );
-}
-
-/** The rates of some products and every season segment (as pricingOf() in catalog.ts). */
-export function pricingIn(snap: CatalogSnapshot, ids: number[]): PricingData {
-  const rates = new Map<number, Rate[]>();
-  for (const id of ids) {
-    const list = snap.rates.get(id);
-    if (list) rates.set(id, list);
-  }
-  return { rates, segments: snap.segments };
-}
-
-/** The structure of some packages (empty for an id that is not a package of the business). */
-export function structuresIn(snap: CatalogSnapshot, packageIds: number[]): Map<number, PackageStructure> {
-  return new Map(packageIds.map((id) => [id, snap.structures.get(id) ?? { items: [], groups: [], accommodationIds: [] }]));
-}
-
-/** The business's diets by id (as people and guests show them). */
-export function dietsIn(snap: CatalogSnapshot): Map<number, { id: number; title: string; abbreviation: string | null }> {
-  return new Map(snap.diets.map((d) => [d.id, { id: d.id, title: d.title, abbreviation: d.abbreviation }]));
-}
-
-/** The business's locations by id. */
-export function locationsIn(snap: CatalogSnapshot): Map<number, { id: number; title: string }> {
-  return new Map([...snap.lookups.locations].map(([id, title]) => [id, { id, title }]));
 }

@@ -1,29 +1,7 @@
 import { emptyLedger, ledgerKey, type Ledger } from "../domain/availability";
-import type { Rate, SeasonSegment } from "../domain/pricing";
 import { Memo } from "../lib/memo";
 
-// Shapes of the catalog as db/catalog-snapshot.ts reads it, and the one live catalog read:
-// inventory with its allocations.
-
-export interface CurrencyRow {
-  id: number;
-  iso_code: string;
-  title: string;
-  symbol: string;
-  exchange_rate: number;
-  is_default: number;
-}
-export interface TitledRow {
-  id: number;
-  title: string;
-  description: string;
-  abbreviation: string | null;
-}
-
-export interface PricingData {
-  rates: Map<number, Rate[]>;
-  segments: SeasonSegment[];
-}
+// The one live catalog read: inventory with its allocations.
 
 /**
  * Inventory rows and live allocations of some products over [from, to], in ONE grouped query
@@ -128,31 +106,3 @@ export function toLedgers(productIds: number[], text: string): Map<number, Ledge
   return out;
 }
 
-export interface PackageItemRow {
-  id: number;
-  product_id: number;
-  group_id: number | null;
-  role: "default" | "alternative" | "option" | "upgrade";
-  qty_min: number;
-  qty_max: number;
-  qty_default: number;
-  is_configurable_dates: number;
-  sort: number;
-}
-export interface PackageStructure {
-  items: PackageItemRow[];
-  groups: { id: number; is_configurable_dates: number }[];
-  accommodationIds: number[];
-}
-
-export interface SeasonWithSegments {
-  id: number;
-  title: string;
-  segments: { id: number; start_date: string; end_date: string }[];
-}
-
-export interface CatalogLookups {
-  categories: Map<number, string>;
-  locations: Map<number, string>;
-  accommodationTypes: Map<number, string>;
-}

@@ -1,10 +1,8 @@
 import { insertRowsStatements } from "./insert-rows";
-import type { Env } from "../env";
 import type { PendingEvent } from "../domain/events";
 import { isoDateTime } from "../lib/time";
 import { newId } from "../lib/ids";
 
-export type { EventName } from "../domain/events";
 
 /** A new event id, also the `webhook-id` of every delivery of that event. */
 export function newEventId(): string {

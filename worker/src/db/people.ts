@@ -4,41 +4,12 @@
  */
 import { bookerEvent, guestEvent, personEvent, type PendingEvent } from "../domain/events";
 import { callingCode } from "../contract/private-calling-codes";
-import { changedFields, mergePersonData, normalizeEmail, pickPersonData, withCallingCode, type PersonData } from "../domain/persons";
+import { changedFields, mergePersonData, normalizeEmail, pickPersonData, withCallingCode, type PersonData, type PersonInput } from "../domain/persons";
 import { isoDateTime } from "../lib/time";
 import { outboxStatements } from "./outbox";
 import { insertPersonStatement, personsByEmail, rowToData, updatePersonStatement, type PersonRow } from "./persons";
 import { newId } from "../lib/ids";
 
-export interface PersonInput {
-  email?: string | null;
-  first_name?: string | null;
-  last_name?: string | null;
-  salutation?: string | null;
-  gender?: "male" | "female" | "nonbinary" | null;
-  birth_date?: string | null;
-  language_code?: string | null;
-  nationality_code?: string | null;
-  phone?: string | null;
-  phone_country_code?: string | null;
-  phone_country_calling_code?: string | null;
-  address_line_1?: string | null;
-  address_line_2?: string | null;
-  address_line_3?: string | null;
-  city?: string | null;
-  state?: string | null;
-  zip_code?: string | null;
-  country_code?: string | null;
-  id_type?: string | null;
-  id_number?: string | null;
-  id_expiry_date?: string | null;
-  company_name?: string | null;
-  tax_number?: string | null;
-  custom_fields?: Record<string, unknown>;
-  diet_id?: number | null;
-  level_id?: number | null;
-  guest_group_id?: number | null;
-}
 
 /** INSERT of a Guest row: the Person's data as of this booking, plus booking-related data. */
 export function insertGuestStatement(

@@ -84,11 +84,3 @@ export function toProduct(r: ProductRow): Product {
 }
 
 /** What the product lists filter on (db/catalog-snapshot.ts filterProducts()). */
-export interface ProductFilter {
-  ids?: number[];
-  type?: string;
-  location_id?: number;
-  backoffice_category_id?: number;
-  /** Only products in a front-office category or promoted (the public list). */
-  listed?: boolean;
-}

@@ -1,5 +1,5 @@
-import type { EventName } from "../domain/events";
 import { isoDateTime } from "../lib/time";
+import { type EventName } from "../contract/events";
 
 export interface WebhookRow {
   id: string;

@@ -4,8 +4,8 @@
  */
 import type { CartGuestInput, Customer } from "../contract/cart";
 import type { BusinessConfig } from "../contract/config";
-import type { PersonInput } from "../db/people";
 import type { FieldError } from "../lib/errors";
+import { type PersonInput } from "./persons";
 
 /** Whole years from `birth` to `on` (both 'YYYY-MM-DD'). */
 export function ageOn(birth: string, on: string): number {

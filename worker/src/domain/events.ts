@@ -1,24 +1,8 @@
 /**
  * The webhook events of the private API (spec section 6) and the shape of their `data`.
- * Pure: no platform imports, so the contract and the tests can use it.
+ * Pure: no platform imports. The event names are the contract's (contract/events.ts).
  */
-export const EVENT_NAMES = [
-  "GuestCreated",
-  "GuestUpdated",
-  "GuestDeleted",
-  "BookerCreated",
-  "BookerUpdated",
-  "PersonCreated",
-  "PersonUpdated",
-  "PersonDeleted",
-  "BookingCreated",
-  "BookingCancelled",
-] as const;
-export type EventName = (typeof EVENT_NAMES)[number];
-
-export function isEventName(value: string): value is EventName {
-  return (EVENT_NAMES as readonly string[]).includes(value);
-}
+import type { EventName } from "../contract/events";
 
 /** One event to write to the outbox, with the same `data` that the webhook body carries. */
 export interface PendingEvent {

@@ -16,8 +16,6 @@
  * - is_fixed: the line's price is one amount for the whole line (a per-stay rate, or a fixed
  *   srs), not accumulated per night, day, hour or unbooked bed.
  */
-import type { PackageItemRow } from "../db/catalog";
-import { pricingIn, productsIn, structuresIn, type CatalogSnapshot } from "../db/catalog-snapshot";
 import { ApiError, type FieldError } from "../lib/errors";
 import { daysBetween } from "../lib/time";
 import { genderAllowed, srsChargePerNight, srsUnits } from "./accommodation";
@@ -25,6 +23,7 @@ import { stayDates } from "./availability";
 import { chooseCurrency, convertMinor } from "./money";
 import { priceFor, type Rate, type SeasonSegment } from "./pricing";
 import { isAllowedDuration, isCheckinDay, isSession, type Product } from "./product";
+import { type PackageItemRow, pricingIn, productsIn, structuresIn, type CatalogSnapshot } from "./catalog";
 
 export interface QuoteGuest {
   key: string; // unique_id for POST /packages/prices; cart guest id for carts

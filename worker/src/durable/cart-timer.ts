@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
+import { cartTimerOf } from "../carts/timer";
 import { expireCartsStatements, nextExpiryStatement } from "../db/carts";
-import type { Env } from "../env";
 
 /** What the timer keeps in storage: whose carts it sweeps, and (tests) the request clock's offset. */
 interface TimerState {
@@ -11,14 +11,6 @@ interface TimerState {
 
 /** Sweeps one alarm runs before it leaves the rest to an alarm set for right away. */
 const SWEEPS_PER_ALARM = 20;
-
-/** The timer of a business's carts (one object per business, named by timerName). */
-export const timerName = (businessId: number) => `business:${businessId}`;
-
-/** The timer of the business's carts. */
-export function cartTimerOf(env: Env, businessId: number) {
-  return env.CART_TIMER.get(env.CART_TIMER.idFromName(timerName(businessId)));
-}
 
 /**
  * The expiry alarm of one business's carts. Its one alarm rings at the earliest expiry among the

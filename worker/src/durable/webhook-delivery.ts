@@ -1,7 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
-import { checkWebhookUrl, MAX_ATTEMPTS, RETRY_BACKOFF_SECONDS, signPayload } from "../domain/webhook-signing";
-import type { Env } from "../env";
+import { MAX_ATTEMPTS, RETRY_BACKOFF_SECONDS, signPayload } from "../domain/webhook-signing";
 import { isoDateTime } from "../lib/time";
+import {
+  deliveredStatement, dueDeliveries, eventsAfter, gaveUpStatement, goneStatements, liveHooks, nextDue, planStatements, retryStatements, type DueDelivery, type LiveHook,
+} from "../db/webhook-deliveries";
+import { checkWebhookUrl } from "../domain/webhook-urls";
 
 /** Longest wait between two looks at the outbox while the business has subscriptions: a lost kick costs at most this. */
 const SWEEP_MS = 5 * 60_000;
@@ -16,25 +19,6 @@ const RETRY_SOON_MS = 5_000;
  * to D1 by other means is seen within this time.
  */
 const QUIET_MS = 30_000;
-
-interface LiveHook {
-  id: string;
-  events: string;
-  cursor_seq: number;
-}
-
-interface DueDelivery {
-  id: number;
-  webhook_id: string;
-  event_id: string;
-  event_seq: number;
-  series: number;
-  attempt: number;
-  event: string;
-  data: string;
-  url: string;
-  secret: string;
-}
 
 /**
  * One per business: turns the outbox into deliveries and delivers them, at least once.
@@ -150,11 +134,8 @@ export class WebhookDelivery extends DurableObject<Env> {
     const businessId = this.businessId ?? (await this.ctx.storage.get<number>("business_id"));
     if (businessId === undefined) return;
     const db = this.env.DB;
-    const hooks = await db
-      .prepare("SELECT id, events, cursor_seq FROM webhooks WHERE business_id = ? AND deleted_at IS NULL AND disabled_at IS NULL")
-      .bind(businessId)
-      .all<LiveHook>();
-    if (!hooks.results.length) {
+    const hooks = await liveHooks(db, businessId);
+    if (!hooks.length) {
       // No live subscription: nothing is due (deliveries of removed ones are never sent) and
       // nothing to watch for; a new or enabled subscription wakes this object.
       if ((await this.ctx.storage.getAlarm()) !== null) await this.ctx.storage.deleteAlarm();
@@ -165,32 +146,14 @@ export class WebhookDelivery extends DurableObject<Env> {
     this.quietUntil = 0;
     const offset = await this.clockOffset();
     const now = new Date(Date.now() + offset);
-    let more = await this.plan(db, businessId, hooks.results);
-    const due = await db
-      .prepare(
-        `SELECT d.id, d.webhook_id, d.event_id, d.event_seq, d.series, d.attempt, o.event, o.data, w.url, w.secret
-           FROM webhook_deliveries d
-           JOIN webhooks w ON w.id = d.webhook_id
-           JOIN outbox o ON o.seq = d.event_seq
-          WHERE w.business_id = ? AND w.deleted_at IS NULL AND w.disabled_at IS NULL
-            AND d.status = 'pending' AND d.next_retry_at <= ?
-          ORDER BY d.next_retry_at, d.event_seq LIMIT ?`,
-      )
-      .bind(businessId, isoDateTime(now), SEND_BATCH)
-      .all<DueDelivery>();
-    if (due.results.length === SEND_BATCH) more = true;
+    let more = await this.plan(db, businessId, hooks);
+    const due = await dueDeliveries(db, businessId, isoDateTime(now), SEND_BATCH);
+    if (due.length === SEND_BATCH) more = true;
     const gone = new Set<string>();
-    await Promise.all(due.results.map((d) => this.send(db, d, now, gone)));
+    await Promise.all(due.map((d) => this.send(db, d, now, gone)));
 
     // Next look: now if work is left, else the earliest retry, and at least every SWEEP_MS.
-    const next = await db
-      .prepare(
-        `SELECT MIN(d.next_retry_at) AS at, (SELECT COUNT(*) FROM webhooks WHERE business_id = ?1 AND deleted_at IS NULL AND disabled_at IS NULL) AS live
-           FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
-          WHERE w.business_id = ?1 AND w.deleted_at IS NULL AND w.disabled_at IS NULL AND d.status = 'pending'`,
-      )
-      .bind(businessId)
-      .first<{ at: string | null; live: number }>();
+    const next = await nextDue(db, businessId);
     if (more) {
       await this.ctx.storage.setAlarm(Date.now());
       return;
@@ -206,29 +169,14 @@ export class WebhookDelivery extends DurableObject<Env> {
   private async plan(db: D1Database, businessId: number, hooks: LiveHook[]): Promise<boolean> {
     let more = false;
     for (const hook of hooks) {
-      const events = await db
-        .prepare("SELECT seq, id, event, created_at FROM outbox WHERE business_id = ? AND seq > ? ORDER BY seq LIMIT ?")
-        .bind(businessId, hook.cursor_seq, PLAN_BATCH)
-        .all<{ seq: number; id: string; event: string; created_at: string }>();
-      if (!events.results.length) continue;
-      if (events.results.length === PLAN_BATCH) more = true;
+      const events = await eventsAfter(db, businessId, hook.cursor_seq, PLAN_BATCH);
+      if (!events.length) continue;
+      if (events.length === PLAN_BATCH) more = true;
       const wanted = new Set(JSON.parse(hook.events) as string[]);
-      const last = events.results[events.results.length - 1].seq;
+      const last = events[events.length - 1].seq;
       const ts = isoDateTime(new Date(Date.now() + (await this.clockOffset())));
-      const statements = [
-        // The cursor has not moved since it was read (else another run planned these rows).
-        db.prepare("INSERT INTO batch_guard (reason, ok) SELECT 'cursor_moved', cursor_seq = ? FROM webhooks WHERE id = ?").bind(hook.cursor_seq, hook.id),
-        ...events.results
-          .filter((e) => wanted.has(e.event))
-          .map((e) =>
-            db
-              .prepare(
-                "INSERT INTO webhook_deliveries (webhook_id, event_id, event_seq, series, attempt, status, next_retry_at, created_at) VALUES (?, ?, ?, 1, 1, 'pending', ?, ?)",
-              )
-              .bind(hook.id, e.id, e.seq, ts, ts),
-          ),
-        db.prepare("UPDATE webhooks SET cursor_seq = ? WHERE id = ?").bind(last, hook.id),
-      ];
+      // The cursor has not moved since it was read (else another run planned these rows).
+      const statements = planStatements(db, hook, events.filter((e) => wanted.has(e.event)), last, ts);
       try {
         await db.batch(statements);
       } catch (err) {
@@ -272,38 +220,20 @@ export class WebhookDelivery extends DurableObject<Env> {
     }
 
     if (statusCode !== null && statusCode >= 200 && statusCode < 300) {
-      await db
-        .prepare("UPDATE webhook_deliveries SET status = 'delivered', status_code = ?, attempted_at = ?, next_retry_at = NULL WHERE id = ?")
-        .bind(statusCode, attemptedAt, d.id)
-        .run();
+      await deliveredStatement(db, d.id, statusCode, attemptedAt).run();
       return;
     }
     if (statusCode === 410) {
       // The receiver says it is gone for good: stop this subscription.
       gone.add(d.webhook_id);
-      await db.batch([
-        db.prepare("UPDATE webhook_deliveries SET status = 'gave_up', status_code = 410, attempted_at = ?, next_retry_at = NULL WHERE id = ?").bind(attemptedAt, d.id),
-        db.prepare("UPDATE webhooks SET disabled_at = ? WHERE id = ? AND disabled_at IS NULL").bind(attemptedAt, d.webhook_id),
-      ]);
+      await db.batch(goneStatements(db, d, attemptedAt));
       return;
     }
     if (d.attempt >= MAX_ATTEMPTS) {
-      await db
-        .prepare("UPDATE webhook_deliveries SET status = 'gave_up', status_code = ?, error = ?, attempted_at = ?, next_retry_at = NULL WHERE id = ?")
-        .bind(statusCode, error, attemptedAt, d.id)
-        .run();
+      await gaveUpStatement(db, d.id, statusCode, error, attemptedAt).run();
       return;
     }
     const retryAt = isoDateTime(new Date(now.getTime() + RETRY_BACKOFF_SECONDS[d.attempt - 1] * 1000));
-    await db.batch([
-      db
-        .prepare("UPDATE webhook_deliveries SET status = 'failed', status_code = ?, error = ?, attempted_at = ?, next_retry_at = ? WHERE id = ?")
-        .bind(statusCode, error, attemptedAt, retryAt, d.id),
-      db
-        .prepare(
-          "INSERT INTO webhook_deliveries (webhook_id, event_id, event_seq, series, attempt, status, next_retry_at, created_at) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)",
-        )
-        .bind(d.webhook_id, d.event_id, d.event_seq, d.series, d.attempt + 1, retryAt, attemptedAt),
-    ]);
+    await db.batch(retryStatements(db, d, statusCode, error, attemptedAt, retryAt));
   }
 }

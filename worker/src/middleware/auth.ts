@@ -1,31 +1,63 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { problem } from "../app";
+import { matchedRoutes } from "hono/route";
+import { problem } from "../lib/problem";
 import { parseConfig } from "../contract/config";
-import { keyRecordStatement, type KeyRecord } from "../db/businesses";
-import type { AppEnv } from "../env";
+import { keyAccessGuardStatement, keyNameStatement, keyRecordStatement, type KeyRecord } from "../db/businesses";
+import type { Access, AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
 import { readKey, sha256Hex, type KeyClaims, type KeyScope } from "../lib/keys";
-import { accessGuardStatement, CATALOG_VERSION_IS, settleAccess, type Access } from "../lib/tenant-read";
-import { withHeaders } from "./cors";
+import { settleAccess } from "../db/tenant-read";
+import { withHeaders } from "../lib/response";
 import { takeRequest } from "./rate-limit";
 
 export interface ApiKeyAuthOptions {
   /** The scope this door requires. A key of the other scope gets 403. */
   scope: KeyScope;
+}
+
+/**
+ * When a request's key record is checked. By default a GET or HEAD runs before its key's record
+ * is checked, the check riding in the same D1 round trip as its reads (db/tenant-read.ts), and
+ * whatever it answers is replaced by the 401/403/429 when the check fails; every other request is
+ * checked before it runs. A route that differs says so next to its handler (keyCheck).
+ */
+type Settlement = "with-reads" | "before" | "by-handler";
+
+const declared = new WeakMap<object, Settlement>();
+
+function declaration(settlement: Settlement): MiddlewareHandler<AppEnv> {
+  const marker: MiddlewareHandler<AppEnv> = async (_c, next) => {
+    await next();
+  };
+  declared.set(marker, settlement);
+  return marker;
+}
+
+/**
+ * Declarations a route puts in its `middleware` to say when its key is checked, when that is not
+ * the default (see Settlement). They do nothing themselves; apiKeyAuth finds them among the
+ * handlers the request matched.
+ */
+export const keyCheck = {
+  /** A POST that changes nothing (a price calculation): checked with its reads, as a GET. */
+  withReads: declaration("with-reads"),
   /**
-   * Whether a request may run before its key's record is checked (only reads: GET, HEAD, and
-   * the POSTs listed here that change nothing). Its reads then carry the check in the same D1
-   * round trip (lib/tenant-read.ts), and whatever it answers is replaced by the 401/403/429
-   * when the check fails. Every other request is checked before it runs.
+   * A write whose handler settles the key itself before it changes anything, with the first thing
+   * it reads riding in that same round trip (the cart routes' cartCall); a middleware before the
+   * handler that writes settles it first (idempotency). An answer given before the key was
+   * settled is replaced by the 401/403/429, as for reads.
    */
-  readOnlyPosts?: string[];
-  /**
-   * Writes (matched on the path) whose handler settles the key itself before it changes
-   * anything, with the first thing it reads riding in that same round trip (the cart routes:
-   * cartCall). A middleware before the handler that writes settles it first (idempotency). As
-   * for reads, an answer given before the key was settled is replaced by the 401/403/429.
-   */
-  settledByHandler?: RegExp[];
+  byHandler: declaration("by-handler"),
+};
+
+function settlementOf(c: Context<AppEnv>): Settlement {
+  for (const route of matchedRoutes(c)) {
+    // A sub-app with an error handler of its own wraps its handlers (hono-base.ts, route()).
+    const handler = route.handler as MiddlewareHandler & { __COMPOSED_HANDLER?: object };
+    const settlement = declared.get(handler) ?? (handler.__COMPOSED_HANDLER ? declared.get(handler.__COMPOSED_HANDLER) : undefined);
+    if (settlement) return settlement;
+  }
+  return c.req.method === "GET" || c.req.method === "HEAD" ? "with-reads" : "before";
 }
 
 /**
@@ -90,20 +122,11 @@ function keyAccess(c: Context<AppEnv>, claims: KeyClaims, tokenHash: string, sco
     },
     async fused(db, snap) {
       // What check() asks of the record, in SQL: the write is made only if all of it holds.
-      const guard = accessGuardStatement(
-        db,
-        `SELECT 1 FROM api_keys k JOIN businesses b ON b.id = k.business_id
-          WHERE k.id = ? AND k.business_id = ? AND k.key_hash = ? AND k.revoked_at IS NULL AND k.scope = ? AND ${CATALOG_VERSION_IS}`,
-        claims.jti,
-        claims.bid,
-        tokenHash,
-        scope,
-        snap.version,
-      );
+      const guard = keyAccessGuardStatement(db, { keyId: claims.jti, businessId: claims.bid, keyHash: tokenHash, scope }, snap.version);
       // The rate limit is the business's as of the snapshot (the guard holds only at its version).
       await admit({ id: claims.jti, business_id: claims.bid, slug: snap.business.slug, name: "" }, snap.business.config.rate_limit_per_minute);
       return {
-        statements: [guard, db.prepare("SELECT name FROM api_keys WHERE id = ?").bind(claims.jti)],
+        statements: [guard, keyNameStatement(db, claims.jti)],
         settle(results) {
           // The key's name, for the request's log line.
           const name = (results[1]?.results[0] as { name?: string } | undefined)?.name ?? "";
@@ -132,8 +155,6 @@ function setHeaders(c: Context<AppEnv>, headers: Record<string, string>) {
  * business's per-key rate limit. For reads the record rides in the handler's own D1 round trip.
  */
 export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler<AppEnv> {
-  const readOnlyPosts = new Set(options.readOnlyPosts ?? []);
-  const settledByHandler = options.settledByHandler ?? [];
   return async (c, next) => {
     const header = c.req.header("Authorization");
     if (!header) throw unauthorized("Send an API key as `Authorization: Bearer <key>`.");
@@ -148,10 +169,7 @@ export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler<AppEnv
     c.set("tenant", { businessId: claims.bid, slug: "", actor: "", clientId: `key:${claims.jti}` });
     const access = keyAccess(c, claims, key.hash, options.scope);
     c.set("access", access);
-    const method = c.req.method;
-    const path = c.req.path;
-    const deferred =
-      method === "GET" || method === "HEAD" || (method === "POST" && readOnlyPosts.has(path)) || settledByHandler.some((pattern) => pattern.test(path));
+    const deferred = settlementOf(c) !== "before";
     if (!deferred) await settleAccess(c);
     await next();
     if (deferred) {

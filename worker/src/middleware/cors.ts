@@ -32,49 +32,19 @@ export function isOriginAllowed(origin: string, rules: OriginRules): boolean {
   return rules.allowLoopback && isLoopbackHost(new URL(normalized).hostname);
 }
 
-export interface CorsOptions {
-  methods?: readonly string[];
-  allowHeaders?: readonly string[];
-  exposeHeaders?: readonly string[];
-  /** Seconds a browser may cache a preflight answer. */
-  maxAge?: number;
-}
-
-const defaults: Required<CorsOptions> = {
-  methods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"],
-  allowHeaders: ["Content-Type", "Idempotency-Key", "X-Request-Id", "Accept-Language"],
+/** The widget proxy's CORS answer (hono/cors options). */
+export const WIDGET_CORS = {
+  allowMethods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"],
+  /**
+   * What the widget sends, and the tracing headers a host page's fetch wrapper may add to every
+   * request (W3C Trace Context and Baggage, B3, Sentry, Datadog, New Relic, AWS X-Ray, Google
+   * Cloud): a preflight that refused them would break the widget on such pages.
+   */
+  allowHeaders: [
+    "Content-Type", "Idempotency-Key", "X-Request-Id", "Accept-Language",
+    "traceparent", "tracestate", "baggage", "sentry-trace", "b3", "X-B3-TraceId", "X-B3-SpanId", "X-B3-ParentSpanId", "X-B3-Sampled",
+    "x-datadog-trace-id", "x-datadog-parent-id", "x-datadog-origin", "x-datadog-sampling-priority", "newrelic", "X-Amzn-Trace-Id", "X-Cloud-Trace-Context",
+  ],
   exposeHeaders: ["Retry-After", "X-Request-Id", "RateLimit-Limit", "RateLimit-Remaining", "X-Cache"],
   maxAge: 600,
 };
-
-/** Headers for an actual (non-preflight) response to an allowed origin. */
-export function corsResponseHeaders(origin: string, options: CorsOptions = {}): Record<string, string> {
-  const o = { ...defaults, ...options };
-  return {
-    "Access-Control-Allow-Origin": origin,
-    "Access-Control-Expose-Headers": o.exposeHeaders.join(", "),
-    Vary: "Origin",
-  };
-}
-
-/** Headers answering a preflight from an allowed origin. */
-export function corsPreflightHeaders(origin: string, options: CorsOptions = {}): Record<string, string> {
-  const o = { ...defaults, ...options };
-  return {
-    "Access-Control-Allow-Origin": origin,
-    "Access-Control-Allow-Methods": o.methods.join(", "),
-    "Access-Control-Allow-Headers": o.allowHeaders.join(", "),
-    "Access-Control-Max-Age": String(o.maxAge),
-    Vary: "Origin, Access-Control-Request-Method, Access-Control-Request-Headers",
-  };
-}
-
-/** A copy of the response with extra headers (responses from fetch or cache are immutable). */
-export function withHeaders(res: Response, headers: Record<string, string>): Response {
-  const out = new Response(res.body, res);
-  for (const [name, value] of Object.entries(headers)) {
-    if (name === "Vary" && out.headers.get("Vary")) out.headers.set("Vary", `${out.headers.get("Vary")}, ${value}`);
-    else out.headers.set(name, value);
-  }
-  return out;
-}

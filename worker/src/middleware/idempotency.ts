@@ -2,8 +2,11 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
 import { sha256Hex } from "../lib/keys";
-import { requestSender, settleAccess } from "../lib/tenant-read";
+import { requestSender, settleAccess } from "../db/tenant-read";
 import { isoDateTime } from "../lib/time";
+import {
+  claimKeyStatement, forgetExpiredKeysStatement, IDEMPOTENCY_TTL_SECONDS, forgetRunningKeyStatement, keyRecordStatement, recordAnswerStatement, type IdempotencyRow,
+} from "../db/idempotency";
 
 export interface IdempotencyOptions {
   /** How long a key is remembered, per business (default 24 hours). */
@@ -25,8 +28,6 @@ export interface IdempotencyOptions {
 }
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
-/** How long a key is remembered by default (the scheduled upkeep, maintenance.ts, forgets older ones). */
-export const IDEMPOTENCY_TTL_SECONDS = 86_400;
 
 /** JSON with object keys sorted, so the same body sent with another key order is the same request. */
 function canonical(value: unknown): string {
@@ -38,23 +39,6 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-interface IdempotencyRow {
-  route: string;
-  request_hash: string;
-  state: "running" | "done";
-  response_status: number | null;
-  response_body: string | null;
-  resource: string | null;
-}
-
-/**
- * For the batch that makes a request's change: records what it made (a cart or booking id) on
- * the request's Idempotency-Key, in the same transaction, so that a retry after the process died
- * before the answer was recorded gets that resource (the route's `replay`), never a second one.
- */
-export function idempotencyResourceStatement(db: D1Database, businessId: number, key: string, resource: string): D1PreparedStatement {
-  return db.prepare("UPDATE idempotency SET resource = ? WHERE business_id = ? AND key = ? AND state = 'running'").bind(resource, businessId, key);
-}
 
 /**
  * `Idempotency-Key` for requests that create or change state (DESIGN.md). With the header:
@@ -86,7 +70,6 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
     // settles it would otherwise let an unchecked key claim a key).
     await settleAccess(c);
     const db = c.env.DB;
-    // Its reads and writes go with the other requests' batches of the moment (lib/together.ts).
     const send = requestSender(c);
     const businessId = c.get("tenant").businessId;
     const now = c.get("now");
@@ -104,21 +87,11 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
     // Claim the key: forget expired records of this business, then insert ours, or take over a
     // record whose request died while running. `changes` says whether we own the key now.
     const [, claim] = await send([
-      db.prepare("DELETE FROM idempotency WHERE business_id = ? AND created_at <= ?").bind(businessId, isoDateTime(new Date(now.getTime() - ttlMs))),
-      db
-        .prepare(
-          `INSERT INTO idempotency (business_id, key, route, request_hash, state, created_at) VALUES (?, ?, ?, ?, 'running', ?)
-           ON CONFLICT (business_id, key) DO UPDATE SET route = excluded.route, request_hash = excluded.request_hash,
-             state = 'running', response_status = NULL, response_body = NULL, created_at = excluded.created_at
-           WHERE idempotency.state = 'running' AND idempotency.created_at <= ? AND idempotency.request_hash = excluded.request_hash
-             AND idempotency.resource IS NULL`,
-        )
-        .bind(businessId, key, route, hash, created, isoDateTime(new Date(now.getTime() - staleMs))),
+      forgetExpiredKeysStatement(db, businessId, isoDateTime(new Date(now.getTime() - ttlMs))),
+      claimKeyStatement(db, businessId, key, route, hash, created, isoDateTime(new Date(now.getTime() - staleMs))),
     ]);
     if (claim.meta.changes === 0) {
-      const [found] = await send([
-        db.prepare("SELECT route, request_hash, state, response_status, response_body, resource FROM idempotency WHERE business_id = ? AND key = ?").bind(businessId, key),
-      ]);
+      const [found] = await send([keyRecordStatement(db, businessId, key)]);
       const row = found.results[0] as unknown as IdempotencyRow | undefined;
       if (!row) throw new ApiError(409, "idempotency_in_progress", "A request with this Idempotency-Key is being handled; retry shortly.", { headers: { "Retry-After": "1" } });
       if (row.route !== route || row.request_hash !== hash) {
@@ -129,11 +102,7 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
       if (replayed) {
         const replayedBody = await replayed.clone().text();
         if (replayed.status < 500) {
-          await send([
-            db
-              .prepare("UPDATE idempotency SET state = 'done', response_status = ?, response_body = ? WHERE business_id = ? AND key = ? AND state = 'running'")
-              .bind(replayed.status, replayedBody, businessId, key),
-          ]);
+          await send([recordAnswerStatement(db, businessId, key, replayed.status, replayedBody, true)]);
         }
         return new Response(replayedBody, { status: replayed.status, headers: { "Content-Type": replayed.headers.get("Content-Type") ?? "application/json", "Idempotent-Replayed": "true" } });
       }
@@ -154,7 +123,7 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
 
     c.set("idempotencyKey", key);
     // A failed request is forgotten so that its retry runs, unless its change was made after all.
-    const forget = () => send([db.prepare("DELETE FROM idempotency WHERE business_id = ? AND key = ? AND state = 'running' AND resource IS NULL").bind(businessId, key)]);
+    const forget = () => send([forgetRunningKeyStatement(db, businessId, key)]);
     try {
       await next();
     } catch (err) {
@@ -167,6 +136,6 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
       return;
     }
     const responseBody = await res.clone().text();
-    await send([db.prepare("UPDATE idempotency SET state = 'done', response_status = ?, response_body = ? WHERE business_id = ? AND key = ?").bind(res.status, responseBody, businessId, key)]);
+    await send([recordAnswerStatement(db, businessId, key, res.status, responseBody)]);
   };
 }

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
-import { traffic } from "../lib/together";
 
 export interface RequestContextOptions {
   /** Largest accepted request body in bytes (default 256 KiB). */
@@ -10,13 +10,19 @@ export interface RequestContextOptions {
 
 /**
  * Gives each request an id (echoed as `X-Request-Id`) and its clock, refuses bodies that are
- * not JSON or too large, and writes one structured log line naming the API key that called.
+ * not JSON or too large (hono/body-limit: the bytes read count, not Content-Length), and writes one structured log line naming the API key that called.
  *
  * The clock is the wall clock, except in tests (`ALLOW_TEST_CLOCK=1`) where `X-Test-Now`
  * sets it, so that expiries can be tested without sleeping.
  */
 export function requestContext(options: RequestContextOptions = {}): MiddlewareHandler<AppEnv> {
   const maxBodyBytes = options.maxBodyBytes ?? 256 * 1024;
+  const limit = bodyLimit({
+    maxSize: maxBodyBytes,
+    onError: () => {
+      throw new ApiError(413, "payload_too_large", `The request body is larger than ${maxBodyBytes} bytes.`);
+    },
+  });
   return async (c, next) => {
     const requestId = c.req.header("X-Request-Id")?.slice(0, 64) || crypto.randomUUID();
     c.set("requestId", requestId);
@@ -26,21 +32,23 @@ export function requestContext(options: RequestContextOptions = {}): MiddlewareH
     c.set("now", now);
 
     const started = Date.now();
-    traffic.open += 1;
     try {
       if (["POST", "PUT", "PATCH"].includes(c.req.method)) {
         const length = Number(c.req.header("Content-Length") ?? "0");
-        if (length > maxBodyBytes) throw new ApiError(413, "payload_too_large", `The request body is larger than ${maxBodyBytes} bytes.`);
         const type = c.req.header("Content-Type");
         const hasBody = length > 0 || c.req.header("Transfer-Encoding") !== undefined;
         if (hasBody && type !== undefined && !/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) {
           throw new ApiError(415, "unsupported_media_type", "Send the request body as application/json.");
         }
+        // Counts the bytes as they are read, chunked bodies too, and stops at the limit.
+        await limit(c, next);
+      } else {
+        await next();
       }
-      await next();
     } finally {
-      traffic.open -= 1;
       c.header("X-Request-Id", requestId);
+      // No answer of this service is meant to be sniffed into another type (JSON read as HTML).
+      c.header("X-Content-Type-Options", "nosniff");
       const tenant = c.get("tenant");
       console.log(
         JSON.stringify({

@@ -1,9 +1,8 @@
 import { Hono, type Context } from "hono";
-import { HTTPException } from "hono/http-exception";
-import { problem } from "../app";
+import { notFound, onError, problem } from "../lib/problem";
 import type { AppEnv, Tenant } from "../env";
 import { ApiError } from "../lib/errors";
-import type { Access } from "../lib/tenant-read";
+import type { Access } from "../env";
 import { addDays, isoDate } from "../lib/time";
 import { waitUntil } from "../lib/wait-until";
 import { widgetDoor } from "../middleware/widget";
@@ -44,16 +43,8 @@ inner.use("*", async (c, next) => {
   await next();
 });
 inner.route("/", publicApi());
-inner.notFound((c) => problem(c, new ApiError(404, "not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`)));
-inner.onError((err, c) => {
-  if (err instanceof ApiError) return problem(c, err);
-  if (err instanceof HTTPException) {
-    const code = err.status === 400 ? "malformed_json" : err.status === 413 ? "payload_too_large" : "validation_failed";
-    return problem(c, new ApiError(err.status, code, err.message || "The request was refused."));
-  }
-  console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), error: String(err), stack: (err as Error)?.stack }));
-  return problem(c, new ApiError(500, "internal_error", "An unexpected error occurred. It has been logged with this request id."));
-});
+inner.notFound(notFound);
+inner.onError(onError);
 
 const CATALOG_TTL = 60;
 const AVAILABILITY_TTL = 3;

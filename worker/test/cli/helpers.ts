@@ -9,7 +9,7 @@ export interface Ran {
 }
 
 /** `npm run --silent <script> -- <args>` from the repository root. */
-export function npmRun(script: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
+export function npmRun(script: string, args: string[], env: Record<string, string | undefined> = {}): Promise<Ran> {
   return new Promise((done, fail) => {
     const child = spawn("npm", ["run", "--silent", script, "--", ...args], {
       cwd: ROOT,

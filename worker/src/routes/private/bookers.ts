@@ -2,14 +2,13 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { BookerEnvelope, BookerUpdate } from "../../contract/private";
 import { problemResponse } from "../../contract/problem";
 import { bookerEmailFlow, bookerUpdateEvents, changedFields, mergePersonData, normalizeEmail, type PersonData } from "../../domain/persons";
-import { bookerRow, bookingRow } from "../../db/bookings";
+import { bookerRow, bookerStillOfStatement, bookingRow, updateBookerStatement } from "../../db/bookings";
 import { kickDelivery, outboxStatements } from "../../db/outbox";
 import { insertPersonStatement, isEmailClash, personsByEmail, personsWithDerivedByIds, rowToData, updatePersonStatement } from "../../db/persons";
 import { ApiError, notFound } from "../../lib/errors";
 import { isoDateTime } from "../../lib/time";
 import { createRouter } from "../../lib/openapi";
-import { readTenant } from "../../lib/tenant-read";
-import { dietsIn } from "../../db/catalog-snapshot";
+import { readTenant } from "../../db/tenant-read";
 import { authResponses, bodyResponses, uuidPath } from "./openapi-parts";
 import { checkRefs, isGuardFailure, personInput } from "./input";
 import { uuidParam } from "./query";
@@ -17,6 +16,7 @@ import { bookerView } from "./views";
 import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { newId } from "../../lib/ids";
+import { dietsIn } from "../../domain/catalog";
 
 const tags = ["Bookers"];
 
@@ -92,9 +92,7 @@ export const bookerRoutes = createRouter()
     const snapshot = mergePersonData(oldSnapshot, entered);
     const statements: D1PreparedStatement[] = [
       // The booker still belongs to the Person read above (else a concurrent flow moved it).
-      db
-        .prepare("INSERT INTO batch_guard (reason, ok) SELECT 'booker_changed', EXISTS (SELECT 1 FROM bookers WHERE id = ? AND person_id = ?)")
-        .bind(booker.id, booker.person_id),
+      bookerStillOfStatement(db, booker.id, booker.person_id),
     ];
     let personId = booker.person_id;
     let personChanged = false;
@@ -115,17 +113,13 @@ export const bookerRoutes = createRouter()
     }
     const ts = isoDateTime(now);
     statements.push(
-      db
-        .prepare("UPDATE bookers SET person_id = ?, person_snapshot = ?, company_name = ?, tax_number = ?, updated_at = ? WHERE id = ? AND business_id = ?")
-        .bind(
-          personId,
-          JSON.stringify(snapshot),
-          entered.company_name !== undefined ? entered.company_name : booker.company_name,
-          entered.tax_number !== undefined ? entered.tax_number : booker.tax_number,
-          ts,
-          booker.id,
-          businessId,
-        ),
+      updateBookerStatement(db, businessId, booker.id, {
+        personId,
+        snapshot: JSON.stringify(snapshot),
+        companyName: entered.company_name !== undefined ? entered.company_name : booker.company_name,
+        taxNumber: entered.tax_number !== undefined ? entered.tax_number : booker.tax_number,
+        updatedAt: ts,
+      }),
       ...outboxStatements(db, businessId, bookerUpdateEvents(flow, personId, bookingId, personChanged), now),
     );
     try {

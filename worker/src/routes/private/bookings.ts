@@ -9,8 +9,7 @@ import { bookerRow, bookingConfirmedGuard, bookingLines, bookingRow, cancelBooki
 import { guestsOfBooking } from "../../db/guests";
 import { kickDelivery, outboxStatements } from "../../db/outbox";
 import { personsWithDerivedByIds } from "../../db/persons";
-import { dietsIn, locationsIn } from "../../db/catalog-snapshot";
-import { readTenant } from "../../lib/tenant-read";
+import { readTenant } from "../../db/tenant-read";
 import type { AppEnv } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
@@ -18,6 +17,7 @@ import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
 import { isGuardFailure } from "./input";
 import { listParam, QueryReader, rangeParam, rangeSql, setPagingHeaders, uuidParam } from "./query";
 import { bookerView, bookingSummaryView, guestView } from "./views";
+import { dietsIn, locationsIn } from "../../domain/catalog";
 
 const tags = ["Bookings"];
 

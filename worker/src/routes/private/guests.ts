@@ -21,13 +21,13 @@ import { insertPersonStatement, isEmailClash, personsByEmail, personsWithDerived
 import type { AppEnv } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
-import { readTenant } from "../../lib/tenant-read";
-import { dietsIn, locationsIn, type CatalogSnapshot } from "../../db/catalog-snapshot";
+import { readTenant } from "../../db/tenant-read";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
 import { checkRefs, isGuardFailure, personInput } from "./input";
 import { listParam, parseSort, QueryReader, rangeParam, rangeSql, setPagingHeaders, uuidParam, type Range } from "./query";
 import { guestView, type GuestExpand } from "./views";
 import { newId } from "../../lib/ids";
+import { dietsIn, locationsIn, type CatalogSnapshot } from "../../domain/catalog";
 
 const tags = ["Guests"];
 

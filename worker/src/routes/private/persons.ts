@@ -26,9 +26,9 @@ import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
 import { checkRefs, personInput } from "./input";
 import { parseSort, QueryReader, setPagingHeaders, uuidParam } from "./query";
 import { personView } from "./views";
-import { dietsIn } from "../../db/catalog-snapshot";
-import { readTenant } from "../../lib/tenant-read";
+import { readTenant } from "../../db/tenant-read";
 import { newId } from "../../lib/ids";
+import { dietsIn } from "../../domain/catalog";
 
 const tags = ["Persons"];
 

@@ -9,7 +9,7 @@ import {
   WebhookEnvelope,
   WebhookList,
 } from "../../contract/private-webhooks";
-import { checkWebhookUrl, generateSecret } from "../../domain/webhook-signing";
+import { generateSecret } from "../../domain/webhook-signing";
 import { wakeDelivery } from "../../db/outbox";
 import { createWebhook, deleteWebhook, enableWebhook, getWebhook, listDeliveries, listWebhooks, outboxEvent, scheduleRedelivery, type WebhookRow } from "../../db/webhooks";
 import { ApiError, invalid, notFound } from "../../lib/errors";
@@ -17,6 +17,7 @@ import { createRouter } from "../../lib/openapi";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
 import { QueryReader, setPagingHeaders, uuidParam } from "./query";
 import { newId } from "../../lib/ids";
+import { checkWebhookUrl } from "../../domain/webhook-urls";
 
 const tags = ["Webhooks"];
 

@@ -3,13 +3,13 @@ import { AvailabilitiesByProduct, AvailabilitiesQuery, AvailabilityQuery, Produc
 import { PathId } from "../../contract/common";
 import { problemResponse } from "../../contract/problem";
 import { ledgerRead, toLedgers, type LedgerRead } from "../../db/catalog";
-import { filterProducts, type CatalogSnapshot } from "../../db/catalog-snapshot";
 import { availabilityCalendar, emptyLedger, ledgerWindow } from "../../domain/availability";
 import type { Product } from "../../domain/product";
 import { Memo } from "../../lib/memo";
 import { createRouter, jsonAnswer, jsonText, type JsonText } from "../../lib/openapi";
-import { readTenantLedger } from "../../lib/tenant-read";
+import { readTenantLedger } from "../../db/tenant-read";
 import { dateWindow, mergeLists, productNotFound } from "./catalog-view";
+import { filterProducts, type CatalogSnapshot } from "../../domain/catalog";
 
 const errors = {
   401: problemResponse("Missing, malformed, unknown or revoked API key."),

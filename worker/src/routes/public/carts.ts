@@ -3,16 +3,17 @@ import type { Context } from "hono";
 import { AddToCartBody, Booking, Cart, CartIdParam, CheckoutBody, DeleteResult, ExtendResult } from "../../contract/cart";
 import { problemResponse } from "../../contract/problem";
 import { cartStatement } from "../../db/carts";
-import { bookedAnswer, checkoutCart, checkoutReadStatements } from "../../durable/cart-checkout";
-import { abandonCart, addToCart, batchAbortReason, extendCart, viewCart, type CartCall } from "../../durable/cart-operations";
-import { cartTimerOf } from "../../durable/cart-timer";
+import { bookedAnswer, checkoutCart, checkoutReadStatements } from "../../carts/checkout";
+import { abandonCart, addToCart, batchAbortReason, extendCart, viewCart, type CartCall } from "../../carts/operations";
 import type { AppEnv } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { waitUntil } from "../../lib/wait-until";
 import { createRouter } from "../../lib/openapi";
-import { fuseAccess, readTenant, requestSender, settleAccess, type FusedAccess } from "../../lib/tenant-read";
+import { fuseAccess, readTenant, requestSender, settleAccess, type FusedAccess } from "../../db/tenant-read";
+import { keyCheck } from "../../middleware/auth";
 import { idempotency } from "../../middleware/idempotency";
 import { newId } from "../../lib/ids";
+import { cartTimerOf } from "../../carts/timer";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -57,7 +58,7 @@ const addRoute = createRoute({
     "Every unit of the request (each night, item and guest) is held in one transaction: all or nothing. " +
     "Limits (409 `limit_exceeded`): max_items_per_cart (default 40 items, counted as the cart's priced items), max_open_carts_per_client (default 5 per API key or widget visitor). " +
     "409 `sold_out` names what is sold out on which date. Default items are added automatically; default items sent are ignored.",
-  middleware: [idempotency({ replay: (c, cartId, text) => replayAdd(c, cartId, text) })] as const,
+  middleware: [keyCheck.byHandler, idempotency({ replay: (c, cartId, text) => replayAdd(c, cartId, text) })] as const,
   request: { headers: IdempotencyHeader, body: { required: true, content: { "application/json": { schema: AddToCartBody } } } },
   responses: {
     200: json(Cart, "Guests added; the whole cart."),
@@ -83,6 +84,7 @@ const getRoute = createRoute({
 const extendRoute = createRoute({
   method: "put",
   path: "/carts/{cart_id}/extend",
+  middleware: [keyCheck.byHandler] as const,
   operationId: "extendCart",
   tags: ["Carts"],
   summary: "Extend an open cart's expiry to 10 minutes after the request",
@@ -94,6 +96,7 @@ const extendRoute = createRoute({
 const deleteRoute = createRoute({
   method: "delete",
   path: "/carts/{cart_id}",
+  middleware: [keyCheck.byHandler] as const,
   operationId: "abandonCart",
   tags: ["Carts"],
   summary: "Abandon a cart; its units are available to others at once",
@@ -112,7 +115,7 @@ const checkoutRoute = createRoute({
     "In one transaction: every hold must still be live (otherwise 410 `cart_expired` and nothing is booked), the booking gets the next reference number of its business and year, " +
     "the holds become the booking's units, the customer becomes the Booker and each guest a Guest (each upserted as a Person by e-mail), and the events " +
     "(BookingCreated, BookerCreated, GuestCreated, PersonCreated/PersonUpdated) are written to the outbox. `terms_accepted` not true: 422 `terms_not_accepted`, nothing changes.",
-  middleware: [idempotency({ replay: (c, bookingId, text) => replayCheckout(c, bookingId, text) })] as const,
+  middleware: [keyCheck.byHandler, idempotency({ replay: (c, bookingId, text) => replayCheckout(c, bookingId, text) })] as const,
   request: { params: CartIdParam, headers: IdempotencyHeader, body: { required: true, content: { "application/json": { schema: CheckoutBody } } } },
   responses: {
     200: json(Booking, "The booking created."),
@@ -149,7 +152,6 @@ async function cartCall(
     idempotencyKey: c.get("idempotencyKey"),
     read,
     access: fused,
-    // Its batches, reads and writes, go with the other requests' of the moment: one commit for many.
     send: requestSender(c),
     after: (work) => waitUntil(c, work),
   };

@@ -1,15 +1,14 @@
 /** What the catalog routes share: the request's language and currency, and the product view. */
 import type { Context } from "hono";
 import type { Product as ProductView } from "../../contract/catalog";
-import type { CatalogLookups } from "../../db/catalog";
-import type { CatalogSnapshot } from "../../db/catalog-snapshot";
 import { chooseCurrency, displayPrice, type Currency, type CurrencyChoice } from "../../domain/money";
 import { lowestRate, type Rate } from "../../domain/pricing";
 import { MAX_NIGHTS, translated, type Product } from "../../domain/product";
 import type { AppEnv } from "../../env";
 import { ApiError, invalid } from "../../lib/errors";
 import { addDays, daysBetween, isoDate } from "../../lib/time";
-import { readTenant } from "../../lib/tenant-read";
+import { readTenant } from "../../db/tenant-read";
+import { type CatalogLookups, type CatalogSnapshot } from "../../domain/catalog";
 
 export interface CatalogContext {
   businessId: number;

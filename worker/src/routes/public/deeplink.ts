@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { Deeplink, DeeplinkQuery } from "../../contract/catalog";
 import { PathId } from "../../contract/common";
 import { problemResponse } from "../../contract/problem";
-import { readTenant } from "../../lib/tenant-read";
+import { readTenant } from "../../db/tenant-read";
 import { invalid } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
 import { contextOf, productNotFound } from "./catalog-view";

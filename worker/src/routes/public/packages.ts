@@ -3,8 +3,7 @@ import { AccommodationOption, AccommodationQuery, PackageQuery, PackageRoot } fr
 import { PathId } from "../../contract/common";
 import { problemResponse } from "../../contract/problem";
 import type { Context } from "hono";
-import { ledgerRead, toLedgers, type LedgerRead, type PackageItemRow, type PackageStructure } from "../../db/catalog";
-import { pricingIn, productsIn, structuresIn, type CatalogSnapshot } from "../../db/catalog-snapshot";
+import { ledgerRead, toLedgers, type LedgerRead } from "../../db/catalog";
 import type { AppEnv } from "../../env";
 import { partySize, policyRefusal, srsAvailable, srsUnits, unitsForParty } from "../../domain/accommodation";
 import { emptyLedger, minAvailable, slotState, UNLIMITED_UNITS, type Ledger } from "../../domain/availability";
@@ -14,9 +13,10 @@ import { hasQuantityTiers, priceFor, type Rate } from "../../domain/pricing";
 import { isAllowedDuration, isCheckinDay, isSession, type Product } from "../../domain/product";
 import { ApiError, invalid, type FieldError } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
-import { readTenantLedger } from "../../lib/tenant-read";
+import { readTenantLedger } from "../../db/tenant-read";
 import { addDays } from "../../lib/time";
 import { contextOf, productBasics, productView, type CatalogContext } from "./catalog-view";
+import { type PackageItemRow, type PackageStructure, pricingIn, productsIn, structuresIn, type CatalogSnapshot } from "../../domain/catalog";
 
 const errors = {
   401: problemResponse("Missing, malformed, unknown or revoked API key."),

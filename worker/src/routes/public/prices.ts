@@ -2,17 +2,17 @@ import { createRoute } from "@hono/zod-openapi";
 import { PathId } from "../../contract/common";
 import { PackagePrices, PackagePricesBody, ProductPrice, ProductPriceQuery, ProductPrices, ProductPricesQuery } from "../../contract/catalog-prices";
 import { problemResponse } from "../../contract/problem";
-import type { PricingData } from "../../db/catalog";
-import { pricingIn, productsIn, type CatalogSnapshot } from "../../db/catalog-snapshot";
 import { stayDates } from "../../domain/availability";
 import { chooseCurrency, displayPrice, toMajor, type CurrencyChoice } from "../../domain/money";
 import { quotePackages } from "../../domain/package-quote";
 import { priceFor } from "../../domain/pricing";
 import { isSession, type Product } from "../../domain/product";
 import { createRouter } from "../../lib/openapi";
+import { keyCheck } from "../../middleware/auth";
 import { invalid } from "../../lib/errors";
-import { readTenant } from "../../lib/tenant-read";
+import { readTenant } from "../../db/tenant-read";
 import { contextOf, mergeLists, productNotFound } from "./catalog-view";
+import { type PricingData, pricingIn, productsIn, type CatalogSnapshot } from "../../domain/catalog";
 
 const errors = {
   401: problemResponse("Missing, malformed, unknown or revoked API key."),
@@ -57,6 +57,8 @@ const many = createRoute({
 const packages = createRoute({
   method: "post",
   path: "/packages/prices",
+  // It only computes prices: its key is checked in the round trip of its reads, as a GET's.
+  middleware: [keyCheck.withReads] as const,
   operationId: "getPackagePrices",
   tags: ["Prices"],
   summary: "Price breakdown of packages per guest",

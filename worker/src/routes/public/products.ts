@@ -2,10 +2,10 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { LanguageOnlyQuery, Product, ProductListQuery } from "../../contract/catalog";
 import { PathId } from "../../contract/common";
 import { problemResponse } from "../../contract/problem";
-import { filterProducts, pricingIn } from "../../db/catalog-snapshot";
-import { readTenant } from "../../lib/tenant-read";
+import { readTenant } from "../../db/tenant-read";
 import { createRouter } from "../../lib/openapi";
 import { contextOf, productNotFound, productView } from "./catalog-view";
+import { filterProducts, pricingIn } from "../../domain/catalog";
 
 const errors = {
   401: problemResponse("Missing, malformed, unknown or revoked API key."),

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { Season } from "../../contract/catalog";
 import { problemResponse } from "../../contract/problem";
-import { readTenant } from "../../lib/tenant-read";
+import { readTenant } from "../../db/tenant-read";
 import { createRouter } from "../../lib/openapi";
 
 const route = createRoute({

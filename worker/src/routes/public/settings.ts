@@ -2,7 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { problemResponse } from "../../contract/problem";
 import { Settings } from "../../contract/settings";
 import { createRouter } from "../../lib/openapi";
-import { readTenant } from "../../lib/tenant-read";
+import { readTenant } from "../../db/tenant-read";
 
 const route = createRoute({
   method: "get",

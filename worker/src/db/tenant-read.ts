@@ -1,50 +1,12 @@
 import type { Context } from "hono";
-import type { LedgerRead } from "../db/catalog";
-import { snapshotFrom, snapshotStatements, SNAPSHOT_STATEMENTS, type CatalogSnapshot } from "../db/catalog-snapshot";
-import type { AppEnv } from "../env";
-import { ApiError } from "./errors";
-import { sendTogether } from "./together";
-import { waitUntil } from "./wait-until";
+import type { LedgerRead } from "./catalog";
+import { snapshotFrom, snapshotStatements, SNAPSHOT_STATEMENTS } from "./catalog-snapshot";
+import type { Access, AppEnv } from "../env";
+import { ApiError } from "../lib/errors";
+import { sendBatch } from "./send";
+import type { CatalogSnapshot } from "../domain/catalog";
+import { accessGuardStatement, CATALOG_VERSION_IS } from "./businesses";
 
-/**
- * How a request proves it may read a business, settled by ONE row that D1 returns together with
- * the request's own reads: for an API key, the key's record (revocation is seen at once), for
- * the widget's inner calls, the business itself. Either way the row carries the business's
- * `catalog_version`, which tells whether this process's catalog snapshot is still current.
- */
-export interface Access {
-  /** The statement whose row settles the request. */
-  guard(db: D1Database): D1PreparedStatement;
-  /** Checks the row (throws 401/403/404/429 as it must) and answers the catalog version. */
-  check(row: Record<string, unknown> | null): Promise<number>;
-  /** Headers to send whatever the answer (RateLimit-*). */
-  headers: Record<string, string>;
-  /** Set once settled. */
-  version?: number;
-  failure?: unknown;
-  /** A settling read under way (calls running side by side wait for it rather than read again). */
-  settling?: Promise<number>;
-  /**
-   * The same check as guard() and check(), made inside a write's own transaction (fuseAccess):
-   * takes what must be taken before the write (the rate limit), and answers the statements to put
-   * first in the write's batch, which abort it ('access_refused') unless the access holds and the
-   * business's catalog is still at the snapshot's version, and what to make of their results once
-   * the write is made.
-   */
-  fused?(db: D1Database, snap: CatalogSnapshot): Promise<{ statements: D1PreparedStatement[]; settle(results: D1Result[]): void }>;
-}
-
-/**
- * SQL: the business `b` is at the catalog version bound here, as this process knows it. A
- * catalog_version is a 64-bit random number and JavaScript holds it as the nearest double, so
- * the column is compared as that same double.
- */
-export const CATALOG_VERSION_IS = "CAST(b.catalog_version AS REAL) = ?";
-
-/** The first statement of a fused access check: aborts the batch unless `condition` holds. */
-export function accessGuardStatement(db: D1Database, condition: string, ...params: unknown[]): D1PreparedStatement {
-  return db.prepare(`INSERT INTO access_guard (ok) SELECT EXISTS (${condition})`).bind(...params);
-}
 
 /** Access for a request whose door already identified the business (the widget's inner app). */
 export function businessAccess(businessId: number): Access {
@@ -138,13 +100,9 @@ function remember(snap: CatalogSnapshot) {
   snapshots.set(snap.businessId, snap);
 }
 
-/**
- * How a request sends its D1 batches: with the other requests' of the moment (lib/together.ts),
- * the rounds it drives for others kept alive by its waitUntil, so they finish even if its own
- * client goes away.
- */
+/** How a request sends its D1 batches: its own, one transaction each (db/send.ts). */
 export function requestSender(c: Context<AppEnv>): (statements: D1PreparedStatement[]) => Promise<D1Result[]> {
-  return (statements) => sendTogether(c.env.DB, statements, (p) => waitUntil(c, p));
+  return (statements) => sendBatch(c.env.DB, statements);
 }
 
 async function loadSnapshot(db: D1Database, businessId: number): Promise<CatalogSnapshot> {
@@ -191,7 +149,6 @@ export async function readTenant(c: Context<AppEnv>, plan: (snap: CatalogSnapsho
   if (loading) head.push(...snapshotStatements(db, businessId));
   const body = loading ? [] : plan(snap!);
   const all = [...head, ...body];
-  // With the reads of the other requests under way at the same moment (lib/together.ts).
   const sent = requestSender(c)(all);
   // Reads of the same request running side by side wait for this guard rather than send their own.
   const settled = needsGuard ? sent.then((r) => settleWith(access, (r[0].results[0] as Record<string, unknown> | undefined) ?? null)) : undefined;

@@ -7,7 +7,7 @@
  */
 import type { AddToCartBody, Cart, CartGuest, CartItem } from "../contract/cart";
 import type { BusinessConfig } from "../contract/config";
-import { idempotencyResourceStatement } from "../middleware/idempotency";
+import { idempotencyResourceStatement } from "../db/idempotency";
 import { holdStatements, releaseCartHoldsStatement, extendCartHoldsStatement, findShortages, stamp, type Hold } from "../db/allocations";
 import {
   abandonCartStatement,
@@ -27,15 +27,14 @@ import {
 } from "../db/carts";
 import { effectiveState, transition, type CartAction, type CartStateRow } from "../domain/cart-state";
 import { guestErrors, normEmail } from "../domain/cart-people";
-import type { CatalogSnapshot } from "../db/catalog-snapshot";
 import { minorDigits, toMajor } from "../domain/money";
 import { quotePackages } from "../domain/package-quote";
 import { translated } from "../domain/product";
-import type { Env } from "../env";
 import { ApiError, notFound } from "../lib/errors";
 import { isoDateTime } from "../lib/time";
-import { snapshotAt, type FusedAccess } from "../lib/tenant-read";
+import { snapshotAt, type FusedAccess } from "../db/tenant-read";
 import { newId } from "../lib/ids";
+import { type CatalogSnapshot } from "../domain/catalog";
 
 /** Who asks, about which cart, at what time (the request's clock). */
 export interface CartCall {
@@ -52,10 +51,7 @@ export interface CartCall {
    * read takes it; a retry reads again.
    */
   read?: D1Result[];
-  /**
-   * How the operation sends its batches: with the other requests' of the moment (the routes pass
-   * lib/together.ts's sendTogether, with the request's waitUntil), else each on its own.
-   */
+  /** How the operation sends its batches (the routes pass the request's sender), else db.batch. */
   send?: (statements: D1PreparedStatement[]) => Promise<D1Result[]>;
   /** The request's access check, to make inside a new cart's write (lib/tenant-read.ts fuseAccess). */
   access?: FusedAccess;

@@ -15,11 +15,10 @@
  *    delivery row refers to and that every subscription of the business (a disabled one too: it
  *    delivers what it missed when enabled again) has already planned.
  */
-import { EXPIRED_CARTS_PER_SWEEP, expireCartsStatements, STRAY_CART_GRACE_MS } from "./db/carts";
-import { stamp } from "./db/allocations";
-import type { Env } from "./env";
-import { IDEMPOTENCY_TTL_SECONDS } from "./middleware/idempotency";
-import { isoDateTime } from "./lib/time";
+import { EXPIRED_CARTS_PER_SWEEP, expireCartsStatements, STRAY_CART_GRACE_MS } from "./carts";
+import { stamp } from "./allocations";
+import { IDEMPOTENCY_TTL_SECONDS } from "./idempotency";
+import { isoDateTime } from "../lib/time";
 
 /** How long webhook events and their delivery log are kept (`GET /webhooks/{id}/deliveries`, redelivery). */
 export const WEBHOOK_LOG_RETENTION_DAYS = 30;

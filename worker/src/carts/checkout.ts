@@ -23,14 +23,14 @@ import { checkoutPersonsStatement, personsByNorm, type PersonRow } from "../db/p
 import { customerErrors, customerPerson, guestPerson } from "../domain/cart-people";
 import { transition } from "../domain/cart-state";
 import { minorDigits, roundHalfUp, toMajor } from "../domain/money";
-import type { Env } from "../env";
 import { ApiError, notFound } from "../lib/errors";
 import { isoDateTime } from "../lib/time";
 import { stamp } from "../db/allocations";
-import { idempotencyResourceStatement } from "../middleware/idempotency";
-import type { CatalogSnapshot } from "../db/catalog-snapshot";
-import { batchAbortReason, catalogOf, guestViews, referenceOf, runGuarded, sender, takeRead, type CartCall, type Outcome } from "./cart-operations";
+import { idempotencyResourceStatement } from "../db/idempotency";
+import { batchAbortReason, catalogOf, guestViews, referenceOf, runGuarded, sender, takeRead, type CartCall, type Outcome } from "./operations";
 import { newId } from "../lib/ids";
+import { bookerIdStatement } from "../db/bookings";
+import { type CatalogSnapshot } from "../domain/catalog";
 
 const COUNTRY_CODES = Object.keys(CALLING_CODES);
 
@@ -178,7 +178,7 @@ export async function bookedAnswer(env: Env, call: CartCall, bookingId: string, 
   const db = env.DB;
   // The booker, then the cart's rows (cartFrom() reads the last ones), in one round trip.
   const results = await db.batch([
-    db.prepare("SELECT id FROM bookers WHERE booking_id = ? AND business_id = ?").bind(bookingId, call.businessId),
+    bookerIdStatement(db, call.businessId, bookingId),
     cartStatement(db, call.businessId, call.cartId),
   ]);
   const booker = results[0].results[0] as { id: string } | undefined;

@@ -1,0 +1,155 @@
+/**
+ * The catalog as the domain sees it: a business's whole catalog as one snapshot (read by
+ * db/catalog-snapshot.ts, kept per process, db/tenant-read.ts) and the reads of it that answers
+ * are built from. No I/O here.
+ */
+import type { BusinessConfig } from "../contract/config";
+import type { Currency } from "./money";
+import type { Rate, SeasonSegment } from "./pricing";
+import type { Product } from "./product";
+
+/** A business as stored (its config as text). */
+export interface BusinessRow {
+  id: number;
+  slug: string;
+  title: string;
+  company_name: string;
+  frontoffice_domain: string;
+  config: string;
+}
+
+export interface Business extends Omit<BusinessRow, "config"> {
+  config: BusinessConfig;
+}
+
+export interface CurrencyRow {
+  id: number;
+  iso_code: string;
+  title: string;
+  symbol: string;
+  exchange_rate: number;
+  is_default: number;
+}
+export interface TitledRow {
+  id: number;
+  title: string;
+  description: string;
+  abbreviation: string | null;
+}
+
+export interface PricingData {
+  rates: Map<number, Rate[]>;
+  segments: SeasonSegment[];
+}
+
+export interface PackageItemRow {
+  id: number;
+  product_id: number;
+  group_id: number | null;
+  role: "default" | "alternative" | "option" | "upgrade";
+  qty_min: number;
+  qty_max: number;
+  qty_default: number;
+  is_configurable_dates: number;
+  sort: number;
+}
+export interface PackageStructure {
+  items: PackageItemRow[];
+  groups: { id: number; is_configurable_dates: number }[];
+  accommodationIds: number[];
+}
+
+export interface SeasonWithSegments {
+  id: number;
+  title: string;
+  segments: { id: number; start_date: string; end_date: string }[];
+}
+
+export interface CatalogLookups {
+  categories: Map<number, string>;
+  locations: Map<number, string>;
+  accommodationTypes: Map<number, string>;
+}
+
+export interface ProductFilter {
+  ids?: number[];
+  type?: string;
+  location_id?: number;
+  backoffice_category_id?: number;
+  /** Only products in a front-office category or promoted (the public list). */
+  listed?: boolean;
+}
+
+/**
+ * A business's whole catalog, read in one round trip and kept in memory by the process: the
+ * business, currencies, diets, levels, lookups, products, rates, seasons and package structures.
+ * Never inventory or allocations (those are read live). `version` is the business's
+ * `catalog_version` when the snapshot was read; triggers change it on every catalog write
+ * (migration 0070), and the request's guard read compares it (db/tenant-read.ts).
+ */
+export interface CatalogSnapshot {
+  businessId: number;
+  version: number;
+  business: Business;
+  currencyRows: CurrencyRow[];
+  currencies: Currency[];
+  diets: TitledRow[];
+  levels: TitledRow[];
+  lookups: CatalogLookups;
+  /** Every product of the business, in id order. */
+  products: Map<number, Product>;
+  rates: Map<number, Rate[]>;
+  segments: SeasonSegment[];
+  structures: Map<number, PackageStructure>;
+  seasons: SeasonWithSegments[];
+}
+
+// ---- Reads of a snapshot, the in-memory twins of the D1 reads in catalog.ts and products.ts ----
+
+/** The snapshot's products among `ids`, by id (ids it does not have are left out). */
+export function productsIn(snap: CatalogSnapshot, ids: number[]): Map<number, Product> {
+  const out = new Map<number, Product>();
+  for (const id of [...new Set(ids)].sort((a, b) => a - b)) {
+    const p = snap.products.get(id);
+    if (p) out.set(id, p);
+  }
+  return out;
+}
+
+/** The products matching every given filter, by id (as findProducts() in products.ts). */
+export function filterProducts(snap: CatalogSnapshot, f: ProductFilter): Product[] {
+  const ids = f.ids ? new Set(f.ids) : null;
+  return [...snap.products.values()].filter(
+    (p) =>
+      (!ids || ids.has(p.id)) &&
+      (f.type === undefined || p.type === f.type) &&
+      (f.location_id === undefined || p.location_id === f.location_id) &&
+      (f.backoffice_category_id === undefined || p.backoffice_category_id === f.backoffice_category_id) &&
+      (!f.listed || p.frontoffice_category_id !== null || p.is_promoted),
+  );
+}
+
+/** The rates of some products and every season segment (as pricingOf() in catalog.ts). */
+export function pricingIn(snap: CatalogSnapshot, ids: number[]): PricingData {
+  const rates = new Map<number, Rate[]>();
+  for (const id of ids) {
+    const list = snap.rates.get(id);
+    if (list) rates.set(id, list);
+  }
+  return { rates, segments: snap.segments };
+}
+
+/** The structure of some packages (empty for an id that is not a package of the business). */
+export function structuresIn(snap: CatalogSnapshot, packageIds: number[]): Map<number, PackageStructure> {
+  return new Map(packageIds.map((id) => [id, snap.structures.get(id) ?? { items: [], groups: [], accommodationIds: [] }]));
+}
+
+/** The business's diets by id (as people and guests show them). */
+export function dietsIn(snap: CatalogSnapshot): Map<number, { id: number; title: string; abbreviation: string | null }> {
+  return new Map(snap.diets.map((d) => [d.id, { id: d.id, title: d.title, abbreviation: d.abbreviation }]));
+}
+
+/** The business's locations by id. */
+export function locationsIn(snap: CatalogSnapshot): Map<number, { id: number; title: string }> {
+  return new Map([...snap.lookups.locations].map(([id, title]) => [id, { id, title }]));
+}
