@@ -148,22 +148,29 @@ function bookPage(title: string, slug: string, attributes: Record<string, string
 export function pageRoutes() {
   const pages = new Hono<AppEnv>();
 
-  pages.get("/widget.js", async (c) => {
-    const res = c.env.ASSETS ? await c.env.ASSETS.fetch(new Request(new URL("/widget.js", c.req.url), { headers: c.req.raw.headers })) : null;
+  /**
+   * widget.js and its chunks (widget-<name>-<hash>.js: the later steps, the texts of other
+   * languages), from the Vite build in worker/public. Module scripts from another origin are
+   * fetched in CORS mode: every host page may load them.
+   */
+  const widgetAsset = async (c: Context<AppEnv>, file: string, cacheControl: string) => {
+    const res = c.env.ASSETS ? await c.env.ASSETS.fetch(new Request(new URL(`/${file}`, c.req.url), { headers: c.req.raw.headers })) : null;
     if (!res || (res.status !== 200 && res.status !== 304)) {
-      throw new ApiError(404, "not_found", "widget.js has not been built: run `npm run build:widget`.");
+      throw new ApiError(404, "not_found", `${file} has not been built: run \`npm run build:widget\`.`);
     }
     const out = new Response(res.body, res);
     out.headers.set("Content-Type", "text/javascript; charset=utf-8");
-    // The file name is not versioned: browsers revalidate after 5 minutes (cheap with the
-    // ETag), and may serve a stale copy for a day while they do.
-    out.headers.set("Cache-Control", "public, max-age=300, stale-while-revalidate=86400");
-    // A module script from another origin is fetched in CORS mode: every host page may load it.
+    out.headers.set("Cache-Control", cacheControl);
     out.headers.set("Access-Control-Allow-Origin", "*");
     out.headers.set("Cross-Origin-Resource-Policy", "cross-origin");
     out.headers.set("X-Content-Type-Options", "nosniff");
     return out;
-  });
+  };
+  // The file name is not versioned: browsers revalidate after 5 minutes (cheap with the ETag),
+  // and may serve a stale copy for a day while they do.
+  pages.get("/widget.js", (c) => widgetAsset(c, "widget.js", "public, max-age=300, stale-while-revalidate=86400"));
+  // A chunk's name changes with its content: kept for a year.
+  pages.get("/:chunk{widget-[A-Za-z0-9_-]+\\.js}", (c) => widgetAsset(c, c.req.param("chunk"), "public, max-age=31536000, immutable"));
 
   pages.get("/demo", (c) => html(c, demoPage(new URL(c.req.url).origin)));
 
