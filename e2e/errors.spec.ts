@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, heading, test } from "./fixtures";
-import { bookWithAnswerLost, continueStep, expectStep, fillGuest, pickDay, toCheckout, w } from "./journey";
+import { addGuests, bookWithAnswerLost, continueStep, expectStep, fillGuest, pickDay, toCheckout, w } from "./journey";
 
 async function toGuestDetails(page: Page, serverUrl: string, nth = 0) {
   await page.goto(`${serverUrl}/demo`);
@@ -8,6 +8,7 @@ async function toGuestDetails(page: Page, serverUrl: string, nth = 0) {
   await pickDay(page, nth);
   await continueStep(page);
   await expectStep(page, "Guests and room");
+  await addGuests(page, { males: 1 });
   await w(page, "label.option").first().locator("input").check();
   await continueStep(page);
   await continueStep(page);
@@ -54,7 +55,7 @@ test("a validation error from the server marks the field it is about", async ({ 
   await pickDay(page, 2);
   await continueStep(page);
   await expectStep(page, "Guests and room");
-  await page.locator("booking-widget").getByRole("button", { name: "More Men" }).click();
+  await addGuests(page, { males: 2 });
   await expect(w(page, "output").first()).toHaveText("2");
   await page.locator("booking-widget label.option").filter({ hasText: "Ocean Dorm" }).locator("input").check();
   await continueStep(page);

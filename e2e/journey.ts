@@ -65,12 +65,21 @@ export interface StepHeadings {
 }
 const ENGLISH: StepHeadings = { room: "Guests and room", extras: "Extras", guests: "Guest details", cart: "Your cart" };
 
-/** From the calendar to an open cart, for one man in the first room listed. */
-export async function bookToCart(page: Page, guest: GuestDetails, options: { nth?: number; room?: RegExp; steps?: StepHeadings } = {}): Promise<string> {
+/** On the room step: add guests with the party's "+" buttons (men, women, couples; in any language). */
+export async function addGuests(page: Page, party: { males?: number; females?: number; couples?: number }): Promise<void> {
+  const steppers = page.locator("booking-widget .stepper");
+  for (const [i, n] of [party.males ?? 0, party.females ?? 0, party.couples ?? 0].entries()) {
+    for (let k = 0; k < n; k++) await steppers.nth(i).locator("button").last().click();
+  }
+}
+
+/** From the calendar to an open cart, for one man (or `party`) in the first room listed. */
+export async function bookToCart(page: Page, guest: GuestDetails, options: { nth?: number; room?: RegExp; steps?: StepHeadings; party?: { males?: number; females?: number; couples?: number } } = {}): Promise<string> {
   const steps = options.steps ?? ENGLISH;
   const date = await pickDay(page, options.nth ?? 0);
   await continueStep(page);
   await expectStep(page, steps.room);
+  await addGuests(page, options.party ?? { males: 1 });
   const room = options.room ? page.locator("booking-widget label.option").filter({ hasText: options.room }) : w(page, "label.option").first();
   await room.locator("input").check();
   await continueStep(page);

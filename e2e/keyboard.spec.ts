@@ -18,7 +18,10 @@ test("the whole booking works with the keyboard alone", async ({ page, server, s
   await page.keyboard.press("Enter");
 
   await expectStep(page, "Guests and room");
-  // one man (the default); the room list is a radio group: Tab in, Space picks
+  // nobody is assumed: the guest says who comes (one man), then the room list is a radio group:
+  // Tab in, Space picks
+  await tabTo(page, page.getByRole("button", { name: "More Men" }));
+  await page.keyboard.press("Enter");
   const radio = w(page, 'input[name="room"]').first();
   await expect(radio).toBeVisible();
   await tabTo(page, radio);

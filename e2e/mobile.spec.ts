@@ -1,5 +1,5 @@
 import { expect, heading, test } from "./fixtures";
-import { checkoutCart, continueStep, expectStep, pickDay, w } from "./journey";
+import { addGuests, checkoutCart, continueStep, expectStep, pickDay, w } from "./journey";
 
 test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
@@ -19,6 +19,7 @@ test("a guest books on a 390x844 phone screen, every step fits the width", async
   await pickDay(page, 2);
   await continueStep(page);
   await expectStep(page, "Guests and room");
+  await addGuests(page, { males: 1 });
   // a shared twin room booked privately: the single room supplement
   await page.locator("booking-widget label.option").filter({ hasText: "Twin Room" }).locator("input").check();
   const srs = page.locator("booking-widget").getByRole("checkbox", { name: /single room supplement/ });

@@ -19,9 +19,9 @@ test("dark mode follows the system, and the theme attribute forces light", async
   await page.emulateMedia({ colorScheme: "dark" });
   await page.goto(`${server.url}/demo`);
   await expect(heading(page)).toHaveText("Choose your dates");
-  await expect(page.locator("booking-widget")).toHaveCSS("background-color", "rgb(18, 26, 31)");
+  await expect(w(page, ".root")).toHaveCSS("background-color", "rgb(18, 26, 31)");
   await axe(page, "dark");
   await shot(page, "dark");
   await page.locator("booking-widget").evaluate((el) => el.setAttribute("theme", "light"));
-  await expect(page.locator("booking-widget")).toHaveCSS("background-color", "rgb(255, 255, 255)");
+  await expect(w(page, ".root")).toHaveCSS("background-color", "rgb(255, 255, 255)");
 });

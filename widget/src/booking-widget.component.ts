@@ -1,17 +1,13 @@
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from "lit";
+import { adoptStyles, html, LitElement, nothing, type PropertyValues, type TemplateResult } from "lit";
 import { property } from "lit/decorators.js";
 import { styles } from "./booking-widget.styles";
 import { BookingController, type BookingOptions } from "./controllers/booking";
 import { emit, type BookingWidgetEventDetail, type BookingWidgetEventName } from "./events";
 import { languageName } from "./format";
-import { renderCart } from "./steps/cart";
-import { renderCheckout } from "./steps/checkout";
+import { laterLoaded } from "./load-later";
+import { focusAndReveal } from "./reveal";
 import { renderDates } from "./steps/dates";
-import { renderDone } from "./steps/done";
-import { renderExtras } from "./steps/extras";
-import { renderGuests } from "./steps/guests";
 import { renderProducts } from "./steps/product";
-import { renderRoom } from "./steps/room";
 import { fill } from "./strings";
 
 /** The origin that served this module: the API's default. */
@@ -79,6 +75,7 @@ export class BookingWidget extends LitElement {
   /** The guest's booking: state and actions. */
   readonly booking = new BookingController(this);
   private focusHeadingNext = false;
+  private laterStyled = false;
 
   /** The attributes the booking starts from (read by the controller). */
   get options(): BookingOptions {
@@ -96,9 +93,16 @@ export class BookingWidget extends LitElement {
     this.focusHeadingNext = true;
   }
 
+  async focusError(): Promise<void> {
+    await this.updateComplete;
+    const banner = this.renderRoot.querySelector<HTMLElement>(".banner");
+    if (banner) focusAndReveal(banner);
+  }
+
   async focusInvalid(): Promise<void> {
     await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+    const field = this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]');
+    if (field) focusAndReveal(field);
   }
 
   async focusDay(date: string): Promise<void> {
@@ -107,14 +111,15 @@ export class BookingWidget extends LitElement {
   }
 
   protected override firstUpdated(): void {
-    void this.booking.load();
+    void this.booking.load().then(() => this.booking.ensureLater().catch(() => undefined));
   }
 
   protected override updated(changed: PropertyValues): void {
     if (changed.has("language")) this.booking.languageChanged(this.language);
-    if (this.focusHeadingNext) {
+    const h2 = this.focusHeadingNext && this.renderRoot.querySelector<HTMLElement>("h2[tabindex]");
+    if (h2) {
       this.focusHeadingNext = false;
-      this.renderRoot.querySelector<HTMLElement>("h2[tabindex]")?.focus();
+      focusAndReveal(h2);
     }
   }
 
@@ -126,8 +131,8 @@ export class BookingWidget extends LitElement {
     return html`<div class="switchers">
       ${settings.languages.length > 1
         ? html`<label>${b.s.language}
-            <select @change=${(e: Event) => b.setLanguage((e.target as HTMLSelectElement).value)} .value=${b.lang}>
-              ${settings.languages.map((l) => html`<option value=${l} ?selected=${l === b.lang}>${languageName(l)}</option>`)}
+            <select @change=${(e: Event) => b.setLanguage((e.target as HTMLSelectElement).value)} .value=${b.wanted}>
+              ${settings.languages.map((l) => html`<option value=${l} ?selected=${l === b.wanted}>${languageName(l)}</option>`)}
             </select></label>`
         : nothing}
       ${settings.currencies.length > 1
@@ -143,7 +148,7 @@ export class BookingWidget extends LitElement {
     const b = this.booking;
     const err = b.error;
     if (!err) return nothing;
-    return html`<div class="banner" part="error">
+    return html`<div class="banner" part="error" tabindex="-1">
       <p>${err.message}</p>
       <div class="actions">
         ${err.actions.map((a, i) => html`<button type="button" class="btn ${i === 0 ? "primary" : ""}" part="button" @click=${a.run}>${a.label}</button>`)}
@@ -154,16 +159,27 @@ export class BookingWidget extends LitElement {
 
   private renderStep(): TemplateResult {
     const b = this.booking;
+    const skeleton = html`<div aria-busy="true"><h2>${b.s.loading}</h2><div class="skeleton-block"></div></div>`;
+    if (b.step === "loading") return skeleton;
+    if (b.step === "product") return renderProducts(b);
+    if (b.step === "dates") return renderDates(b);
+    const later = b.laterReady && laterLoaded();
+    if (!later) {
+      // a stored cart resumed at once, or a guest faster than the network: rendered again when it is here
+      b.ensureLater().catch(() => b.unreachable(() => this.requestUpdate()));
+      return skeleton;
+    }
+    if (!this.laterStyled) {
+      this.laterStyled = true;
+      adoptStyles(this.renderRoot as ShadowRoot, [styles, later.laterStyles]);
+    }
     switch (b.step) {
-      case "loading": return html`<div aria-busy="true"><h2>${b.s.loading}</h2><div class="skeleton-block"></div></div>`;
-      case "product": return renderProducts(b);
-      case "dates": return renderDates(b);
-      case "room": return renderRoom(b);
-      case "extras": return renderExtras(b);
-      case "guests": return renderGuests(b);
-      case "cart": return renderCart(b);
-      case "checkout": return renderCheckout(b);
-      case "done": return renderDone(b);
+      case "room": return later.renderRoom(b);
+      case "extras": return later.renderExtras(b);
+      case "guests": return later.renderGuests(b);
+      case "cart": return later.renderCart(b);
+      case "checkout": return later.renderCheckout(b);
+      case "done": return later.renderDone(b);
     }
   }
 
@@ -176,6 +192,10 @@ export class BookingWidget extends LitElement {
         <span class="progress">${index >= 0 ? fill(b.s.stepOf, { n: index + 1, total: flow.length }) : ""}</span>
         ${this.renderSwitchers()}
       </header>
+      ${b.cart?.status === "open" && b.step !== "done"
+        ? html`<p part="countdown" class="small">${fill(b.s.hold.expiresIn, { time: "" })}<span class="countdown ${b.timeLeft.low ? "low" : ""}" role="timer" aria-live="off" data-countdown>${b.timeLeft.text}</span></p>`
+        : nothing}
+      ${b.untranslated ? html`<p class="small muted" data-untranslated>${fill(b.s.untranslated, { language: languageName(b.untranslated) })}</p>` : nothing}
       <div role="alert">${this.renderError()}</div>
       <div class="step" aria-busy=${b.busy ? "true" : "false"}>${this.renderStep()}</div>
       <div class="sr-only" role="status" aria-live="polite">${b.status}</div>

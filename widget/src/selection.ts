@@ -32,11 +32,15 @@ export interface CustomerForm {
   first_name: string;
   last_name: string;
   email: string;
+  /** The phone number's country (ISO code), which sets phone_countrycode. */
+  phone_country: string;
+  /** Its calling code, digits only: what the service stores. */
   phone_countrycode: string;
   phone: string;
   address_line_1: string;
   city: string;
   zipcode: string;
+  /** ISO 3166-1 alpha-2 (the service accepts a code or an English name). */
   country: string;
 }
 

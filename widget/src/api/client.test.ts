@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { classify } from "./client";
+import { classify, toJson } from "./client";
 
 describe("error classification", () => {
   test("each problem+json maps to the kind the guest gets a message for", () => {
@@ -17,5 +17,25 @@ describe("error classification", () => {
     expect(classify(410, null, null).kind).toBe("cart_expired");
     expect(classify(400, { code: "malformed_json" }, null).kind).toBe("validation");
     expect(classify(502, { code: "bad_gateway" }, null)).toMatchObject({ kind: "server", code: "bad_gateway", message: "HTTP 502" });
+  });
+});
+
+describe("request bodies", () => {
+  test("a page's Array.prototype.toJSON (Prototype.js) does not turn arrays into strings", () => {
+    const body = { currency: "EUR", guests: [{ first_name: "Ana", package: { items: [{ package_item_id: 1002, dates: ["2026-12-05"] }] } }] };
+    const proto = Array.prototype as unknown as { toJSON?: () => string };
+    // Prototype.js 1.6: arrays serialize themselves as a JSON string
+    proto.toJSON = function (this: unknown[]) {
+      return `[${this.map((x) => JSON.stringify(x)).join(", ")}]`;
+    };
+    try {
+      expect(JSON.parse(JSON.stringify(body)).guests).toBeTypeOf("string");
+      expect(JSON.parse(toJson(body))).toEqual(body);
+    } finally {
+      delete proto.toJSON;
+    }
+  });
+  test("plain values serialize as JSON does", () => {
+    expect(toJson({ a: 1, b: [true, null, "x"], c: undefined })).toBe('{"a":1,"b":[true,null,"x"]}');
   });
 });

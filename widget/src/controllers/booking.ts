@@ -1,63 +1,24 @@
-import type { ReactiveController, ReactiveControllerHost } from "lit";
+import type { ReactiveController } from "lit";
 import {
-  WidgetApi, WidgetApiError, type AccommodationOption, type Booking, type Bootstrap, type Cart, type CheckoutBody, type DayEntry, type PackageRoot, type Product, type Settings,
+  WidgetApi, WidgetApiError, type AccommodationOption, type Bootstrap, type Cart, type DayEntry, type PackageRoot, type Product, type Settings,
 } from "../api/client";
 import { loadCart, saveCart, watchCart } from "../cart-store";
 import { describeError } from "../errors";
-import type { BookingWidgetEventDetail, BookingWidgetEventName, BookingWidgetItem } from "../events";
-import { addDays, formatCountdown, formatPrice, formatTime } from "../format";
+import { laterLoaded, loadLater, type Later } from "../load-later";
+import type { BookingWidgetEventName, BookingWidgetItem } from "../events";
+import { addDays, formatCountdown, formatPrice } from "../format";
 import {
-  addToCartBody, allItems, durationChoices, endDate, partySize, rebuildBody, resizeGuests, validateGuests, wholeItemDates,
+  allItems, durationChoices, endDate, resizeGuests, wholeItemDates,
   type CustomerForm, type FieldErrors, type GuestForm, type Selection,
 } from "../selection";
-import { fill, stringsFor, type Strings } from "../strings";
+import { fallbackStrings, fill, hasStrings, loadLaterStrings, loadStrings, type Strings } from "../strings";
+import {
+  FLOW, type BookingHost, type BookingOptions, type Confirmation, type ErrorState, type Step,
+} from "./booking-state";
 import { CountdownController } from "./countdown";
 import { reactive } from "./reactive";
 
-export type Step = "loading" | "product" | "dates" | "room" | "extras" | "guests" | "cart" | "checkout" | "done";
-const FLOW: Step[] = ["product", "dates", "room", "extras", "guests", "cart", "checkout", "done"];
-
-/** The booking as the confirmation step shows it (its booker unknown when found on a stored cart after a reload). */
-export type Confirmation = Pick<Booking, "reference" | "total" | "currency"> & { booker: Pick<Booking["booker"], "first_name" | "email"> | null };
-
-/** The confirmation of the booking a checked-out cart names; null for a cart not booked. */
-const confirmationOf = (cart: Cart, booker: Confirmation["booker"]): Confirmation | null =>
-  cart.status === "checked_out" && cart.booking ? { reference: cart.booking.reference, total: cart.total, currency: cart.currency, booker } : null;
-
-export interface ErrorState {
-  kind: WidgetApiError["kind"] | "client";
-  message: string;
-  actions: { label: string; run: () => void }[];
-}
-
-/** The element's attributes the guest's path starts from. */
-export interface BookingOptions {
-  business: string;
-  product?: string;
-  language?: string;
-  currency?: string;
-  startDate?: string;
-  endDate?: string;
-  duration?: string;
-  males?: string;
-  females?: string;
-  couples?: string;
-  /** The service's origin. */
-  api: string;
-}
-
-/** What the controller needs of its element: attributes, events and focus. */
-export interface BookingHost extends ReactiveControllerHost {
-  readonly options: BookingOptions;
-  /** Fire `booking-widget:<name>` (and push it to the page's dataLayer). */
-  track(name: BookingWidgetEventName, detail: BookingWidgetEventDetail): void;
-  /** After the next render: focus the step's heading. */
-  focusHeading(): void;
-  /** After the next render: focus the first invalid field. */
-  focusInvalid(): Promise<void>;
-  /** After the next render: focus a calendar day. */
-  focusDay(date: string): Promise<void>;
-}
+export type { BookingHost, BookingOptions, Confirmation, Step };
 
 /**
  * The guest's booking: every piece of state of the path (selection, party, cart, errors) and
@@ -69,13 +30,13 @@ export class BookingController implements ReactiveController {
   @reactive boot: Bootstrap | null = null;
   @reactive lang = "en";
   @reactive cur = "EUR";
-  @reactive sel: Selection = { productId: null, startDate: null, duration: 7, males: 1, females: 0, couples: 0, accommodationId: null, srs: false, items: {} };
+  @reactive sel: Selection = { productId: null, startDate: null, duration: 7, males: 0, females: 0, couples: 0, accommodationId: null, srs: false, items: {} };
   @reactive days: Record<string, DayEntry> = {};
   @reactive month = "";
   @reactive pkg: PackageRoot | null = null;
   @reactive rooms: AccommodationOption[] | null = null;
   @reactive guests: GuestForm[] = [];
-  @reactive customer: CustomerForm = { first_name: "", last_name: "", email: "", phone_countrycode: "", phone: "", address_line_1: "", city: "", zipcode: "", country: "" };
+  @reactive customer: CustomerForm = { first_name: "", last_name: "", email: "", phone_country: "", phone_countrycode: "", phone: "", address_line_1: "", city: "", zipcode: "", country: "" };
   @reactive terms = false;
   @reactive newsletter = false;
   @reactive cart: Cart | null = null;
@@ -86,37 +47,77 @@ export class BookingController implements ReactiveController {
   @reactive busy = "";
   /** The selection's price from POST /packages/prices (null while unknown). */
   @reactive estimate: number | null = null;
+  /** What each chosen extra adds for the whole party, by package item (from the same prices). */
+  @reactive extraTotals: Record<number, number> = {};
   /** Polite announcements (countdown thresholds, confirmations). */
   @reactive status = "";
   /** The calendar day holding the roving tab stop. */
   @reactive calFocus: string | null = null;
-  @reactive s: Strings = stringsFor("en");
+  /**
+   * The texts in the language shown. Its later half (room, extras, guests, cart, checkout, done)
+   * is there once `laterReady`: only the later steps read it, and they render only then.
+   */
+  @reactive s: Strings = fallbackStrings as Strings;
+  /** The later steps' chunk and texts have arrived. */
+  @reactive laterReady = false;
+  /** The language the page or the guest asked for; `lang` is what is shown (English where the widget lacks it). */
+  @reactive wanted = "";
 
-  private api!: WidgetApi;
+  /** Internal: the controller's parts in later.ts use these too. */
+  api!: WidgetApi;
   private unwatch?: () => void;
-  private idempotency = new Map<string, string>();
-  private roomsRequest = 0;
-  private estimateTimer: ReturnType<typeof setTimeout> | undefined;
-  private estimateAbort: AbortController | undefined;
+  idempotency = new Map<string, string>();
+  roomsRequest = 0;
+  estimateTimer: ReturnType<typeof setTimeout> | undefined;
+  estimateAbort: AbortController | undefined;
   readonly countdown: CountdownController;
 
   constructor(readonly host: BookingHost) {
     host.addController(this);
     this.countdown = new CountdownController(host, {
-      onThreshold: (left) => this.announce(Math.abs(left - 60) <= 1 ? this.s.cart.expiresMinute : fill(this.s.cart.expiresSoon, { time: formatCountdown(left) })),
-      onExpire: () => void this.onCartExpired(),
+      onThreshold: (left) => this.announce(Math.abs(left - 60) <= 1 ? this.s.hold.expiresMinute : fill(this.s.hold.expiresSoon, { time: formatCountdown(left) })),
+      onExpire: () => void this.later((l) => l.onCartExpired(this)),
     });
   }
 
-  private get o(): BookingOptions {
+  get o(): BookingOptions {
     return this.host.options;
   }
 
   hostConnected(): void {
-    this.unwatch = watchCart(this.o.business, (stored) => void this.onOtherTab(stored?.id ?? null));
+    this.unwatch = watchCart(this.o.business, (stored) => void this.later((l) => l.onOtherTab(this, stored?.id ?? null)));
   }
   hostDisconnected(): void {
     this.unwatch?.();
+  }
+
+  /** The later steps' chunk, with their texts in the language shown. */
+  async ensureLater(): Promise<Later> {
+    const lang = this.lang;
+    const [later, texts] = await Promise.all([loadLater(), loadLaterStrings(lang)]);
+    if (lang === this.lang) {
+      this.s = { ...this.s, ...texts };
+      this.laterReady = true;
+    } else await this.ensureLater(); // the language changed meanwhile
+    return later;
+  }
+
+  /** Run one of the actions that live in the later chunk; a chunk that cannot be fetched is a network failure. */
+  /** The later chunk, for actions only the later steps call (they render once it is here). */
+  private get l(): Later {
+    return laterLoaded()!;
+  }
+
+  private async later(action: (later: Later) => Promise<void>): Promise<void> {
+    let later: Later;
+    try {
+      later = await this.ensureLater();
+    } catch {
+      this.unreachable(() => void this.later(action));
+      void this.host.focusError();
+      return;
+    }
+    await action(later);
   }
 
   // ---- loading and navigation ---------------------------------------------------------------
@@ -130,8 +131,17 @@ export class BookingController implements ReactiveController {
     this.api = new WidgetApi(o.api, o.business);
     await this.run("load", async () => {
       const duration = o.duration ? Number(o.duration) : o.endDate && o.startDate ? Math.round((Date.parse(o.endDate) - Date.parse(o.startDate)) / 86_400_000) : undefined;
-      const boot = await this.api.bootstrap({ product: o.product, start_date: o.startDate, duration: duration && duration > 0 ? duration : undefined, language: this.initialLanguage(), currency: o.currency });
-      this.applyBoot(boot);
+      const asked = this.initialLanguage();
+      // a language the widget has no texts in is shown in English throughout, catalog included
+      const language = asked && !hasStrings(asked) ? "en" : asked;
+      if (language) void loadStrings(language); // fetched alongside the bootstrap
+      // a stored cart is shown on the later steps: their chunk comes alongside too
+      const stored = loadCart(o.business);
+      const resuming = stored ? this.ensureLater().catch((err: Error) => Promise.reject(new WidgetApiError("network", 0, err.message))) : null;
+      resuming?.catch(() => undefined); // awaited below; not unhandled meanwhile
+      const boot = await this.api.bootstrap({ product: o.product, start_date: o.startDate, duration: duration && duration > 0 ? duration : undefined, language, currency: o.currency });
+      await this.applyBoot(boot);
+      this.wanted = asked && boot.settings.languages.includes(asked) ? asked : boot.language;
       const party = { males: num(o.males), females: num(o.females), couples: num(o.couples) };
       if (party.males !== null || party.females !== null || party.couples !== null) {
         this.sel = { ...this.sel, males: party.males ?? 0, females: party.females ?? 0, couples: party.couples ?? 0 };
@@ -144,22 +154,27 @@ export class BookingController implements ReactiveController {
         this.viewItem(boot.product);
       }
       this.guests = resizeGuests(this.guests, this.sel);
-      const stored = loadCart(o.business);
-      if (stored && (await this.resumeCart(stored.id))) return;
+      if (stored && (await (await resuming!).resumeCart(this, stored.id))) return;
       this.go(boot.product ? "dates" : "product", false);
     });
   }
 
   /** Adopt a language change made on the element's attribute. */
   languageChanged(language: string | undefined): void {
-    if (this.boot && language && language !== this.lang) this.setLanguage(language);
+    if (this.boot && language && language !== this.wanted) this.setLanguage(language);
   }
 
-  private applyBoot(boot: Bootstrap): void {
+  /** The name of the language asked for when the widget's texts lack it (then all is English); null otherwise. */
+  get untranslated(): string | null {
+    return this.wanted && this.wanted !== this.lang && !hasStrings(this.wanted) ? this.wanted : null;
+  }
+
+  private async applyBoot(boot: Bootstrap): Promise<void> {
+    const [first, later] = await Promise.all([loadStrings(boot.language), this.laterReady ? loadLaterStrings(boot.language) : undefined]);
     this.boot = boot;
     this.lang = boot.language;
     this.cur = boot.currency;
-    this.s = stringsFor(boot.language);
+    this.s = { ...first, ...later } as Strings;
     if (boot.calendar) {
       this.days = { ...boot.calendar.dates };
       this.month = `${(boot.start_date ?? boot.calendar.from).slice(0, 7)}-01`;
@@ -169,9 +184,11 @@ export class BookingController implements ReactiveController {
   /** Move to a step; focus lands on its heading (not on first load, which must not steal focus from the host page). */
   go(step: Step, focus = true): void {
     this.step = step;
+    // what was announced on the last step is no longer current
+    this.status = "";
     if (step === "extras") {
       this.estimate = null;
-      this.scheduleEstimate();
+      this.l.scheduleEstimate(this);
     }
     if (focus) this.host.focusHeading();
     if (step === "checkout" && this.cart) this.track("begin_checkout", this.cartItems(this.cart), this.cart.total, this.cart.cart_id);
@@ -205,7 +222,11 @@ export class BookingController implements ReactiveController {
 
   // ---- errors and busy states ----------------------------------------------------------------
 
-  /** Run an action; a failure becomes a banner with its own message and a way forward. */
+  /**
+   * Run an action; a failure becomes a banner with its own message and a way forward. Focus
+   * follows a failure of what the guest did (the button they pressed may be gone or disabled):
+   * to the field the service refused, else to the banner. The first load never takes focus.
+   */
   async run(name: string, action: () => Promise<void>): Promise<boolean> {
     this.busy = name;
     this.error = null;
@@ -217,10 +238,11 @@ export class BookingController implements ReactiveController {
       if (!(err instanceof WidgetApiError)) {
         console.error(err);
         this.error = { kind: "server", message: this.s.errors.generic, actions: [{ label: this.s.errors.retry, run: retry }] };
-        return false;
+      } else {
+        this.error = this.errorFor(err, retry);
+        if (err.kind === "rate_limited") this.scheduleRateLimitNotice(err.retryAfter);
       }
-      this.error = this.errorFor(err, retry);
-      if (err.kind === "rate_limited") this.scheduleRateLimitNotice(err.retryAfter);
+      if (name !== "load") void (Object.keys(this.fieldErrors).length ? this.host.focusInvalid() : this.host.focusError());
       return false;
     } finally {
       this.busy = "";
@@ -230,16 +252,19 @@ export class BookingController implements ReactiveController {
   errorFor(err: WidgetApiError, retry: () => void): ErrorState {
     const e = this.s.errors;
     const { message, fields } = describeError(err, this.s);
-    if (Object.keys(fields).length) this.fieldErrors = { ...this.fieldErrors, ...fields };
+    const marked = Object.keys(fields).length > 0;
+    if (marked) this.fieldErrors = { ...this.fieldErrors, ...fields };
+    // the service's own words, for the site's developer
+    if (err.kind === "validation") console.warn(`booking-widget: the service refused the request (${err.status} ${err.code}): ${err.message}`, err.fieldErrors);
     const startOver = { label: e.startOver, run: () => this.startOver() };
     const actions: Record<string, ErrorState["actions"]> = {
       sold_out: [{ label: this.s.steps.dates, run: () => void this.afterSoldOut() }],
       cart_expired: [{ label: e.rebuild, run: () => void this.rebuildCart() }, startOver],
       cart_not_open: [startOver],
       not_found: [startOver],
-      validation: [],
       origin: [],
     };
+    if (marked) actions.validation = [];
     return { kind: err.kind, message, actions: actions[err.kind] ?? [{ label: e.retry, run: retry }] };
   }
 
@@ -254,13 +279,18 @@ export class BookingController implements ReactiveController {
   }
 
   /** Field errors found before sending: the banner counts them and focus goes to the first. */
-  private async refuse(errors: FieldErrors): Promise<boolean> {
+  async refuse(errors: FieldErrors): Promise<boolean> {
     this.fieldErrors = errors;
     const n = Object.keys(errors).length;
     if (!n) return false;
     this.error = this.clientError(n);
     await this.host.focusInvalid();
     return true;
+  }
+
+  /** The service could not be reached outside an API call (a part of the widget failed to load). */
+  unreachable(retry: () => void): void {
+    if (this.error?.kind !== "network") this.error = { kind: "network", message: this.s.errors.network, actions: [{ label: this.s.errors.retry, run: retry }] };
   }
 
   dismissError(): void {
@@ -281,7 +311,7 @@ export class BookingController implements ReactiveController {
   }
 
   /** An idempotency key per logical action, reused by its retries so nothing is booked twice. */
-  private keyFor(action: string, payload: unknown): string {
+  keyFor(action: string, payload: unknown): string {
     const id = `${action}:${JSON.stringify(payload)}`;
     let key = this.idempotency.get(id);
     if (!key) {
@@ -294,8 +324,10 @@ export class BookingController implements ReactiveController {
   // ---- catalog: language, currency, dates, rooms, extras --------------------------------------
 
   setLanguage(language: string): void {
-    this.lang = language;
-    this.s = stringsFor(language);
+    this.wanted = language;
+    this.lang = hasStrings(language) ? language : "en";
+    void loadStrings(this.lang); // alongside the catalog
+    if (this.laterReady) void loadLaterStrings(this.lang);
     void this.refreshCatalog();
   }
 
@@ -309,7 +341,7 @@ export class BookingController implements ReactiveController {
     await this.run("catalog", async () => {
       const boot = await this.api.bootstrap({ product: this.sel.productId ? String(this.sel.productId) : this.o.product, start_date: this.sel.startDate ?? undefined, duration: this.sel.productId ? this.sel.duration : undefined, language: this.lang, currency: this.cur });
       const month = this.month;
-      this.applyBoot(boot);
+      await this.applyBoot(boot);
       if (month) this.month = month;
       if (this.sel.productId && this.sel.startDate) {
         this.pkg = await this.api.packageItems(this.sel.productId, { start_date: this.sel.startDate, duration: this.sel.duration, currency: this.cur, language: this.lang });
@@ -322,7 +354,7 @@ export class BookingController implements ReactiveController {
     await this.run("product", async () => {
       const boot = await this.api.bootstrap({ product: String(product.id), language: this.lang, currency: this.cur });
       const products = this.boot?.products;
-      this.applyBoot({ ...boot, products: products ?? boot.products });
+      await this.applyBoot({ ...boot, products: products ?? boot.products });
       this.sel = { ...this.sel, productId: product.id, startDate: boot.start_date, duration: boot.calendar?.duration ?? product.duration.default, accommodationId: null, srs: false, items: {} };
       this.pkg = boot.package;
       this.applyDefaults();
@@ -403,12 +435,7 @@ export class BookingController implements ReactiveController {
   }
 
   setParty(part: "males" | "females" | "couples", value: number): void {
-    const max = this.currentProduct?.pax.max ?? 20;
-    const next = { ...this.sel, [part]: Math.max(0, value) };
-    if (partySize(next) > max) return;
-    this.sel = { ...next, accommodationId: null, srs: false };
-    this.guests = resizeGuests(this.guests, this.sel);
-    void this.loadRooms();
+    this.l.setParty(this, part, value);
   }
 
   chooseRoom(id: number): void {
@@ -419,49 +446,23 @@ export class BookingController implements ReactiveController {
     this.sel = { ...this.sel, srs: on };
   }
 
-  async loadRooms(): Promise<void> {
-    const product = this.currentProduct;
-    if (!product || !this.sel.startDate || partySize(this.sel) === 0) {
-      this.rooms = partySize(this.sel) === 0 ? [] : null;
-      return;
-    }
-    const ticket = ++this.roomsRequest;
-    await this.run("rooms", async () => {
-      const rooms = await this.api.accommodations(product.id, { start_date: this.sel.startDate!, duration: this.sel.duration, males: this.sel.males, females: this.sel.females, couples: this.sel.couples, currency: this.cur, language: this.lang });
-      if (ticket !== this.roomsRequest) return; // a newer party was asked for meanwhile
-      this.rooms = rooms;
-      if (this.sel.accommodationId && !rooms.some((r) => r.product.id === this.sel.accommodationId)) this.sel = { ...this.sel, accommodationId: null, srs: false };
-    });
+  /** The room types for the party and dates. */
+  loadRooms(): Promise<void> {
+    return this.later((l) => l.loadRooms(this));
   }
 
   setItemDates(itemId: number, dates: string[]): void {
-    const items = { ...this.sel.items };
-    if (dates.length) items[itemId] = dates;
-    else delete items[itemId];
-    this.sel = { ...this.sel, items };
-    this.scheduleEstimate();
+    this.l.setItemDates(this, itemId, dates);
   }
 
-  /** Re-price the selection shortly after the guest stops changing it (one request per pause). */
-  scheduleEstimate(): void {
-    clearTimeout(this.estimateTimer);
-    this.estimateTimer = setTimeout(() => void this.updateEstimate(), 250);
+  /** A second stay in the same cart: a fresh choice of room and extras, and fresh names. */
+  addAnotherStay(): void {
+    this.l.addAnotherStay(this);
   }
 
-  private async updateEstimate(): Promise<void> {
-    const s = this.sel;
-    if (!s.productId || !s.startDate || !s.accommodationId || partySize(s) === 0) return;
-    this.estimateAbort?.abort();
-    const abort = (this.estimateAbort = new AbortController());
-    const draft = addToCartBody(s, this.pkg, resizeGuests([], s), this.cart?.status === "open" ? this.cart.currency : this.cur, this.lang);
-    const body = { currency: draft.currency, guests: draft.guests.map(({ first_name: _f, last_name: _l, ...g }, i) => ({ ...g, unique_id: `g${i}` })) };
-    try {
-      const prices = await this.api.packagePrices(body, abort.signal);
-      this.estimate = Math.round(Object.values(prices).flat().reduce((t, l) => t + l.price, 0) * 100) / 100;
-    } catch {
-      // an estimate is a courtesy: without it the cart still shows the real total
-      if (!abort.signal.aborted) this.estimate = null;
-    }
+  /** From the cart to the checkout, the booker's name and e-mail taken from the first guest. */
+  toCheckout(): void {
+    this.l.toCheckout(this);
   }
 
   // ---- guests and cart ------------------------------------------------------------------------
@@ -471,29 +472,12 @@ export class BookingController implements ReactiveController {
     this.clearFieldError(...Object.keys(patch).map((k) => `guests.${i}.${k}`));
   }
 
-  async addToCart(): Promise<void> {
-    const settings = this.boot!.settings.settings.guest_fields;
-    const invalid = validateGuests(this.guests, { birthdayRequired: settings.birthday.required, minimumAge: settings.minimum_age, startDate: this.sel.startDate! }, {
-      required: this.s.guests.required, tooYoung: fill(this.s.guests.tooYoung, { age: settings.minimum_age }), invalidEmail: this.s.guests.invalidEmail,
-    });
-    if (await this.refuse(invalid)) return;
-    const openCart = this.cart?.status === "open" ? this.cart.cart_id : undefined;
-    const body = addToCartBody(this.sel, this.pkg, this.guests, openCart ? this.cart!.currency : this.cur, this.lang, openCart);
-    await this.run("add", async () => {
-      const cart = await this.api.addToCart(body, this.keyFor("add", body));
-      // first the general "held for" line; a countdown threshold crossed at once (a short
-      // lifetime) announces after it and wins
-      this.announce(fill(this.s.cart.expiresIn, { time: formatCountdown(cart.seconds_left) }));
-      this.setCart(cart);
-      this.idempotency.clear();
-      const added = cart.guests.slice(-this.guests.length);
-      this.track("add_to_cart", this.cartItems({ ...cart, guests: added }), added.reduce((t, g) => t + g.total, 0), cart.cart_id);
-      this.fieldErrors = {};
-      this.go("cart");
-    });
+  /** Hold the party's stay in the cart (a new one, or the open one). */
+  addToCart(): Promise<void> {
+    return this.later((l) => l.addToCart(this));
   }
 
-  private setCart(cart: Cart | null): void {
+  setCart(cart: Cart | null): void {
     this.cart = cart;
     if (cart && cart.status === "open") {
       saveCart(this.o.business, { id: cart.cart_id, expiry_date: cart.expiry_date, currency: cart.currency });
@@ -504,96 +488,22 @@ export class BookingController implements ReactiveController {
     }
   }
 
-  private async resumeCart(id: string): Promise<boolean> {
-    try {
-      const cart = await this.api.cart(id);
-      if (cart.status === "open" && cart.seconds_left > 0 && cart.guests.length) {
-        this.setCart(cart);
-        this.cur = cart.currency;
-        this.go("cart", false);
-        this.status = this.s.cart.resumed;
-        return true;
-      }
-      const booked = confirmationOf(cart, null);
-      if (booked) {
-        // A checkout answered shows its confirmation and forgets the cart, so a stored cart that
-        // was checked out is one whose answer never arrived: show the booking it names (once).
-        this.booking = booked;
-        this.cur = cart.currency;
-        this.track("purchase", this.cartItems(cart), cart.total, cart.cart_id, booked.reference);
-        saveCart(this.o.business, null);
-        this.go("done", false);
-        return true;
-      }
-      if (cart.status === "abandoned" && cart.abandon_reason === "expired" && cart.guests.length) {
-        this.cart = cart;
-        this.go("cart", false);
-        this.error = this.errorFor(new WidgetApiError("cart_expired", 410, "expired"), () => undefined);
-        return true;
-      }
-    } catch (err) {
-      if (err instanceof WidgetApiError && (err.kind === "network" || err.kind === "rate_limited")) throw err;
-    }
-    saveCart(this.o.business, null);
-    return false;
+  /** Ten more minutes for the holds. */
+  extendCart(): Promise<void> {
+    return this.later((l) => l.extendCart(this));
   }
 
-  async extendCart(): Promise<void> {
-    await this.run("extend", async () => {
-      const res = await this.api.extend(this.cart!.cart_id);
-      const cart = await this.api.cart(res.cart_id);
-      this.setCart(cart);
-      this.announce(fill(this.s.cart.extended, { time: formatTime(new Date(res.expiry_date), this.lang) }));
-    });
+  /** Give the holds back and start again. */
+  emptyCart(): Promise<void> {
+    return this.later((l) => l.emptyCart(this));
   }
 
-  async emptyCart(): Promise<void> {
-    await this.run("remove", async () => {
-      try {
-        await this.api.abandon(this.cart!.cart_id);
-      } catch (err) {
-        if (!(err instanceof WidgetApiError) || !["cart_expired", "cart_not_open", "not_found"].includes(err.kind)) throw err;
-      }
-      this.setCart(null);
-      saveCart(this.o.business, null);
-      this.announce(this.s.cart.removeConfirm);
-      this.go(this.productFixed ? "dates" : "product");
-    });
+  /** Hold the same selection again in a new cart (after it expired). */
+  rebuildCart(): Promise<void> {
+    return this.later((l) => l.rebuildCart(this));
   }
 
-  /** A second stay in the same cart: a fresh choice of room and extras, and fresh names. */
-  addAnotherStay(): void {
-    this.sel = { ...this.sel, accommodationId: null, srs: false, items: {} };
-    this.guests = this.guests.map((g) => ({ ...g, first_name: "", last_name: "", email: "", birth_date: "" }));
-    this.go("dates");
-  }
-
-  private async onCartExpired(): Promise<void> {
-    if (!this.cart || this.step === "done") return;
-    const expired = this.cart;
-    this.track("cart_expired", this.cartItems(expired), expired.total, expired.cart_id);
-    try {
-      this.cart = await this.api.cart(expired.cart_id);
-    } catch {
-      /* keep what we showed */
-    }
-    this.error = this.errorFor(new WidgetApiError("cart_expired", 410, "expired"), () => undefined);
-  }
-
-  /** Hold the same selection again in a new cart, from what the server shows of the old one. */
-  async rebuildCart(): Promise<void> {
-    const old = this.cart;
-    if (!old) return this.startOver();
-    const body = rebuildBody(old);
-    await this.run("rebuild", async () => {
-      const cart = await this.api.addToCart(body, this.keyFor("rebuild", { from: old.cart_id }));
-      this.setCart(cart);
-      this.track("add_to_cart", this.cartItems(cart), cart.total, cart.cart_id);
-      this.go("cart");
-    });
-  }
-
-  private async afterSoldOut(): Promise<void> {
+  async afterSoldOut(): Promise<void> {
     this.error = null;
     this.rooms = null;
     this.go("dates");
@@ -613,37 +523,7 @@ export class BookingController implements ReactiveController {
     if (this.sel.productId) void this.setDuration(this.sel.duration);
   }
 
-  /** Another tab changed the cart: follow it. */
-  private async onOtherTab(id: string | null): Promise<void> {
-    if (this.step === "done") return;
-    if (!id) {
-      if (this.cart) {
-        this.setCart(null);
-        if (this.step === "cart" || this.step === "checkout") this.go(this.productFixed ? "dates" : "product", false);
-      }
-      return;
-    }
-    try {
-      const cart = await this.api.cart(id);
-      if (cart.status === "open") {
-        this.setCart(cart);
-        if (this.step !== "guests" && this.step !== "checkout") this.go("cart", false);
-      }
-    } catch {
-      /* the next action will tell */
-    }
-  }
-
   // ---- checkout -------------------------------------------------------------------------------
-
-  /** From the cart to the checkout, the booker's name and e-mail taken from the first guest. */
-  toCheckout(): void {
-    const g = this.guests[0];
-    if (g && !this.customer.first_name && !this.customer.last_name && !this.customer.email) {
-      this.customer = { ...this.customer, first_name: g.first_name, last_name: g.last_name, email: g.email };
-    }
-    this.go("checkout");
-  }
 
   setCustomer(key: keyof CustomerForm, value: string): void {
     this.customer = { ...this.customer, [key]: value };
@@ -659,53 +539,9 @@ export class BookingController implements ReactiveController {
     this.newsletter = on;
   }
 
-  async checkout(): Promise<void> {
-    const rules = this.boot!.settings.settings.customer_fields;
-    const c = this.customer;
-    const errors: FieldErrors = {};
-    const req = this.s.guests.required;
-    if (!c.first_name.trim()) errors["customer.first_name"] = req;
-    if (!c.last_name.trim()) errors["customer.last_name"] = req;
-    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(c.email.trim())) errors["customer.email"] = c.email.trim() ? this.s.guests.invalidEmail : req;
-    if (rules.phone.request && rules.phone.required && !c.phone.trim()) errors["customer.phone"] = req;
-    if (rules.address.request && rules.address.required) {
-      for (const k of ["address_line_1", "city", "zipcode", "country"] as const) if (!c[k].trim()) errors[`customer.${k}`] = req;
-    }
-    if (!this.terms) errors.terms_accepted = this.s.checkout.mustAccept;
-    if (await this.refuse(errors)) return;
-    const customer: CheckoutBody["customer"] & Record<string, string> = { first_name: c.first_name.trim(), last_name: c.last_name.trim(), email: c.email.trim(), language_code: this.lang };
-    for (const k of ["phone_countrycode", "phone", "address_line_1", "city", "zipcode", "country"] as const) if (c[k].trim()) (customer as Record<string, string>)[k] = c[k].trim().replace(/^\+/, "");
-    const body = { terms_accepted: true as const, newsletter_opt_in: this.newsletter, customer };
-    const cart = this.cart!;
-    await this.run("checkout", async () => {
-      let booking: Confirmation;
-      try {
-        booking = await this.api.checkout(cart.cart_id, body, this.keyFor("checkout", { cart: cart.cart_id, body }));
-      } catch (err) {
-        // "Not open": an earlier attempt may have booked it and its answer never arrived (the
-        // connection dropped, the guest changed a field and sent again with a new key). "In
-        // progress": the same attempt is still running, or its server died after booking. Either
-        // way a booked cart names its booking: confirm that one rather than tell the guest to
-        // start over (or retry on a cart already booked).
-        const unsure = err instanceof WidgetApiError && (err.kind === "cart_not_open" || err.code === "idempotency_in_progress");
-        const found = unsure ? await this.bookingOnCart(cart.cart_id, customer) : null;
-        if (!found) throw err;
-        booking = found;
-      }
-      this.booking = booking;
-      this.track("purchase", this.cartItems(cart), booking.total, cart.cart_id, booking.reference);
-      this.setCart(null);
-      saveCart(this.o.business, null);
-      this.idempotency.clear();
-      this.fieldErrors = {};
-      this.go("done");
-    });
-  }
-
-  /** The booking a checked-out cart names, shown with the details this checkout sent; null otherwise. */
-  private async bookingOnCart(cartId: string, customer: { first_name: string; email: string }): Promise<Confirmation | null> {
-    const cart = await this.api.cart(cartId).catch(() => null);
-    return cart && confirmationOf(cart, { first_name: customer.first_name, email: customer.email });
+  /** Book the cart. */
+  checkout(): Promise<void> {
+    return this.later((l) => l.checkout(this));
   }
 
   // ---- analytics ------------------------------------------------------------------------------
@@ -716,11 +552,11 @@ export class BookingController implements ReactiveController {
     this.track("view_item", [{ item_id: String(product.id), item_name: product.title, item_category: product.type, price, quantity: 1 }], price);
   }
 
-  private cartItems(cart: Cart): BookingWidgetItem[] {
+  cartItems(cart: Cart): BookingWidgetItem[] {
     return cart.guests.flatMap((g) => g.items.map((i) => ({ item_id: String(i.product_id), item_name: i.title, item_category: i.role, price: i.price, quantity: i.qty })));
   }
 
-  private track(name: BookingWidgetEventName, items: BookingWidgetItem[], value: number, cartId?: string, transactionId?: string): void {
+  track(name: BookingWidgetEventName, items: BookingWidgetItem[], value: number, cartId?: string, transactionId?: string): void {
     this.host.track(name, {
       business: this.o.business,
       currency: this.cart?.currency ?? this.cur,
@@ -735,6 +571,15 @@ export class BookingController implements ReactiveController {
 
   price(value: number, currency = this.cur): string {
     return formatPrice(value, currency, this.lang);
+  }
+
+  /** The cart's holds are live: it can be booked. */
+  get held(): boolean {
+    return this.cart?.status === "open" && this.countdown.secondsLeft > 0;
+  }
+
+  get company(): string {
+    return this.boot?.settings.company_name ?? "";
   }
 
   /** Seconds left on the cart, formatted, and whether time is short. */

@@ -1,10 +1,13 @@
 import { html, nothing } from "lit";
-import type { Confirmation } from "../controllers/booking";
+import type { Confirmation } from "../controllers/booking-state";
 import { fill } from "../strings";
 import { heading, type StepBase } from "./parts";
+import { renderStays } from "./summary";
 
 export interface DoneView extends StepBase {
   readonly booking: Confirmation | null;
+  /** The business, as the guest knows it. */
+  readonly company: string;
   startOver(): void;
 }
 
@@ -15,8 +18,9 @@ export function renderDone(v: DoneView) {
     <div class="card" part="card">
       <p class="muted">${v.s.done.reference}</p>
       <p class="ref" data-booking-reference>${b.reference}</p>
-      <p class="total" part="total"><span>${v.s.cart.total}</span><span>${v.price(b.total, b.currency)}</span></p>
     </div>
+    ${renderStays(v, b)}
+    <p data-payment>${fill(v.s.done.payment, { company: v.company })}</p>
     ${b.booker ? html`<p>${fill(v.s.done.emailed, { email: b.booker.email })}</p>` : nothing}
     <div class="actions"><span class="spacer"></span>
       <button type="button" class="btn" part="button" @click=${() => v.startOver()}>${v.s.done.another}</button>

@@ -12,13 +12,25 @@ export interface ExtrasView extends StepBase {
   readonly cur: string;
   /** The selection's price, null while unknown. */
   readonly estimate: number | null;
+  /** What each chosen extra adds for the whole party, by package item. */
+  readonly extraTotals: Record<number, number>;
   setItemDates(itemId: number, dates: string[]): void;
   go(step: "guests"): void;
 }
 
+const partyLabel = (v: ExtrasView) => {
+  const n = partySize(v.sel);
+  return n === 1 ? v.s.room.guestOne : fill(v.s.room.total, { n });
+};
+
+/** The unit price, and once chosen, what the extra adds for this party (sessions × guests, tiers applied). */
 function itemPrice(v: ExtrasView, item: PackageItem) {
   const p = item.price ?? item.product.price;
-  return p ? fill(v.s.extras.perPerson, { price: v.price(p.value, p.currency) }) : "";
+  const unit = p ? fill(v.s.extras.perPerson, { price: v.price(p.value, p.currency) }) : "";
+  const total = v.extraTotals[item.package_item_id];
+  return html`<span class="price">${unit}</span>${total === undefined
+    ? nothing
+    : html` · <span class="price" data-extra-total>${fill(v.s.extras.forParty, { price: v.price(total, p?.currency), n: partyLabel(v) })}</span>`}`;
 }
 
 /** Per-day choice: a checkbox per date, or for timeslot items a time per date. */
@@ -38,7 +50,7 @@ function dayPicker(v: ExtrasView, item: PackageItem) {
         if (d.timeslots) {
           const current = [...chosen].find((c) => c.slice(0, 10) === d.date)?.slice(11, 16) ?? "";
           const id = `slot-${item.package_item_id}-${d.date}`;
-          return html`<div class="field" style="min-width:9rem">
+          return html`<div class="field">
             <label for=${id} class="small">${label}</label>
             <select id=${id} .value=${current} @change=${(e: Event) => { const t = (e.target as HTMLSelectElement).value; set(d.date, t ? `${d.date} ${t}:00` : null); }}>
               <option value="">${x.noTime}</option>
@@ -63,7 +75,7 @@ function optionItem(v: ExtrasView, item: PackageItem) {
     <label class="check">
       <input type="checkbox" .checked=${selected} ?disabled=${none}
         @change=${(e: Event) => v.setItemDates(item.package_item_id, (e.target as HTMLInputElement).checked ? wholeItemDates(item) : [])} />
-      <span class="grow"><strong>${item.product.title}</strong> <span class="price">${itemPrice(v, item)}</span>
+      <span class="grow"><strong>${item.product.title}</strong> ${itemPrice(v, item)}
         ${item.product.description ? html`<br /><span class="muted small">${item.product.description}</span>` : nothing}
         ${none ? html`<br /><span class="error-text">${v.s.extras.soldOut}</span>` : nothing}</span>
     </label>
@@ -84,7 +96,7 @@ function group(v: ExtrasView, items: PackageItem[], index: number) {
     <label class="check"><input type="radio" name="group-${index}" .checked=${!chosen} @change=${() => pick(null)} /><span>${x.choiceNone}</span></label>
     ${items.map((i) => html`<label class="check">
       <input type="radio" name="group-${index}" .checked=${chosen === i} ?disabled=${bookableDates(i).length === 0} @change=${() => pick(i)} />
-      <span><strong>${i.product.title}</strong> <span class="price">${itemPrice(v, i)}</span></span>
+      <span><strong>${i.product.title}</strong> ${itemPrice(v, i)}</span>
     </label>`)}
     ${chosen && chosen.is_configurable_dates ? dayPicker(v, chosen) : nothing}
   </fieldset>`;
@@ -116,9 +128,8 @@ export function renderExtras(v: ExtrasView) {
 /** The selection's price, kept in place (a dash until known) so nothing moves when it arrives. */
 function renderEstimate(v: ExtrasView) {
   const currency = v.cart?.status === "open" ? v.cart.currency : v.cur;
-  const n = partySize(v.sel);
   return html`<p class="total" part="total" aria-live="polite">
-    <span>${fill(v.s.extras.summary, { n: n === 1 ? v.s.room.guestOne : fill(v.s.room.total, { n }) })}</span>
+    <span>${fill(v.s.extras.summary, { n: partyLabel(v) })}</span>
     <span data-estimate>${v.estimate === null ? "—" : v.price(v.estimate, currency)}</span>
   </p>`;
 }

@@ -68,7 +68,7 @@ export function renderGuests(v: GuestsView) {
           </div>
         </fieldset>`)}
       </div>
-      <div class="actions" style="margin-top:1rem">
+      <div class="actions">
         <button type="button" class="btn" part="button" @click=${() => v.back()}>${v.s.back}</button>
         <button type="submit" class="btn primary" part="button primary-button" ?disabled=${!!v.busy}>${v.busy === "add" ? t.adding : t.addToCart}</button>
       </div>

@@ -47,7 +47,7 @@ export function renderRoom(v: RoomView) {
     <fieldset aria-busy=${loading ? "true" : "false"}>
       <legend>${r.rooms}</legend>
       ${loading
-        ? html`<div class="skeleton-block" style="min-height:8rem"></div>`
+        ? html`<div class="skeleton-block short"></div>`
         : !rooms || rooms.length === 0
           ? html`<p>${size ? r.noRooms : r.partyEmpty}</p>`
           : html`<div class="cards">
