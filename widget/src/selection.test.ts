@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import type { PackageItem, PackageRoot, Product } from "./api/client";
 import {
-  addToCartBody, durationChoices, endDate, itemsPayload, monthGrid, partyGenders, partySize, rebuildBody, resizeGuests, validateGuests, wholeItemDates, type Selection,
+  addToCartBody, dayTakesParty, durationChoices, endDate, itemsPayload, monthGrid, partyGenders, partySize, rebuildBody, resizeGuests, roomTakes, soldOutTypes, validateGuests, wholeItemDates, type Selection,
 } from "./selection";
 
 const sel = (over: Partial<Selection> = {}): Selection => ({
@@ -111,5 +111,42 @@ describe("calendar", () => {
     expect(grid.flat().filter((c) => c.inMonth)).toHaveLength(28);
     // a month starting on a Monday starts its first row
     expect(monthGrid("2026-06-01")[0][0]).toEqual({ date: "2026-06-01", inMonth: true });
+  });
+});
+
+describe("rooms for the party", () => {
+  const types = [
+    { id: 201, title: "Ocean Dorm (men)", is_private: false, gender: "male", beds_per_room: 6 },
+    { id: 202, title: "Sunset Dorm (women)", is_private: false, gender: "female", beds_per_room: 6 },
+    { id: 205, title: "Sea View Double", is_private: true, gender: null, beds_per_room: 2 },
+  ];
+  const day = (rooms: Record<number, number | null>) => ({ available_for_checkin: true, price: 1, rooms });
+  const party = (males: number, females: number, couples: number) => ({ males, females, couples });
+
+  test("a day is offered when some room type can take the whole party for the whole stay", () => {
+    const onlyMensBeds = day({ 201: 3, 202: 0, 205: 0 });
+    expect(dayTakesParty(onlyMensBeds, types, party(2, 0, 0))).toBe(true);
+    expect(dayTakesParty(onlyMensBeds, types, party(4, 0, 0))).toBe(false); // 3 beds left
+    expect(dayTakesParty(onlyMensBeds, types, party(0, 1, 0))).toBe(false); // a woman: no women's bed, no private room
+    expect(dayTakesParty(onlyMensBeds, types, party(0, 0, 1))).toBe(false); // a couple needs a private room
+    expect(dayTakesParty(day({ 201: 0, 202: 0, 205: 1 }), types, party(0, 0, 1))).toBe(true);
+    // private rooms are whole rooms: three guests take two doubles
+    expect(dayTakesParty(day({ 201: 0, 202: 0, 205: 1 }), types, party(2, 1, 0))).toBe(false);
+    expect(dayTakesParty(day({ 201: 0, 202: 0, 205: 2 }), types, party(2, 1, 0))).toBe(true);
+  });
+  test("before the party is known, a day with one free bed or room for anyone is offered; none at all is not", () => {
+    expect(dayTakesParty(day({ 201: 0, 202: 1, 205: 0 }), types, party(0, 0, 0))).toBe(true);
+    expect(dayTakesParty(day({ 201: 0, 202: 0, 205: 0 }), types, party(0, 0, 0))).toBe(false);
+  });
+  test("unlimited counts as room; a day that says nothing of rooms is not judged", () => {
+    expect(dayTakesParty(day({ 201: null, 202: 0, 205: 0 }), types, party(5, 0, 0))).toBe(true);
+    expect(dayTakesParty({ available_for_checkin: true, price: 1 }, types, party(0, 0, 3))).toBe(true);
+    expect(roomTakes(types[0], undefined, party(1, 0, 0))).toBe(false);
+  });
+  test("sold out: the types the party may take by their rules but not on this day", () => {
+    const d = day({ 201: 0, 202: 6, 205: 4 });
+    expect(soldOutTypes(d, types, party(1, 0, 0)).map((t) => t.id)).toEqual([201]);
+    expect(soldOutTypes(d, types, party(0, 2, 0))).toEqual([]);
+    expect(soldOutTypes(d, types, party(0, 0, 0))).toEqual([]);
   });
 });

@@ -49,8 +49,19 @@ export interface Product {
   price_from?: { value: number; currency: string }[];
 }
 
+/** A room type of a package, as the calendar lists them. */
+export interface RoomType {
+  id: number;
+  title: string;
+  is_private: boolean;
+  gender: string | null;
+  beds_per_room: number | null;
+}
+
 export interface DayEntry {
   available_for_checkin?: boolean;
+  /** On a package's check-in day: what is left of each room type for the whole stay (null: unlimited). */
+  rooms?: Record<string, number | null>;
   available_for_checkout?: boolean;
   blocked?: boolean;
   available?: number | string | null;
@@ -65,6 +76,8 @@ export interface CalendarWindow {
   currency: string;
   duration: number | null;
   dates: Record<string, DayEntry>;
+  /** A package's room types (null for other products). */
+  rooms?: RoomType[] | null;
 }
 
 export interface PackageItem {
@@ -162,7 +175,7 @@ export class WidgetApi {
   bootstrap(q: { product?: string; start_date?: string; duration?: number; language?: string; currency?: string }) {
     return this.request<Bootstrap>("GET", "/bootstrap", { query: q });
   }
-  calendar(q: { product: number; from: string; to?: string; currency: string; duration?: number }) {
+  calendar(q: { product: number; from: string; to?: string; currency: string; duration?: number; language: string }) {
     return this.request<CalendarWindow>("GET", "/calendar", { query: q });
   }
   packageItems(id: number, q: { start_date: string; duration: number; currency: string; language: string }) {

@@ -1,6 +1,6 @@
 import type { ReactiveController } from "lit";
 import {
-  WidgetApi, WidgetApiError, type AccommodationOption, type Bootstrap, type Cart, type DayEntry, type PackageRoot, type Product, type Settings,
+  WidgetApi, WidgetApiError, type AccommodationOption, type Bootstrap, type Cart, type DayEntry, type PackageRoot, type Product, type RoomType, type Settings,
 } from "../api/client";
 import { loadCart, saveCart, watchCart } from "../cart-store";
 import { describeError } from "../errors";
@@ -8,7 +8,7 @@ import { laterLoaded, loadLater, type Later } from "../load-later";
 import type { BookingWidgetEventName, BookingWidgetItem } from "../events";
 import { addDays, formatCountdown, formatPrice } from "../format";
 import {
-  allItems, durationChoices, endDate, resizeGuests, wholeItemDates,
+  allItems, durationChoices, endDate, resizeGuests, soldOutTypes, wholeItemDates,
   type CustomerForm, type FieldErrors, type GuestForm, type Selection,
 } from "../selection";
 import { fallbackStrings, fill, hasStrings, loadLaterStrings, loadStrings, type Strings } from "../strings";
@@ -32,6 +32,8 @@ export class BookingController implements ReactiveController {
   @reactive cur = "EUR";
   @reactive sel: Selection = { productId: null, startDate: null, duration: 7, males: 0, females: 0, couples: 0, accommodationId: null, srs: false, items: {} };
   @reactive days: Record<string, DayEntry> = {};
+  /** The package's room types, as its calendar lists them (what is left of each is on each day). */
+  @reactive roomTypes: RoomType[] = [];
   @reactive month = "";
   @reactive pkg: PackageRoot | null = null;
   @reactive rooms: AccommodationOption[] | null = null;
@@ -177,6 +179,7 @@ export class BookingController implements ReactiveController {
     this.s = { ...first, ...later } as Strings;
     if (boot.calendar) {
       this.days = { ...boot.calendar.dates };
+      this.roomTypes = boot.calendar.rooms ?? [];
       this.month = `${(boot.start_date ?? boot.calendar.from).slice(0, 7)}-01`;
     }
   }
@@ -373,8 +376,9 @@ export class BookingController implements ReactiveController {
     const to = addDays(`${month.slice(0, 7)}-01`, 40).slice(0, 7) + "-01";
     if (this.days[from] && this.days[addDays(to, -1)]) return;
     await this.run("calendar", async () => {
-      const cal = await this.api.calendar({ product: this.sel.productId!, from, to: addDays(to, -1), currency: this.cur, duration: this.sel.duration });
+      const cal = await this.api.calendar({ product: this.sel.productId!, from, to: addDays(to, -1), currency: this.cur, duration: this.sel.duration, language: this.lang });
       this.days = { ...this.days, ...cal.dates };
+      if (cal.rooms) this.roomTypes = cal.rooms;
     });
   }
 
@@ -398,8 +402,9 @@ export class BookingController implements ReactiveController {
     this.rooms = null;
     await this.run("calendar", async () => {
       const from = this.month > this.today ? this.month : this.today;
-      const cal = await this.api.calendar({ product: this.sel.productId!, from, currency: this.cur, duration });
+      const cal = await this.api.calendar({ product: this.sel.productId!, from, currency: this.cur, duration, language: this.lang });
       this.days = { ...cal.dates };
+      this.roomTypes = cal.rooms ?? [];
       if (this.sel.startDate && !this.days[this.sel.startDate]?.available_for_checkin) this.sel = { ...this.sel, startDate: null };
     });
     await this.loadPackage();
@@ -586,6 +591,11 @@ export class BookingController implements ReactiveController {
   get timeLeft(): { text: string; low: boolean; seconds: number } {
     const s = this.countdown.secondsLeft;
     return { text: formatCountdown(s), low: s <= 60, seconds: s };
+  }
+
+  /** The room types the party may take but cannot on the chosen day (shown as sold out). */
+  get soldOutRooms(): RoomType[] {
+    return soldOutTypes(this.sel.startDate ? this.days[this.sel.startDate] : undefined, this.roomTypes, this.sel);
   }
 
   get stayEnd(): string | null {

@@ -1,8 +1,8 @@
 import { html, nothing } from "lit";
-import type { DayEntry, Product } from "../api/client";
+import type { DayEntry, Product, RoomType } from "../api/client";
 import { formatDate, formatMonth, formatShortPrice, formatWeekdayList, weekdayNames, addDays } from "../format";
-import { durationChoices, monthGrid, type Selection } from "../selection";
-import { fill, type Strings } from "../strings";
+import { dayTakesParty, durationChoices, monthGrid, type Selection } from "../selection";
+import { fill, type FirstStrings } from "../strings";
 import { heading, type StepBase } from "./parts";
 
 export interface DatesView extends StepBase {
@@ -11,6 +11,7 @@ export interface DatesView extends StepBase {
   /** The first day of the month shown. */
   readonly month: string;
   readonly days: Record<string, DayEntry>;
+  readonly roomTypes: RoomType[];
   readonly sel: Selection;
   readonly calFocus: string | null;
   readonly stayEnd: string | null;
@@ -27,13 +28,13 @@ export interface DatesView extends StepBase {
 const WEEKDAY_KEYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"];
 
 /** Why a day cannot be a check-in, or null when it can. */
-export function closedReason(s: Strings, today: string, product: Product | null, date: string, entry: DayEntry | undefined): string | null {
-  const d = s.dates;
-  if (date < today) return d.reasonPast;
+export function closedReason(v: Pick<DatesView, "s" | "today" | "currentProduct" | "roomTypes" | "sel">, date: string, entry: DayEntry | undefined): string | null {
+  const d = v.s.dates;
+  if (date < v.today) return d.reasonPast;
   if (!entry) return null;
-  if (entry.available_for_checkin) return null;
+  if (entry.available_for_checkin) return dayTakesParty(entry, v.roomTypes, v.sel) ? null : d.reasonNoRoom;
   if (entry.blocked) return d.reasonBlocked;
-  const allowed = product?.allowed_checkin_days;
+  const allowed = v.currentProduct?.allowed_checkin_days;
   const weekday = WEEKDAY_KEYS[new Date(`${date}T00:00:00Z`).getUTCDay()];
   if (allowed && allowed[weekday] === false) return d.reasonWeekday;
   return d.reasonSoldOut;
@@ -61,7 +62,7 @@ export function renderDates(v: DatesView) {
   const month = v.month || `${today.slice(0, 7)}-01`;
   const weeks = monthGrid(month);
   const names = weekdayNames(v.lang);
-  const reason = (date: string) => closedReason(v.s, today, product, date, v.days[date]);
+  const reason = (date: string) => closedReason(v, date, v.days[date]);
   const open = weeks.flat().filter((c) => c.inMonth && !reason(c.date) && v.days[c.date]);
   const focusDate = v.calFocus && v.calFocus.slice(0, 7) === month.slice(0, 7) ? v.calFocus
     : v.sel.startDate && v.sel.startDate.slice(0, 7) === month.slice(0, 7) ? v.sel.startDate

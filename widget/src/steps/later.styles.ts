@@ -16,6 +16,7 @@ export const laterStyles = css`
   .check input { width: 1.25em; height: 1.25em; margin: 0.1em 0 0; flex: none; accent-color: var(--_accent); }
   .option { display: flex; flex-wrap: wrap; gap: 0.5em 0.75em; align-items: flex-start; border: 1px solid var(--_border); border-radius: var(--_radius); padding: 0.75em; background: var(--_surface); cursor: pointer; }
   .option:has(input:checked) { border-color: var(--_accent); box-shadow: inset 0 0 0 1px var(--_accent); }
+  .option:has(input:disabled) { opacity: 0.7; cursor: not-allowed; }
   .option input { width: 1.25em; height: 1.25em; margin: 0.15em 0 0; flex: none; accent-color: var(--_accent); }
   .option .grow { flex: 1 1 12em; min-width: 0; display: grid; gap: 0.15em; }
   .option .price { margin-left: auto; }

@@ -1,5 +1,5 @@
 import { html, nothing } from "lit";
-import type { AccommodationOption, Product } from "../api/client";
+import type { AccommodationOption, Product, RoomType } from "../api/client";
 import { partySize, type Selection } from "../selection";
 import { fill } from "../strings";
 import { heading, type StepBase } from "./parts";
@@ -10,6 +10,8 @@ export interface RoomView extends StepBase {
   readonly sel: Selection;
   readonly currentProduct: Product | null;
   readonly rooms: AccommodationOption[] | null;
+  /** Room types the party may take but cannot on these dates. */
+  readonly soldOutRooms: RoomType[];
   setParty(part: Part, value: number): void;
   chooseRoom(id: number): void;
   setSrs(on: boolean): void;
@@ -33,6 +35,14 @@ function stepper(v: RoomView, part: Part) {
   </div>`;
 }
 
+/** A sold-out room type stays in the list, as sold out: the guest sees it exists and why it cannot be had. */
+function soldOut(v: RoomView) {
+  return v.soldOutRooms.map((t) => html`<label class="option" part="card" data-sold-out>
+      <input type="radio" name="room" disabled />
+      <span class="grow"><strong>${t.title}</strong><span class="muted small">${v.s.room.soldOut}</span></span>
+    </label>`);
+}
+
 export function renderRoom(v: RoomView) {
   const r = v.s.room;
   const size = partySize(v.sel);
@@ -49,7 +59,7 @@ export function renderRoom(v: RoomView) {
       ${loading
         ? html`<div class="skeleton-block short"></div>`
         : !rooms || rooms.length === 0
-          ? html`<p>${size ? r.noRooms : r.partyEmpty}</p>`
+          ? html`<p>${size ? r.noRooms : r.partyEmpty}</p>${soldOut(v)}`
           : html`<div class="cards">
               ${rooms.map((opt) => {
                 const p = opt.product;
@@ -72,6 +82,7 @@ export function renderRoom(v: RoomView) {
                       </label>`
                     : nothing}`;
               })}
+              ${soldOut(v)}
             </div>`}
     </fieldset>
     <div class="actions">

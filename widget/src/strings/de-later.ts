@@ -3,6 +3,7 @@ import type { LaterStrings } from "./en-later";
 /** Die Texte der Schritte nach dem Kalender, auf Deutsch. */
 export const deLater: LaterStrings = {
   room: {
+    soldOut: "An diesen Tagen ausgebucht",
     party: "Wer kommt mit?",
     males: "Männer",
     females: "Frauen",

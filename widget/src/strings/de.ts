@@ -39,6 +39,7 @@ export const de: FirstStrings = {
     legendUnavailable: "Durchgestrichen: nicht verfügbar",
     reasonPast: "in der Vergangenheit",
     reasonBlocked: "geschlossen",
+    reasonNoRoom: "kein Zimmer für Ihre Gruppe",
     reasonSoldOut: "ausgebucht",
     reasonWeekday: "an diesem Wochentag keine Anreise",
     checkinDays: "Anreise am {days}.",

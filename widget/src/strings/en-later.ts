@@ -3,6 +3,7 @@ import type { Widen } from "./en";
 
 export const enLater = {
   room: {
+    soldOut: "Sold out for these dates",
     party: "Who is coming?",
     males: "Men",
     females: "Women",

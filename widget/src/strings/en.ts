@@ -37,6 +37,7 @@ export const en = {
     legendUnavailable: "Crossed out: not available",
     reasonPast: "in the past",
     reasonBlocked: "closed",
+    reasonNoRoom: "no room for your party",
     reasonSoldOut: "sold out",
     reasonWeekday: "no check-in on this weekday",
     checkinDays: "Check-in on {days}.",

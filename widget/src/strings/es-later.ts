@@ -3,6 +3,7 @@ import type { LaterStrings } from "./en-later";
 /** Los textos de los pasos después del calendario, en español. */
 export const esLater: LaterStrings = {
   room: {
+    soldOut: "Agotado en estas fechas",
     party: "¿Quién viene?",
     males: "Hombres",
     females: "Mujeres",

@@ -39,6 +39,7 @@ export const es: FirstStrings = {
     legendUnavailable: "Tachado: no disponible",
     reasonPast: "en el pasado",
     reasonBlocked: "cerrado",
+    reasonNoRoom: "no hay habitación para tu grupo",
     reasonSoldOut: "agotado",
     reasonWeekday: "no se puede llegar este día de la semana",
     checkinDays: "Llegada los {days}.",
