@@ -48,7 +48,7 @@ test.describe("widget.js and the pages", () => {
       if (new URL(r.url()).pathname.endsWith("/bootstrap")) answered = true;
     });
     await page.goto(`${server.url}/demo`);
-    await expect(page.locator("booking-widget .day.open").first()).toBeVisible();
+    await expect(page.locator("booking-widget td.open").first()).toBeVisible();
     expect(calls).toEqual(["/widget/v1/demo/bootstrap"]);
     // the later steps' chunk is fetched once the first screen is there, not before
     expect(scripts).toEqual(["/widget.js"]);

@@ -5,19 +5,32 @@
 import { expect, heading, test } from "./fixtures";
 import { addGuests, continueStep, expectStep, w } from "./journey";
 
-test("the calendar is one tab stop; arrows move by day and week, disabled days say why", async ({ page, server }) => {
+test("the calendar reads as a grid with one label per day, past days are no controls; one tab stop, arrows move, closed days say why", async ({ page, server }) => {
   await page.goto(`${server.url}/demo`);
   await expect(heading(page)).toHaveText("Choose your dates");
-  await expect(w(page, 'button.day[tabindex="0"]')).toHaveCount(1);
-  const first = w(page, "button.day.open").first();
+  const grid = page.locator("booking-widget table");
+  await expect(grid).toHaveAttribute("role", "grid");
+  await expect(grid.getByRole("button")).toHaveCount(0);
+  // what a screen reader gets: cells, each named once (no control inside repeating the name)
+  const tree = await grid.ariaSnapshot();
+  expect(tree).not.toMatch(/- gridcell "[^"]*"[^\n]*:\n/);
+  expect(tree).toMatch(/- gridcell "\w+day, \w+ \d+, \d{4}, €\d+ per person"/);
+  // the days before today are plain numbers, not disabled buttons: none is a tab stop or labelled
+  const today = (await (await fetch(`${server.url}/widget/v1/demo/bootstrap?product=101`)).json()).today as string;
+  for (const cell of await grid.locator('td[aria-disabled="true"]:not([data-date])').all()) {
+    await expect(cell).not.toHaveAttribute("tabindex");
+    expect(Number(await cell.textContent())).toBeLessThan(Number(today.slice(8)));
+  }
+  await expect(w(page, 'td[tabindex="0"]')).toHaveCount(1);
+  const first = w(page, "td.open").first();
   await first.focus();
   await page.keyboard.press("ArrowRight"); // the day after a Saturday check-in: a Sunday
-  const focused = w(page, 'button.day[tabindex="0"]');
+  const focused = w(page, 'td[tabindex="0"]');
   await expect(focused).toBeFocused();
   await expect(focused).toHaveAttribute("aria-disabled", "true");
   await expect(focused).toHaveAttribute("aria-label", /no check-in on this weekday/);
   await page.keyboard.press("Enter");
-  await expect(focused).toHaveAttribute("aria-pressed", "false");
+  await expect(focused).toHaveAttribute("aria-selected", "false");
 });
 
 /** Three Saturdays of one month four months or more ahead, all check-in days (no other journey goes that far). */
@@ -52,8 +65,8 @@ test("the calendar offers only days on which a room can take the party; a sold-o
     // nobody chosen yet: a day with no bed or room for anyone is not offered, the others are
     await expect(day(noRoom)).toHaveAttribute("aria-disabled", "true");
     await expect(day(noRoom)).toHaveAttribute("aria-label", /no room for your party/);
-    await expect(day(menOnly)).toHaveAttribute("aria-disabled", "false");
-    await expect(day(seaViewFull)).toHaveAttribute("aria-disabled", "false");
+    await expect(day(menOnly)).toHaveClass("open");
+    await expect(day(seaViewFull)).toHaveClass("open");
 
     await continueStep(page);
     await expectStep(page, "Guests and room");
@@ -69,7 +82,7 @@ test("the calendar offers only days on which a room can take the party; a sold-o
     await expectStep(page, "Choose your dates");
     await expect(day(menOnly)).toHaveAttribute("aria-disabled", "true");
     await expect(day(menOnly)).toHaveAttribute("aria-label", /no room for your party/);
-    await expect(day(seaViewFull)).toHaveAttribute("aria-disabled", "false");
+    await expect(day(seaViewFull)).toHaveClass("open");
   } finally {
     await server.exec(`DELETE FROM inventory WHERE business_id = 1 AND slot = '' AND (${full.map(() => "(product_id = ? AND date = ?)").join(" OR ")})`, ...full.flat());
   }

@@ -5,7 +5,7 @@ import { bookToCart, w } from "./journey";
 test("language and currency switch among those of the settings, with Intl formatting", async ({ page, server, shot }) => {
   await page.goto(`${server.url}/demo`);
   await expect(heading(page)).toHaveText("Choose your dates");
-  const day = w(page, "button.day.open").first();
+  const day = w(page, "td.open").first();
   await expect(day.locator(".p")).toHaveText(/^€\d/);
 
   await page.locator("booking-widget").getByLabel("Language").selectOption("de");

@@ -22,19 +22,19 @@ export async function expectStep(page: Page, text: RegExp | string): Promise<voi
 
 /** Pick the nth open check-in day shown (0 = first), and return its date. */
 export async function pickDay(page: Page, nth = 0): Promise<string> {
-  await expect(w(page, "button.day.open").first()).toBeVisible();
-  for (let shown = await w(page, "button.day.open").count(); nth >= shown; shown = await w(page, "button.day.open").count()) {
+  await expect(w(page, "td.open").first()).toBeVisible();
+  for (let shown = await w(page, "td.open").count(); nth >= shown; shown = await w(page, "td.open").count()) {
     // later weeks: the following months of the calendar
     nth -= shown;
     const month = await w(page, "span.month").textContent();
     await page.locator("booking-widget").getByRole("button", { name: "Next month" }).click();
     await expect(w(page, "span.month")).not.toHaveText(month!);
-    await expect(w(page, "button.day.open").first()).toBeVisible();
+    await expect(w(page, "td.open").first()).toBeVisible();
   }
-  const day = w(page, "button.day.open").nth(nth);
+  const day = w(page, "td.open").nth(nth);
   const date = (await day.getAttribute("data-date"))!;
   await day.click();
-  await expect(day).toHaveAttribute("aria-pressed", "true");
+  await expect(day).toHaveAttribute("aria-selected", "true");
   return date;
 }
 

@@ -12,7 +12,7 @@ test("a guest books on a 390x844 phone screen, every step fits the width", async
   await shot(page, "1-dates");
   expect(await noHorizontalScroll(page)).toBe(true);
   // day buttons stay comfortably tappable
-  const box = await w(page, "button.day.open").first().boundingBox();
+  const box = await w(page, "td.open").first().boundingBox();
   expect(box!.width).toBeGreaterThanOrEqual(40);
   expect(box!.height).toBeGreaterThanOrEqual(44);
 
@@ -61,7 +61,7 @@ test("the first screen does not shift the page when data arrives", async ({ page
     }).observe({ type: "layout-shift", buffered: true });
   });
   await page.goto(`${server.url}/demo`);
-  await expect(w(page, "button.day.open").first()).toBeVisible();
+  await expect(w(page, "td.open").first()).toBeVisible();
   await page.waitForTimeout(300);
   const cls = await page.evaluate(() => (window as any).__cls as number);
   test.info().annotations.push({ type: "CLS", description: String(cls) });

@@ -121,7 +121,7 @@ async function measureOnce(browser: Browser, url: string, onPhone: boolean): Pro
   });
   await page.goto(url, { waitUntil: "commit" });
   // Interactive: a check-in day of the calendar is a button the guest can press.
-  await page.locator('booking-widget button[part="day"].open').first().waitFor({ state: "visible", timeout: 30_000 });
+  await page.locator('booking-widget td.open[data-date]').first().waitFor({ state: "visible", timeout: 30_000 });
   const interactiveAt = Date.now() - t0;
   const interactiveMs = Math.round(await page.evaluate(() => performance.now()));
   const before = calls.filter((c) => c.at <= interactiveAt);

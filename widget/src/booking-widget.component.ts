@@ -107,7 +107,7 @@ export class BookingWidget extends LitElement {
 
   async focusDay(date: string): Promise<void> {
     await this.updateComplete;
-    this.renderRoot.querySelector<HTMLElement>(`button[data-date="${date}"]`)?.focus();
+    this.renderRoot.querySelector<HTMLElement>(`[data-date="${date}"]`)?.focus();
   }
 
   protected override firstUpdated(): void {

@@ -136,20 +136,21 @@ export const styles = css`
   table.cal { width: 100%; border-collapse: collapse; table-layout: fixed; }
   table.cal th { font-size: 0.75em; font-weight: 500; color: var(--_muted); padding: 0.33em 0; text-transform: uppercase; }
   table.cal td { padding: 2px; height: 3.5em; }
+  table.cal td[tabindex] { cursor: pointer; border-radius: var(--_radius); }
+  table.cal td.closed { cursor: default; }
   .day {
     width: 100%; height: 100%; min-height: var(--_tap); border-radius: var(--_radius); border: 1px solid transparent;
-    background: none; display: flex; flex-direction: column; align-items: center; justify-content: center; padding: 0; gap: 0.05em;
+    display: flex; flex-direction: column; align-items: center; justify-content: center; gap: 0.05em;
   }
   .day .n { font-size: 0.95em; }
   .day .p { font-size: 0.7em; color: var(--_muted); }
-  .day.open { border-color: var(--_border); background: var(--_surface); }
-  .day.open .p { color: var(--_text); }
-  .day.closed { color: var(--_muted); cursor: default; }
-  .day.closed .n { text-decoration: line-through; }
-  .day.other { visibility: hidden; }
-  .day[aria-pressed="true"] { background: var(--_accent); color: var(--_accent-text); border-color: var(--_accent); }
-  .day[aria-pressed="true"] .p { color: var(--_accent-text); }
-  .day.skeleton { background: var(--_surface); border-color: transparent; }
+  .open .day { border-color: var(--_border); background: var(--_surface); }
+  .open .day .p { color: var(--_text); }
+  .closed .day, .day.past { color: var(--_muted); }
+  .closed .day .n, .day.past { text-decoration: line-through; }
+  [aria-selected="true"] .day { background: var(--_accent); color: var(--_accent-text); border-color: var(--_accent); }
+  [aria-selected="true"] .day .p { color: var(--_accent-text); }
+  .day.skeleton { background: var(--_surface); }
   .legend { display: flex; flex-wrap: wrap; gap: 0.25em 1em; font-size: 0.8em; color: var(--_muted); }
   .skeleton-block { background: var(--_surface); border-radius: var(--_radius); min-height: 22em; }
   @media (prefers-reduced-motion: no-preference) { .day, .btn, .option { transition: background-color 0.15s, border-color 0.15s; } }

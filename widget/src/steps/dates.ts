@@ -91,21 +91,22 @@ export function renderDates(v: DatesView) {
         <tbody>
           ${weeks.map((week) => html`<tr>
             ${week.map((cell) => {
-              if (!cell.inMonth) return html`<td role="gridcell"><span class="day other" aria-hidden="true"></span></td>`;
+              if (!cell.inMonth) return html`<td role="gridcell"></td>`;
+              const n = Number(cell.date.slice(8));
+              // past days: plain cells, no control to tab or press
+              if (cell.date < today) return html`<td role="gridcell" aria-disabled="true"><span class="day past">${n}</span></td>`;
               const entry = v.days[cell.date];
-              if (!entry && cell.date >= today) return html`<td role="gridcell"><span class="day skeleton" aria-hidden="true"></span></td>`;
+              if (!entry) return html`<td role="gridcell"><span class="day skeleton" aria-hidden="true"></span></td>`;
               const why = reason(cell.date);
               const selected = v.sel.startDate === cell.date;
-              const price = !why && entry?.price != null ? formatShortPrice(entry.price, v.cur, v.lang) : "";
+              const price = !why && entry.price != null ? formatShortPrice(entry.price, v.cur, v.lang) : "";
+              // the cell is the control (a grid's cells are), with one label: the date and its price or why it is closed
               const label = `${formatDate(cell.date, v.lang, "long")}${why ? `, ${why}` : price ? `, ${price} ${d.perPerson}` : ""}`;
-              return html`<td role="gridcell" aria-selected=${selected ? "true" : "false"}>
-                <button type="button" part="day" data-date=${cell.date} class="day ${why ? "closed" : "open"}"
-                  tabindex=${cell.date === focusDate ? 0 : -1} aria-label=${label} aria-pressed=${selected ? "true" : "false"}
-                  aria-disabled=${why ? "true" : "false"} title=${why ?? ""}
-                  @click=${() => { if (!why) v.pickDate(cell.date); }}>
-                  <span class="n" aria-hidden="true">${Number(cell.date.slice(8))}</span>
-                  <span class="p" aria-hidden="true">${price || "\u00a0"}</span>
-                </button>
+              const pick = () => why || v.pickDate(cell.date);
+              return html`<td role="gridcell" data-date=${cell.date} class=${why ? "closed" : "open"} tabindex=${cell.date === focusDate ? 0 : -1}
+                aria-label=${label} aria-selected=${selected ? "true" : "false"} aria-disabled=${why ? "true" : nothing}
+                @click=${pick} @keydown=${(e: KeyboardEvent) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } }}>
+                <span class="day" part="day" aria-hidden="true"><span class="n">${n}</span><span class="p">${price || "\u00a0"}</span></span>
               </td>`;
             })}
           </tr>`)}
