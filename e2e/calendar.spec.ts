@@ -16,7 +16,7 @@ test("the calendar reads as a grid with one label per day, past days are no cont
   expect(tree).not.toMatch(/- gridcell "[^"]*"[^\n]*:\n/);
   expect(tree).toMatch(/- gridcell "\w+day, \w+ \d+, \d{4}, €\d+ per person"/);
   // the days before today are plain numbers, not disabled buttons: none is a tab stop or labelled
-  const today = (await (await fetch(`${server.url}/widget/v1/demo/bootstrap?product=101`)).json()).today as string;
+  const { today } = (await (await fetch(`${server.url}/widget/v1/demo/bootstrap?product=101`)).json()) as { today: string };
   for (const cell of await grid.locator('td[aria-disabled="true"]:not([data-date])').all()) {
     await expect(cell).not.toHaveAttribute("tabindex");
     expect(Number(await cell.textContent())).toBeLessThan(Number(today.slice(8)));

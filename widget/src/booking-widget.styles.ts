@@ -127,7 +127,6 @@ export const styles = css`
   /* on a narrow screen the price goes under the description, aligned with it */
   .price { font-weight: 600; white-space: nowrap; }
   .banner { border-radius: var(--_radius); padding: 0.75em 1em; border: 2px solid var(--_danger); background: var(--_surface); display: grid; gap: 0.5em; }
-  .banner.info { border-color: var(--_accent); }
   .banner .actions { justify-content: flex-start; }
   /* calendar */
   .cal-head { display: flex; align-items: center; justify-content: space-between; gap: 0.5em; }

@@ -24,9 +24,9 @@ if (!taken) {
   }
 } else if (!taken[OURS]) {
   console.error(
-    `booking-widget: another script on this page already defined <${tag}>, so the booking widget cannot use that name and will not show. ` +
-      `Fix: give it another tag name with the data-tag attribute, <script type="module" src="${import.meta.url}" data-tag="acme-booking"></script> with <acme-booking business="..."></acme-booking>, ` +
-      `or import { BookingWidget } from this module and define it in a scoped custom element registry.`,
+    `booking-widget: another script on this page already defined <${tag}>, so the booking widget cannot use that name. ` +
+      `Fix: name it with data-tag on its script (<script type="module" src="${import.meta.url}" data-tag="acme-booking">, then <acme-booking ...>), ` +
+      `or define the exported BookingWidget in a scoped custom element registry.`,
   );
 }
 

@@ -8,14 +8,14 @@ import { laterLoaded, loadLater, type Later } from "../load-later";
 import type { BookingWidgetEventName, BookingWidgetItem } from "../events";
 import { addDays, formatCountdown, formatPrice } from "../format";
 import {
-  allItems, durationChoices, endDate, resizeGuests, soldOutTypes, wholeItemDates,
+  allItems, durationChoices, endDate, wholeItemDates,
   type CustomerForm, type FieldErrors, type GuestForm, type Selection,
 } from "../selection";
 import { fallbackStrings, fill, hasStrings, loadLaterStrings, loadStrings, type Strings } from "../strings";
 import {
   FLOW, type BookingHost, type BookingOptions, type Confirmation, type ErrorState, type Step,
 } from "./booking-state";
-import { CountdownController } from "./countdown";
+import type { CountdownController } from "./countdown";
 import { reactive } from "./reactive";
 
 export type { BookingHost, BookingOptions, Confirmation, Step };
@@ -26,44 +26,45 @@ export type { BookingHost, BookingOptions, Confirmation, Step };
  * it through the narrow views they declare (steps/*.ts), so no step reaches the element.
  */
 export class BookingController implements ReactiveController {
-  @reactive step: Step = "loading";
-  @reactive boot: Bootstrap | null = null;
-  @reactive lang = "en";
-  @reactive cur = "EUR";
-  @reactive sel: Selection = { productId: null, startDate: null, duration: 7, males: 0, females: 0, couples: 0, accommodationId: null, srs: false, items: {} };
-  @reactive days: Record<string, DayEntry> = {};
+  // Reactive (see the end of this file): every assignment renders the element again.
+  step: Step = "loading";
+  boot: Bootstrap | null = null;
+  lang = "en";
+  cur = "EUR";
+  sel: Selection = { productId: null, startDate: null, duration: 7, males: 0, females: 0, couples: 0, accommodationId: null, srs: false, items: {} };
+  days: Record<string, DayEntry> = {};
   /** The package's room types, as its calendar lists them (what is left of each is on each day). */
-  @reactive roomTypes: RoomType[] = [];
-  @reactive month = "";
-  @reactive pkg: PackageRoot | null = null;
-  @reactive rooms: AccommodationOption[] | null = null;
-  @reactive guests: GuestForm[] = [];
-  @reactive customer: CustomerForm = { first_name: "", last_name: "", email: "", phone_country: "", phone_countrycode: "", phone: "", address_line_1: "", city: "", zipcode: "", country: "" };
-  @reactive terms = false;
-  @reactive newsletter = false;
-  @reactive cart: Cart | null = null;
+  roomTypes: RoomType[] = [];
+  month = "";
+  pkg: PackageRoot | null = null;
+  rooms: AccommodationOption[] | null = null;
+  guests: GuestForm[] = [];
+  customer: CustomerForm = { first_name: "", last_name: "", email: "", phone_country: "", phone_countrycode: "", phone: "", address_line_1: "", city: "", zipcode: "", country: "" };
+  terms = false;
+  newsletter = false;
+  cart: Cart | null = null;
   /** What the confirmation shows: the booking answered, or found on its cart (see checkout()). */
-  @reactive booking: Confirmation | null = null;
-  @reactive error: ErrorState | null = null;
-  @reactive fieldErrors: FieldErrors = {};
-  @reactive busy = "";
+  booking: Confirmation | null = null;
+  error: ErrorState | null = null;
+  fieldErrors: FieldErrors = {};
+  busy = "";
   /** The selection's price from POST /packages/prices (null while unknown). */
-  @reactive estimate: number | null = null;
+  estimate: number | null = null;
   /** What each chosen extra adds for the whole party, by package item (from the same prices). */
-  @reactive extraTotals: Record<number, number> = {};
+  extraTotals: Record<number, number> = {};
   /** Polite announcements (countdown thresholds, confirmations). */
-  @reactive status = "";
+  status = "";
   /** The calendar day holding the roving tab stop. */
-  @reactive calFocus: string | null = null;
+  calFocus: string | null = null;
   /**
    * The texts in the language shown. Its later half (room, extras, guests, cart, checkout, done)
    * is there once `laterReady`: only the later steps read it, and they render only then.
    */
-  @reactive s: Strings = fallbackStrings as Strings;
+  s: Strings = fallbackStrings as Strings;
   /** The later steps' chunk and texts have arrived. */
-  @reactive laterReady = false;
+  laterReady = false;
   /** The language the page or the guest asked for; `lang` is what is shown (English where the widget lacks it). */
-  @reactive wanted = "";
+  wanted = "";
 
   /** Internal: the controller's parts in later.ts use these too. */
   api!: WidgetApi;
@@ -72,14 +73,11 @@ export class BookingController implements ReactiveController {
   roomsRequest = 0;
   estimateTimer: ReturnType<typeof setTimeout> | undefined;
   estimateAbort: AbortController | undefined;
-  readonly countdown: CountdownController;
+  /** The hold's countdown, made with the first cart (later-actions.ts). */
+  countdown?: CountdownController;
 
   constructor(readonly host: BookingHost) {
     host.addController(this);
-    this.countdown = new CountdownController(host, {
-      onThreshold: (left) => this.announce(Math.abs(left - 60) <= 1 ? this.s.hold.expiresMinute : fill(this.s.hold.expiresSoon, { time: formatCountdown(left) })),
-      onExpire: () => void this.later((l) => l.onCartExpired(this)),
-    });
   }
 
   get o(): BookingOptions {
@@ -110,7 +108,7 @@ export class BookingController implements ReactiveController {
     return laterLoaded()!;
   }
 
-  private async later(action: (later: Later) => Promise<void>): Promise<void> {
+  async later(action: (later: Later) => Promise<void>): Promise<void> {
     let later: Later;
     try {
       later = await this.ensureLater();
@@ -155,7 +153,6 @@ export class BookingController implements ReactiveController {
         this.applyDefaults();
         this.viewItem(boot.product);
       }
-      this.guests = resizeGuests(this.guests, this.sel);
       if (stored && (await (await resuming!).resumeCart(this, stored.id))) return;
       this.go(boot.product ? "dates" : "product", false);
     });
@@ -482,17 +479,6 @@ export class BookingController implements ReactiveController {
     return this.later((l) => l.addToCart(this));
   }
 
-  setCart(cart: Cart | null): void {
-    this.cart = cart;
-    if (cart && cart.status === "open") {
-      saveCart(this.o.business, { id: cart.cart_id, expiry_date: cart.expiry_date, currency: cart.currency });
-      // the server's seconds_left is immune to a wrong clock on the guest's device
-      this.countdown.set(new Date(Date.now() + cart.seconds_left * 1000).toISOString());
-    } else {
-      this.countdown.set(null);
-    }
-  }
-
   /** Ten more minutes for the holds. */
   extendCart(): Promise<void> {
     return this.later((l) => l.extendCart(this));
@@ -516,7 +502,8 @@ export class BookingController implements ReactiveController {
   }
 
   startOver(): void {
-    this.setCart(null);
+    this.cart = null;
+    this.countdown?.set(null);
     saveCart(this.o.business, null);
     this.booking = null;
     this.error = null;
@@ -580,7 +567,7 @@ export class BookingController implements ReactiveController {
 
   /** The cart's holds are live: it can be booked. */
   get held(): boolean {
-    return this.cart?.status === "open" && this.countdown.secondsLeft > 0;
+    return this.cart?.status === "open" && (this.countdown?.secondsLeft ?? 0) > 0;
   }
 
   get company(): string {
@@ -589,13 +576,8 @@ export class BookingController implements ReactiveController {
 
   /** Seconds left on the cart, formatted, and whether time is short. */
   get timeLeft(): { text: string; low: boolean; seconds: number } {
-    const s = this.countdown.secondsLeft;
+    const s = this.countdown?.secondsLeft ?? 0;
     return { text: formatCountdown(s), low: s <= 60, seconds: s };
-  }
-
-  /** The room types the party may take but cannot on the chosen day (shown as sold out). */
-  get soldOutRooms(): RoomType[] {
-    return soldOutTypes(this.sel.startDate ? this.days[this.sel.startDate] : undefined, this.roomTypes, this.sel);
   }
 
   get stayEnd(): string | null {
@@ -607,3 +589,5 @@ function num(v: string | undefined): number | null {
   if (v === undefined || !/^\d{1,2}$/.test(v)) return null;
   return Number(v);
 }
+
+reactive(BookingController.prototype, ["step", "boot", "lang", "cur", "sel", "days", "roomTypes", "month", "pkg", "rooms", "guests", "customer", "terms", "newsletter", "cart", "booking", "error", "fieldErrors", "busy", "estimate", "extraTotals", "status", "calFocus", "s", "laterReady", "wanted"]);

@@ -10,6 +10,7 @@ import type { BookingWidgetEventName, BookingWidgetItem } from "../events";
 import { formatCountdown, formatTime } from "../format";
 import { addToCartBody, partySize, rebuildBody, resizeGuests, validateGuests, type CustomerForm, type FieldErrors, type GuestForm, type Selection } from "../selection";
 import { fill, type Strings } from "../strings";
+import { CountdownController } from "./countdown";
 import { confirmationOf, round2, type BookingHost, type BookingOptions, type Confirmation, type ErrorState, type Step } from "./booking-state";
 
 /** What these actions read and change of BookingController (which has them all). */
@@ -42,9 +43,10 @@ export interface LaterHost {
   estimate: number | null;
   extraTotals: Record<number, number>;
   estimateAbort: AbortController | undefined;
+  countdown?: CountdownController;
+  later(action: (later: typeof import("../later")) => Promise<void>): Promise<void>;
   run(name: string, action: () => Promise<void>): Promise<boolean>;
   refuse(errors: FieldErrors): Promise<boolean>;
-  setCart(cart: Cart | null): void;
   go(step: Step, focus?: boolean): void;
   announce(text: string): void;
   keyFor(action: string, payload: unknown): string;
@@ -52,6 +54,20 @@ export interface LaterHost {
   cartItems(cart: Cart): BookingWidgetItem[];
   startOver(): void;
   errorFor(err: WidgetApiError, retry: () => void): ErrorState;
+}
+
+/** The cart shown and stored, and its countdown (made with the first cart: most visitors never have one). */
+export function setCart(c: LaterHost, cart: Cart | null): void {
+  c.cart = cart;
+  const countdown = (c.countdown ??= new CountdownController(c.host, {
+    onThreshold: (left) => c.announce(Math.abs(left - 60) <= 1 ? c.s.hold.expiresMinute : fill(c.s.hold.expiresSoon, { time: formatCountdown(left) })),
+    onExpire: () => void c.later((l) => l.onCartExpired(c)),
+  }));
+  if (cart && cart.status === "open") {
+    saveCart(c.o.business, { id: cart.cart_id, expiry_date: cart.expiry_date, currency: cart.currency });
+    // the server's seconds_left is immune to a wrong clock on the guest's device
+    countdown.set(new Date(Date.now() + cart.seconds_left * 1000).toISOString());
+  } else countdown.set(null);
 }
 
 export async function updateEstimate(c: LaterHost): Promise<void> {
@@ -86,7 +102,7 @@ export async function addToCart(c: LaterHost): Promise<void> {
     // first the general "held for" line; a countdown threshold crossed at once (a short
     // lifetime) announces after it and wins
     c.announce(fill(c.s.hold.expiresIn, { time: formatCountdown(cart.seconds_left) }));
-    c.setCart(cart);
+    setCart(c, cart);
     c.idempotency.clear();
     const added = cart.guests.slice(-c.guests.length);
     c.track("add_to_cart", c.cartItems({ ...cart, guests: added }), added.reduce((t, g) => t + g.total, 0), cart.cart_id);
@@ -99,7 +115,7 @@ export async function extendCart(c: LaterHost): Promise<void> {
   await c.run("extend", async () => {
     const res = await c.api.extend(c.cart!.cart_id);
     const cart = await c.api.cart(res.cart_id);
-    c.setCart(cart);
+    setCart(c, cart);
     c.announce(fill(c.s.cart.extended, { time: formatTime(new Date(res.expiry_date), c.lang) }));
   });
 }
@@ -111,7 +127,7 @@ export async function emptyCart(c: LaterHost): Promise<void> {
     } catch (err) {
       if (!(err instanceof WidgetApiError) || !["cart_expired", "cart_not_open", "not_found"].includes(err.kind)) throw err;
     }
-    c.setCart(null);
+    setCart(c, null);
     saveCart(c.o.business, null);
     c.announce(c.s.cart.removeConfirm);
     c.go(c.productFixed ? "dates" : "product");
@@ -125,7 +141,7 @@ export async function rebuildCart(c: LaterHost): Promise<void> {
   const body = rebuildBody(old);
   await c.run("rebuild", async () => {
     const cart = await c.api.addToCart(body, c.keyFor("rebuild", { from: old.cart_id }));
-    c.setCart(cart);
+    setCart(c, cart);
     c.track("add_to_cart", c.cartItems(cart), cart.total, cart.cart_id);
     // held again: a guest at the checkout stays there, with everything typed
     if (c.step === "checkout") c.host.focusHeading();
@@ -168,7 +184,7 @@ export async function checkout(c: LaterHost): Promise<void> {
     }
     c.booking = booking;
     c.track("purchase", c.cartItems(cart), booking.total, cart.cart_id, booking.reference);
-    c.setCart(null);
+    setCart(c, null);
     saveCart(c.o.business, null);
     c.idempotency.clear();
     c.fieldErrors = {};
@@ -187,11 +203,12 @@ export function setParty(c: LaterHost, part: "males" | "females" | "couples", va
   const next = { ...c.sel, [part]: Math.max(0, value) };
   if (partySize(next) > max) return;
   c.sel = { ...next, accommodationId: null, srs: false };
-  c.guests = resizeGuests(c.guests, c.sel);
   void loadRooms(c);
 }
 
+/** The room types for the party and dates (the party is known now: its guests' forms follow it). */
 export async function loadRooms(c: LaterHost): Promise<void> {
+  c.guests = resizeGuests(c.guests, c.sel);
   const product = c.currentProduct;
   if (!product || !c.sel.startDate || partySize(c.sel) === 0) {
     c.rooms = partySize(c.sel) === 0 ? [] : null;
@@ -226,7 +243,7 @@ export async function resumeCart(c: LaterHost, id: string): Promise<boolean> {
   try {
     const cart = await c.api.cart(id);
     if (cart.status === "open" && cart.seconds_left > 0 && cart.guests.length) {
-      c.setCart(cart);
+      setCart(c, cart);
       c.cur = cart.currency;
       c.go("cart", false);
       c.status = c.s.hold.resumed;
@@ -280,7 +297,7 @@ export async function onOtherTab(c: LaterHost, id: string | null): Promise<void>
   if (c.step === "done") return;
   if (!id) {
     if (c.cart) {
-      c.setCart(null);
+      setCart(c, null);
       if (c.step === "cart" || c.step === "checkout") c.go(c.productFixed ? "dates" : "product", false);
     }
     return;
@@ -288,7 +305,7 @@ export async function onOtherTab(c: LaterHost, id: string | null): Promise<void>
   try {
     const cart = await c.api.cart(id);
     if (cart.status === "open") {
-      c.setCart(cart);
+      setCart(c, cart);
       if (c.step !== "guests" && c.step !== "checkout") c.go("cart", false);
     }
   } catch {

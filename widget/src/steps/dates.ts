@@ -2,7 +2,7 @@ import { html, nothing } from "lit";
 import type { DayEntry, Product, RoomType } from "../api/client";
 import { formatDate, formatMonth, formatShortPrice, formatWeekdayList, weekdayNames, addDays } from "../format";
 import { dayTakesParty, durationChoices, monthGrid, type Selection } from "../selection";
-import { fill, type FirstStrings } from "../strings";
+import { fill } from "../strings";
 import { heading, type StepBase } from "./parts";
 
 export interface DatesView extends StepBase {

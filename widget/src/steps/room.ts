@@ -1,6 +1,6 @@
 import { html, nothing } from "lit";
-import type { AccommodationOption, Product, RoomType } from "../api/client";
-import { partySize, type Selection } from "../selection";
+import type { AccommodationOption, DayEntry, Product, RoomType } from "../api/client";
+import { partySize, soldOutTypes, type Selection } from "../selection";
 import { fill } from "../strings";
 import { heading, type StepBase } from "./parts";
 
@@ -10,8 +10,8 @@ export interface RoomView extends StepBase {
   readonly sel: Selection;
   readonly currentProduct: Product | null;
   readonly rooms: AccommodationOption[] | null;
-  /** Room types the party may take but cannot on these dates. */
-  readonly soldOutRooms: RoomType[];
+  readonly days: Record<string, DayEntry>;
+  readonly roomTypes: RoomType[];
   setParty(part: Part, value: number): void;
   chooseRoom(id: number): void;
   setSrs(on: boolean): void;
@@ -37,7 +37,8 @@ function stepper(v: RoomView, part: Part) {
 
 /** A sold-out room type stays in the list, as sold out: the guest sees it exists and why it cannot be had. */
 function soldOut(v: RoomView) {
-  return v.soldOutRooms.map((t) => html`<label class="option" part="card" data-sold-out>
+  const day = v.sel.startDate ? v.days[v.sel.startDate] : undefined;
+  return soldOutTypes(day, v.roomTypes, v.sel).map((t) => html`<label class="option" part="card" data-sold-out>
       <input type="radio" name="room" disabled />
       <span class="grow"><strong>${t.title}</strong><span class="muted small">${v.s.room.soldOut}</span></span>
     </label>`);
