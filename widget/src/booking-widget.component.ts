@@ -152,7 +152,7 @@ export class BookingWidget extends LitElement {
       <p>${err.message}</p>
       <div class="actions">
         ${err.actions.map((a, i) => html`<button type="button" class="btn ${i === 0 ? "primary" : ""}" part="button" @click=${a.run}>${a.label}</button>`)}
-        <button type="button" class="btn link" part="button" @click=${() => b.dismissError()}>${b.s.errors.dismiss}</button>
+        ${err.kind === "origin" ? nothing : html`<button type="button" class="btn link" part="button" @click=${() => b.dismissError()}>${b.s.errors.dismiss}</button>`}
       </div>
     </div>`;
   }
@@ -160,7 +160,8 @@ export class BookingWidget extends LitElement {
   private renderStep(): TemplateResult {
     const b = this.booking;
     const skeleton = html`<div aria-busy="true"><h2>${b.s.loading}</h2><div class="skeleton-block"></div></div>`;
-    if (b.step === "loading") return skeleton;
+    // a first load that failed says why in the banner: no skeleton promising more (a refused origin gets nothing more)
+    if (b.step === "loading") return b.error ? html`` : skeleton;
     if (b.step === "product") return renderProducts(b);
     if (b.step === "dates") return renderDates(b);
     const later = b.laterReady && laterLoaded();

@@ -255,6 +255,7 @@ export class BookingController implements ReactiveController {
     const marked = Object.keys(fields).length > 0;
     if (marked) this.fieldErrors = { ...this.fieldErrors, ...fields };
     // the service's own words, for the site's developer
+    if (err.kind === "origin") console.warn(`booking-widget: ${err.message}`); // the service says which origin to allow, for the site's owner
     if (err.kind === "validation") console.warn(`booking-widget: the service refused the request (${err.status} ${err.code}): ${err.message}`, err.fieldErrors);
     const startOver = { label: e.startOver, run: () => this.startOver() };
     const actions: Record<string, ErrorState["actions"]> = {
