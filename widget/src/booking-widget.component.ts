@@ -128,11 +128,13 @@ export class BookingWidget extends LitElement {
     const settings = b.boot?.settings;
     if (!settings) return nothing;
     const cartCurrency = b.cart?.status === "open";
+    // the language chosen, when the business offers it (shown in English when the widget lacks it)
+    const shown = settings.languages.includes(b.wanted) ? b.wanted : b.lang;
     return html`<div class="switchers">
       ${settings.languages.length > 1
         ? html`<label>${b.s.language}
-            <select @change=${(e: Event) => b.setLanguage((e.target as HTMLSelectElement).value)} .value=${b.wanted}>
-              ${settings.languages.map((l) => html`<option value=${l} ?selected=${l === b.wanted}>${languageName(l)}</option>`)}
+            <select @change=${(e: Event) => b.setLanguage((e.target as HTMLSelectElement).value)} .value=${shown}>
+              ${settings.languages.map((l) => html`<option value=${l} ?selected=${l === shown}>${languageName(l)}</option>`)}
             </select></label>`
         : nothing}
       ${settings.currencies.length > 1

@@ -141,7 +141,7 @@ export class BookingController implements ReactiveController {
       resuming?.catch(() => undefined); // awaited below; not unhandled meanwhile
       const boot = await this.api.bootstrap({ product: o.product, start_date: o.startDate, duration: duration && duration > 0 ? duration : undefined, language, currency: o.currency });
       await this.applyBoot(boot);
-      this.wanted = asked && boot.settings.languages.includes(asked) ? asked : boot.language;
+      this.wanted = asked ?? boot.language;
       const party = { males: num(o.males), females: num(o.females), couples: num(o.couples) };
       if (party.males !== null || party.females !== null || party.couples !== null) {
         this.sel = { ...this.sel, males: party.males ?? 0, females: party.females ?? 0, couples: party.couples ?? 0 };
