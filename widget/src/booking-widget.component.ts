@@ -132,13 +132,13 @@ export class BookingWidget extends LitElement {
     const shown = settings.languages.includes(b.wanted) ? b.wanted : b.lang;
     return html`<div class="switchers">
       ${settings.languages.length > 1
-        ? html`<label>${b.s.language}
+        ? html`<label><span class="lbl">${b.s.language}</span>
             <select @change=${(e: Event) => b.setLanguage((e.target as HTMLSelectElement).value)} .value=${shown}>
               ${settings.languages.map((l) => html`<option value=${l} ?selected=${l === shown}>${languageName(l)}</option>`)}
             </select></label>`
         : nothing}
       ${settings.currencies.length > 1
-        ? html`<label>${b.s.currency}
+        ? html`<label><span class="lbl">${b.s.currency}</span>
             <select ?disabled=${cartCurrency} @change=${(e: Event) => b.setCurrency((e.target as HTMLSelectElement).value)} .value=${b.cur}>
               ${settings.currencies.map((c) => html`<option value=${c.iso_code} ?selected=${c.iso_code === b.cur}>${c.iso_code} (${c.symbol})</option>`)}
             </select></label>`
@@ -162,8 +162,9 @@ export class BookingWidget extends LitElement {
   private renderStep(): TemplateResult {
     const b = this.booking;
     const skeleton = html`<div aria-busy="true"><h2>${b.s.loading}</h2><div class="skeleton-block"></div></div>`;
-    // a first load that failed says why in the banner: no skeleton promising more (a refused origin gets nothing more)
-    if (b.step === "loading") return b.error ? html`` : skeleton;
+    // a first load that failed says why in the banner: no skeleton promising more (a refused origin gets nothing more);
+    // with a product, the skeleton is the calendar's own layout, empty (no jump when it fills)
+    if (b.step === "loading") return b.error ? html`` : b.productFixed ? renderDates(b) : skeleton;
     if (b.step === "product") return renderProducts(b);
     if (b.step === "dates") return renderDates(b);
     const later = b.laterReady && laterLoaded();
@@ -200,7 +201,7 @@ export class BookingWidget extends LitElement {
         : nothing}
       ${b.untranslated ? html`<p class="small muted" data-untranslated>${fill(b.s.untranslated, { language: languageName(b.untranslated) })}</p>` : nothing}
       <div role="alert">${this.renderError()}</div>
-      <div class="step" aria-busy=${b.busy ? "true" : "false"}>${this.renderStep()}</div>
+      <div class="step" aria-busy=${b.busy || (b.step === "loading" && !b.error) ? "true" : "false"} ?inert=${b.step === "loading"}>${this.renderStep()}</div>
       <div class="sr-only" role="status" aria-live="polite">${b.status}</div>
     </section>`;
   }

@@ -81,14 +81,23 @@ export const styles = css`
     background: var(--_bg);
     border: 1px solid var(--_border);
     border-radius: calc(var(--_radius) * 1.5);
-    /* reserve the first screen's height so the page does not jump when data arrives */
-    min-height: var(--bw-min-height, 34em);
+    /* at least the first screen's height (the calendar's, from 320 px to any width, in English), so
+       that a host page reserving the same before widget.js arrives never moves: see docs/widget.md */
+    min-height: var(--bw-min-height, 53em);
+    align-content: start;
     max-width: var(--bw-max-width, 44em);
     container-type: inline-size;
   }
   .step, form { display: grid; gap: 0.75em; }
-  header.bar { display: flex; flex-wrap: wrap; gap: 0.5em 1em; align-items: center; justify-content: space-between; }
-  .progress { color: var(--_muted); font-size: 0.875em; }
+  /* the bar keeps one height, switchers or not (they come with the first answer): on a narrow
+     widget their labels are read, not shown */
+  header.bar { display: flex; gap: 0.5em 1em; align-items: center; justify-content: space-between; min-height: calc(2.25 * var(--_size)); }
+  .progress { color: var(--_muted); font-size: 0.875em; white-space: nowrap; }
+  @container (max-width: 30em) {
+    .switchers .lbl { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+    .legend, .picked { min-height: calc(2 * 1.45em); }
+  }
+  @container (max-width: 22em) { .legend { min-height: calc(3 * 1.45em + 0.5em); } }
   .switchers { display: flex; gap: 0.5em; }
   .switchers label { display: flex; gap: 0.35em; align-items: center; font-size: 0.875em; color: var(--_muted); }
   h2 { font-size: 1.3em; margin: 0; line-height: 1.25; font-weight: 700; scroll-margin-top: calc(var(--bw-scroll-offset, 0px) + 0.75em); }

@@ -55,11 +55,15 @@ function onKey(v: DatesView, e: KeyboardEvent) {
   v.moveCalendarFocus(addDays(date, KEY_DAYS[e.key]));
 }
 
+/**
+ * The calendar. Before the first answer (no product yet) the same layout renders empty, as the
+ * first screen's skeleton: what arrives then fills it in place, and nothing on the page moves.
+ */
 export function renderDates(v: DatesView) {
-  const product = v.currentProduct!;
+  const product = v.currentProduct;
   const d = v.s.dates;
   const today = v.today;
-  const month = v.month || `${today.slice(0, 7)}-01`;
+  const month = v.month || `${(today || new Date().toISOString()).slice(0, 7)}-01`;
   const weeks = monthGrid(month);
   const names = weekdayNames(v.lang);
   const reason = (date: string) => closedReason(v, date, v.days[date]);
@@ -67,12 +71,12 @@ export function renderDates(v: DatesView) {
   const focusDate = v.calFocus && v.calFocus.slice(0, 7) === month.slice(0, 7) ? v.calFocus
     : v.sel.startDate && v.sel.startDate.slice(0, 7) === month.slice(0, 7) ? v.sel.startDate
     : open[0]?.date ?? weeks.flat().find((c) => c.inMonth && c.date >= today)?.date;
-  const checkinDays = Object.entries(product.allowed_checkin_days ?? {}).filter(([, on]) => on).map(([k]) => k);
-  const choices = durationChoices(product);
+  const checkinDays = Object.entries(product?.allowed_checkin_days ?? {}).filter(([, on]) => on).map(([k]) => k);
+  const choices = product ? durationChoices(product) : [];
   const loading = v.busy === "calendar";
 
-  return html`${heading(v.s.steps.dates)}
-    <p class="muted">${product.title}</p>
+  return html`${heading(product ? v.s.steps.dates : v.s.loading)}
+    <p class="muted">${product?.title ?? "\u00a0"}</p>
     <div class="field">
       <label for="duration">${d.duration}</label>
       <select id="duration" .value=${String(v.sel.duration)} @change=${(e: Event) => v.setDuration(Number((e.target as HTMLSelectElement).value))}>
@@ -116,7 +120,7 @@ export function renderDates(v: DatesView) {
         ${checkinDays.length && checkinDays.length < 7 ? html`<span>${fill(d.checkinDays, { days: formatWeekdayList(checkinDays, v.lang) })}</span>` : nothing}
       </div>
     </div>
-    <p aria-live="polite">${v.sel.startDate
+    <p class="picked" aria-live="polite">${v.sel.startDate
       ? fill(d.selected, { date: formatDate(v.sel.startDate, v.lang), end: formatDate(v.stayEnd!, v.lang) })
       : d.pick}</p>
     <div class="actions">
