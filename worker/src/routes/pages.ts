@@ -75,6 +75,9 @@ function demoPage(origin: string) {
   h1 { margin: 0; font-size: 1.6rem; }
   .intro { font-size: 1.05rem; }
   section.booking { margin: 1.5rem 0; }
+  /* the widget's first screen is 848 px high (53 x its 16 px font): kept free until widget.js has
+     run, so nothing on the page moves when it arrives (docs/widget.md) */
+  booking-widget:not(:defined) { display: block; min-height: 848px; }
   .snippet { margin-top: 2rem; border: 1px solid color-mix(in srgb, CanvasText 25%, transparent); border-radius: .5rem; padding: 1rem; }
   .snippet pre { overflow-x: auto; background: color-mix(in srgb, CanvasText 8%, Canvas); padding: .75rem; border-radius: .375rem; font-size: .85rem; white-space: pre-wrap; word-break: break-all; }
   .snippet button { font: inherit; padding: .4rem .9rem; border-radius: .375rem; border: 1px solid currentColor; background: transparent; color: inherit; cursor: pointer; }
@@ -133,6 +136,7 @@ function bookPage(title: string, slug: string, attributes: Record<string, string
   header { padding: 1rem; border-bottom: 1px solid color-mix(in srgb, CanvasText 15%, transparent); }
   h1 { margin: 0; font-size: 1.25rem; }
   main { max-width: 48rem; margin: 0 auto; padding: 1rem; }
+  booking-widget:not(:defined) { display: block; min-height: 848px; }
 </style>`,
   )}
 <body>
