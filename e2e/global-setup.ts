@@ -8,5 +8,5 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 export default function globalSetup(): void {
   mkdirSync(`${root}e2e/artifacts`, { recursive: true });
   if (process.env.E2E_SKIP_BUILD === "1") return;
-  execFileSync("npm", ["run", "--silent", "build:widget"], { cwd: root, stdio: "inherit" });
+  execFileSync("npm", ["run", "--silent", "build"], { cwd: root, stdio: "inherit" });
 }

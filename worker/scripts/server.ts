@@ -22,13 +22,13 @@ export { DEFAULT_STATE, ROOT };
 export interface StartServerOptions {
   /** Port on 127.0.0.1; default: a free port chosen by the system. */
   port?: number;
-  /** Local state directory (D1, KV, Durable Objects); default `.wrangler/state`, the one `npm start` uses. */
+  /** Local state directory (D1 and Durable Objects); default `.wrangler/state`, the one `npm start` uses. */
   persistTo?: string;
   /** Worker variables added to (or overriding) those of `.dev.vars`, e.g. `{ ALLOW_TEST_CLOCK: "1" }`. */
   env?: Record<string, string>;
   /** Apply migrations and seed the demo business before starting (default true; both idempotent). */
   prepare?: boolean;
-  /** Run `npm run build:widget` first, when that script exists (default false). */
+  /** Run `npm run build` first (widget.js, the /docs renderer), when that script exists (default false). */
   buildWidget?: boolean;
   /** Forward wrangler's output (request logs) to this process's stdout/stderr once ready (default false). */
   inheritOutput?: boolean;
@@ -75,7 +75,7 @@ export function cronTriggers(): string[] {
 }
 
 /**
- * Run the Worker's scheduled handler (the upkeep of worker/src/maintenance.ts) once per cron
+ * Run the Worker's scheduled handler (the upkeep of worker/src/db/maintenance.ts) once per cron
  * trigger, as Cloudflare does on schedule. Resolves true when every run succeeded.
  */
 export async function runUpkeep(url: string): Promise<boolean> {
@@ -121,17 +121,17 @@ export async function prepareDatabase(target: Target, today = isoDate(new Date()
   return { migrations };
 }
 
-/** Build the widget bundle when the project has a `build:widget` script; false when it has none. */
+/** Build what the Worker serves from worker/public (`npm run build`: widget.js and the /docs renderer). */
 export async function buildWidget(): Promise<boolean> {
   const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
-  if (!pkg.scripts?.["build:widget"]) return false;
+  if (!pkg.scripts?.build) return false;
   await new Promise<void>((done, fail) => {
-    const child = spawn("npm", ["run", "--silent", "build:widget"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("npm", ["run", "--silent", "build"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     child.stdout!.on("data", (d) => (out += d));
     child.stderr!.on("data", (d) => (out += d));
     child.on("error", fail);
-    child.on("close", (code) => (code === 0 ? done() : fail(new Error(`npm run build:widget failed:\n${out.trim()}`))));
+    child.on("close", (code) => (code === 0 ? done() : fail(new Error(`npm run build failed:\n${out.trim()}`))));
   });
   return true;
 }
@@ -196,7 +196,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   }
   if (options.buildWidget) {
     step("Building the widget ...");
-    step((await buildWidget()) ? "Widget built." : "No build:widget script yet: skipped the widget build.");
+    step((await buildWidget()) ? "Widget and /docs renderer built." : "No build script: skipped the build.");
   }
 
   // The variables go to wrangler as an env file (with --env-file, .dev.vars itself is not read),

@@ -1,7 +1,9 @@
 import { createHmac } from "node:crypto";
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, inject, it, vi } from "vitest";
+import { Webhook, WebhookVerificationError } from "standardwebhooks";
 import { deliveryStub, outboxStatements } from "../src/db/outbox";
+import { SECRET_PREFIX } from "../src/domain/webhook-signing";
 import { callJson, createBusiness, createKey } from "./helpers";
 import { outboxEvents } from "./private-fixtures";
 
@@ -81,6 +83,18 @@ describe("subscriptions", () => {
     expect((await callJson("/private/webhooks", { key, method: "POST", body: { url: "https://hooks.example.com/x", events: ["PersonCreated"] } })).status).toBe(201);
     expect(env.ALLOW_LOOPBACK_WEBHOOKS).toBe("true");
     expect((await callJson("/private/webhooks", { key, method: "POST", body: { url: "http://localhost:9/x", events: ["PersonCreated"] } })).status).toBe(201);
+  });
+
+  it("signs each delivery so that the Standard Webhooks reference verifier accepts it, and refuses a forged one", async () => {
+    const { businessId, key } = await tenant();
+    const hook = await subscribe(key, ["PersonCreated"]);
+    expect((await createPerson(key, "signed@example.com")).status).toBe(201);
+    await runDelivery(businessId);
+    const [req] = await received(hook.hookName);
+    const payload = new Webhook(hook.secret).verify(req.body, req.headers) as { event: string; data: { person_id: string } };
+    expect(payload.event).toBe("PersonCreated");
+    expect(() => new Webhook(hook.secret).verify(req.body.replace("PersonCreated", "PersonDeleted"), req.headers)).toThrow(WebhookVerificationError);
+    expect(() => new Webhook(SECRET_PREFIX + btoa("another secret of 32 bytes......")).verify(req.body, req.headers)).toThrow(WebhookVerificationError);
   });
 
   it("refuses unknown or missing events", async () => {

@@ -7,6 +7,8 @@
  * `webhook-signature: v1,<base64 of HMAC-SHA256(key, "<id>.<timestamp>.<body>")>`.
  */
 
+import { Webhook } from "standardwebhooks";
+
 export const SECRET_PREFIX = "whsec_";
 
 /** Seconds to wait after failed attempt n (1-based) before attempt n + 1; 10 attempts in all. */
@@ -18,21 +20,12 @@ function toBase64(bytes: Uint8Array): string {
   for (const b of bytes) s += String.fromCharCode(b);
   return btoa(s);
 }
-function fromBase64(b64: string): Uint8Array<ArrayBuffer> {
-  const s = atob(b64);
-  const out = new Uint8Array(new ArrayBuffer(s.length));
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
-  return out;
-}
 
 export function generateSecret(): string {
   return SECRET_PREFIX + toBase64(crypto.getRandomValues(new Uint8Array(32)));
 }
 
-/** `v1,<base64 signature>` of one delivery attempt. */
-export async function signPayload(secret: string, id: string, timestamp: number, body: string): Promise<string> {
-  const keyBytes = fromBase64(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret);
-  const key = await crypto.subtle.importKey("raw", keyBytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${id}.${timestamp}.${body}`));
-  return `v1,${toBase64(new Uint8Array(mac))}`;
+/** `v1,<base64 signature>` of one delivery attempt (the `standardwebhooks` package signs). */
+export function signPayload(secret: string, id: string, timestamp: number, body: string): string {
+  return new Webhook(secret).sign(id, new Date(timestamp * 1000), body);
 }

@@ -206,7 +206,7 @@ export class WebhookDelivery extends DurableObject<Env> {
             "User-Agent": "booking-platform-webhooks/1",
             "webhook-id": d.event_id,
             "webhook-timestamp": String(timestamp),
-            "webhook-signature": await signPayload(d.secret, d.event_id, timestamp, body),
+            "webhook-signature": signPayload(d.secret, d.event_id, timestamp, body),
           },
           body,
           redirect: "manual",

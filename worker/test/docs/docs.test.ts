@@ -38,11 +38,20 @@ describe("GET /docs", () => {
     const res = await call("/docs");
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toMatch(/^text\/html/);
-    expect(res.headers.get("Content-Security-Policy")).toContain("default-src 'none'");
+    const csp = res.headers.get("Content-Security-Policy") ?? "";
+    expect(csp).toContain("default-src 'none'");
+    // Its one inline script runs by this answer's nonce: no 'unsafe-inline' script.
+    const nonce = /script-src 'self' 'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
     const html = await res.text();
-    expect(html).toContain("fetch('/openapi.json'");
-    expect(html).toContain('<main id="content">');
-    // No third-party asset: the page must work offline.
+    expect(html).toContain(`nonce="${nonce}"`);
+    expect(html).toContain("/openapi.json");
+    // The renderer comes from this server: no third-party asset, the page works offline.
+    expect(html).toContain('src="/docs/scalar.js"');
     expect(html).not.toMatch(/<(script|link)[^>]+(src|href)="https?:/);
+    // A new nonce for every answer.
+    const again = (await call("/docs")).headers.get("Content-Security-Policy");
+    expect(again).not.toBe(csp);
   });
 });

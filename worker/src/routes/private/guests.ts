@@ -297,7 +297,7 @@ export const guestRoutes = createRouter()
     const order = parseSort(q, SORT);
     const paging = q.paging();
     q.done();
-    // The page, its count and the key's check in one round trip (lib/tenant-read.ts).
+    // The page, its count and the key's check in one round trip (db/tenant-read.ts).
     const { snap, results } = await readTenant(c, () => listGuestsStatements(c.env.DB, businessId, { where, params, order, ...paging }));
     const { rows, total, persons } = guestListFrom(results);
     const bookings = new Map(
