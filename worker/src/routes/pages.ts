@@ -182,9 +182,10 @@ export function pageRoutes() {
     out.headers.set("X-Content-Type-Options", "nosniff");
     return out;
   };
-  // The file name is not versioned: browsers revalidate after 5 minutes (cheap with the ETag),
-  // and may serve a stale copy for a day while they do.
-  pages.get("/widget.js", (c) => widgetAsset(c, "widget.js", "public, max-age=300, stale-while-revalidate=86400"));
+  // The file name is not versioned and names its chunks by their hashes, which a deploy replaces: a
+  // stale copy would ask for chunks that are gone. So browsers revalidate it on every page load
+  // (a 304 with the ETag while it is the same), and a page gets the chunks of the widget.js it ran.
+  pages.get("/widget.js", (c) => widgetAsset(c, "widget.js", "public, no-cache"));
   // A chunk's name changes with its content: kept for a year.
   pages.get("/:chunk{widget-[A-Za-z0-9_-]+\\.js}", (c) => widgetAsset(c, c.req.param("chunk"), "public, max-age=31536000, immutable"));
 
