@@ -2,7 +2,7 @@ import { createServer } from "node:http";
 import { freePort } from "../worker/scripts/server";
 import { npmRun } from "../worker/test/cli/helpers";
 import { expect, heading, test } from "./fixtures";
-import { checkoutCart, continueStep, expectStep, fillGuest, pickDay, w } from "./journey";
+import { addGuests, checkoutCart, continueStep, expectStep, fillGuest, pickDay, w } from "./journey";
 import { buildSurfCamp } from "./surf-camp";
 
 // Issue 19's "done when": a new site owner sets up a business of their own with the CLI and the
@@ -34,12 +34,13 @@ test("a new owner's surf camp, built through the CLI and the API, is booked in t
     await expect(heading(page)).toHaveText("Choose your dates");
     await expect(page.locator("booking-widget").getByText("Surf week", { exact: true })).toBeVisible();
     // The season's price per person for the week, as the owner set it (7 nights at 45).
-    await expect(w(page, "button.day.open").first()).toContainText("€315");
+    await expect(w(page, "td.open").first()).toContainText("€315");
     const date = await pickDay(page, 0);
     expect(new Date(`${date}T00:00:00Z`).getUTCDay()).toBe(6); // the package's check-in day
     await continueStep(page);
     // One man: the women's dorm refuses him (its gender rule), the private double takes him.
     await expectStep(page, "Guests and room");
+    await addGuests(page, { males: 1 });
     await expect(w(page, "label.option").first()).toBeVisible();
     expect(await w(page, "label.option strong").allTextContents()).toEqual(["Private double"]);
     await w(page, "label.option input").first().check();
