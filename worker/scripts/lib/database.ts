@@ -27,6 +27,9 @@ export interface OpenDatabase {
 
 const LOCKED = /SQLITE_BUSY|database is locked/i;
 
+/** The proxy start under way in this process, if any (see localDatabase). */
+let starting: Promise<unknown> = Promise.resolve();
+
 /** The D1 binding of wrangler.toml (its name and id locate the local database file). */
 function d1Binding(): { database_name: string; database_id: string; migrations_dir?: string } {
   const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
@@ -46,16 +49,20 @@ async function localDatabase(persistTo: string): Promise<OpenDatabase> {
   writeFileSync(config, JSON.stringify({ name: "booking-platform-cli", compatibility_date, d1_databases: [{ binding: "DB", ...d1Binding() }] }));
   // wrangler reads its environment (metrics, config and cache homes, log level) from process.env
   // while it starts; this process's own is given back afterwards (its child processes, a test's
-  // CLI runs say, must not inherit a quieted log).
-  const saved = { ...process.env };
-  Object.assign(process.env, wranglerEnv({ persistTo }), { WRANGLER_LOG: process.env.WRANGLER_LOG ?? "error" });
-  let proxy: Awaited<ReturnType<typeof getPlatformProxy<{ DB: D1Database }>>>;
-  try {
-    proxy = await getPlatformProxy<{ DB: D1Database }>({ configPath: config, persist: { path: join(persistTo, "v3") } });
-  } finally {
-    for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
-    Object.assign(process.env, saved);
-  }
+  // CLI runs say, must not inherit a quieted log). One proxy starts at a time in a process, so two
+  // starts never save and give back each other's environment.
+  const start = starting.then(async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, wranglerEnv({ persistTo }), { WRANGLER_LOG: process.env.WRANGLER_LOG ?? "error" });
+    try {
+      return await getPlatformProxy<{ DB: D1Database }>({ configPath: config, persist: { path: join(persistTo, "v3") } });
+    } finally {
+      for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+      Object.assign(process.env, saved);
+    }
+  });
+  starting = start.catch(() => undefined);
+  const proxy = await start;
   const real = proxy.env.DB;
   const retrying = new Proxy(real, {
     get(target, prop) {
