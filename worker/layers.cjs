@@ -6,6 +6,7 @@
  *   domain/     pure rules: pricing, availability, persons, the catalog snapshot    contract/, pure lib/
  *   db/         SQL, the only place that writes it; how a request reads its tenant  domain/, contract/, lib/
  *   carts/      cart operations and checkout (run by the routes)                    db/ and below
+ *   manage/     the changes an operator makes (private API, back office, CLIs)      db/ and below
  *   durable/    Durable Object classes only                                        carts/, db/ and below
  *   middleware/ the doors' checks: auth, https, idempotency, cors, rate limit      db/ and below
  *   routes/     thin handlers                                                      anything above, never app.ts
@@ -52,6 +53,13 @@ module.exports = {
       severity: "error",
       comment: "Cart code does not import middleware or routes.",
       from: { path: "^worker/src/carts/" },
+      to: { path: [below("routes", "middleware", "durable", "admin"), "^worker/src/(app|index)\\.ts$"] },
+    },
+    {
+      name: "manage-below-the-doors",
+      severity: "error",
+      comment: "The changes operators make are the same whichever door asks: manage/ imports no middleware, route or page.",
+      from: { path: "^worker/src/manage/" },
       to: { path: [below("routes", "middleware", "durable", "admin"), "^worker/src/(app|index)\\.ts$"] },
     },
     {

@@ -2,19 +2,17 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { BookingEnvelope, BookingList } from "../../contract/private";
 import { problemResponse } from "../../contract/problem";
-import { bookingEvent } from "../../domain/events";
 import { minorDigits, toMajor } from "../../domain/money";
-import { releaseBookingStatement } from "../../db/allocations";
-import { bookerRow, bookingConfirmedGuard, bookingLines, bookingRow, cancelBookingStatement, listBookings } from "../../db/bookings";
+import { bookerRow, bookingLines, bookingRow, listBookings } from "../../db/bookings";
 import { guestsOfBooking } from "../../db/guests";
-import { kickDelivery, outboxStatements } from "../../db/outbox";
 import { personsWithDerivedByIds } from "../../db/persons";
 import { readTenant } from "../../db/tenant-read";
 import type { AppEnv } from "../../env";
-import { ApiError, notFound } from "../../lib/errors";
+import { notFound } from "../../lib/errors";
+import { cancelBooking } from "../../manage/bookings";
+import { keyActor } from "./actor";
 import { createRouter } from "../../lib/openapi";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
-import { isGuardFailure } from "./input";
 import { listParam, QueryReader, rangeParam, rangeSql, setPagingHeaders, uuidParam } from "./query";
 import { bookerView, bookingSummaryView, guestView } from "./views";
 import { dietsIn, locationsIn } from "../../domain/catalog";
@@ -74,7 +72,7 @@ const cancelRoute = createRoute({
   },
 });
 
-async function detail(c: Context<AppEnv>, bookingId: string) {
+export async function detail(c: Context<AppEnv>, bookingId: string) {
   const { businessId } = c.get("tenant");
   const db = c.env.DB;
   const booking = await bookingRow(db, businessId, bookingId);
@@ -178,24 +176,7 @@ export const bookingRoutes = createRouter()
     return c.json(await detail(c, bookingId), 200);
   })
   .openapi(cancelRoute, async (c) => {
-    const { businessId } = c.get("tenant");
-    const now = c.get("now");
-    const db = c.env.DB;
     const bookingId = uuidParam(c.req.valid("param").booking_id, "booking_id");
-    const booking = await bookingRow(db, businessId, bookingId);
-    if (!booking) throw notFound("The booking");
-    if (booking.status === "cancelled") throw new ApiError(409, "conflict", "The booking is already cancelled.");
-    try {
-      await db.batch([
-        bookingConfirmedGuard(db, businessId, bookingId),
-        cancelBookingStatement(db, businessId, bookingId, now),
-        releaseBookingStatement(db, businessId, bookingId, now),
-        ...outboxStatements(db, businessId, [bookingEvent("BookingCancelled", bookingId)], now),
-      ]);
-    } catch (err) {
-      if (isGuardFailure(err)) throw new ApiError(409, "conflict", "The booking is already cancelled.");
-      throw err;
-    }
-    await kickDelivery(c.env, businessId);
+    await cancelBooking(c.env, keyActor(c), c.get("tenant").businessId, bookingId, c.get("now"));
     return c.json(await detail(c, bookingId), 200);
   });
