@@ -15,6 +15,15 @@
  * env.ts holds the request's types (bindings, tenant, access) and imports types from below only.
  * Nothing may form an import cycle. See docs/design.md.
  */
+// dependency-cruiser hands swc fixed parse options, TypeScript without JSX, so the back office's
+// pages (routes/admin/*.tsx, Hono JSX) would not parse. swc's module object is shared with
+// dependency-cruiser (one module cache): its file parser reads .tsx files as TSX from here on.
+{
+  const swc = require("@swc/core");
+  const parseFileSync = swc.parseFileSync;
+  swc.parseFileSync = (file, options) => parseFileSync(file, String(file).endsWith(".tsx") ? { ...options, tsx: true } : options);
+}
+
 const below = (...rooms) => `^worker/src/(${rooms.join("|")})/`;
 
 /** lib/ modules that are pure (no framework, no platform): the only ones domain/ may use. */
@@ -89,11 +98,11 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    exclude: { path: ["\\.test\\.ts$", "worker-configuration\\.d\\.ts$"] },
+    exclude: { path: ["\\.test\\.tsx?$", "worker-configuration\\.d\\.ts$"] },
     // TypeScript 7 has no JavaScript API to parse with: swc reads the sources.
     parser: "swc",
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    enhancedResolveOptions: { extensions: [".ts", ".js"] },
+    enhancedResolveOptions: { extensions: [".ts", ".tsx", ".js"] },
   },
 };

@@ -121,50 +121,56 @@ function safeDates(text: string): string[] {
   }
 }
 
+/** The filters of GET /bookings read from a query (the private API's and the back office's Bookings screen alike). */
+export function bookingListQuery(q: QueryReader): { where: string[]; params: (string | number)[] } {
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  const status = q.enums("status", ["confirmed", "cancelled"] as const);
+  if (status) {
+    where.push(`b.status IN (${status.map(() => "?").join(", ")})`);
+    params.push(...status);
+  }
+  for (const [name, column, kind] of [
+    ["start_date", "b.start_date", "date"],
+    ["end_date", "b.end_date", "date"],
+    ["created_at", "b.created_at", "datetime"],
+  ] as const) {
+    const r = q.range(name, kind);
+    if (r) {
+      const s = rangeSql(column, r);
+      where.push(s.sql);
+      params.push(...s.params);
+    }
+  }
+  let number = q.one("reference_number");
+  let year = q.one("reference_year");
+  const reference = q.one("reference");
+  if (reference !== undefined) {
+    const m = /^(\d{4})-(\d{1,10})$/.exec(reference);
+    if (!m) q.fail("reference", "must be YEAR-NUMBER, e.g. 2026-1001");
+    else [year, number] = [m[1], m[2]];
+  }
+  if (number !== undefined) {
+    if (!/^\d{1,10}$/.test(number)) q.fail("reference_number", "must be a number");
+    else {
+      where.push("b.reference_number = ?");
+      params.push(Number(number));
+    }
+  }
+  if (year !== undefined) {
+    if (!/^\d{4}$/.test(year)) q.fail("reference_year", "must be a four-digit year");
+    else {
+      where.push("b.reference_year = ?");
+      params.push(year);
+    }
+  }
+  return { where, params };
+}
+
 export const bookingRoutes = createRouter()
   .openapi(listRoute, async (c) => {
     const q = new QueryReader(c);
-    const where: string[] = [];
-    const params: (string | number)[] = [];
-    const status = q.enums("status", ["confirmed", "cancelled"] as const);
-    if (status) {
-      where.push(`b.status IN (${status.map(() => "?").join(", ")})`);
-      params.push(...status);
-    }
-    for (const [name, column, kind] of [
-      ["start_date", "b.start_date", "date"],
-      ["end_date", "b.end_date", "date"],
-      ["created_at", "b.created_at", "datetime"],
-    ] as const) {
-      const r = q.range(name, kind);
-      if (r) {
-        const s = rangeSql(column, r);
-        where.push(s.sql);
-        params.push(...s.params);
-      }
-    }
-    let number = q.one("reference_number");
-    let year = q.one("reference_year");
-    const reference = q.one("reference");
-    if (reference !== undefined) {
-      const m = /^(\d{4})-(\d{1,10})$/.exec(reference);
-      if (!m) q.fail("reference", "must be YEAR-NUMBER, e.g. 2026-1001");
-      else [year, number] = [m[1], m[2]];
-    }
-    if (number !== undefined) {
-      if (!/^\d{1,10}$/.test(number)) q.fail("reference_number", "must be a number");
-      else {
-        where.push("b.reference_number = ?");
-        params.push(Number(number));
-      }
-    }
-    if (year !== undefined) {
-      if (!/^\d{4}$/.test(year)) q.fail("reference_year", "must be a four-digit year");
-      else {
-        where.push("b.reference_year = ?");
-        params.push(year);
-      }
-    }
+    const { where, params } = bookingListQuery(q);
     const paging = q.paging();
     q.done();
     const { rows, total } = await listBookings(c.env.DB, c.get("tenant").businessId, { where, params, ...paging });
