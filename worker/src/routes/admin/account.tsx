@@ -21,7 +21,7 @@ export async function auditPage(c: AdminContext) {
         <Select name="entity" label={t.audit.entity} value={entity ?? ""} options={[["", t.audit.all], ...ENTITIES.map((e) => [e, e] as [string, string])]} />
         <button type="submit">{t.apply}</button>
       </form>
-      <div class="table-wrap">
+      <div class="table-wrap" tabindex={0} role="region" aria-label={t.audit.title}>
         <table>
           <caption class="visually-hidden">{t.audit.title}</caption>
           <thead>
@@ -59,7 +59,7 @@ function renderAccount(c: AdminContext, state: { errors?: Record<string, string>
       <p>
         {s.email} · {t.roles[s.role as keyof typeof t.roles]}
       </p>
-      <section aria-labelledby="language-heading">
+      <section>
         <h2 id="language-heading">{t.language}</h2>
         <form class="row" method="post" action={`${base(c)}/account/language`}>
           <Csrf c={c} />
@@ -72,7 +72,7 @@ function renderAccount(c: AdminContext, state: { errors?: Record<string, string>
           <button type="submit">{t.save}</button>
         </form>
       </section>
-      <section aria-labelledby="password-heading">
+      <section>
         <h2 id="password-heading">{t.account.password}</h2>
         <form class="stack" method="post" action={`${base(c)}/account/password`}>
           <Csrf c={c} />

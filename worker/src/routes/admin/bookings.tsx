@@ -17,7 +17,7 @@ import { updateBooker } from "../../manage/bookers";
 import { checkGuest } from "../../manage/guests";
 import { bookingListQuery } from "../private/bookings";
 import { QueryReader, uuidParam } from "../private/query";
-import { base, Csrf, done, Field, flashOf, formErrors, FormError, formOf, Layout, need, Pager, Select, staffActor, stringsOf, fmtDateTime, type AdminContext } from "./kit";
+import { base, filledQuery, Csrf, done, Field, flashOf, formErrors, FormError, formOf, Layout, need, Pager, Select, staffActor, stringsOf, fmtDateTime, type AdminContext } from "./kit";
 
 const money = (minor: number, currency: string) => `${toMajor(minor, minorDigits(currency)).toFixed(minorDigits(currency))} ${currency}`;
 const personName = (p: Partial<PersonData>) => [p.first_name, p.last_name].filter(Boolean).join(" ") || p.email || "—";
@@ -26,7 +26,7 @@ export async function bookingsPage(c: AdminContext) {
   need(c, "bookings");
   const t = stringsOf(c);
   const businessId = c.get("staff").business_id;
-  const q = new QueryReader(c as never);
+  const q = new QueryReader(c as never, filledQuery(c));
   const { where, params } = bookingListQuery(q);
   const search = q.string("search", 100);
   if (search) {
@@ -57,7 +57,7 @@ export async function bookingsPage(c: AdminContext) {
         <button type="submit">{t.apply}</button>
         <a href={`${base(c)}/bookings`}>{t.reset}</a>
       </form>
-      <div class="table-wrap">
+      <div class="table-wrap" tabindex={0} role="region" aria-label={t.bookings.title}>
         <table>
           <caption class="visually-hidden">{t.bookings.title}</caption>
           <thead>
@@ -152,9 +152,9 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
         <dd>{fmtDateTime(booking.created_at)}</dd>
       </dl>
 
-      <section aria-labelledby="guests-heading">
+      <section>
         <h2 id="guests-heading">{t.booking.guests}</h2>
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex={0} role="region" aria-labelledby="guests-heading">
           <table aria-labelledby="guests-heading">
             <thead>
               <tr>
@@ -204,7 +204,7 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
       </section>
 
       {booker ? (
-        <section aria-labelledby="booker-heading">
+        <section>
           <h2 id="booker-heading">{t.booking.booker}</h2>
           <p>
             {personName(bookerPerson)} · {bookerPerson.email ?? ""}
@@ -231,9 +231,9 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
         </section>
       ) : null}
 
-      <section aria-labelledby="lines-heading">
+      <section>
         <h2 id="lines-heading">{t.booking.lines}</h2>
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex={0} role="region" aria-labelledby="lines-heading">
           <table aria-labelledby="lines-heading">
             <thead>
               <tr>
@@ -269,7 +269,7 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
         </div>
       </section>
 
-      <section aria-labelledby="notes-heading">
+      <section>
         <h2 id="notes-heading">{t.booking.notes}</h2>
         {notes.length ? (
           <ul>
@@ -294,7 +294,7 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
       </section>
 
       {booking.status === "confirmed" ? (
-        <section aria-labelledby="cancel-heading">
+        <section>
           <h2 id="cancel-heading">{t.booking.cancel}</h2>
           <form class="stack" method="post" action={`${root}/cancel`}>
             <Csrf c={c} />

@@ -81,7 +81,7 @@ async function render(c: AdminContext, form: { values?: Record<string, string>; 
           </tbody>
         </table>
       </div>
-      <section aria-labelledby="block-heading">
+      <section>
         <h2 id="block-heading">{t.calendar.blockTitle}</h2>
         {mayBlock ? (
           <form class="row" method="post" action={`${base(c)}/calendar/blocks?from=${from}&days=${days}`}>

@@ -30,7 +30,7 @@ async function render(c: AdminContext, state: { key?: FormState; hook?: FormStat
   const flash = flashOf(c, { revoked: t.developers.keyRevoked(c.req.query("name") ?? ""), deleted: t.developers.deleted, enabled: t.developers.enabled, redelivered: t.developers.redelivered });
   return c.html(
     <Layout c={c} title={t.developers.title} current="developers" flash={flash}>
-      <section aria-labelledby="keys-heading">
+      <section>
         <h2 id="keys-heading">{t.developers.keys}</h2>
         {state.newKey ? (
           <div class="secret" role="status">
@@ -42,7 +42,7 @@ async function render(c: AdminContext, state: { key?: FormState; hook?: FormStat
             </code>
           </div>
         ) : null}
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex={0} role="region" aria-labelledby="keys-heading">
           <table aria-labelledby="keys-heading">
             <thead>
               <tr>
@@ -94,7 +94,7 @@ async function render(c: AdminContext, state: { key?: FormState; hook?: FormStat
         </form>
       </section>
 
-      <section aria-labelledby="hooks-heading">
+      <section>
         <h2 id="hooks-heading">{t.developers.webhooks}</h2>
         {state.newSecret ? (
           <div class="secret" role="status">
@@ -107,7 +107,7 @@ async function render(c: AdminContext, state: { key?: FormState; hook?: FormStat
           </div>
         ) : null}
         {hooks.length ? (
-          <div class="table-wrap">
+          <div class="table-wrap" tabindex={0} role="region" aria-labelledby="hooks-heading">
             <table aria-labelledby="hooks-heading">
               <thead>
                 <tr>
@@ -242,7 +242,7 @@ export async function hookDeliveries(c: AdminContext) {
         <a href={`${base(c)}/developers`}>{t.developers.title}</a>
       </p>
       {rows.length ? (
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex={0} role="region" aria-label={t.developers.deliveries}>
           <table>
             <caption class="visually-hidden">{t.developers.deliveries}</caption>
             <thead>

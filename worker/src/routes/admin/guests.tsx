@@ -10,7 +10,7 @@ import { ApiError } from "../../lib/errors";
 import { isoDate } from "../../lib/time";
 import { guestListPage, guestListQuery } from "../private/guests";
 import { QueryReader } from "../private/query";
-import { base, fmtDateTime, Field, FormError, Layout, need, Pager, Select, stringsOf, type AdminContext } from "./kit";
+import { base, filledQuery, fmtDateTime, Field, FormError, Layout, need, Pager, Select, stringsOf, type AdminContext } from "./kit";
 
 /** The most rows one CSV holds. */
 export const CSV_MAX_ROWS = 5000;
@@ -18,7 +18,7 @@ export const CSV_MAX_ROWS = 5000;
 const api = (c: AdminContext) => c as unknown as Context<AppEnv>;
 
 function read(c: AdminContext, limitDefault: number) {
-  const q = new QueryReader(api(c));
+  const q = new QueryReader(api(c), filledQuery(c));
   const query = guestListQuery(q);
   const paging = { page: q.intValue("page", 1, 1_000_000, 1), limit: q.intValue("limit", 1, 100, limitDefault) };
   return { q, query, paging };
@@ -91,7 +91,7 @@ export async function guestsPage(c: AdminContext) {
           {t.guests.csv}
         </a>
       </p>
-      <div class="table-wrap">
+      <div class="table-wrap" tabindex={0} role="region" aria-label={t.guests.title}>
         <table>
           <caption class="visually-hidden">{t.guests.title}</caption>
           <thead>

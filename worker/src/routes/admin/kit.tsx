@@ -68,6 +68,19 @@ export async function formAll(c: AdminContext, name: string): Promise<string[]> 
   return (Array.isArray(v) ? v : v === undefined ? [] : [v]).filter((x): x is string => typeof x === "string");
 }
 
+/**
+ * The query of a filter form, without its empty fields: a form sends every field, and to the
+ * private API's filters an empty `status=` is a list of nothing (which matches nothing).
+ */
+export function filledQuery(c: AdminContext): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [name, values] of Object.entries(c.req.queries() ?? {})) {
+    const filled = values.filter((v) => v.trim() !== "");
+    if (filled.length) out[name] = filled;
+  }
+  return out;
+}
+
 /** The page's base path: /admin/<business>. */
 export const base = (c: AdminContext) => `/admin/${c.get("slug")}`;
 

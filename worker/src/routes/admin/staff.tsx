@@ -38,7 +38,7 @@ async function render(c: AdminContext, state: { invite?: FormState; link?: { ema
           </code>
         </div>
       ) : null}
-      <div class="table-wrap">
+      <div class="table-wrap" tabindex={0} role="region" aria-label={t.staff.title}>
         <table>
           <caption class="visually-hidden">{t.staff.title}</caption>
           <thead>
@@ -92,7 +92,7 @@ async function render(c: AdminContext, state: { invite?: FormState; link?: { ema
           </tbody>
         </table>
       </div>
-      <section aria-labelledby="invite-heading">
+      <section>
         <h2 id="invite-heading">{t.staff.inviteTitle}</h2>
         <form class="row" method="post" action={`${root}/invite`}>
           <Csrf c={c} />

@@ -13,7 +13,7 @@ const GuestTable: FC<{ c: AdminContext; id: string; rows: TodayGuest[] }> = ({ c
   const t = stringsOf(c);
   if (!rows.length) return <p>{t.none}</p>;
   return (
-    <div class="table-wrap">
+    <div class="table-wrap" tabindex={0} role="region" aria-labelledby={id}>
       <table aria-labelledby={id}>
         <thead>
           <tr>
@@ -69,30 +69,30 @@ export async function todayPage(c: AdminContext) {
           </a>
         ))}
       </div>
-      <section aria-labelledby="arrivals">
+      <section>
         <h2 id="arrivals">
           {t.today.arrivals} ({data.arrivals.count})
         </h2>
         <GuestTable c={c} id="arrivals" rows={data.arrivals.rows} />
       </section>
-      <section aria-labelledby="departures">
+      <section>
         <h2 id="departures">
           {t.today.departures} ({data.departures.count})
         </h2>
         <GuestTable c={c} id="departures" rows={data.departures.rows} />
       </section>
-      <section aria-labelledby="in-house">
+      <section>
         <h2 id="in-house">
           {t.today.inHouse} ({data.inHouse.count})
         </h2>
         <GuestTable c={c} id="in-house" rows={data.inHouse.rows} />
       </section>
-      <section aria-labelledby="new-bookings">
+      <section>
         <h2 id="new-bookings">
           {t.today.newBookings} ({data.newBookings.count})
         </h2>
         {data.newBookings.rows.length ? (
-          <div class="table-wrap">
+          <div class="table-wrap" tabindex={0} role="region" aria-labelledby="new-bookings">
             <table aria-labelledby="new-bookings">
               <thead>
                 <tr>
