@@ -58,7 +58,9 @@ th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--
 thead th { background: var(--panel); position: sticky; top: 0; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); gap: .75rem; margin-bottom: 1rem; }
-.card { border: 1px solid var(--line); border-radius: .4rem; padding: .75rem; background: var(--panel); }
+.card { border: 1px solid var(--line); border-radius: .4rem; padding: .75rem; background: var(--panel); color: var(--fg); text-decoration: none; }
+.card:hover .label { text-decoration: underline; }
+.field input[type=number] { width: 7rem; }
 .card .count { font-size: 1.8rem; font-weight: 700; display: block; }
 .badge { display: inline-block; padding: 0 .4rem; border-radius: .25rem; border: 1px solid var(--muted); font-size: .85rem; }
 .badge.cancelled, .badge.blocked { border-color: var(--danger); color: var(--danger); }

@@ -65,7 +65,7 @@ export async function todayPage(c: AdminContext) {
       <div class="cards">
         {cards.map(([id, label, count]) => (
           <a class="card" href={`#${id}`} data-count={id}>
-            <span class="count">{count}</span> {label}
+            <span class="count">{count}</span> <span class="label">{label}</span>
           </a>
         ))}
       </div>
