@@ -7,6 +7,7 @@
  * the screens at 390 px wide.
  */
 import AxeBuilder from "@axe-core/playwright";
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { isoDay, saturdayAfter } from "./bench/seed-scale";
@@ -74,6 +75,9 @@ test("the back office: owner and front desk run a day, each only where their rol
   expect(cli.code, cli.stderr).toBe(0);
   const ownerLink = cli.stdout.trim();
   expect(ownerLink).toMatch(new RegExp(`^${server.url}/admin/invite/[A-Za-z0-9_-]{40,}$`));
+  // Only the link token's SHA-256 is stored.
+  const tokenHash = createHash("sha256").update(ownerLink.split("/").at(-1)!).digest("hex");
+  expect(await server.query("SELECT purpose, created_by FROM staff_invites WHERE token_hash = ?", tokenHash)).toEqual([{ purpose: "invite", created_by: "staff CLI" }]);
 
   const owner = await (await browser.newContext()).newPage();
   await owner.goto(ownerLink);

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
@@ -9,11 +9,50 @@ import { issueKey } from "../worker/src/lib/keys";
 
 export { expect };
 
-/** This helper's port range (8830-8839): one per Playwright worker. */
+const PORT_CLAIMS = join(tmpdir(), "bw-e2e-ports");
+
+/**
+ * Claim a port of this helper's range (8830-8839) for this process: a claim file made with `wx`
+ * (only one process can make it). A free port alone is not enough: wrangler binds it seconds
+ * later, and two workers (or two checkouts' runs) that both found it free would start servers on
+ * the same port, whose requests the system then shares between them. A claim whose process is
+ * gone is taken over.
+ */
+function claimPort(port: number): boolean {
+  mkdirSync(PORT_CLAIMS, { recursive: true });
+  const file = join(PORT_CLAIMS, `${port}.pid`);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: "wx" });
+      return true;
+    } catch {
+      const owner = Number(readFileSync(file, "utf8"));
+      try {
+        if (owner && owner !== process.pid) process.kill(owner, 0);
+        return false; // its process lives (or it is ours already)
+      } catch {
+        rmSync(file, { force: true }); // a dead process's claim
+      }
+    }
+  }
+  return false;
+}
+const releasePort = (port: number) => {
+  const file = join(PORT_CLAIMS, `${port}.pid`);
+  try {
+    if (Number(readFileSync(file, "utf8")) === process.pid) rmSync(file, { force: true });
+  } catch {
+    /* gone already */
+  }
+};
+
+/** A claimed, free port of this helper's range (8830-8839): one per Playwright worker. */
 async function pickPort(workerIndex: number): Promise<number> {
   for (let i = 0; i < 10; i++) {
     const port = 8830 + ((workerIndex + i) % 10);
+    if (!claimPort(port)) continue;
     if (await portIsFree(port)) return port;
+    releasePort(port);
   }
   throw new Error("No free port in 8830-8839 for the e2e server.");
 }
@@ -81,6 +120,7 @@ export const test = base.extend<{ axe: (page: Page, step: string) => Promise<voi
       });
       await use(server);
       await running.stop();
+      releasePort(port);
       rmSync(persistTo, { recursive: true, force: true });
     },
     { scope: "worker", timeout: 120_000 },

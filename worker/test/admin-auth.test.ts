@@ -131,6 +131,21 @@ describe("sessions", () => {
     expect((await browser().post("/admin/demo/sign-in", { email: desk.email, password: PASSWORD })).status).toBe(401);
   });
 
+  it("end at a password change, every one of the user's but this browser's new one", async () => {
+    const { email } = await createStaff(DEMO_BUSINESS_ID, "manager");
+    const here = await signedIn("demo", email);
+    const elsewhere = await signedIn("demo", email, "198.51.100.99");
+    const wrong = await here.post("/admin/demo/account/password", { current: "not it at all", password: "a brand new password" });
+    expect(wrong.status).toBe(422);
+    expect(await wrong.text()).toContain("is not your current password");
+    const changed = await here.post("/admin/demo/account/password", { current: PASSWORD, password: "a brand new password" });
+    expect(changed.status).toBe(303);
+    expect((await elsewhere.get("/admin/demo/today")).status).toBe(303);
+    expect((await here.get("/admin/demo/today")).status).toBe(200);
+    expect((await browser("198.51.100.98").post("/admin/demo/sign-in", { email, password: PASSWORD })).status).toBe(401);
+    expect((await browser("198.51.100.97").post("/admin/demo/sign-in", { email, password: "a brand new password" })).status).toBe(303);
+  });
+
   it("of another business's staff open nothing here", async () => {
     const otherId = await createBusiness(`other-${crypto.randomUUID().slice(0, 8)}`);
     const other = await env.DB.prepare("SELECT slug FROM businesses WHERE id = ?").bind(otherId).first<{ slug: string }>();
@@ -215,6 +230,14 @@ describe("pages", () => {
     expect(await res.text()).toContain("Bei Blue Wave Surf &amp; Yoga Camp anmelden");
     const es = await browser().get("/admin/demo/sign-in?lang=es");
     expect(await es.text()).toContain("Contraseña");
+  });
+
+  it("speak the language the user chose, whatever the browser asks", async () => {
+    const b = await signedIn("demo", (await createStaff(DEMO_BUSINESS_ID, "front_desk")).email);
+    expect((await b.post("/admin/demo/account/language", { language: "es" })).status).toBe(303);
+    const page = await (await b.get("/admin/demo/today", { "Accept-Language": "de" })).text();
+    expect(page).toContain('<html lang="es">');
+    expect(page).toContain("Llegadas");
   });
 
   it("answer an unknown business and an unknown page with HTML 404 pages", async () => {

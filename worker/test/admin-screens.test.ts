@@ -4,7 +4,7 @@
  * an inline field error with nothing changed, never a 500.
  */
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { DEMO_BUSINESS_ID, callJson, createKey } from "./helpers";
 import { createStaff, signedIn, type Browser } from "./admin-fixtures";
 import { createBookingFixture, outboxEvents, lastOutboxSeq, uniqueEmail } from "./private-fixtures";
@@ -203,6 +203,25 @@ describe("Developers", () => {
     expect((await b.get(`/admin/demo/developers/webhooks/${hook!.id}`)).status).toBe(200);
     expect((await b.post(`/admin/demo/developers/webhooks/${hook!.id}/delete`, {})).status).toBe(303);
     expect(await first("SELECT id FROM webhooks WHERE id = ? AND deleted_at IS NULL", hook!.id)).toBeNull();
+  });
+});
+
+describe("Developers: deliveries", () => {
+  it("delivers an event again from the log: a new series of attempts, audited", async () => {
+    const b = await owner();
+    const url = `http://127.0.0.1:${inject("webhookReceiverPort")}/hooks/office-${crypto.randomUUID().slice(0, 6)}`;
+    expect((await b.post("/admin/demo/developers/webhooks", { url, events: "BookingCancelled" })).status).toBe(201);
+    const hook = (await first<{ id: string }>("SELECT id FROM webhooks WHERE url = ?", url))!;
+    const { bookingId } = await createBookingFixture({ booker: { email: uniqueEmail("hook") } });
+    expect((await b.post(`/admin/demo/bookings/${bookingId}/cancel`, { confirm: "yes" })).status).toBe(303);
+    const event = (await first<{ id: string }>("SELECT id FROM outbox WHERE event = 'BookingCancelled' AND json_extract(data, '$.booking_id') = ?", bookingId))!;
+    const res = await b.post(`/admin/demo/developers/webhooks/${hook.id}/redeliver`, { event_id: event.id });
+    expect(res.status).toBe(303);
+    const series = await env.DB.prepare("SELECT MAX(series) AS s FROM webhook_deliveries WHERE webhook_id = ? AND event_id = ?").bind(hook.id, event.id).first<{ s: number }>();
+    expect(series!.s).toBeGreaterThanOrEqual(1);
+    expect(await first("SELECT action FROM audit_log WHERE entity = 'webhook' AND entity_id = ? AND action = 'redelivered'", hook.id)).toEqual({ action: "redelivered" });
+    const unknown = await b.post(`/admin/demo/developers/webhooks/${hook.id}/redeliver`, { event_id: "evt_nope" });
+    expect(unknown.status).toBe(404);
   });
 });
 

@@ -71,7 +71,12 @@ async function render(c: AdminContext, form: { values?: Record<string, string>; 
                   return (
                     <td class={blocked ? "blocked" : undefined} data-product={p.id} data-date={d}>
                       {blocked ? <span class="badge blocked">{t.calendar.blocked}</span> : unlimited ? t.calendar.unlimited : `${free} ${t.calendar.free}`}
-                      {booked ? <div>{`${booked} ${t.calendar.booked}`}</div> : null}
+                      {booked ? (
+                        <div>
+                          {/* The guests of the cell: the Guests screen with the private API's filters. */}
+                          <a href={`${base(c)}/guests?booking_product_id=${p.id}&on_site_at=${d}&booking_status=confirmed`}>{`${booked} ${t.calendar.booked}`}</a>
+                        </div>
+                      ) : null}
                       {held ? <div>{`${held} ${t.calendar.held}`}</div> : null}
                     </td>
                   );
