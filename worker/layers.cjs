@@ -1,5 +1,5 @@
 /**
- * The house's layer rules, checked by dependency-cruiser in `npm test` (suite "layers"):
+ * The house's layer rules, checked by dependency-cruiser in `npm test` (suite "house"):
  *
  *   contract/   zod shapes of every request and answer, error codes, event names   imports nothing of ours
  *   lib/        small helpers (errors, time, ids, keys) and the one error path      contract/, env.ts

@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 
-// Tests run inside workerd with real local D1, KV and Durable Objects.
+// Tests run inside workerd with real local D1 and Durable Objects.
 export default defineConfig(async () => ({
   plugins: [
     cloudflareTest({

@@ -3,7 +3,7 @@
  *
  * Starts the Worker on local workerd (127.0.0.1, its own prepared database), loads it with
  * autocannon for a few seconds per scenario, each on a server started afresh on that database,
- * and prints a markdown table plus a JSON file (e2e/bench/results/latest.json). Scenarios switch
+ * and prints a markdown table, which it also writes with a JSON file to e2e/bench/results/ (latest.md, latest.json). Scenarios switch
  * on when their operation is served.
  *
  *   BENCH_SECONDS   seconds per scenario (default 5)        BENCH_CONNECTIONS  read connections (default 10)

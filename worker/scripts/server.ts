@@ -22,7 +22,7 @@ export { DEFAULT_STATE, ROOT };
 export interface StartServerOptions {
   /** Port on 127.0.0.1; default: a free port chosen by the system. */
   port?: number;
-  /** Local state directory (D1, KV, Durable Objects); default `.wrangler/state`, the one `npm start` uses. */
+  /** Local state directory (D1 and Durable Objects); default `.wrangler/state`, the one `npm start` uses. */
   persistTo?: string;
   /** Worker variables added to (or overriding) those of `.dev.vars`, e.g. `{ ALLOW_TEST_CLOCK: "1" }`. */
   env?: Record<string, string>;
@@ -75,7 +75,7 @@ export function cronTriggers(): string[] {
 }
 
 /**
- * Run the Worker's scheduled handler (the upkeep of worker/src/maintenance.ts) once per cron
+ * Run the Worker's scheduled handler (the upkeep of worker/src/db/maintenance.ts) once per cron
  * trigger, as Cloudflare does on schedule. Resolves true when every run succeeded.
  */
 export async function runUpkeep(url: string): Promise<boolean> {

@@ -1,5 +1,5 @@
 /**
- * `npm start`: the whole service on this machine, on local D1, KV and Durable Objects kept in
+ * `npm start`: the whole service on this machine, on local D1 and Durable Objects kept in
  * .wrangler/state (never wiped; STATE_DIR overrides it), migrated and seeded with the demo business.
  * PORT overrides 8787; DEVTOOLS=1 keeps wrangler's DevTools bridge for a debugger (it slows every request).
  * Ctrl-C or SIGTERM ends wrangler and workerd (their own process group) and then this process.
@@ -50,7 +50,7 @@ try {
 
 const u = server.url;
 console.log(`
-Booking platform is running on local D1, KV and Durable Objects (state in ${relative(process.cwd(), server.persistTo) || "."}).
+Booking platform is running on local D1 and Durable Objects (state in ${relative(process.cwd(), server.persistTo) || "."}).
 
   Public API v2    ${u}/api/pub/v2          (Authorization: Bearer <public key>)
   Private API      ${u}/private             (Authorization: Bearer <private key>)

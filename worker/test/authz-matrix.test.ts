@@ -7,7 +7,7 @@ import { deref } from "./fuzz-schema";
 import { defaultAuth, loadDocument, prepareFixture, WIDGET_ORIGIN, type Fixture } from "./fuzz-harness";
 import { arbitraryFor, encodeQuery, listOperations, urlFor, type FuzzRequest, type Operation } from "./fuzz-requests";
 
-// Authentication and isolation over every documented route, as DESIGN.md states them:
+// Authentication and isolation over every documented route, as docs/design.md states them:
 // 401 (with WWW-Authenticate: Bearer) for a missing, malformed, forged, unknown or revoked key;
 // 403 for the wrong scope; another business's object is a 404 exactly like a missing one, and a
 // foreign key's lists never show the demo business's data.

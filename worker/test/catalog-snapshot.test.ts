@@ -4,7 +4,7 @@ import { MAY_SAT } from "./catalog-fixtures";
 import { callJson, createBusiness, createKey, DEMO_BUSINESS_ID, nextWeekday } from "./helpers";
 
 // Catalog answers come from a snapshot each process keeps in memory, checked against the
-// business's catalog_version in the same D1 round trip as the API key (lib/tenant-read.ts).
+// business's catalog_version in the same D1 round trip as the API key (db/tenant-read.ts).
 // What a client must never notice: a stale catalog, a revoked key that still reads, or a rate
 // limit that lets more through than it says.
 

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 /** The repository's root (where package.json and wrangler.toml are). */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 export const WRANGLER = join(ROOT, "node_modules", ".bin", "wrangler");
-/** Where `npm start` and the CLIs keep local D1, KV and Durable Object state (wrangler's default). */
+/** Where `npm start` and the CLIs keep local D1 and Durable Object state (wrangler's default). */
 export const DEFAULT_STATE = join(ROOT, ".wrangler", "state");
 
 /** Where a command runs: the local state (optionally an isolated directory) or the deployed database. */

@@ -53,7 +53,7 @@ export interface CartCall {
   read?: D1Result[];
   /** How the operation sends its batches (the routes pass the request's sender), else db.batch. */
   send?: (statements: D1PreparedStatement[]) => Promise<D1Result[]>;
-  /** The request's access check, to make inside a new cart's write (lib/tenant-read.ts fuseAccess). */
+  /** The request's access check, to make inside a new cart's write (db/tenant-read.ts fuseAccess). */
   access?: FusedAccess;
   /** Work to finish after the answer (the request's waitUntil); without it, the work is awaited. */
   after?: (work: Promise<unknown>) => void;

@@ -41,7 +41,7 @@ function canonical(value: unknown): string {
 
 
 /**
- * `Idempotency-Key` for requests that create or change state (DESIGN.md). With the header:
+ * `Idempotency-Key` for requests that create or change state (docs/design.md). With the header:
  * - the first request runs, and its answer (any status below 500) is stored for the business;
  * - the same key with the same method, path and body replays that answer (header
  *   `Idempotent-Replayed: true`) without running the handler again;

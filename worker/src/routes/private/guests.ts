@@ -281,7 +281,7 @@ export function guestListQuery(q: QueryReader): { where: string[]; params: (stri
 export async function guestListPage(c: Context<AppEnv>, query: ReturnType<typeof guestListQuery>, paging: { page: number; limit: number }) {
   const { businessId } = c.get("tenant");
   const { where, params, order, expand } = query;
-  // The page, its count and the key's check in one round trip (lib/tenant-read.ts).
+  // The page, its count and the key's check in one round trip (db/tenant-read.ts).
   const { snap, results } = await readTenant(c, () => listGuestsStatements(c.env.DB, businessId, { where, params, order, ...paging }));
   const { rows, total, persons } = guestListFrom(results);
   const bookings = new Map(

@@ -177,7 +177,7 @@ export const personRoutes = createRouter()
       ...q.paging(),
     };
     q.done();
-    // The page, its count and the key's check in one round trip (lib/tenant-read.ts).
+    // The page, its count and the key's check in one round trip (db/tenant-read.ts).
     const { snap, results } = await readTenant(c, () => listPersonsStatements(c.env.DB, businessId, filters));
     const { rows, total } = personListFrom(results);
     const diets = dietsIn(snap);

@@ -4,7 +4,7 @@ import type { AppEnv } from "../../env";
 import { ApiError, type FieldError } from "../../lib/errors";
 
 /**
- * Query syntax of the private API's lists (DESIGN.md, API conventions):
+ * Query syntax of the private API's lists (docs/design.md, API conventions):
  * - lists: repeated `name[]=a&name[]=b`, repeated `name=a&name=b`, or `name=a,b`;
  * - ranges: `from..to`, `from..` or `..to` (both ends included), or one value;
  *   a date on a datetime filter means that whole day (UTC);

@@ -131,7 +131,7 @@ const checkoutRoute = createRoute({
  * the widget the business): a revoked key reaches no cart, and the catalog version it reads lets
  * the operation use this process's catalog snapshot instead of reading the catalog again. An
  * operation on an existing cart names what it reads first (`first`): those statements ride in the
- * round trip that settles the access (lib/tenant-read.ts) and the operation takes their results.
+ * round trip that settles the access (db/tenant-read.ts) and the operation takes their results.
  */
 async function cartCall(
   c: Context<AppEnv>,
