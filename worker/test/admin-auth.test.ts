@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { ACCOUNT_ATTEMPTS, ADDRESS_ATTEMPTS, inviteStaff } from "../src/manage/staff";
 import { hashPassword, verifyPassword, PBKDF2_ITERATIONS } from "../src/lib/password";
 import { browser, createStaff, PASSWORD, signedIn, staffEmail } from "./admin-fixtures";
-import { createBusiness, DEMO_BUSINESS_ID } from "./helpers";
+import { createBusiness, DEMO_BUSINESS_ID, fetchWorker } from "./helpers";
 import { createBookingFixture, uniqueEmail } from "./private-fixtures";
 
 describe("passwords", () => {
@@ -37,6 +37,27 @@ describe("signing in", () => {
     const today = await b.get("/admin/demo/today");
     expect(today.status).toBe(200);
     expect(await today.text()).toContain("Arrivals");
+  });
+
+  it("over HTTPS, sets a Secure cookie for this host only (__Host-)", async () => {
+    const { email } = await createStaff(DEMO_BUSINESS_ID, "owner");
+    const origin = "https://bookings.example.com";
+    const res = await fetchWorker(`${origin}/admin/demo/sign-in`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: origin, "CF-Connecting-IP": "192.0.2.44" },
+      body: new URLSearchParams({ email, password: PASSWORD }).toString(),
+    });
+    expect(res.status).toBe(303);
+    const cookie = res.headers.get("Set-Cookie")!;
+    expect(cookie).toMatch(/^__Host-bo_session=/);
+    expect(cookie).toMatch(/; Secure/);
+    expect(cookie).toMatch(/; Path=\//);
+    expect(cookie).not.toMatch(/Domain=/i);
+    const today = await fetchWorker(`${origin}/admin/demo/today`, { headers: { Cookie: cookie.split(";")[0] } });
+    expect(today.status).toBe(200);
+    // The loopback name is not read over HTTPS.
+    const plain = await fetchWorker(`${origin}/admin/demo/today`, { headers: { Cookie: cookie.split(";")[0].replace("__Host-", "") } });
+    expect(plain.status).toBe(303);
   });
 
   it("answers a wrong e-mail and a wrong password alike", async () => {
