@@ -186,7 +186,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   if (!(await portIsFree(port))) throw new Error(`Port ${port} on 127.0.0.1 is already in use; choose another (PORT=...).`);
 
   const { vars } = ensureDevVars();
-  const workerVars = { ...vars, ...options.env };
+  // A local wrangler dev passes a client's CF-Connecting-IP through: never trusted here.
+  const workerVars: Record<string, string> = { TRUST_CF_CONNECTING_IP: "false", ...vars, ...options.env };
   const target: Target = { persistTo };
 
   if (options.prepare ?? true) {

@@ -113,11 +113,12 @@ export const demoProducts: ProductSeed[] = [
   },
   {
     id: 302, type: "activity", title: "Yoga Class", backoffice_title: "YOGA",
-    description: "Ninety minutes of vinyasa flow on the deck.", image: "yoga-class",
+    description: "An hour of vinyasa flow on the deck.", image: "yoga-class",
     backoffice_category_id: 3, frontoffice_category_id: 12, location_id: 1,
-    duration: { is_flexible: false, min: 90, default: 90, unit: "hour", variants: [] }, pax: [1, 12],
+    // Durations are whole days or hours (the spec's units): the class lasts one hour, as it says.
+    duration: { is_flexible: false, min: 1, default: 1, unit: "hour", variants: [] }, pax: [1, 12],
     default_start_time: "08:00", timeslots: ["08:00", "18:00"], capacity: 12,
-    translations: { de: { title: "Yogastunde", description: "Neunzig Minuten Vinyasa Flow auf dem Deck." }, es: { title: "Clase de yoga" } },
+    translations: { de: { title: "Yogastunde", description: "Eine Stunde Vinyasa Flow auf dem Deck." }, es: { title: "Clase de yoga" } },
   },
   {
     id: 303, type: "activity", title: "Sunset Surf Session", backoffice_title: "SURF-SUNSET",

@@ -68,7 +68,7 @@ describe("GET /packages/{id}", () => {
     [`start_date=${MAY_SAT}&duration=99999`, ["duration"]],
     [`start_date=${Y}-02-29x&duration=7`, ["start_date"]],
     [`start_date=${MAY_SAT}&duration=7&currency=GBP`, ["currency"]],
-    [`start_date=${MAY_SAT}&duration=7&language=fr`, ["language"]],
+    [`start_date=${MAY_SAT}&duration=7&language=FRA`, ["language"]],
   ])("answers 422 to %s", async (query, paths) => {
     const res = await get(`/packages/101?${query}`);
     expect(res.status).toBe(422);

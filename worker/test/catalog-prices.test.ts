@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addDays } from "../src/lib/time";
 import { JUNE_BASE_NIGHTS, JUNE_SAT, MAY_SAT, Y } from "./catalog-fixtures";
@@ -84,6 +85,12 @@ describe("GET /products/prices", () => {
   });
 });
 
+/** The demo package's charge ids (migration 0170) by kind and product. */
+async function chargeIds() {
+  const rows = (await env.DB.prepare("SELECT id, product_id, kind FROM package_charges WHERE package_id = 101").all<{ id: number; product_id: number; kind: string }>()).results;
+  return (kind: string, product: number) => rows.find((r) => r.kind === kind && r.product_id === product)!.id;
+}
+
 describe("POST /packages/prices", () => {
   const pkg = (extra: Record<string, unknown> = {}) => ({ id: 101, start_date: MAY_SAT, end_date: d(7), ...extra });
 
@@ -98,16 +105,17 @@ describe("POST /packages/prices", () => {
     });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(["ana", "ben", "cy"]);
+    const charge = await chargeIds();
     expect(res.body.ana).toEqual([
-      { package_item_id: null, product_id: 101, price: 385, is_fixed: false, guest_to_charge: ["ana"], role: "package" },
-      { package_item_id: null, product_id: 205, price: 630, is_fixed: false, guest_to_charge: ["ana", "ben"], role: "accommodation" },
-      { package_item_id: 1001, product_id: 301, price: 0, is_fixed: true, guest_to_charge: ["ana"], role: "default" },
-      { package_item_id: 1004, product_id: 401, price: 36, is_fixed: false, guest_to_charge: ["ana"], role: "alternative" },
+      { package_item_id: charge("package", 101), product_id: 101, price: 385, is_fixed: false, guest_to_charge: ["ana"] },
+      { package_item_id: charge("accommodation", 205), product_id: 205, price: 630, is_fixed: false, guest_to_charge: ["ana", "ben"] },
+      { package_item_id: 1001, product_id: 301, price: 0, is_fixed: true, guest_to_charge: ["ana"] },
+      { package_item_id: 1004, product_id: 401, price: 36, is_fixed: false, guest_to_charge: ["ana"] },
     ]);
-    expect(res.body.ben.map((l: any) => l.role)).toEqual(["package", "default", "option"]);
+    expect(res.body.ben.map((l: any) => l.package_item_id)).toEqual([charge("package", 101), 1001, 1002]);
     expect(res.body.ben[2]).toMatchObject({ package_item_id: 1002, product_id: 302, price: 12 });
-    expect(res.body.cy.find((l: any) => l.role === "srs")).toEqual({
-      package_item_id: null, product_id: 204, price: 525, is_fixed: false, guest_to_charge: ["cy"], role: "srs", // 5 unbooked beds * 7 nights * 15.00
+    expect(res.body.cy.find((l: any) => l.package_item_id === charge("srs", 204))).toEqual({
+      package_item_id: charge("srs", 204), product_id: 204, price: 525, is_fixed: false, guest_to_charge: ["cy"], // 5 unbooked beds * 7 nights * 15.00
     });
   });
 

@@ -34,8 +34,8 @@ describe("quotePackages", () => {
       }),
     ]);
     const byRole = Object.fromEntries(q.lines.map((l) => [`${l.role}:${l.product_id}`, l]));
-    expect(byRole["package:101"]).toMatchObject({ package_item_id: null, price_minor: 7 * 5500, qty: 1, is_fixed: false, guest_to_charge: ["g1"] });
-    expect(byRole["accommodation:201"]).toMatchObject({ package_item_id: null, price_minor: 7 * 2000 });
+    expect(byRole["package:101"]).toMatchObject({ package_item_id: expect.any(Number), price_minor: 7 * 5500, qty: 1, is_fixed: false, guest_to_charge: ["g1"] });
+    expect(byRole["accommodation:201"]).toMatchObject({ package_item_id: expect.any(Number), price_minor: 7 * 2000 });
     expect(byRole["default:301"]).toMatchObject({ package_item_id: 1001, price_minor: 0, dates: expect.arrayContaining([d(0), d(6)]) });
     expect(byRole["default:301"].dates).toHaveLength(7);
     expect(byRole["option:302"]).toMatchObject({ package_item_id: 1002, price_minor: 2 * 1200, dates: [`${d(1)} 08:00:00`, `${d(2)} 18:00:00`] });

@@ -1,7 +1,13 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { addToCart, cartBusiness, clock, count, customer, guest, smallPackage, stay } from "./carts-fixtures";
-import { callJson } from "./helpers";
+import { callJson, createKey } from "./helpers";
+
+/** An Idempotency-Key as stored for the business's (only) public key: its caller, a space, the key. */
+async function storedKey(businessId: number, sent: string): Promise<string> {
+  const row = await env.DB.prepare("SELECT id FROM api_keys WHERE business_id = ? AND scope = 'public'").bind(businessId).first<{ id: string }>();
+  return `key:${row!.id} ${sent}`;
+}
 
 async function setup() {
   const { businessId, key } = await cartBusiness();
@@ -54,8 +60,8 @@ describe("Idempotency-Key on POST /bookings/add", () => {
     // The first request is mid-flight: its record says running.
     const { sha256Hex } = await import("../src/lib/keys");
     const hash = await sha256Hex(`POST /api/pub/v2/bookings/add\n${canonical(body)}`);
-    await env.DB.prepare("INSERT INTO idempotency (business_id, key, route, request_hash, state, created_at) VALUES (?, 'add-3', 'POST /api/pub/v2/bookings/add', ?, 'running', ?)")
-      .bind(businessId, hash, "2026-11-21T10:00:00Z")
+    await env.DB.prepare("INSERT INTO idempotency (business_id, key, route, request_hash, state, created_at) VALUES (?, ?, 'POST /api/pub/v2/bookings/add', ?, 'running', ?)")
+      .bind(businessId, await storedKey(businessId, "add-3"), hash, "2026-11-21T10:00:00Z")
       .run();
     const retry = await addToCart(key, body, t(1), { "Idempotency-Key": "add-3" });
     expect(retry.status).toBe(409);
@@ -127,8 +133,8 @@ describe("Idempotency-Key on checkout", () => {
 
 describe("a request whose change was made but whose answer was never recorded (its process died)", () => {
   /** What a crash between the change's batch and the answer's record leaves: the key still running. */
-  const dieBeforeAnswer = (businessId: number, key: string) =>
-    env.DB.prepare("UPDATE idempotency SET state = 'running', response_status = NULL, response_body = NULL WHERE business_id = ? AND key = ?").bind(businessId, key).run();
+  const dieBeforeAnswer = async (businessId: number, key: string) =>
+    env.DB.prepare("UPDATE idempotency SET state = 'running', response_status = NULL, response_body = NULL WHERE business_id = ? AND key = ?").bind(businessId, await storedKey(businessId, key)).run();
 
   it("a retried add gets the cart it opened, at once and after the record went stale, never a second cart", async () => {
     const { businessId, key, pkg, start, end, t } = await setup();
@@ -136,7 +142,7 @@ describe("a request whose change was made but whose answer was never recorded (i
     const first = await addToCart(key, body, t(0), { "Idempotency-Key": "add-died" });
     expect(first.status).toBe(201);
     // The cart is recorded on the key by the add's own batch.
-    const row = await env.DB.prepare("SELECT resource FROM idempotency WHERE business_id = ? AND key = 'add-died'").bind(businessId).first<{ resource: string }>();
+    const row = await env.DB.prepare("SELECT resource FROM idempotency WHERE business_id = ? AND key = ?").bind(businessId, await storedKey(businessId, "add-died")).first<{ resource: string }>();
     expect(row?.resource).toBe(first.body.cart_id);
     await dieBeforeAnswer(businessId, "add-died");
     const retry = await addToCart(key, body, t(1), { "Idempotency-Key": "add-died" });
@@ -169,12 +175,81 @@ describe("a request whose change was made but whose answer was never recorded (i
     const body = { guests: [guest(pkg, start, end)] };
     const first = await addToCart(key, body, t(0), { "Idempotency-Key": "add-undone" });
     // Forge "died before its batch": running, nothing made (and the cart gone with it).
-    await env.DB.prepare("UPDATE idempotency SET state = 'running', resource = NULL, response_status = NULL, response_body = NULL WHERE business_id = ? AND key = 'add-undone'").bind(businessId).run();
+    await env.DB.prepare("UPDATE idempotency SET state = 'running', resource = NULL, response_status = NULL, response_body = NULL WHERE business_id = ? AND key = ?")
+      .bind(businessId, await storedKey(businessId, "add-undone"))
+      .run();
     expect((await addToCart(key, body, t(1), { "Idempotency-Key": "add-undone" })).body.code).toBe("idempotency_in_progress");
     const again = await addToCart(key, body, t(300), { "Idempotency-Key": "add-undone" });
     expect(again.status).toBe(201);
     expect(again.headers.get("Idempotent-Replayed")).toBeNull();
     expect(again.body.cart_id).not.toBe(first.body.cart_id);
+  });
+});
+
+describe("Idempotency-Keys belong to the caller that sent them", () => {
+  it("another API key of the business sending the same key and body gets its own cart, not the first caller's answer", async () => {
+    const { businessId, key, pkg, start, end, t } = await setup();
+    const otherKey = await createKey("public", businessId);
+    const body = { guests: [guest(pkg, start, end)] };
+    const a = await addToCart(key, body, t(0), { "Idempotency-Key": "order-1" });
+    expect(a.status).toBe(201);
+    const b = await addToCart(otherKey, body, t(1), { "Idempotency-Key": "order-1" });
+    expect(b.status).toBe(201);
+    expect(b.headers.get("Idempotent-Replayed")).toBeNull();
+    expect(b.body.cart_id).not.toBe(a.body.cart_id);
+    // and each caller's retry replays its own answer
+    expect((await addToCart(key, body, t(2), { "Idempotency-Key": "order-1" })).body.cart_id).toBe(a.body.cart_id);
+    expect((await addToCart(otherKey, body, t(2), { "Idempotency-Key": "order-1" })).body.cart_id).toBe(b.body.cart_id);
+    expect(await count("SELECT COUNT(*) AS n FROM carts WHERE business_id = ?", businessId)).toBe(2);
+  });
+
+  it("another caller's body under the same key is not refused, and a caller's own mismatch names no other request", async () => {
+    const { businessId, key, pkg, start, end, t } = await setup();
+    const otherKey = await createKey("public", businessId);
+    const a = await addToCart(key, { guests: [guest(pkg, start, end)] }, t(0), { "Idempotency-Key": "order-2" });
+    const b = await addToCart(otherKey, { guests: [guest(pkg, start, end)] }, t(1), { "Idempotency-Key": "order-2" });
+    expect(b.status).toBe(201);
+    const mismatch = await addToCart(key, { guests: [guest(pkg, start, end)] }, t(2), { "Idempotency-Key": "order-2" });
+    expect(mismatch.status).toBe(422);
+    expect(mismatch.body.code).toBe("idempotency_key_reused");
+    expect(mismatch.body.detail).toBe("This Idempotency-Key was already used with a different request; use a new key for a new request.");
+    // Used on another route, the key's first request is not named either.
+    const elsewhere = await callJson(`/api/pub/v2/carts/${a.body.cart_id}/checkout`, {
+      key,
+      now: t(3),
+      body: { terms_accepted: true, customer: customer() },
+      headers: { "Idempotency-Key": "order-2" },
+    });
+    expect(elsewhere.status).toBe(422);
+    for (const secret of [a.body.cart_id, b.body.cart_id, "/bookings/add"]) expect(elsewhere.body.detail).not.toContain(secret);
+  });
+
+  it("a widget visitor who claims a guessable key first cannot make the integrator's request with that key fail", async () => {
+    const slug = `idem-scope-${Date.now().toString(36)}`;
+    const { createBusiness } = await import("./helpers");
+    const businessId = await createBusiness(slug, { widget_allow_loopback: true, rate_limit_per_minute: 10_000 });
+    const key = await createKey("public", businessId);
+    const pkg = await smallPackage(businessId, 10);
+    const { start, end } = stay(1);
+    const t = clock();
+    const visitor = await callJson(`/widget/v1/${slug}/bookings/add`, {
+      body: { currency: "EUR", guests: [guest(pkg, start, end)] },
+      now: t(0),
+      headers: { Origin: "http://localhost:5173", "CF-Connecting-IP": "203.0.113.50", "Idempotency-Key": "checkout-1" },
+    });
+    expect(visitor.status).toBe(201);
+    const integrator = await addToCart(key, { guests: [guest(pkg, start, end)] }, t(1), { "Idempotency-Key": "checkout-1" });
+    expect(integrator.status).toBe(201);
+    expect(integrator.headers.get("Idempotent-Replayed")).toBeNull();
+    expect(integrator.body.cart_id).not.toBe(visitor.body.cart_id);
+    // Two visitors are two callers too.
+    const second = await callJson(`/widget/v1/${slug}/bookings/add`, {
+      body: { currency: "EUR", guests: [guest(pkg, start, end)] },
+      now: t(2),
+      headers: { Origin: "http://localhost:5173", "CF-Connecting-IP": "203.0.113.51", "Idempotency-Key": "checkout-1" },
+    });
+    expect(second.status).toBe(201);
+    expect(second.body.cart_id).not.toBe(visitor.body.cart_id);
   });
 });
 

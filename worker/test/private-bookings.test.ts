@@ -56,7 +56,8 @@ describe("bookings", () => {
     ]);
     expect(d.totals).toEqual({ lines: 1234.56, total: 1234.56, currency: "EUR", guest_count: 2 });
     const person = (await callJson(`/private/persons?email=${encodeURIComponent(email)}`, { key })).body.data[0];
-    expect(person.totals).toMatchObject({ booking_count: 1, total_as_booker: 1, total_as_guest: 1, total_paid_as_booker: 1234.56 });
+    // Nothing was paid (a booking's total is its price, not a payment).
+    expect(person.totals).toMatchObject({ booking_count: 1, total_as_booker: 1, total_as_guest: 1, total_paid_as_booker: 0 });
   });
 
   it("cancel releases the booked units, sends BookingCancelled, and a second cancel is 409", async () => {
@@ -73,7 +74,6 @@ describe("bookings", () => {
     expect(live!.n).toBe(0);
     expect((await outboxEvents(biz, seq)).map((e) => [e.event, e.data])).toEqual([["BookingCancelled", { booking_id: booking.bookingId }]]);
     expect((await callJson(`/private/bookings/${booking.bookingId}/cancel`, { key, method: "POST" })).status).toBe(409);
-    // The booker's paid total no longer counts the cancelled booking.
     const booker = await callJson(`/private/bookings/${booking.bookingId}/booker`, { key });
     expect(booker.body.data.person.totals.total_paid_as_booker).toBe(0);
   });

@@ -320,7 +320,8 @@ describe("a guest's effective stay dates follow every change", () => {
     await expect(env.DB.prepare("UPDATE guests SET odd_departure_date = '2031-04-20', departs_on = '2031-04-21' WHERE id = ?").bind(guestIds[0]).run()).rejects.toThrow(/guest_stay_dates_are_derived/);
     // An INSERT cannot plant a value either: the trigger derives it.
     const planted = crypto.randomUUID();
-    const personId = (await env.DB.prepare("SELECT person_id FROM guests WHERE id = ?").bind(guestIds[0]).first<{ person_id: string }>())!.person_id;
+    // (the booker's Person: a Person already a guest of the booking cannot be added again, migration 0172)
+    const personId = (await env.DB.prepare("SELECT person_id FROM bookers WHERE booking_id = ?").bind(bookingId).first<{ person_id: string }>())!.person_id;
     await env.DB.prepare(
       "INSERT INTO guests (id, business_id, booking_id, person_id, person_snapshot, arrives_on, departs_on, created_at, updated_at) VALUES (?, ?, ?, ?, '{\"first_name\":\"Pia\"}', '1999-01-01', '1999-01-02', ?, ?)",
     ).bind(planted, DEMO_BUSINESS_ID, bookingId, personId, "2026-11-01T10:00:00Z", "2026-11-01T10:00:00Z").run();

@@ -37,17 +37,19 @@ describe("bookingPeopleStatements (checkout's booker and guests)", () => {
     expect(new Set(events.filter((e) => e.event === "PersonCreated").map((e) => e.data.person_id))).toEqual(new Set(persons.results.map((p) => p.id)));
   });
 
-  it("reuses a known Person by e-mail, writes the latest data to it, and sends PersonUpdated", async () => {
+  it("reuses a known Person by e-mail, fills only its empty fields (a public checkout never rewrites it), and sends PersonUpdated for that", async () => {
     const email = uniqueEmail("repeat");
     const first = await createBookingFixture({ booker: { email, first_name: "Rui", last_name: "Repeat", city: "Lisboa" } });
     const seq = await lastOutboxSeq();
-    const second = await createBookingFixture({ booker: { email: ` ${email.toUpperCase()} `, first_name: "Rui", last_name: "Repeat", city: "Porto" } });
+    const second = await createBookingFixture({ booker: { email: ` ${email.toUpperCase()} `, first_name: "Rui", last_name: "Repeat", city: "Porto", zip_code: "4000-001" } });
     const persons = await env.DB.prepare("SELECT * FROM persons WHERE email_norm = ?").bind(email).all<any>();
     expect(persons.results).toHaveLength(1);
-    expect(persons.results[0].city).toBe("Porto");
-    // The first booking's booker keeps its snapshot.
-    const oldBooker = await env.DB.prepare("SELECT person_snapshot FROM bookers WHERE booking_id = ?").bind(first.bookingId).first<any>();
-    expect(JSON.parse(oldBooker.person_snapshot).city).toBe("Lisboa");
+    expect(persons.results[0]).toMatchObject({ city: "Lisboa", zip_code: "4000-001" });
+    // Each booking's booker keeps what was entered for it.
+    const snapshot = async (bookingId: string) =>
+      JSON.parse((await env.DB.prepare("SELECT person_snapshot FROM bookers WHERE booking_id = ?").bind(bookingId).first<any>()).person_snapshot);
+    expect((await snapshot(first.bookingId)).city).toBe("Lisboa");
+    expect((await snapshot(second.bookingId)).city).toBe("Porto");
     const events = await outboxEvents(DEMO_BUSINESS_ID, seq);
     expect(events.map((e) => [e.event, e.data.person_id])).toEqual([
       ["BookerCreated", persons.results[0].id],

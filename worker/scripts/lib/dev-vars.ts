@@ -50,7 +50,7 @@ export function ensureDevVars(): { vars: Record<string, string>; created: boolea
       DEV_VARS,
       "# Local secrets and settings of the Worker for `wrangler dev` (git-ignored; made by `npm start`).\n" +
         "# KEY_SIGNING_SECRET signs API keys: changing it invalidates every local key.\n" +
-        formatVars({ KEY_SIGNING_SECRET: newSecret(), ALLOW_LOOPBACK_WEBHOOKS: "true" }),
+        formatVars({ KEY_SIGNING_SECRET: newSecret(), ALLOW_LOOPBACK_WEBHOOKS: "true", TRUST_CF_CONNECTING_IP: "false" }),
       { mode: 0o600 },
     );
     return { vars: parseVars(readFileSync(DEV_VARS, "utf8")), created: true };

@@ -20,6 +20,7 @@ import {
   cartFrom,
   cartStatement,
   openCartsGuard,
+  visitorGuestsGuard,
   touchCartStatement,
   type CartContents,
   type CartGuestData,
@@ -31,7 +32,7 @@ import { minorDigits, toMajor } from "../domain/money";
 import { quotePackages } from "../domain/package-quote";
 import { translated } from "../domain/product";
 import { ApiError, notFound } from "../lib/errors";
-import { isoDateTime } from "../lib/time";
+import { dateIn, isoDateTime } from "../lib/time";
 import { snapshotAt, type FusedAccess } from "../db/tenant-read";
 import { newId } from "../lib/ids";
 import { type CatalogSnapshot } from "../domain/catalog";
@@ -80,7 +81,7 @@ export interface Outcome<T> {
 
 /** Why a batch was aborted: the trigger's or a guard's message, if it is one of ours. */
 export function batchAbortReason(err: unknown): string | null {
-  const m = /\b(sold_out|cart_not_open|cart_expired|hold_expired|limit_open_carts|limit_items|cart_changed|access_refused|guard_failed)\b/.exec(String((err as Error)?.message ?? err));
+  const m = /\b(sold_out|cart_not_open|cart_expired|hold_expired|limit_open_carts|limit_items|limit_visitor_guests|cart_changed|access_refused|guard_failed)\b/.exec(String((err as Error)?.message ?? err));
   return m ? m[1] : null;
 }
 
@@ -108,6 +109,15 @@ export async function runGuarded<T>(op: () => Promise<T>): Promise<T> {
 }
 
 const limitExceeded = (detail: string) => new ApiError(409, "limit_exceeded", detail);
+
+const visitorGuestsExceeded = (config: BusinessConfig) =>
+  limitExceeded(
+    `This visitor would hold places for more than ${config.max_guests_held_per_visitor} guests at once over its open carts (max_guests_held_per_visitor): ` +
+      "check out or delete a cart first. Nothing was added.",
+  );
+
+/** A widget visitor's calls (middleware/widget.ts names them "widget:<address>"), not an API key's. */
+export const isWidgetVisitor = (clientId: string) => clientId.startsWith("widget:");
 
 /** The business's catalog as of the request (its config, diets, levels, products and rates). */
 export async function catalogOf(db: D1Database, call: CartCall): Promise<CatalogSnapshot> {
@@ -265,7 +275,7 @@ async function addOnce(env: Env, call: CartCall, body: AddToCartBody, isNew: boo
 
   const cartEmails = new Set(existing?.guests.map((g) => normEmail(g.data.email)).filter((e): e is string => e !== null) ?? []);
   const known = { dietIds: new Set(snap.diets.map((d: { id: number }) => d.id)), levelIds: new Set(snap.levels.map((l: { id: number }) => l.id)) };
-  const errors = guestErrors(body.guests, config, isoDateTime(now).slice(0, 10), cartEmails, known);
+  const errors = guestErrors(body.guests, config, dateIn(now, config.time_zone), cartEmails, known);
   if (errors.length > 0) {
     throw new ApiError(422, "validation_failed", `The guests are invalid: ${errors.map((e) => `${e.path}: ${e.message}`).join("; ")}`, { errors });
   }
@@ -276,21 +286,31 @@ async function addOnce(env: Env, call: CartCall, body: AddToCartBody, isNew: boo
     body.currency,
     body.guests.map((g, i) => ({ key: guestIds[i], gender: g.gender, package: g.package })),
   );
-  const itemCount = (existing?.lines.length ?? 0) + quote.lines.length;
+  // Items of a cart are its guests (each a booking of a package with its stay, room and
+  // options), not its priced lines: a party of 8 with every option is 8 items.
+  const itemCount = (existing?.guests.length ?? 0) + body.guests.length;
   if (itemCount > config.max_items_per_cart) {
-    throw limitExceeded(`The cart would hold ${itemCount} items; this business allows ${config.max_items_per_cart} per cart (max_items_per_cart). Nothing was added.`);
+    throw limitExceeded(`The cart would hold ${itemCount} guests; this business allows ${config.max_items_per_cart} per cart (max_items_per_cart). Nothing was added.`);
   }
 
-  const expiresAt = existing ? new Date(existing.cart.expires_at) : new Date(now.getTime() + config.cart_lifetime_seconds * 1000);
+  const visitor = isWidgetVisitor(call.clientId);
+  // A visitor's cart holds for at most max_hold_seconds_per_visitor from its opening, its lifetime included.
+  const lifetime = Math.min(config.cart_lifetime_seconds, visitor ? config.max_hold_seconds_per_visitor : Infinity);
+  const expiresAt = existing ? new Date(existing.cart.expires_at) : new Date(now.getTime() + lifetime * 1000);
+  if (visitor && body.guests.length > config.max_guests_held_per_visitor) throw visitorGuestsExceeded(config);
   const statements: D1PreparedStatement[] = [];
+  // What one visitor holds at once over all its carts, decided in the batch (two racing adds cannot both pass).
+  if (visitor) statements.push(visitorGuestsGuard(db, businessId, call.clientId, body.guests.length, config.max_guests_held_per_visitor, now));
   if (isNew) {
-    statements.push(openCartsGuard(db, businessId, call.clientId, config.max_open_carts_per_client, now));
+    // The open-cart limit is an end client's: a widget visitor's. An API key serves an
+    // integrator's whole site, all its shoppers at once, whom the service cannot tell apart.
+    if (isWidgetVisitor(call.clientId)) statements.push(openCartsGuard(db, businessId, call.clientId, config.max_open_carts_per_client, now));
     statements.push(insertCartStatement(db, { id: cartId, businessId, currency: quote.currency, clientId: call.clientId, expiresAt, now }));
   } else {
     // The guests' e-mails and the item count were checked on the cart as read.
     statements.push(
       cartGuard(db, businessId, cartId, now, existing!.cart.revision),
-      itemsGuard(db, businessId, cartId, quote.lines.length, config.max_items_per_cart),
+      itemsGuard(db, businessId, cartId, body.guests.length, config.max_items_per_cart),
       touchCartStatement(db, businessId, cartId, now),
     );
   }
@@ -333,10 +353,12 @@ async function addOnce(env: Env, call: CartCall, body: AddToCartBody, isNew: boo
       }
       case "limit_open_carts":
         throw limitExceeded(
-          `This client already has ${config.max_open_carts_per_client} open carts (max_open_carts_per_client): check out or delete one (DELETE /carts/{cart_id}), or add to it with its cart_id.`,
+          `This visitor already has ${config.max_open_carts_per_client} open carts (max_open_carts_per_client): check out or delete one (DELETE /carts/{cart_id}), or add to it with its cart_id.`,
         );
+      case "limit_visitor_guests":
+        throw visitorGuestsExceeded(config);
       case "limit_items":
-        throw limitExceeded(`The cart would hold more than ${config.max_items_per_cart} items (max_items_per_cart). Nothing was added.`);
+        throw limitExceeded(`The cart would hold more than ${config.max_items_per_cart} guests (max_items_per_cart). Nothing was added.`);
       default:
         throw err;
     }
@@ -362,6 +384,15 @@ export function extendCart(env: Env, call: CartCall): Promise<Outcome<{ cart_id:
       throw limitExceeded(`This cart has been extended ${cart.extensions} times, the most this business allows (max_extensions_per_cart is ${config.max_extensions_per_cart}).`);
     }
     const expiresAt = new Date(Math.max(now.getTime() + EXTENSION_MS, Date.parse(cart.expires_at)));
+    // A visitor's cart holds for at most max_hold_seconds_per_visitor from its opening (the cart's
+    // opening never changes, so this needs no guard of its own beyond the cart's revision).
+    const holdEnd = Date.parse(cart.created_at) + config.max_hold_seconds_per_visitor * 1000;
+    if (isWidgetVisitor(cart.client_id) && expiresAt.getTime() > holdEnd) {
+      throw limitExceeded(
+        `This cart has held its items for as long as one visitor may (max_hold_seconds_per_visitor is ${config.max_hold_seconds_per_visitor} s from its opening): ` +
+          `it expires at ${isoDateTime(new Date(cart.expires_at))}. Check out before then, or start a new cart.`,
+      );
+    }
     try {
       await sender(db, call)([
         // The extensions were counted on the cart as read.

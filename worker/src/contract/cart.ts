@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { CurrencyCode, IsoDate, Language } from "./common";
+import { CurrencyCode, IsoDate, LanguageCode } from "./common";
 
 /** 'YYYY-MM-DD' or 'YYYY-MM-DD HH:mm:ss' (timeslot items), a real calendar date and time. */
 export const ItemDate = z
@@ -39,7 +39,7 @@ export const CartGuestInput = z.object({
   last_name: Name,
   email: Email.optional().openapi({ description: "Unique per guest within the cart (compared case-insensitively)." }),
   gender: z.enum(["m", "f"]),
-  language_code: Language.optional(),
+  language_code: LanguageCode.optional(),
   birth_date: IsoDate.optional().openapi({ description: "Required when the business's guest_fields.birthday.required is true." }),
   diet_id: z.number().int().min(1).max(2_147_483_647).optional().openapi({ description: "One of the diets in GET /settings." }),
   level_id: z.number().int().min(1).max(2_147_483_647).optional().openapi({ description: "One of the levels in GET /settings." }),
@@ -71,7 +71,7 @@ export const Customer = z.object({
   last_name: Name,
   email: Email,
   gender: z.enum(["m", "f"]).optional(),
-  language_code: Language.optional(),
+  language_code: LanguageCode.optional(),
   birth_date: IsoDate.optional(),
   phone_countrycode: z
     .union([z.number().int().min(1).max(9999), z.string().regex(/^\d{1,4}$/, "must be digits without a plus sign")])
@@ -109,7 +109,7 @@ export const CartStatus = z.enum(["open", "checked_out", "abandoned"]);
 export const CartItem = z
   .object({
     id: z.number().int().openapi({ description: "Line id within the cart." }),
-    package_item_id: z.number().int().nullable().openapi({ description: "null for the package itself, its accommodation and srs." }),
+    package_item_id: z.number().int().nullable().openapi({ description: "The package item's id; for the package itself, its accommodation and srs the package's own ids for them (null on carts opened before they had one)." }),
     product_id: z.number().int(),
     product_type: z.string(),
     title: z.string().openapi({ description: "In the guest's language_code when the catalog has that translation, else in the business's default language." }),

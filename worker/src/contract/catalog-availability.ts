@@ -3,7 +3,7 @@ import { z } from "@hono/zod-openapi";
 import { IntId, IsoDate, ProductType, queryList } from "./common";
 
 const window = {
-  start_date: IsoDate.optional().openapi({ description: "Default: today (UTC)." }),
+  start_date: IsoDate.optional().openapi({ description: "Default: today, the business's date in its time zone (settings time_zone, default UTC)." }),
   end_date: IsoDate.optional().openapi({ description: "Default: 30 days after start_date. At most 366 days after start_date." }),
 };
 export const AvailabilityQuery = z.object(window);

@@ -1,6 +1,6 @@
 /** Schemas of the price endpoints. */
 import { z } from "@hono/zod-openapi";
-import { CurrencyCode, IntId, IsoDate, Language, queryList } from "./common";
+import { CurrencyCode, IntId, IsoDate, LanguageCode, queryList } from "./common";
 import { CurrencyQuery, queryInt } from "./catalog";
 
 const DurationUnit = z.enum(["day", "hour"]).optional().openapi({ description: "Must be the product's own unit (default)." });
@@ -36,7 +36,7 @@ const PriceGuest = z.object({
   last_name: z.string().max(255).optional(),
   email: z.string().max(255).optional(),
   gender: z.enum(["m", "f"]),
-  language_code: Language.optional(),
+  language_code: LanguageCode.optional(),
   birth_date: IsoDate.optional(),
   package: z.object({
     id: IntId,
@@ -69,13 +69,14 @@ export const PackagePricesBody = z
 export type PackagePricesBody = z.infer<typeof PackagePricesBody>;
 
 export const PriceLine = z.object({
-  package_item_id: z.number().int().nullable().openapi({
-    description: "The package item's id; null for the package's own price (role package), the accommodation (role accommodation) and the single room supplement (role srs), which are not package items.",
+  package_item_id: z.number().int().openapi({
+    description:
+      "The package item's id. The package's own price, its accommodation and the single room supplement are not package items of GET /packages/{id}: " +
+      "their lines carry the package's own ids for them (above 1000000000, stable); sent back as items of POST /bookings/add they are ignored, as default items are.",
   }),
   product_id: z.number().int(),
   price: z.number().openapi({ description: "Major units of the requested currency, rounded half-up." }),
   is_fixed: z.boolean().openapi({ description: "The price is one amount for the whole line (a per-stay rate or a fixed srs), not accumulated per night, day, hour or unbooked bed." }),
   guest_to_charge: z.array(z.string()).openapi({ description: "unique_ids of the guests sharing this line (a private room for two is listed once, under the first)." }),
-  role: z.enum(["package", "accommodation", "srs", "default", "option", "alternative", "upgrade"]).openapi({ description: "Extra field: what the line is." }),
 });
 export const PackagePrices = z.record(z.string(), z.array(PriceLine)).openapi("PackagePrices", { description: "Keyed by each guest's unique_id." });

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { isLanguageCode } from "./iso-codes";
 
 /** 'YYYY-MM-DD', a real calendar date (2026-02-30 is refused). */
 export const IsoDate = z.iso.date().openapi({ example: "2026-12-05", description: "Date, YYYY-MM-DD." });
@@ -6,6 +7,8 @@ export const Language = z
   .string()
   .regex(/^[a-z]{2}$/, "must be a two-letter lower-case language code")
   .openapi({ example: "de" });
+/** A language code entered as data (a guest's, a customer's): ISO 639-1, not only its shape. */
+export const LanguageCode = Language.refine(isLanguageCode, "is not an ISO 639-1 language code").openapi({ example: "de" });
 export const CurrencyCode = z
   .string()
   .regex(/^[A-Z]{3}$/, "must be a three-letter ISO 4217 currency code")

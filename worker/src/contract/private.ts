@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { IsoDate } from "./common";
+import { isCountryCode, isLanguageCode } from "./iso-codes";
 
 /**
  * Schemas of the private API: Persons, Guests, Bookers (spec private-api.md section 2 and 4).
@@ -12,11 +13,13 @@ const nullableText = (max: number) => text(max).nullable().optional();
 const CountryCode = z
   .string()
   .regex(/^[A-Za-z]{2}$/, "must be a two-letter ISO 3166-1 alpha-2 code")
+  .refine(isCountryCode, "is not an ISO 3166-1 alpha-2 country code")
   .transform((s) => s.toUpperCase())
   .openapi({ example: "PT" });
 const LanguageCode = z
   .string()
   .regex(/^[A-Za-z]{2}$/, "must be a two-letter language code")
+  .refine(isLanguageCode, "is not an ISO 639-1 language code")
   .transform((s) => s.toLowerCase())
   .openapi({ example: "en" });
 const Email = z
@@ -31,6 +34,14 @@ const Phone = z
 export const Gender = z.enum(["male", "female", "nonbinary"]);
 export const IdType = z.enum(["passport", "id_card", "driver_license", "other"]);
 const RefId = z.number().int().min(1).max(2_147_483_647);
+/**
+ * An id of the business's lists (diet, level, guest group) in a Person body: the document types
+ * them string in POST /persons and integer in PUT, so both an integer and a string of digits are
+ * taken (as the integer).
+ */
+const RefIdOrDigits = z
+  .preprocess((v) => (typeof v === "string" && /^[0-9]{1,10}$/.test(v) ? Number(v) : v), RefId)
+  .openapi({ type: "integer", description: "An integer id, or the same id as a string of digits (\"3\")." });
 export const CustomFields = z
   .record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "custom field keys are 1-64 letters, digits, _ . -"), z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]))
   .refine((o) => Object.keys(o).length <= 50, "at most 50 custom fields")
@@ -62,9 +73,9 @@ const personWriteShape = {
   company_address_line_1: nullableText(255),
   company_address_line_2: nullableText(255),
   custom_fields: CustomFields.optional(),
-  diet_id: RefId.nullable().optional(),
-  level_id: RefId.nullable().optional(),
-  guest_group_id: RefId.nullable().optional(),
+  diet_id: RefIdOrDigits.nullable().optional(),
+  level_id: RefIdOrDigits.nullable().optional(),
+  guest_group_id: RefIdOrDigits.nullable().optional(),
 };
 
 export const PersonUpdate = z.object({ email: Email.optional(), ...personWriteShape }).openapi("PersonUpdate", {
@@ -152,12 +163,14 @@ const Totals = z
     booking_count: z.number().int().openapi({ description: "Bookings where the person was guest or booker." }),
     total_as_guest: z.number().openapi({ description: "Count of bookings as guest." }),
     total_as_booker: z.number().openapi({ description: "Count of bookings as booker." }),
-    total_paid_as_booker: z.number().openapi({ description: "Totals of the confirmed bookings made as booker, in the business's default currency (major units)." }),
+    total_paid_as_booker: z.number().openapi({ description: "Payments made as booker, in the business's default currency (major units): 0, as this service records no payment (a booking's price is not a payment)." }),
     booking_inquiry_count: z.number().int().openapi({ description: "Always 0: this service has no inquiries." }),
   })
   .openapi("PersonTotals");
 
 const nullableString = z.string().nullable();
+/** A field the document types as plain string: "" when unknown, never null. */
+const knownOrEmpty = z.string().openapi({ description: "Empty when unknown (the document types it string, not null)." });
 export const Person = z
   .object({
     id: z.uuid(),
@@ -168,25 +181,25 @@ export const Person = z
     initials: z.string(),
     gender: nullableString,
     birth_date: nullableString,
-    language_code: nullableString,
-    nationality_code: nullableString,
-    phone_country_calling_code: nullableString,
-    phone_country_code: nullableString,
-    phone: nullableString,
-    country_code: nullableString,
-    state: nullableString,
-    city: nullableString,
-    zip_code: nullableString,
-    address_line_1: nullableString,
+    language_code: knownOrEmpty,
+    nationality_code: knownOrEmpty,
+    phone_country_calling_code: knownOrEmpty,
+    phone_country_code: knownOrEmpty,
+    phone: knownOrEmpty,
+    country_code: knownOrEmpty,
+    state: knownOrEmpty,
+    city: knownOrEmpty,
+    zip_code: knownOrEmpty,
+    address_line_1: knownOrEmpty,
     address_line_2: nullableString,
     address_line_3: nullableString,
     id_type: nullableString,
-    id_number: nullableString,
-    id_expiry_date: nullableString,
-    company_name: nullableString,
-    tax_number: nullableString,
-    company_address_line_1: nullableString,
-    company_address_line_2: nullableString,
+    id_number: knownOrEmpty,
+    id_expiry_date: knownOrEmpty,
+    company_name: knownOrEmpty,
+    tax_number: knownOrEmpty,
+    company_address_line_1: knownOrEmpty,
+    company_address_line_2: knownOrEmpty,
     custom_fields: z.record(z.string(), z.unknown()),
     totals: Totals,
     diet_id: z.number().int().nullable(),
@@ -280,7 +293,7 @@ export const Booker = z
   .object({
     id: z.uuid(),
     person: Person.openapi({ description: "Snapshot of the Person as of the booking (id, totals and flags are the Person's)." }),
-    booking_related_data: z.object({ booking_id: z.uuid(), company_name: nullableString, tax_number: nullableString }),
+    booking_related_data: z.object({ booking_id: z.uuid(), company_name: knownOrEmpty, tax_number: knownOrEmpty }),
   })
   .openapi("Booker");
 export type Booker = z.infer<typeof Booker>;

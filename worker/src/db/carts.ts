@@ -157,10 +157,24 @@ export function openCartsGuard(db: D1Database, businessId: number, clientId: str
     .bind(businessId, clientId, stamp(now), max);
 }
 
-/** Aborts with 'limit_items' when adding `adding` lines would take the cart beyond `max`. */
+/**
+ * Aborts with 'limit_visitor_guests' when `adding` guests would take the guests of the client's
+ * open, unexpired carts beyond `max` (migration 0173).
+ */
+export function visitorGuestsGuard(db: D1Database, businessId: number, clientId: string, adding: number, max: number, now: Date): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO cart_guard (reason, ok) SELECT 'limit_visitor_guests',
+         (SELECT COUNT(*) FROM carts c JOIN cart_guests g ON g.cart_id = c.id
+           WHERE c.business_id = ?1 AND c.client_id = ?2 AND c.status = 'open' AND c.expires_at > ?3) + ?4 <= ?5`,
+    )
+    .bind(businessId, clientId, stamp(now), adding, max);
+}
+
+/** Aborts with 'limit_items' when adding `adding` guests would take the cart beyond `max` (items are guests). */
 export function itemsGuard(db: D1Database, businessId: number, cartId: string, adding: number, max: number): D1PreparedStatement {
   return db
-    .prepare("INSERT INTO cart_guard (reason, ok) SELECT 'limit_items', (SELECT COUNT(*) FROM cart_lines WHERE cart_id = ? AND business_id = ?) + ? <= ?")
+    .prepare("INSERT INTO cart_guard (reason, ok) SELECT 'limit_items', (SELECT COUNT(*) FROM cart_guests WHERE cart_id = ? AND business_id = ?) + ? <= ?")
     .bind(cartId, businessId, adding, max);
 }
 

@@ -2,7 +2,7 @@ import { toCurrencies } from "../domain/money";
 import type { Rate, SeasonSegment } from "../domain/pricing";
 import { parseConfig } from "../contract/config";
 import { toProduct, type ProductRow } from "./products";
-import type { BusinessRow, CatalogSnapshot, CurrencyRow, PackageStructure, SeasonWithSegments, TitledRow } from "../domain/catalog";
+import { emptyStructure, type BusinessRow, type CatalogSnapshot, type CurrencyRow, type PackageStructure, type SeasonWithSegments, type TitledRow } from "../domain/catalog";
 
 /** The statements of a snapshot, in the order snapshotFrom() reads their results. */
 export function snapshotStatements(db: D1Database, businessId: number): D1PreparedStatement[] {
@@ -34,11 +34,18 @@ export function snapshotStatements(db: D1Database, businessId: number): D1Prepar
       `SELECT g.id, g.package_id, g.is_configurable_dates FROM package_groups g JOIN products p ON p.id = g.package_id
         WHERE p.business_id = ? ORDER BY g.id`,
     ),
+    // The package's accommodations with the ids of their price lines (package_charges), and the
+    // package's own line (accommodation_id null).
     q(
-      `SELECT a.package_id, a.accommodation_id FROM products k
+      `SELECT a.package_id, a.accommodation_id, ca.id AS charge_id, cs.id AS srs_charge_id FROM products k
          JOIN package_accommodations a ON a.package_id = k.id
          JOIN products p ON p.id = a.accommodation_id AND p.type = 'accommodation' AND p.business_id = k.business_id
-        WHERE k.business_id = ? AND k.type = 'package' ORDER BY a.accommodation_id`,
+         LEFT JOIN package_charges ca ON ca.package_id = a.package_id AND ca.product_id = a.accommodation_id AND ca.kind = 'accommodation'
+         LEFT JOIN package_charges cs ON cs.package_id = a.package_id AND cs.product_id = a.accommodation_id AND cs.kind = 'srs'
+        WHERE k.business_id = ?1 AND k.type = 'package'
+       UNION ALL
+       SELECT c.package_id, NULL, c.id, NULL FROM package_charges c WHERE c.business_id = ?1 AND c.kind = 'package'
+       ORDER BY 2`,
     ),
   ];
 }
@@ -65,7 +72,7 @@ export function snapshotFrom(results: D1Result[]): CatalogSnapshot | null {
   const structures = new Map<number, PackageStructure>();
   const structure = (id: number) => {
     let s = structures.get(id);
-    if (!s) structures.set(id, (s = { items: [], groups: [], accommodationIds: [] }));
+    if (!s) structures.set(id, (s = emptyStructure()));
     return s;
   };
   for (const p of productMap.values()) if (p.type === "package") structure(p.id);
@@ -73,7 +80,17 @@ export function snapshotFrom(results: D1Result[]): CatalogSnapshot | null {
   for (const r of rowsOf<{ id: number; package_id: number; is_configurable_dates: number }>(groups)) {
     structure(r.package_id).groups.push({ id: r.id, is_configurable_dates: r.is_configurable_dates });
   }
-  for (const r of rowsOf<{ package_id: number; accommodation_id: number }>(accommodations)) structure(r.package_id).accommodationIds.push(r.accommodation_id);
+  for (const r of rowsOf<{ package_id: number; accommodation_id: number | null; charge_id: number | null; srs_charge_id: number | null }>(accommodations)) {
+    const s = structures.get(r.package_id);
+    if (r.accommodation_id === null) {
+      if (s) s.chargeIds.package = r.charge_id;
+      continue;
+    }
+    const st = structure(r.package_id);
+    st.accommodationIds.push(r.accommodation_id);
+    st.chargeIds.accommodation.set(r.accommodation_id, r.charge_id);
+    st.chargeIds.srs.set(r.accommodation_id, r.srs_charge_id);
+  }
   const seasonMap = new Map<number, SeasonWithSegments>();
   for (const r of rowsOf<{ id: number; title: string; segment_id: number | null; start_date: string | null; end_date: string | null }>(seasons)) {
     const season = seasonMap.get(r.id) ?? { id: r.id, title: r.title, segments: [] };

@@ -92,12 +92,16 @@ export function ledgerRead(db: D1Database, businessId: number, productIds: numbe
 
 type LedgerEntry = [productId: number, date: string, slot: string, capacity: number | null, blocked: number, allocated: number | null];
 
-/** The ledgers of a ledger text (LedgerRead.text), one per product asked for. */
-export function toLedgers(productIds: number[], text: string): Map<number, Ledger> {
+/**
+ * The ledgers of a ledger text (LedgerRead.text), one per product asked for; `today` (the
+ * business's date) closes every date before it (Ledger.closedBefore).
+ */
+export function toLedgers(productIds: number[], text: string, today?: string): Map<number, Ledger> {
   const out = new Map<number, Ledger>();
-  for (const id of productIds) out.set(id, emptyLedger());
+  const fresh = (): Ledger => ({ ...emptyLedger(), closedBefore: today });
+  for (const id of productIds) out.set(id, fresh());
   for (const [productId, date, slot, capacity, blocked, allocated] of JSON.parse(text || "[]") as LedgerEntry[]) {
-    const ledger = out.get(productId) ?? emptyLedger();
+    const ledger = out.get(productId) ?? fresh();
     out.set(productId, ledger);
     const key = ledgerKey(date, slot);
     if (allocated === null) ledger.inventory.set(key, { capacity: capacity ?? 0, blocked: blocked === 1 });

@@ -4,7 +4,7 @@
  */
 import { bookerEvent, guestEvent, personEvent, type PendingEvent } from "../domain/events";
 import { callingCode } from "../contract/private-calling-codes";
-import { changedFields, mergePersonData, normalizeEmail, pickPersonData, withCallingCode, type PersonData, type PersonInput } from "../domain/persons";
+import { changedFields, fillEmptyPersonData, mergePersonData, normalizeEmail, pickPersonData, withCallingCode, type PersonData, type PersonInput } from "../domain/persons";
 import { isoDateTime } from "../lib/time";
 import { outboxStatements } from "./outbox";
 import { insertPersonStatement, personsByEmail, rowToData, updatePersonStatement, type PersonRow } from "./persons";
@@ -48,6 +48,8 @@ interface PersonState {
   data: PersonData;
   isNew: boolean;
   before: PersonData | null;
+  /** The data entered for it by this booking (all its entries merged), for the snapshots. */
+  entered: PersonData;
 }
 
 /**
@@ -61,6 +63,11 @@ interface PersonState {
  * Entries sharing an e-mail (a booker who is also a guest) share one Person; later entries
  * overwrite earlier ones (the Person holds the latest data). An entry without an e-mail is a
  * new Person of its own.
+ *
+ * A public checkout (no key of the business's back office: an integrator's site or the widget,
+ * where anyone may type anyone's e-mail) links the booking to the stored Person of that e-mail
+ * but never overwrites it: only its empty fields are filled (fillEmptyPersonData), and the
+ * booker's and guests' snapshots hold the data as entered.
  */
 export async function bookingPeopleStatements(
   db: D1Database,
@@ -76,7 +83,7 @@ export async function bookingPeopleStatements(
   const people: PersonState[] = [];
 
   /** Apply one entry's data to its Person (found, already touched in this batch, or new). */
-  const enter = (raw: PersonInput): PersonState => {
+  const enter = (raw: PersonInput): { state: PersonState; snapshot: PersonData } => {
     let entered = pickPersonData(raw as Record<string, unknown>);
     if (entered.phone_country_code && !entered.phone_country_calling_code) entered = withCallingCode(entered, callingCode);
     const norm = normalizeEmail(entered.email);
@@ -84,24 +91,24 @@ export async function bookingPeopleStatements(
     if (!state) {
       const row = norm ? existing.get(norm) : undefined;
       state = row
-        ? { id: row.id, data: rowToData(row), isNew: false, before: rowToData(row) }
-        : { id: newId(), data: {}, isNew: true, before: null };
+        ? { id: row.id, data: rowToData(row), isNew: false, before: rowToData(row), entered: {} }
+        : { id: newId(), data: {}, isNew: true, before: null, entered: {} };
       if (norm) byEmail.set(norm, state);
       people.push(state);
     }
-    state.data = mergePersonData(state.data, entered);
-    return state;
+    state.entered = mergePersonData(state.entered, entered);
+    state.data = state.isNew ? mergePersonData(state.data, entered) : fillEmptyPersonData(state.data, entered);
+    return { state, snapshot: state.isNew ? { ...state.data } : { ...state.entered } };
   };
 
   const rows: D1PreparedStatement[] = [];
   const events: PendingEvent[] = [...leading];
 
-  const bookerPerson = enter(input.booker);
+  const { state: bookerPerson, snapshot: bookerSnapshot } = enter(input.booker);
   const bookerId = newId();
-  const bookerSnapshot = { ...bookerPerson.data };
   const guestRows = input.guests.map((g) => {
-    const person = enter(g.person);
-    return { id: g.id, person, snapshot: { ...person.data } };
+    const { state: person, snapshot } = enter(g.person);
+    return { id: g.id, person, snapshot };
   });
 
   // Persons first (guests and bookers reference them), then booker and guests.

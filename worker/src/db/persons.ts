@@ -98,8 +98,9 @@ export async function personsByEmail(db: D1Database, businessId: number, emails:
   const norms = [...new Set(emails.map(normalizeEmail).filter((e): e is string => e !== null))];
   if (!norms.length) return new Map();
   const rows = await db
-    .prepare(`SELECT * FROM persons WHERE business_id = ? AND deleted_at IS NULL AND email_norm IN (${norms.map(() => "?").join(", ")})`)
-    .bind(businessId, ...norms)
+    // One parameter for the whole list (D1 binds at most 100 per statement; a cart may hold more guests).
+    .prepare("SELECT * FROM persons WHERE business_id = ? AND deleted_at IS NULL AND email_norm IN (SELECT value FROM json_each(?))")
+    .bind(businessId, JSON.stringify(norms))
     .all<PersonRow>();
   return personsByNorm(rows);
 }
@@ -132,8 +133,8 @@ export function isEmailClash(err: unknown): boolean {
 
 /**
  * Columns derived from bookings on every read (never stored, so never stale): bookings as guest
- * and as booker, bookings where both, the latest booking time of each, and the confirmed totals
- * paid as booker in the business's default currency.
+ * and as booker, bookings where both, and the latest booking time of each. (What was paid as
+ * booker is not derived from bookings: a booking's price is not a payment; views.ts.)
  */
 export function derivedColumns(p = "p"): string {
   return `
@@ -142,10 +143,7 @@ export function derivedColumns(p = "p"): string {
     (SELECT COUNT(*) FROM bookers k WHERE k.person_id = ${p}.id
         AND EXISTS (SELECT 1 FROM guests g WHERE g.booking_id = k.booking_id AND g.person_id = ${p}.id)) AS t_both,
     (SELECT MAX(b.created_at) FROM guests g JOIN bookings b ON b.id = g.booking_id WHERE g.person_id = ${p}.id) AS t_last_guest,
-    (SELECT MAX(b.created_at) FROM bookers k JOIN bookings b ON b.id = k.booking_id WHERE k.person_id = ${p}.id) AS t_last_booker,
-    (SELECT COALESCE(SUM(b.total_default_minor), 0) FROM bookers k JOIN bookings b ON b.id = k.booking_id
-        WHERE k.person_id = ${p}.id AND b.status = 'confirmed') AS t_paid_minor,
-    (SELECT c.iso_code FROM currencies c WHERE c.business_id = ${p}.business_id AND c.is_default = 1) AS t_currency`;
+    (SELECT MAX(b.created_at) FROM bookers k JOIN bookings b ON b.id = k.booking_id WHERE k.person_id = ${p}.id) AS t_last_booker`;
 }
 
 export interface Derived {
@@ -154,8 +152,6 @@ export interface Derived {
   t_both: number;
   t_last_guest: string | null;
   t_last_booker: string | null;
-  t_paid_minor: number;
-  t_currency: string | null;
 }
 export type PersonWithDerived = PersonRow & Derived;
 
@@ -237,11 +233,14 @@ export function listPersonsStatements(db: D1Database, businessId: number, f: Per
       params.push(...ft.params);
     }
   }
+  // Contains-matches by instr(), not LIKE: D1 refuses a LIKE pattern over 50 bytes ("LIKE or
+  // GLOB pattern too complex"), and a filter value may be 255 characters. lower() folds ASCII
+  // case as LIKE did; the value's % and _ are plain characters.
   for (const field of ["first_name", "last_name", "email"] as const) {
     const value = f[field];
     if (value) {
-      where.push(`p.${field} LIKE ? ESCAPE '\\'`);
-      params.push(containsPattern(value));
+      where.push(`instr(lower(p.${field}), lower(?)) > 0`);
+      params.push(value);
     }
   }
   for (const field of ["gender", "language_code", "nationality_code", "country_code", "phone_country_code"] as const) {

@@ -168,6 +168,8 @@ export interface SessionRow {
   language: string | null;
   slug: string;
   title: string;
+  /** The business's time zone setting (its "today"); null when not set. */
+  time_zone: string | null;
 }
 
 /**
@@ -177,7 +179,8 @@ export interface SessionRow {
 export function sessionStatement(db: D1Database, tokenHash: string, now: Date, idleSince: Date): D1PreparedStatement {
   return db
     .prepare(
-      `SELECT s.token_hash, s.business_id, s.staff_id, s.csrf_token, s.last_seen_at, u.email, u.name, u.role, u.language, b.slug, b.title
+      `SELECT s.token_hash, s.business_id, s.staff_id, s.csrf_token, s.last_seen_at, u.email, u.name, u.role, u.language, b.slug, b.title,
+              json_extract(b.config, '$.time_zone') AS time_zone
          FROM staff_sessions s JOIN staff_users u ON u.id = s.staff_id JOIN businesses b ON b.id = s.business_id
         WHERE s.token_hash = ? AND s.ended_at IS NULL AND s.expires_at > ? AND s.last_seen_at > ? AND u.removed_at IS NULL AND u.business_id = s.business_id`,
     )

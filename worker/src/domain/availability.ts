@@ -23,6 +23,11 @@ export interface InventoryEntry {
 export interface Ledger {
   inventory: Map<string, InventoryEntry>;
   allocated: Map<string, number>;
+  /**
+   * The business's today ('YYYY-MM-DD' in its time zone): a date before it has nothing
+   * available (its capacity is still shown, it is not blocked). Unset: no date is past.
+   */
+  closedBefore?: string;
 }
 
 export const ledgerKey = (date: string, slot = "") => `${date}|${slot}`;
@@ -44,6 +49,8 @@ export function slotState(product: CapacityProduct, ledger: Ledger, date: string
   const row = ledger.inventory.get(ledgerKey(date, slot));
   if (row?.blocked || dayBlock?.blocked) return { capacity: 0, available: 0, blocked: true };
   const capacity = row ? row.capacity : product.default_capacity;
+  // Nothing before today can be booked: a past date has no room, whatever its capacity.
+  if (ledger.closedBefore !== undefined && date < ledger.closedBefore) return { capacity, available: 0, blocked: false };
   const taken = ledger.allocated.get(ledgerKey(date, slot)) ?? 0;
   if (capacity === null) return { capacity: null, available: null, blocked: false };
   return { capacity, available: Math.max(0, capacity - taken), blocked: false };

@@ -16,9 +16,11 @@ export function ageOn(birth: string, on: string): number {
 export const normEmail = (email: string | undefined | null) => (email ? email.trim().toLowerCase() : null);
 
 /**
- * Field errors of guests being added to a cart: birth date required when the business says so,
- * not in the future, the minimum age reached on the package's start date, and an e-mail no
- * other guest of the cart has (`cartEmails`, normalized), and a diet and level the business has.
+ * Field errors of guests being added to a cart: a stay that starts today or later (`today` is the
+ * business's date in its time zone: nothing before it is bookable), birth date required when the
+ * business says so, not in the future, the minimum age reached on the package's start date, and
+ * an e-mail no other guest of the cart has (`cartEmails`, normalized), and a diet and level the
+ * business has.
  */
 export function guestErrors(
   guests: CartGuestInput[],
@@ -31,6 +33,9 @@ export function guestErrors(
   const rules = config.guest_fields;
   guests.forEach((g, i) => {
     const path = `guests.${i}`;
+    if (g.package.start_date < today) {
+      errors.push({ path: `${path}.package.start_date`, message: `must not be before today (${today} in the business's time zone, ${config.time_zone})` });
+    }
     if (g.diet_id !== undefined && !known.dietIds.has(g.diet_id)) errors.push({ path: `${path}.diet_id`, message: "is not one of this business's diets" });
     if (g.level_id !== undefined && !known.levelIds.has(g.level_id)) errors.push({ path: `${path}.level_id`, message: "is not one of this business's levels" });
     if (!g.birth_date) {

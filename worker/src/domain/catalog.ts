@@ -57,7 +57,14 @@ export interface PackageStructure {
   items: PackageItemRow[];
   groups: { id: number; is_configurable_dates: number }[];
   accommodationIds: number[];
+  /**
+   * The package_item_ids of the price lines that are not package items (migration 0170): the
+   * package's own price, and per accommodation its line and its single room supplement's.
+   */
+  chargeIds: { package: number | null; accommodation: Map<number, number | null>; srs: Map<number, number | null> };
 }
+
+export const emptyStructure = (): PackageStructure => ({ items: [], groups: [], accommodationIds: [], chargeIds: { package: null, accommodation: new Map(), srs: new Map() } });
 
 export interface SeasonWithSegments {
   id: number;
@@ -141,7 +148,7 @@ export function pricingIn(snap: CatalogSnapshot, ids: number[]): PricingData {
 
 /** The structure of some packages (empty for an id that is not a package of the business). */
 export function structuresIn(snap: CatalogSnapshot, packageIds: number[]): Map<number, PackageStructure> {
-  return new Map(packageIds.map((id) => [id, snap.structures.get(id) ?? { items: [], groups: [], accommodationIds: [] }]));
+  return new Map(packageIds.map((id) => [id, snap.structures.get(id) ?? emptyStructure()]));
 }
 
 /** The business's diets by id (as people and guests show them). */

@@ -4,8 +4,10 @@
  *
  * Decisions where the spec is silent (also in the OpenAPI descriptions):
  * - The stay's nights are start_date .. end_date − 1; package items are offered on those days.
- * - Lines with package_item_id null: the package's own price (role "package"), the
- *   accommodation (role "accommodation") and the single room supplement (role "srs").
+ * - The package's own price (role "package"), the accommodation (role "accommodation") and the
+ *   single room supplement (role "srs") are not package items, yet every line carries an integer
+ *   package_item_id (the spec's line shape): theirs are the package's charge ids (migration 0170,
+ *   above 1,000,000,000). Sent back as an item, such an id is ignored, as a default item is.
  * - A private room type is sold by the room: guests of one cart with the same package, dates and
  *   room type share rooms (beds_per_room each); the room's line is listed under the first of
  *   them and `guest_to_charge` names all of them. The same holds for an srs room.
@@ -23,7 +25,7 @@ import { stayDates } from "./availability";
 import { chooseCurrency, convertMinor } from "./money";
 import { priceFor, type Rate, type SeasonSegment } from "./pricing";
 import { isAllowedDuration, isCheckinDay, isSession, type Product } from "./product";
-import { type PackageItemRow, pricingIn, productsIn, structuresIn, type CatalogSnapshot } from "./catalog";
+import { type PackageItemRow, type PackageStructure, pricingIn, productsIn, structuresIn, type CatalogSnapshot } from "./catalog";
 
 export interface QuoteGuest {
   key: string; // unique_id for POST /packages/prices; cart guest id for carts
@@ -39,7 +41,7 @@ export interface QuoteGuest {
 }
 export interface QuoteLine {
   guest_key: string; // the guest the line is listed under
-  package_item_id: number | null; // null for the package itself, its accommodation and srs
+  package_item_id: number; // a package item's id, or the package's charge id (package, accommodation, srs)
   product_id: number;
   product_type: string;
   role: "package" | "accommodation" | "srs" | "default" | "option" | "alternative" | "upgrade";
@@ -132,6 +134,17 @@ function parseItemDates(p: Product, sent: string[], offered: string[], path: str
   return uses;
 }
 
+/** A charge id the catalog must have (migration 0170's triggers keep one for every package line). */
+function chargeId(id: number | null | undefined, packageId: number): number {
+  if (typeof id !== "number") throw new Error(`package ${packageId} lacks a package_charges row`);
+  return id;
+}
+
+function isChargeId(structure: PackageStructure, id: number): boolean {
+  const { chargeIds } = structure;
+  return chargeIds.package === id || [...chargeIds.accommodation.values(), ...chargeIds.srs.values()].includes(id);
+}
+
 const itemQty = (item: PackageItemRow, chosen: boolean) =>
   chosen ? Math.min(Math.max(1, item.qty_default, item.qty_min), Math.max(1, item.qty_max)) : item.qty_default;
 
@@ -159,6 +172,7 @@ export function quotePackages(snap: CatalogSnapshot, currency: string, guests: Q
     room: Product | null;
     srs: boolean;
     items: { item: PackageItemRow; product: Product; uses: Use[]; qty: number; role: QuoteLine["role"] }[];
+    structure: PackageStructure;
   }
   const checked: Checked[] = [];
 
@@ -219,6 +233,7 @@ export function quotePackages(snap: CatalogSnapshot, currency: string, guests: Q
     (sel.items ?? []).forEach((sent, j) => {
       const ipath = `${path}.items.${j}`;
       const item = structure.items.find((it) => it.id === sent.package_item_id);
+      if (!item && isChargeId(structure, sent.package_item_id)) return; // the package's own lines come automatically
       if (!item) {
         errors.push({ path: `${ipath}.package_item_id`, message: `not an item of package ${sel.id}` });
         return;
@@ -244,7 +259,7 @@ export function quotePackages(snap: CatalogSnapshot, currency: string, guests: Q
       if (byGroup.has(c.item.group_id)) errors.push({ path: `${path}.items`, message: `choose one alternative of group ${c.item.group_id}, not several` });
       byGroup.set(c.item.group_id, c.item.id);
     }
-    checked.push({ guest, pkg, nights, room, srs, items });
+    checked.push({ guest, pkg, nights, room, srs, items, structure });
   });
   if (errors.length > 0) {
     const summary = errors.map((e) => `${e.path}: ${e.message}`).join("; ");
@@ -283,7 +298,7 @@ export function quotePackages(snap: CatalogSnapshot, currency: string, guests: Q
     const key = c.guest.key;
     const own = { guest_key: key, guest_to_charge: [key] };
     const pkgPrice = priceFor(ratesOf(c.pkg.id), segments, { dates: c.nights, units: { person: 1, unit: 1, room: 1 } });
-    line({ ...own, package_item_id: null, product_id: c.pkg.id, product_type: c.pkg.type, role: "package", dates: c.nights, qty: 1, base_minor: pkgPrice.amount_minor, is_fixed: pkgPrice.per === "stay" });
+    line({ ...own, package_item_id: chargeId(c.structure.chargeIds.package, c.pkg.id), product_id: c.pkg.id, product_type: c.pkg.type, role: "package", dates: c.nights, qty: 1, base_minor: pkgPrice.amount_minor, is_fixed: pkgPrice.per === "stay" });
     c.nights.forEach((d) => hold(c.pkg.id, d, "", 1));
 
     if (c.room) {
@@ -293,17 +308,17 @@ export function quotePackages(snap: CatalogSnapshot, currency: string, guests: Q
         if (mates && mates[0] === c) {
           const keys = mates.map((m) => m.guest.key);
           const p = priceFor(ratesOf(room.id), segments, { dates: c.nights, units: { person: mates.length, unit: 1, room: 1 } });
-          line({ guest_key: key, guest_to_charge: keys, package_item_id: null, product_id: room.id, product_type: room.type, role: "accommodation", dates: c.nights, qty: 1, base_minor: p.amount_minor, is_fixed: p.per === "stay" });
+          line({ guest_key: key, guest_to_charge: keys, package_item_id: chargeId(c.structure.chargeIds.accommodation.get(room.id), c.pkg.id), product_id: room.id, product_type: room.type, role: "accommodation", dates: c.nights, qty: 1, base_minor: p.amount_minor, is_fixed: p.per === "stay" });
           c.nights.forEach((d) => hold(room.id, d, "", 1));
         }
       } else {
         const p = priceFor(ratesOf(room.id), segments, { dates: c.nights, units: { person: 1, unit: 1, room: 1 } });
-        line({ ...own, package_item_id: null, product_id: room.id, product_type: room.type, role: "accommodation", dates: c.nights, qty: 1, base_minor: p.amount_minor, is_fixed: p.per === "stay" });
+        line({ ...own, package_item_id: chargeId(c.structure.chargeIds.accommodation.get(room.id), c.pkg.id), product_id: room.id, product_type: room.type, role: "accommodation", dates: c.nights, qty: 1, base_minor: p.amount_minor, is_fixed: p.per === "stay" });
         if (!c.srs) c.nights.forEach((d) => hold(room.id, d, "", 1));
         else if (mates && mates[0] === c) {
           const keys = mates.map((m) => m.guest.key);
           const charge = srsChargePerNight(room, mates.length) * c.nights.length;
-          line({ guest_key: key, guest_to_charge: keys, package_item_id: null, product_id: room.id, product_type: room.type, role: "srs", dates: c.nights, qty: 1, base_minor: charge, is_fixed: room.srs!.fixed });
+          line({ guest_key: key, guest_to_charge: keys, package_item_id: chargeId(c.structure.chargeIds.srs.get(room.id), c.pkg.id), product_id: room.id, product_type: room.type, role: "srs", dates: c.nights, qty: 1, base_minor: charge, is_fixed: room.srs!.fixed });
           c.nights.forEach((d) => hold(room.id, d, "", srsUnits(room)));
         }
       }

@@ -77,6 +77,30 @@ export function mergePersonData(current: PersonData, entered: PersonData): Perso
   return next;
 }
 
+const isEmpty = (value: unknown) => value === undefined || value === null || (typeof value === "string" && value.trim() === "");
+
+/**
+ * A stored Person after a booking made without the business's key (a public checkout) entered
+ * data for it: only fields that were empty take the entered value, custom fields only keys it did
+ * not have. Whoever knows an e-mail address must not rewrite that person's name, phone or
+ * address; what they entered stays with the booking's booker and guests.
+ */
+export function fillEmptyPersonData(current: PersonData, entered: PersonData): PersonData {
+  const next: PersonData = { ...current };
+  for (const field of PERSON_DATA_FIELDS) {
+    const value = entered[field];
+    if (isEmpty(value)) continue;
+    if (field === "custom_fields") {
+      const stored = current.custom_fields ?? {};
+      const added = Object.entries(value as Record<string, unknown>).filter(([k]) => !Object.prototype.hasOwnProperty.call(stored, k) || isEmpty(stored[k]));
+      if (added.length) next.custom_fields = { ...stored, ...Object.fromEntries(added) };
+    } else if (isEmpty(current[field])) {
+      (next as Record<string, unknown>)[field] = value;
+    }
+  }
+  return next;
+}
+
 /** Names of the fields whose value differs (custom fields compared as JSON). */
 export function changedFields(before: PersonData, after: PersonData): PersonField[] {
   return PERSON_DATA_FIELDS.filter((field) => {

@@ -57,3 +57,18 @@ export function weekday(iso: string): Weekday {
 export function isoDateTime(d: Date): string {
   return d.toISOString().replace(/\.\d{3}Z$/, "Z");
 }
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar date ('YYYY-MM-DD') of the instant `now` in the IANA time zone `timeZone`. */
+export function dateIn(now: Date, timeZone: string): string {
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    if (dayFormats.size >= 100) dayFormats.clear();
+    dayFormats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(now);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${get("year").padStart(4, "0")}-${get("month")}-${get("day")}`;
+}

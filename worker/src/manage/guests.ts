@@ -16,7 +16,7 @@ import { insertPersonStatement, isEmailClash, personsByEmail, personsWithDerived
 import { ApiError, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { isoDateTime } from "../lib/time";
-import { checkRefs, isGuardFailure, personInput, type Ref } from "./input";
+import { checkRefs, isGuardFailure, isGuestPersonTaken, personInput, type Ref } from "./input";
 
 function relatedRefs(r: z.infer<typeof BookingRelatedWrite> | undefined, person: PersonData): Ref[] {
   return [
@@ -27,6 +27,9 @@ function relatedRefs(r: z.infer<typeof BookingRelatedWrite> | undefined, person:
     { path: "booking_related_data.departure_location_id", table: "locations", id: r?.departure_location_id },
   ];
 }
+
+const guestPersonTaken = () =>
+  new ApiError(409, "conflict", "This person is already a guest of this booking: a person is a guest of a booking once. Update that guest instead.");
 
 const nameOf = (p: PersonData) => [p.first_name, p.last_name].filter(Boolean).join(" ") || p.email || "a guest";
 
@@ -70,6 +73,7 @@ export async function addGuest(env: Env, actor: Actor, businessId: number, booki
       break;
     } catch (err) {
       if (isGuardFailure(err)) throw new ApiError(409, "conflict", "The booking was cancelled meanwhile.");
+      if (isGuestPersonTaken(err)) throw guestPersonTaken();
       if (attempt === 0 && isEmailClash(err)) continue;
       throw err;
     }
@@ -133,6 +137,7 @@ export async function updateGuest(
     await db.batch(statements);
   } catch (err) {
     if (isGuardFailure(err)) throw notFound("The guest");
+    if (isGuestPersonTaken(err)) throw guestPersonTaken();
     if (isEmailClash(err)) throw new ApiError(409, "email_taken", "Another person took this e-mail meanwhile; retry.");
     throw err;
   }

@@ -19,3 +19,6 @@ export async function checkRefs(db: D1Database, businessId: number, refs: Ref[])
 
 /** D1 aborts a batch with the trigger's message; these tell which guard or index refused it. */
 export const isGuardFailure = (err: unknown) => /guard_failed/.test(String((err as Error)?.message ?? err));
+
+/** The booking already has this Person as a guest (migration 0172's trigger aborted the write). */
+export const isGuestPersonTaken = (err: unknown) => /guest_person_taken/.test(String((err as Error)?.message ?? err));

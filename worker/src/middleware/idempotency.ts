@@ -29,6 +29,9 @@ export interface IdempotencyOptions {
 
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
+/** The key as stored: the caller, a space (never part of a key), then the key the caller sent. */
+const scopedKey = (clientId: string, sent: string) => `${clientId} ${sent}`;
+
 /** JSON with object keys sorted, so the same body sent with another key order is the same request. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
@@ -52,16 +55,21 @@ function canonical(value: unknown): string {
  * made (its batch recorded the resource): then a retry is answered by `replay`. A record left
  * running by a process that died is taken over after `staleRunningSeconds` when nothing was made.
  * Without the header the request runs normally. Must run after the tenant is known (auth); the
- * handler finds the key in `c.get("idempotencyKey")`.
+ * handler finds the key, as stored, in `c.get("idempotencyKey")`.
+ *
+ * Keys belong to the caller that sent them (the API key, or the widget visitor: the tenant's
+ * clientId), not to the business as a whole: another caller's same key is another key, so no
+ * caller gets another's answer, learns of another's request from an error, or can make another's
+ * request fail by claiming its (guessable) key first.
  */
 export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler<AppEnv> {
   const ttlMs = (options.ttlSeconds ?? IDEMPOTENCY_TTL_SECONDS) * 1000;
   const staleMs = (options.staleRunningSeconds ?? 120) * 1000;
   const headerName = options.header ?? "Idempotency-Key";
   return async (c, next) => {
-    const key = c.req.header(headerName);
-    if (key === undefined) return next();
-    if (!KEY_PATTERN.test(key)) {
+    const sent = c.req.header(headerName);
+    if (sent === undefined) return next();
+    if (!KEY_PATTERN.test(sent)) {
       throw new ApiError(422, "validation_failed", `${headerName} must be 1 to 255 visible ASCII characters (a UUID is a good key).`, {
         errors: [{ path: headerName, message: "must be 1 to 255 visible ASCII characters" }],
       });
@@ -71,7 +79,8 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
     await settleAccess(c);
     const db = c.env.DB;
     const send = requestSender(c);
-    const businessId = c.get("tenant").businessId;
+    const { businessId, clientId } = c.get("tenant");
+    const key = scopedKey(clientId, sent);
     const now = c.get("now");
     const route = `${c.req.method} ${new URL(c.req.url).pathname}`;
     const text = await c.req.text();
@@ -95,7 +104,7 @@ export function idempotency(options: IdempotencyOptions = {}): MiddlewareHandler
       const row = found.results[0] as unknown as IdempotencyRow | undefined;
       if (!row) throw new ApiError(409, "idempotency_in_progress", "A request with this Idempotency-Key is being handled; retry shortly.", { headers: { "Retry-After": "1" } });
       if (row.route !== route || row.request_hash !== hash) {
-        throw new ApiError(422, "idempotency_key_reused", `This ${headerName} was already used with a different request (${row.route}); use a new key for a new request.`);
+        throw new ApiError(422, "idempotency_key_reused", `This ${headerName} was already used with a different request; use a new key for a new request.`);
       }
       // The change was made and its answer never recorded: answer with what it made, and record that.
       const replayed = row.state === "running" && row.resource !== null && options.replay ? await options.replay(c, row.resource, text) : null;

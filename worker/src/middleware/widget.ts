@@ -6,16 +6,12 @@ import { ApiError } from "../lib/errors";
 import { businessAccess } from "../db/tenant-read";
 import { isOriginAllowed, WIDGET_CORS } from "./cors";
 import { takeRequest } from "./rate-limit";
+import { visitorKey } from "./visitor";
 import { withHeaders } from "../lib/response";
 
 export interface WidgetDoorOptions {
   /** Name of the path parameter holding the business slug (default "business"). */
   param?: string;
-}
-
-/** The client a widget request comes from: the visitor's address as Cloudflare saw it. */
-export function widgetClientAddress(req: Request): string {
-  return req.headers.get("CF-Connecting-IP") ?? req.headers.get("X-Real-IP") ?? "local";
 }
 
 /**
@@ -49,7 +45,7 @@ export function widgetDoor(options: WidgetDoorOptions = {}): MiddlewareHandler<A
       if (origin !== undefined && !allowed) {
         throw new ApiError(403, "origin_not_allowed", `The origin ${origin} may not use the booking widget of '${slug}'. Add it to the business's widget_origins.`);
       }
-      c.set("tenant", { businessId: business.id, slug: business.slug, actor: "widget", clientId: `widget:${widgetClientAddress(c.req.raw)}` });
+      c.set("tenant", { businessId: business.id, slug: business.slug, actor: "widget", clientId: `widget:${visitorKey(c.req.raw, c.env)}` });
       c.set("access", businessAccess(business.id));
       const rate = await takeRequest(c.env, c.get("tenant").clientId, business.config.rate_limit_per_minute, c.get("now").getTime());
       await next();

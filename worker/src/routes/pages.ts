@@ -44,7 +44,9 @@ const attrs = (a: Record<string, string>) =>
 function html(c: Context<AppEnv>, body: string, status: 200 | 404 = 200) {
   return c.html(body, status, {
     "Cache-Control": "no-cache",
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' https: data:; style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
+    // Scripts only from files of this origin (/pages.js, /widget.js): no inline script runs, so
+    // markup injected into a page cannot run script either.
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' https: data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",
   });
@@ -58,9 +60,30 @@ const pageHead = (title: string, extra = "") => `<!doctype html>
 <meta name="color-scheme" content="light dark">
 <title>${esc(title)}</title>
 <link rel="icon" href="data:,">
+<script src="/pages.js"></script>
 <script type="module" src="/widget.js"></script>
 ${extra}
 </head>`;
+
+/**
+ * The pages' own script, as a file of this origin (the pages' CSP allows no inline script): the
+ * page's dataLayer, before the widget (a module script, so it runs later) pushes to it, and the
+ * demo's "Copy snippet" button.
+ */
+const PAGES_SCRIPT = `"use strict";
+window.dataLayer = window.dataLayer || [];
+document.addEventListener("DOMContentLoaded", function () {
+  var button = document.getElementById("copy-snippet");
+  if (!button) return;
+  button.addEventListener("click", async function () {
+    var code = document.getElementById("snippet-code");
+    var status = document.getElementById("copy-status");
+    try { await navigator.clipboard.writeText(code.textContent); status.textContent = "Copied."; }
+    catch (e) { var r = document.createRange(); r.selectNodeContents(code);
+      var s = getSelection(); s.removeAllRanges(); s.addRange(r); status.textContent = "Selected: press Ctrl+C to copy."; }
+  });
+});
+`;
 
 function demoPage(origin: string) {
   const snippet = `<script type="module" src="${origin}/widget.js"></script>\n<booking-widget business="demo" product="101"></booking-widget>`;
@@ -110,16 +133,6 @@ function demoPage(origin: string) {
   </section>
 </main>
 <footer>Blue Wave Adventures Lda. · This is a demo host page for the booking widget.</footer>
-<script>
-  window.dataLayer = window.dataLayer || [];
-  document.getElementById("copy-snippet").addEventListener("click", async () => {
-    const text = document.getElementById("snippet-code").textContent;
-    const status = document.getElementById("copy-status");
-    try { await navigator.clipboard.writeText(text); status.textContent = "Copied."; }
-    catch { const r = document.createRange(); r.selectNodeContents(document.getElementById("snippet-code"));
-      const s = getSelection(); s.removeAllRanges(); s.addRange(r); status.textContent = "Selected: press Ctrl+C to copy."; }
-  });
-</script>
 </body>
 </html>`;
 }
@@ -140,7 +153,6 @@ function bookPage(title: string, slug: string, attributes: Record<string, string
 <main>
   <booking-widget business="${esc(slug)}"${attrs(attributes)}></booking-widget>
 </main>
-<script>window.dataLayer = window.dataLayer || [];</script>
 </body>
 </html>`;
 }
@@ -164,6 +176,14 @@ export function pageRoutes() {
     out.headers.set("X-Content-Type-Options", "nosniff");
     return out;
   });
+
+  pages.get("/pages.js", (c) =>
+    c.body(PAGES_SCRIPT, 200, {
+      "Content-Type": "text/javascript; charset=utf-8",
+      "Cache-Control": "public, max-age=300",
+      "X-Content-Type-Options": "nosniff",
+    }),
+  );
 
   pages.get("/demo", (c) => html(c, demoPage(new URL(c.req.url).origin)));
 

@@ -63,7 +63,8 @@ function cacheKey(c: Context<AppEnv>, path: string, search: URLSearchParams): Re
   // The test clock changes "today" (default start dates): keep such answers apart.
   const testNow = c.env.ALLOW_TEST_CLOCK === "1" ? c.req.header("X-Test-Now") : undefined;
   if (testNow) sorted.set("__now", testNow);
-  return new Request(`https://widget-edge-cache.invalid/${c.get("tenant").slug}${path}?${sorted}`);
+  // The public origin is part of the key: answers such as a deep link carry it.
+  return new Request(`https://widget-edge-cache.invalid/${encodeURIComponent(new URL(c.req.url).host)}/${c.get("tenant").slug}${path}?${sorted}`);
 }
 
 function edgeCache(): Cache | null {
@@ -74,7 +75,8 @@ function edgeCache(): Cache | null {
 async function runInner(c: Context<AppEnv>, method: string, path: string, search: URLSearchParams, init: RequestInit = {}): Promise<Response> {
   return throughEdgeCache(c, method === "GET" ? edgeTtl(path) : 0, path, search, async () => {
     const qs = search.toString();
-    const req = new Request(`http://widget.internal${path}${qs ? `?${qs}` : ""}`, { ...init, method });
+    // On the public origin, so that what the handlers derive from their URL (a deep link) is public.
+    const req = new Request(`${new URL(c.req.url).origin}${path}${qs ? `?${qs}` : ""}`, { ...init, method });
     forwarded.set(req, { tenant: c.get("tenant"), access: c.get("access"), now: c.get("now"), requestId: c.get("requestId") });
     return inner.fetch(req, c.env, safeExecutionCtx(c));
   });

@@ -12,6 +12,7 @@ import { ApiError } from "../../lib/errors";
 import { PASSWORD_MIN } from "../../lib/password";
 import { acceptInvite, openInvite, sessionOf, signIn, signOut, SESSION_MAX_HOURS, type NewSession } from "../../manage/staff";
 import { isLoopbackHost } from "../../middleware/https";
+import { visitorKey } from "../../middleware/visitor";
 import { Bare, base, Field, FormError, Layout, stringsOf, type AdminContext, type AdminEnv } from "./kit";
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
@@ -39,8 +40,8 @@ function clearSessionCookie(c: AdminContext) {
   deleteCookie(c, COOKIE, { path: "/", secure, ...(secure ? { prefix: "host" as const } : {}) });
 }
 
-/** The address sign-in attempts are counted against: Cloudflare's client address. */
-const clientAddress = (c: AdminContext) => c.req.header("CF-Connecting-IP") ?? c.req.header("X-Real-IP") ?? "local";
+/** The address sign-in attempts are counted against: the visitor as the widget's budgets know it (IPv6 by /64). */
+const clientAddress = (c: AdminContext) => visitorKey(c.req.raw, c.env);
 
 /** A `next` that stays in this business's back office (no open redirect). */
 function safeNext(slug: string, next: string | undefined): string {

@@ -7,9 +7,9 @@
 import { may, type Role } from "../../domain/staff";
 import { calendarRows, UNLIMITED, type CalendarCell } from "../../db/calendar";
 import { ApiError } from "../../lib/errors";
-import { addDays, dateRange, isoDate } from "../../lib/time";
+import { addDays, dateRange } from "../../lib/time";
 import { setDatesBlocked } from "../../manage/calendar";
-import { base, Csrf, done, Field, flashOf, formErrors, FormError, formOf, Layout, need, Select, staffActor, stringsOf, type AdminContext } from "./kit";
+import { base, businessToday, Csrf, done, Field, flashOf, formErrors, FormError, formOf, Layout, need, Select, staffActor, stringsOf, type AdminContext } from "./kit";
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -17,7 +17,7 @@ function windowOf(c: AdminContext): { from: string; days: number } {
   const from = c.req.query("from");
   const days = Number(c.req.query("days"));
   return {
-    from: from && DATE.test(from) && !Number.isNaN(Date.parse(from)) ? from : isoDate(c.get("now")),
+    from: from && DATE.test(from) && !Number.isNaN(Date.parse(from)) ? from : businessToday(c),
     days: Number.isInteger(days) && days >= 1 && days <= 62 ? days : 14,
   };
 }

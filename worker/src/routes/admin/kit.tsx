@@ -10,6 +10,7 @@ import type { Actor } from "../../db/audit-log";
 import { may, type Permission, type Role } from "../../domain/staff";
 import type { AppEnv } from "../../env";
 import { ApiError, type FieldError } from "../../lib/errors";
+import { dateIn } from "../../lib/time";
 import type { StaffSession } from "../../manage/staff";
 import { de } from "./strings/de";
 import { en, type Strings } from "./strings/en";
@@ -104,6 +105,15 @@ export const flashOf = (c: AdminContext, messages: Record<string, string | undef
   const key = c.req.query("done");
   return key && Object.hasOwn(messages, key) ? messages[key] : undefined;
 };
+
+/** The business's today: its date in its time zone (settings time_zone, default UTC). */
+export function businessToday(c: AdminContext): string {
+  try {
+    return dateIn(c.get("now"), c.get("staff").time_zone || "UTC");
+  } catch {
+    return dateIn(c.get("now"), "UTC");
+  }
+}
 
 export const fmtDateTime = (iso: string | null | undefined) => (iso ? iso.replace("T", " ").slice(0, 16) : "");
 

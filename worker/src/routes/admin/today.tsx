@@ -3,8 +3,8 @@
 import type { FC } from "hono/jsx";
 import { minorDigits, toMajor } from "../../domain/money";
 import { todayRows, type TodayGuest } from "../../db/today";
-import { addDays, isoDate } from "../../lib/time";
-import { base, fmtDateTime, Layout, need, stringsOf, type AdminContext } from "./kit";
+import { addDays } from "../../lib/time";
+import { base, businessToday, fmtDateTime, Layout, need, stringsOf, type AdminContext } from "./kit";
 
 const nameOf = (g: { first_name: string | null; last_name: string | null; email?: string | null }) =>
   [g.first_name, g.last_name].filter(Boolean).join(" ") || g.email || "—";
@@ -51,8 +51,7 @@ const GuestTable: FC<{ c: AdminContext; id: string; rows: TodayGuest[] }> = ({ c
 export async function todayPage(c: AdminContext) {
   need(c, "bookings");
   const t = stringsOf(c);
-  const now = c.get("now");
-  const today = isoDate(now);
+  const today = businessToday(c);
   const data = await todayRows(c.env.DB, c.get("staff").business_id, today, `${addDays(today, -1)}T00:00:00`);
   const cards = [
     ["arrivals", t.today.arrivals, data.arrivals.count],

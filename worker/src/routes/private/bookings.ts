@@ -13,7 +13,7 @@ import { cancelBooking } from "../../manage/bookings";
 import { keyActor } from "./actor";
 import { createRouter } from "../../lib/openapi";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
-import { listParam, QueryReader, rangeParam, rangeSql, setPagingHeaders, uuidParam } from "./query";
+import { inListSql, listParam, QueryReader, rangeParam, rangeSql, setPagingHeaders, uuidParam } from "./query";
 import { bookerView, bookingSummaryView, guestView } from "./views";
 import { dietsIn, locationsIn } from "../../domain/catalog";
 
@@ -127,8 +127,9 @@ export function bookingListQuery(q: QueryReader): { where: string[]; params: (st
   const params: (string | number)[] = [];
   const status = q.enums("status", ["confirmed", "cancelled"] as const);
   if (status) {
-    where.push(`b.status IN (${status.map(() => "?").join(", ")})`);
-    params.push(...status);
+    const s = inListSql("b.status", status);
+    where.push(s.sql);
+    params.push(...s.params);
   }
   for (const [name, column, kind] of [
     ["start_date", "b.start_date", "date"],

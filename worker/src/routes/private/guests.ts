@@ -12,11 +12,12 @@ import { readTenant } from "../../db/tenant-read";
 import { addGuest, deleteGuest, updateGuest } from "../../manage/guests";
 import { keyActor } from "./actor";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
-import { listParam, parseSort, QueryReader, rangeParam, rangeSql, setPagingHeaders, uuidParam, type Range } from "./query";
+import { inListSql, listParam, parseSort, QueryReader, rangeParam, rangeSql, setPagingHeaders, uuidParam, type Range } from "./query";
 import { guestView, type GuestExpand } from "./views";
 import { dietsIn, locationsIn, type CatalogSnapshot } from "../../domain/catalog";
 
 const tags = ["Guests"];
+const MAX_CUSTOM_FIELD_KEYS = 50;
 
 const BookingParam = z.object({ booking_id: uuidPath("booking_id") });
 const GuestParams = z.object({ booking_id: uuidPath("booking_id"), guest_id: uuidPath("guest_id") });
@@ -57,7 +58,7 @@ const listRoute = createRoute({
   tags,
   summary: "List guests",
   description:
-    "A JSON array of guests, with X-Total-Count and Link headers. Lists: `a=x,y`, `a=x&a=y` or `a[]=x&a[]=y`. Ranges: `from..to`, `from..` or `..to`, both ends included; a date on a datetime filter spans that day (UTC). `checked_in_at` and `checked_out_at` also take `null` and `notnull`. `arrives_at`/`departs_at` use the guest's (odd) arrival/departure date, else the booking's dates. `on_site_at`: guests of confirmed bookings whose stay (checked-in, else expected check-in, else arrival day) overlaps the moment or range. `custom_fields`: a JSON object; each key must equal. The service records no agreements and no product variants, so `agreement_id` and `booking_product_variant_id` match no guest. `limit` 1 to 100 (default 10) and `page` from 1 (default 1); other values are a 422.",
+    "A JSON array of guests, with X-Total-Count and Link headers. Lists: `a=x,y`, `a=x&a=y` or `a[]=x&a[]=y`. Ranges: `from..to`, `from..` or `..to`, both ends included; a date on a datetime filter spans that day (UTC). `checked_in_at` and `checked_out_at` also take `null` and `notnull`. `arrives_at`/`departs_at` use the guest's (odd) arrival/departure date, else the booking's dates. `on_site_at`: guests of confirmed bookings whose stay (checked-in, else expected check-in, else arrival day) overlaps the moment or range. `custom_fields`: a JSON object of at most 50 keys; each key must equal. Lists take at most 100 values. The service records no agreements and no product variants, so `agreement_id` and `booking_product_variant_id` match no guest. `limit` 1 to 100 (default 10) and `page` from 1 (default 1); other values are a 422.",
   request: {
     query: z.object({
       agreement_id: listParam("Agreement UUIDs."),
@@ -109,7 +110,7 @@ const createGuestRoute = createRoute({
     400: problemResponse("Invalid request: booking_id is not a UUID, or malformed JSON."),
     ...authResponses,
     404: problemResponse("No such booking."),
-    409: problemResponse("The booking is cancelled."),
+    409: problemResponse("The booking is cancelled, or the person (by e-mail) is already a guest of this booking."),
     422: problemResponse("Invalid fields."),
   },
 });
@@ -135,6 +136,7 @@ const updateGuestRoute = createRoute({
     400: problemResponse("Invalid request: an id is not a UUID, or malformed JSON."),
     ...authResponses,
     404: problemResponse("Guest not found."),
+    409: problemResponse("`conflict`: the e-mail names a Person who is already another guest of this booking. `email_taken`: a race on the e-mail; retry."),
     422: problemResponse("Invalid fields."),
   },
 });
@@ -175,8 +177,9 @@ export function guestListQuery(q: QueryReader): { where: string[]; params: (stri
   const params: (string | number)[] = [];
   const inList = (expr: string, values: (string | number)[] | undefined) => {
     if (!values) return;
-    where.push(`${expr} IN (${values.map(() => "?").join(", ")})`);
-    params.push(...values);
+    const s = inListSql(expr, values);
+    where.push(s.sql);
+    params.push(...s.params);
   };
   const range = (expr: string, r: Range | undefined) => {
     if (!r) return;
@@ -197,13 +200,15 @@ export function guestListQuery(q: QueryReader): { where: string[]; params: (stri
   inList("b.location_id", q.ints("booking_location_id"));
   const products = q.ints("booking_product_id");
   if (products) {
-    where.push(`EXISTS (SELECT 1 FROM booking_lines bl WHERE bl.booking_id = b.id AND bl.product_id IN (${products.map(() => "?").join(", ")}))`);
-    params.push(...products);
+    const s = inListSql("bl.product_id", products);
+    where.push(`EXISTS (SELECT 1 FROM booking_lines bl WHERE bl.booking_id = b.id AND ${s.sql})`);
+    params.push(...s.params);
   }
   const types = q.enums("booking_product_type", ProductType.options);
   if (types) {
-    where.push(`EXISTS (SELECT 1 FROM booking_lines bl WHERE bl.booking_id = b.id AND bl.product_type IN (${types.map(() => "?").join(", ")}))`);
-    params.push(...types);
+    const s = inListSql("bl.product_type", types);
+    where.push(`EXISTS (SELECT 1 FROM booking_lines bl WHERE bl.booking_id = b.id AND ${s.sql})`);
+    params.push(...s.params);
   }
   if (q.ints("booking_product_variant_id")) where.push("0"); // products have no variants here
   const refNumber = q.one("booking_reference_number");
@@ -234,18 +239,23 @@ export function guestListQuery(q: QueryReader): { where: string[]; params: (stri
     }
     if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) q.fail("custom_fields", "must be a JSON object");
     else {
-      for (const [k, v] of Object.entries(parsed as Record<string, unknown>)) {
-        if (!/^[A-Za-z0-9_.-]{1,64}$/.test(k)) {
-          q.fail("custom_fields", `"${k.slice(0, 60)}" is not a custom field key`);
-          continue;
+      const entries = Object.entries(parsed as Record<string, unknown>);
+      const wanted: Record<string, string | number | null> = {};
+      // A Person holds at most 50 custom fields (contract/private.ts): more keys can match nothing.
+      if (entries.length > MAX_CUSTOM_FIELD_KEYS) q.fail("custom_fields", `at most ${MAX_CUSTOM_FIELD_KEYS} keys`);
+      else
+        for (const [k, v] of entries) {
+          if (!/^[A-Za-z0-9_.-]{1,64}$/.test(k)) q.fail("custom_fields", `"${k.slice(0, 60)}" is not a custom field key`);
+          else if (v === null || typeof v === "string" || typeof v === "number") wanted[k] = v;
+          else if (typeof v === "boolean") wanted[k] = v ? 1 : 0;
+          else q.fail("custom_fields", "values must be strings, numbers, booleans or null");
         }
-        const path = `'$.custom_fields."${k}"'`;
-        if (v === null) where.push(`json_extract(g.person_snapshot, ${path}) IS NULL`);
-        else if (typeof v === "string" || typeof v === "number" || typeof v === "boolean") {
-          where.push(`json_extract(g.person_snapshot, ${path}) = ?`);
-          params.push(typeof v === "boolean" ? (v ? 1 : 0) : v);
-        } else q.fail("custom_fields", "values must be strings, numbers, booleans or null");
-      }
+      // Every key must equal (null: absent or null), as ONE condition over ONE parameter however
+      // many keys: a condition per key met D1's parameter and expression-depth limits.
+      where.push(
+        `NOT EXISTS (SELECT 1 FROM json_each(?) f WHERE json_extract(g.person_snapshot, '$.custom_fields."' || f.key || '"') IS NOT f.value)`,
+      );
+      params.push(JSON.stringify(wanted));
     }
   }
   inList("json_extract(g.person_snapshot, '$.diet_id')", q.ints("diet_id"));

@@ -3,7 +3,7 @@ import type { AppEnv } from "../../env";
 import { checkRefs as checkRefsIn, type Ref } from "../../manage/input";
 
 // The checks live with the changes in manage/ (the back office makes the same ones).
-export { isGuardFailure, personInput } from "../../manage/input";
+export { isGuardFailure, isGuestPersonTaken, personInput } from "../../manage/input";
 
 /** 422 when a referenced diet, level or location is not the business's. */
 export async function checkRefs(c: Context<AppEnv>, refs: Ref[]): Promise<void> {

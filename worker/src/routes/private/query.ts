@@ -98,7 +98,7 @@ export class QueryReader {
     if (!vs) return undefined;
     const bad = vs.find((v) => !(allowed as readonly string[]).includes(v));
     if (bad !== undefined) return this.fail(name, `"${bad.slice(0, 60)}" is not one of ${allowed.join(", ")}`);
-    return vs as T[];
+    return [...new Set(vs)] as T[];
   }
 
   enumOne<T extends string>(name: string, allowed: readonly T[]): T | undefined {
@@ -180,6 +180,15 @@ function allowNullHint(column: "date" | "datetime"): string {
 function validDate(iso: string): boolean {
   const d = new Date(`${iso}T00:00:00Z`);
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === iso;
+}
+
+/**
+ * SQL for "expr is one of these values", with the whole list as ONE parameter (a JSON array read
+ * by json_each): D1 binds at most 100 parameters per statement, and lists of up to 100 values
+ * combine with other filters.
+ */
+export function inListSql(expr: string, values: readonly (string | number)[]): { sql: string; params: string[] } {
+  return { sql: `${expr} IN (SELECT value FROM json_each(?))`, params: [JSON.stringify(values)] };
 }
 
 /** SQL for a range filter on an expression. */

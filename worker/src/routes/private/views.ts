@@ -13,10 +13,11 @@ export function personView(row: PersonWithDerived, diets: Map<number, DietRow>, 
   const data: PersonData = snapshot ? { ...emptyData(), ...snapshot } : rowToData(row);
   const dietId = (data.diet_id as number | null | undefined) ?? null;
   const diet = dietId !== null ? diets.get(dietId) : undefined;
-  const currency = row.t_currency ?? "EUR";
   const lastGuest = row.t_last_guest ?? "";
   const lastBooker = row.t_last_booker ?? "";
   const str = (v: unknown) => (v === undefined || v === null ? null : String(v));
+  // Fields the document types as plain string (not "string or null") are never null: "" when unknown.
+  const text = (v: unknown) => str(v) ?? "";
   return {
     id: row.id,
     email: str(data.email),
@@ -26,32 +27,34 @@ export function personView(row: PersonWithDerived, diets: Map<number, DietRow>, 
     initials: initials(data.first_name, data.last_name),
     gender: str(data.gender),
     birth_date: str(data.birth_date),
-    language_code: str(data.language_code),
-    nationality_code: str(data.nationality_code),
-    phone_country_calling_code: str(data.phone_country_calling_code),
-    phone_country_code: str(data.phone_country_code),
-    phone: str(data.phone),
-    country_code: str(data.country_code),
-    state: str(data.state),
-    city: str(data.city),
-    zip_code: str(data.zip_code),
-    address_line_1: str(data.address_line_1),
+    language_code: text(data.language_code),
+    nationality_code: text(data.nationality_code),
+    phone_country_calling_code: text(data.phone_country_calling_code),
+    phone_country_code: text(data.phone_country_code),
+    phone: text(data.phone),
+    country_code: text(data.country_code),
+    state: text(data.state),
+    city: text(data.city),
+    zip_code: text(data.zip_code),
+    address_line_1: text(data.address_line_1),
     address_line_2: str(data.address_line_2),
     address_line_3: str(data.address_line_3),
     id_type: str(data.id_type),
-    id_number: str(data.id_number),
-    id_expiry_date: str(data.id_expiry_date),
-    company_name: str(data.company_name),
-    tax_number: str(data.tax_number),
-    company_address_line_1: str(data.company_address_line_1),
-    company_address_line_2: str(data.company_address_line_2),
+    id_number: text(data.id_number),
+    id_expiry_date: text(data.id_expiry_date),
+    company_name: text(data.company_name),
+    tax_number: text(data.tax_number),
+    company_address_line_1: text(data.company_address_line_1),
+    company_address_line_2: text(data.company_address_line_2),
     custom_fields: (data.custom_fields as Record<string, unknown>) ?? {},
     totals: {
       last_booking: (lastGuest > lastBooker ? lastGuest : lastBooker) || null,
       booking_count: row.t_guest + row.t_booker - row.t_both,
       total_as_guest: row.t_guest,
       total_as_booker: row.t_booker,
-      total_paid_as_booker: toMajor(row.t_paid_minor, minorDigits(currency)),
+      // What was paid, never the price: this service records no payment (a booking is confirmed at
+      // checkout and paid as agreed with the business), so nothing has been paid through it.
+      total_paid_as_booker: 0,
       booking_inquiry_count: 0,
     },
     diet_id: dietId,
@@ -78,7 +81,7 @@ export function bookerView(
   return {
     id: row.id,
     person: personView(person, diets, JSON.parse(row.person_snapshot) as PersonData),
-    booking_related_data: { booking_id: row.booking_id, company_name: row.company_name, tax_number: row.tax_number },
+    booking_related_data: { booking_id: row.booking_id, company_name: row.company_name ?? "", tax_number: row.tax_number ?? "" },
   };
 }
 

@@ -22,7 +22,7 @@ const IdempotencyHeader = z.object({
     description:
       "Optional. The same key with the same body replays the first answer (header Idempotent-Replayed: true); with another body it is 422 idempotency_key_reused; " +
       "while the first request still runs it is 409 idempotency_in_progress. If the first request's change was made but its answer was lost (its process died), " +
-      "a retry gets the cart or booking it made, never a second one. Keys are kept 24 hours per business.",
+      "a retry gets the cart or booking it made, never a second one. Keys are kept 24 hours and belong to the caller that sent them (the API key, or the widget visitor): another caller's same key is another key.",
     example: "5d0c3a5e-3c1b-4bb8-9a64-0c8f0d7f6f21",
   }),
 });
@@ -56,7 +56,10 @@ const addRoute = createRoute({
   description:
     "Without `cart_id` a new cart is opened (201) with the business's cart lifetime (cart_lifetime_seconds, default 600 s); with it, the guests are added (200). " +
     "Every unit of the request (each night, item and guest) is held in one transaction: all or nothing. " +
-    "Limits (409 `limit_exceeded`): max_items_per_cart (default 40 items, counted as the cart's priced items), max_open_carts_per_client (default 5 per API key or widget visitor). " +
+    "Limits (409 `limit_exceeded`): max_items_per_cart (default 40, counted as the cart's guests: a party of 8 with every option is 8), " +
+    "max_open_carts_per_client (default 5 open carts per widget visitor; an API key, which serves an integrator's whole site, is not limited in open carts), " +
+    "max_guests_held_per_visitor (default 10 guests held at once over a widget visitor's open carts). A widget visitor's cart holds for at most " +
+    "max_hold_seconds_per_visitor from its opening (default 1800 s), its lifetime included. " +
     "409 `sold_out` names what is sold out on which date. Default items are added automatically; default items sent are ignored.",
   middleware: [keyCheck.byHandler, idempotency({ replay: (c, cartId, text) => replayAdd(c, cartId, text) })] as const,
   request: { headers: IdempotencyHeader, body: { required: true, content: { "application/json": { schema: AddToCartBody } } } },
@@ -88,7 +91,9 @@ const extendRoute = createRoute({
   operationId: "extendCart",
   tags: ["Carts"],
   summary: "Extend an open cart's expiry to 10 minutes after the request",
-  description: "The holds are extended with the cart. Limited by the business's max_extensions_per_cart (default 6): beyond it 409 `limit_exceeded`.",
+  description:
+    "The holds are extended with the cart. Limited by the business's max_extensions_per_cart (default 6), and for a widget visitor's cart by " +
+    "max_hold_seconds_per_visitor from its opening (default 1800 s): beyond either, 409 `limit_exceeded` and the expiry stays.",
   request: { params: CartIdParam },
   responses: { 200: json(ExtendResult, "The new expiry (UTC)."), ...common, 413: bodyErrors[413], 415: bodyErrors[415], ...cartGone },
 });
@@ -113,8 +118,10 @@ const checkoutRoute = createRoute({
   summary: "Check out: the cart becomes a booking with its booker and guests",
   description:
     "In one transaction: every hold must still be live (otherwise 410 `cart_expired` and nothing is booked), the booking gets the next reference number of its business and year, " +
-    "the holds become the booking's units, the customer becomes the Booker and each guest a Guest (each upserted as a Person by e-mail), and the events " +
-    "(BookingCreated, BookerCreated, GuestCreated, PersonCreated/PersonUpdated) are written to the outbox. `terms_accepted` not true: 422 `terms_not_accepted`, nothing changes.",
+    "the holds become the booking's units, the customer becomes the Booker and each guest a Guest, and the events " +
+    "(BookingCreated, BookerCreated, GuestCreated, PersonCreated/PersonUpdated) are written to the outbox. A new e-mail makes a new Person with the data entered; " +
+    "an e-mail of a stored Person links the Booker or Guest to that Person but never overwrites it (anyone may type anyone's e-mail): only its empty fields are filled, " +
+    "and the data entered stays with the booking's Booker and Guests. `terms_accepted` not true: 422 `terms_not_accepted`, nothing changes.",
   middleware: [keyCheck.byHandler, idempotency({ replay: (c, bookingId, text) => replayCheckout(c, bookingId, text) })] as const,
   request: { params: CartIdParam, headers: IdempotencyHeader, body: { required: true, content: { "application/json": { schema: CheckoutBody } } } },
   responses: {

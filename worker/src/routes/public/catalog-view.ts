@@ -12,15 +12,20 @@ import { type CatalogLookups, type CatalogSnapshot } from "../../domain/catalog"
 
 export interface CatalogContext {
   businessId: number;
+  /** The translation to show; undefined: the business's default language's texts. */
   language: string | undefined;
+  /** The language of the texts that come back (Content-Language). */
+  served: string;
   currencies: Currency[];
   choice: CurrencyChoice;
   lookups: CatalogLookups;
 }
 
 /**
- * Load what every catalog answer needs and check the requested language and currency against
- * the business's own (an unknown one is a 422, not a silent fallback).
+ * Load what every catalog answer needs and check the requested currency against the business's
+ * own (an unknown one is a 422, not a silent fallback). A language the business has no texts in
+ * is not an error: the spec translates "when available", so the default language's texts come
+ * back, and Content-Language says so (answerLanguage).
  */
 export async function catalogContext(c: Context<AppEnv>, q: { language?: string; currency?: string }): Promise<CatalogContext> {
   return contextOf((await readTenant(c)).snap, q);
@@ -30,11 +35,15 @@ export async function catalogContext(c: Context<AppEnv>, q: { language?: string;
 export function contextOf(snap: CatalogSnapshot, q: { language?: string; currency?: string }): CatalogContext {
   const { businessId, currencies, lookups } = snap;
   const config = snap.business.config;
-  if (q.language !== undefined && !config.languages.includes(q.language)) {
-    throw invalid("language", `unknown language ${JSON.stringify(q.language)}; this business offers ${config.languages.join(", ")}`);
-  }
+  const offered = q.language !== undefined && q.language !== config.default_language && config.languages.includes(q.language);
   const choice = chooseCurrency(currencies, q.currency);
-  return { businessId, language: q.language === config.default_language ? undefined : q.language, currencies, choice, lookups };
+  return { businessId, language: offered ? q.language : undefined, served: offered ? q.language! : config.default_language, currencies, choice, lookups };
+}
+
+/** Says which language the answer's texts are in (Content-Language), and returns the context. */
+export function answerLanguage(c: Context<AppEnv>, ctx: CatalogContext): CatalogContext {
+  c.header("Content-Language", ctx.served);
+  return ctx;
 }
 
 const ref = (id: number | null, titles: Map<number, string>) => (id !== null && titles.has(id) ? { id, title: titles.get(id)! } : null);

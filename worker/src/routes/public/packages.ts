@@ -14,15 +14,15 @@ import { isAllowedDuration, isCheckinDay, isSession, type Product } from "../../
 import { ApiError, invalid, type FieldError } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
 import { readTenantLedger } from "../../db/tenant-read";
-import { addDays } from "../../lib/time";
-import { contextOf, productBasics, productView, type CatalogContext } from "./catalog-view";
+import { addDays, dateIn } from "../../lib/time";
+import { answerLanguage, contextOf, productBasics, productView, type CatalogContext } from "./catalog-view";
 import { type PackageItemRow, type PackageStructure, pricingIn, productsIn, structuresIn, type CatalogSnapshot } from "../../domain/catalog";
 
 const errors = {
   401: problemResponse("Missing, malformed, unknown or revoked API key."),
   403: problemResponse("The key's scope is not public."),
   404: problemResponse("No such package in this business."),
-  422: problemResponse("Invalid query: dates, a duration the package does not offer, a day that is not a check-in day, unknown currency or language."),
+  422: problemResponse("Invalid query: dates, a duration the package does not offer, a day that is not a check-in day, unknown currency, malformed language code."),
   429: problemResponse("Rate limit exceeded."),
 };
 
@@ -131,13 +131,13 @@ export const packageRoutes = createRouter()
     const { id } = c.req.valid("param");
     const q = c.req.valid("query");
     const { snap, ledgerText } = await readTenantLedger(c, (snap) => stayLedger(c, snap, id, q, (s) => s.items.map((i) => i.product_id)));
-    const ctx = contextOf(snap, q);
+    const ctx = answerLanguage(c, contextOf(snap, q));
     const { nights, end } = packageStay(snap, id, q.start_date, q.duration);
     const structure = structuresIn(snap, [id]).get(id)!;
     const ids = structure.items.map((i) => i.product_id);
     const products = productsIn(snap, ids);
     const pricing = pricingIn(snap, ids);
-    const ledgers = toLedgers(ids, ledgerText);
+    const ledgers = toLedgers(ids, ledgerText, dateIn(c.get("now"), snap.business.config.time_zone));
     const groupConfigurable = new Map(structure.groups.map((g) => [g.id, g.is_configurable_dates === 1]));
     const view = (item: PackageItemRow) =>
       itemView(
@@ -169,14 +169,14 @@ export const packageRoutes = createRouter()
     const q = c.req.valid("query");
     const party = { males: q.males, females: q.females, couples: q.couples };
     const { snap, ledgerText } = await readTenantLedger(c, (snap) => stayLedger(c, snap, id, q, (s) => s.accommodationIds));
-    const ctx = contextOf(snap, q);
+    const ctx = answerLanguage(c, contextOf(snap, q));
     const { nights, end } = packageStay(snap, id, q.start_date, q.duration);
     if (partySize(party) === 0) throw invalid("males", "the party is empty: give males, females or couples");
     const structure = structuresIn(snap, [id]).get(id)!;
     const ids = structure.accommodationIds;
     const rooms = productsIn(snap, ids);
     const pricing = pricingIn(snap, ids);
-    const ledgers = toLedgers(ids, ledgerText);
+    const ledgers = toLedgers(ids, ledgerText, dateIn(c.get("now"), snap.business.config.time_zone));
     const currency = ctx.choice.target.iso_code;
     const options: (z.infer<typeof AccommodationOption> & { sortType: number })[] = [];
     for (const room of rooms.values()) {

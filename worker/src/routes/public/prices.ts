@@ -46,7 +46,7 @@ const many = createRoute({
   operationId: "listProductPrices",
   tags: ["Prices"],
   summary: "Total prices of several products",
-  description: `${rules} Every id must be a product of the business (else 404).`,
+  description: `${rules} Every id must be a product of the business, else 404 naming the first that is not (the one rule for lists of ids, as ids[] of GET /products/availabilities).`,
   request: { query: ProductPricesQuery },
   responses: {
     200: { description: "Total price keyed by product id.", content: { "application/json": { schema: ProductPrices } } },
@@ -65,8 +65,8 @@ const packages = createRoute({
   description:
     "The body is the one of POST /bookings/add with a unique_id per guest (names optional here; currency or currency_id). " +
     "The selection is validated as the cart does (check-in day, nights, accommodation and gender rules, items and dates) but availability is not checked. " +
-    "Each guest's lines: the package's own price (package_item_id null, role package), the accommodation (package_item_id null, role accommodation), " +
-    "the single room supplement when srs is true (package_item_id null, role srs), the default items on every day of the stay, then the chosen items. " +
+    "Each guest's lines, each {package_item_id, product_id, price, is_fixed, guest_to_charge}: the package's own price, the accommodation, " +
+    "the single room supplement when srs is true (these three carry the package's own integer ids for them, above 1000000000), the default items on every day of the stay, then the chosen items. " +
     "A private room (and an srs room) is shared by the guests with the same package, dates and room type, beds_per_room at a time: its line is listed " +
     "under the first of them and guest_to_charge names them all.",
   request: { body: { content: { "application/json": { schema: PackagePricesBody } }, required: true } },
@@ -133,7 +133,10 @@ export const priceRoutes = createRouter()
       choice.target.iso_code,
       body.guests.map((g) => ({ key: g.unique_id, gender: g.gender, package: g.package })),
     );
-    const out: Record<string, { package_item_id: number | null; product_id: number; price: number; is_fixed: boolean; guest_to_charge: string[]; role: (typeof quote.lines)[number]["role"] }[]> = {};
+    // Keyed by the consumer's unique_ids: an object without a prototype, so that "__proto__" or
+    // "constructor" is a key like any other (on a plain object, "__proto__" set the prototype and
+    // the guest's lines vanished from the answer).
+    const out: Record<string, { package_item_id: number; product_id: number; price: number; is_fixed: boolean; guest_to_charge: string[] }[]> = Object.create(null);
     for (const g of body.guests) out[g.unique_id] = [];
     for (const l of quote.lines) {
       out[l.guest_key].push({
@@ -142,7 +145,6 @@ export const priceRoutes = createRouter()
         price: toMajor(l.price_minor, quote.minor_digits),
         is_fixed: l.is_fixed,
         guest_to_charge: l.guest_to_charge,
-        role: l.role,
       });
     }
     return c.json(out, 200);

@@ -4,13 +4,13 @@ import { PathId } from "../../contract/common";
 import { problemResponse } from "../../contract/problem";
 import { readTenant } from "../../db/tenant-read";
 import { createRouter } from "../../lib/openapi";
-import { contextOf, productNotFound, productView } from "./catalog-view";
+import { answerLanguage, contextOf, productNotFound, productView } from "./catalog-view";
 import { filterProducts, pricingIn } from "../../domain/catalog";
 
 const errors = {
   401: problemResponse("Missing, malformed, unknown or revoked API key."),
   403: problemResponse("The key's scope is not public."),
-  422: problemResponse("Invalid query (unknown type or language, malformed id)."),
+  422: problemResponse("Invalid query (unknown type, malformed language code or id)."),
   429: problemResponse("Rate limit exceeded."),
 };
 
@@ -20,7 +20,9 @@ const list = createRoute({
   operationId: "listProducts",
   tags: ["Products"],
   summary: "List the products sold on the front office",
-  description: "Only products that belong to a front-office category or are promoted, in id order. An unknown language is a 422.",
+  description:
+    "Only products that belong to a front-office category or are promoted, in id order. Texts are in the requested language where the business has them, " +
+    "else in its default language; Content-Language says which came back. Only a malformed language code is a 422.",
   request: { query: ProductListQuery },
   responses: { 200: { description: "The products.", content: { "application/json": { schema: z.array(Product) } } }, ...errors },
 });
@@ -44,7 +46,7 @@ export const productRoutes = createRouter()
   .openapi(list, async (c) => {
     const q = c.req.valid("query");
     const { snap } = await readTenant(c);
-    const ctx = contextOf(snap, q);
+    const ctx = answerLanguage(c, contextOf(snap, q));
     const products = filterProducts(snap, { listed: true, type: q.type, location_id: q.location });
     const { rates } = pricingIn(snap, products.map((p) => p.id));
     return c.json(products.map((p) => productView(p, ctx, rates.get(p.id) ?? [])), 200);
@@ -53,7 +55,7 @@ export const productRoutes = createRouter()
     const { id } = c.req.valid("param");
     const q = c.req.valid("query");
     const { snap } = await readTenant(c);
-    const ctx = contextOf(snap, q);
+    const ctx = answerLanguage(c, contextOf(snap, q));
     const product = snap.products.get(id);
     if (!product) throw productNotFound(id);
     const { rates } = pricingIn(snap, [id]);
