@@ -4,7 +4,7 @@ import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
 import { d1ExecuteScript, d1Query, type SqlValue } from "../worker/scripts/lib/d1";
-import { portIsFree, startServer, type RunningServer } from "../worker/scripts/server";
+import { freePort, startServer, type RunningServer } from "../worker/scripts/server";
 import { issueKey } from "../worker/src/lib/keys";
 
 export { expect };
@@ -12,10 +12,11 @@ export { expect };
 const PORT_CLAIMS = join(tmpdir(), "bw-e2e-ports");
 
 /**
- * Claim a port of this helper's range (8830-8839) for this process: a claim file made with `wx`
- * (only one process can make it). A free port alone is not enough: wrangler binds it seconds
- * later, and two workers (or two checkouts' runs) that both found it free would start servers on
- * the same port, whose requests the system then shares between them. A claim whose process is
+ * Claim a port for this process: a claim file made with `wx` (only one process can make it). A
+ * free port alone is not enough: wrangler binds it seconds later, and of two runs (two workers,
+ * or two checkouts testing on one machine) that both found it free, the second's wrangler cannot
+ * bind it while its readiness check is answered by the first's server, which its tests then use
+ * (seen: an invitation link answered by another checkout's server). A claim whose process is
  * gone is taken over.
  */
 function claimPort(port: number): boolean {
@@ -46,15 +47,16 @@ const releasePort = (port: number) => {
   }
 };
 
-/** A claimed, free port of this helper's range (8830-8839): one per Playwright worker. */
-async function pickPort(workerIndex: number): Promise<number> {
-  for (let i = 0; i < 10; i++) {
-    const port = 8830 + ((workerIndex + i) % 10);
-    if (!claimPort(port)) continue;
-    if (await portIsFree(port)) return port;
-    releasePort(port);
+/**
+ * A claimed port the system just found free. Not a fixed range: every checkout on the machine
+ * runs these tests, and a range shared by all of them (8830-8839 before) let their servers meet.
+ */
+async function pickPort(): Promise<number> {
+  for (let i = 0; i < 20; i++) {
+    const port = await freePort();
+    if (claimPort(port)) return port;
   }
-  throw new Error("No free port in 8830-8839 for the e2e server.");
+  throw new Error("No free port could be claimed for the e2e server.");
 }
 
 export interface E2EServer extends RunningServer {
@@ -76,7 +78,7 @@ export const test = base.extend<{ axe: (page: Page, step: string) => Promise<voi
   server: [
     async ({}, use, workerInfo) => {
       const persistTo = mkdtempSync(join(tmpdir(), `bw-e2e-${workerInfo.workerIndex}-`));
-      const port = await pickPort(workerInfo.workerIndex);
+      const port = await pickPort();
       const running = await startServer({ port, persistTo, readyTimeoutMs: 90_000 });
       const target = { persistTo };
       const keys: Record<string, string> = {};

@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
-import { DEMO_BUSINESS_ID, callJson, createKey } from "./helpers";
+import { DEMO_BUSINESS_ID, callJson, createBusiness, createKey } from "./helpers";
 import { createStaff, signedIn, type Browser } from "./admin-fixtures";
 import { createBookingFixture, outboxEvents, lastOutboxSeq, uniqueEmail } from "./private-fixtures";
 
@@ -16,6 +16,27 @@ async function owner(): Promise<Browser> {
 }
 
 const first = <T>(sql: string, ...params: unknown[]) => env.DB.prepare(sql).bind(...params).first<T>();
+
+describe("Today", () => {
+  it("counts arrivals, departures, who is in house and new bookings, on the business's date in its time zone", async () => {
+    const slug = `tz-${crypto.randomUUID().slice(0, 8)}`;
+    const businessId = await createBusiness(slug, { time_zone: "Pacific/Kiritimati" });
+    const b = await signedIn(slug, (await createStaff(businessId, "front_desk")).email);
+    // 23:30 UTC on 2031-05-01 is already 2031-05-02 in Kiritimati (UTC+14).
+    const now = "2031-05-01T23:30:00Z";
+    await createBookingFixture({ businessId, booker: { email: uniqueEmail("tz") }, guests: [{ email: uniqueEmail("arr"), first_name: "Ari", last_name: "Val" }], start: "2031-05-02", end: "2031-05-09", createdAt: "2031-05-01T10:00:00Z" });
+    const staying = await createBookingFixture({ businessId, booker: { email: uniqueEmail("tz") }, guests: [{ email: uniqueEmail("dep"), first_name: "Dee", last_name: "Part" }], start: "2031-04-25", end: "2031-05-02", createdAt: "2031-04-01T10:00:00Z" });
+    await env.DB.prepare("UPDATE guests SET checked_in_at = '2031-04-25T15:00:00Z' WHERE id = ?").bind(staying.guestIds[0]).run();
+    const res = await b.get(`/admin/${slug}/today`, { "X-Test-Now": now });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain("Today · 2031-05-02");
+    const count = (id: string) => Number(new RegExp(`href="#${id}" data-count="${id}"><span class="count">(\\d+)<`).exec(html)?.[1]);
+    expect({ arrivals: count("arrivals"), departures: count("departures"), inHouse: count("in-house"), newBookings: count("new-bookings") }).toEqual({ arrivals: 1, departures: 1, inHouse: 1, newBookings: 1 });
+    expect(html).toContain("Ari Val");
+    expect(html).toContain("Dee Part");
+  });
+});
 
 describe("Bookings", () => {
   it("finds a booking by its booker's name, shows it, and checks a guest in and out as the private API would", async () => {
