@@ -6,7 +6,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { DEMO_BUSINESS_ID, callJson, createBusiness, createKey } from "./helpers";
-import { createStaff, signedIn, type Browser } from "./admin-fixtures";
+import { browser, createStaff, PASSWORD, signedIn, type Browser } from "./admin-fixtures";
 import { createBookingFixture, outboxEvents, lastOutboxSeq, uniqueEmail } from "./private-fixtures";
 
 let ownerBrowser: Browser | undefined;
@@ -21,9 +21,10 @@ describe("Today", () => {
   it("counts arrivals, departures, who is in house and new bookings, on the business's date in its time zone", async () => {
     const slug = `tz-${crypto.randomUUID().slice(0, 8)}`;
     const businessId = await createBusiness(slug, { time_zone: "Pacific/Kiritimati" });
-    const b = await signedIn(slug, (await createStaff(businessId, "front_desk")).email);
-    // 23:30 UTC on 2031-05-01 is already 2031-05-02 in Kiritimati (UTC+14).
+    // 23:30 UTC on 2031-05-01 is already 2031-05-02 in Kiritimati (UTC+14). The session is made at that time too.
     const now = "2031-05-01T23:30:00Z";
+    const b = browser();
+    expect((await b.post(`/admin/${slug}/sign-in`, { email: (await createStaff(businessId, "front_desk")).email, password: PASSWORD }, { "X-Test-Now": now })).status).toBe(303);
     await createBookingFixture({ businessId, booker: { email: uniqueEmail("tz") }, guests: [{ email: uniqueEmail("arr"), first_name: "Ari", last_name: "Val" }], start: "2031-05-02", end: "2031-05-09", createdAt: "2031-05-01T10:00:00Z" });
     const staying = await createBookingFixture({ businessId, booker: { email: uniqueEmail("tz") }, guests: [{ email: uniqueEmail("dep"), first_name: "Dee", last_name: "Part" }], start: "2031-04-25", end: "2031-05-02", createdAt: "2031-04-01T10:00:00Z" });
     await env.DB.prepare("UPDATE guests SET checked_in_at = '2031-04-25T15:00:00Z' WHERE id = ?").bind(staying.guestIds[0]).run();
