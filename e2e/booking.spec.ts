@@ -1,5 +1,10 @@
 import { expect, heading, test } from "./fixtures";
-import { bookToCart, checkoutCart, continueStep, events, expectStep, fillGuest, pickDay, recordEvents, w } from "./journey";
+import { addGuests, bookToCart, checkoutCart, continueStep, events, expectStep, fillGuest, pickDay, recordEvents, w } from "./journey";
+
+/** "€1,234.50" -> 1234.5 */
+const euros = (text: string) => Number(text.replace(/[^\d.]/g, ""));
+/** The stay's dates as the summary prints its check-in ("Sat, Dec 5, 2026"). */
+const formatStay = (iso: string) => new Intl.DateTimeFormat("en", { weekday: "short", day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(new Date(`${iso}T00:00:00Z`));
 
 test.describe("a complete booking from the demo page", () => {
   test("a man and a woman book a week in a mixed dorm with extras and details; the private API shows booking, booker and guests", async ({ page, server, axe, shot }) => {
@@ -21,9 +26,13 @@ test.describe("a complete booking from the demo page", () => {
     await expect(w(page, "p[aria-live]").last()).toContainText("Check-in");
     await continueStep(page);
 
-    // party: one man and one woman -> mixed rooms only
+    // nobody is assumed: no guest, and so no room, until the guest says who comes
     await expectStep(page, "Guests and room");
-    await w(page, 'button[aria-label="More Women"]').click();
+    await expect(w(page, "output")).toHaveText(["0", "0", "0"]);
+    await expect(w(page, "fieldset").nth(1)).toContainText("Add at least one guest.");
+    await expect(page.locator("booking-widget").getByRole("button", { name: "Continue" })).toBeDisabled();
+    // party: one man and one woman -> mixed rooms only
+    await addGuests(page, { males: 1, females: 1 });
     await expect(w(page, "label.option").first()).toBeVisible();
     const titles = await w(page, "label.option strong").allTextContents();
     expect(titles).not.toContain("Ocean Dorm (men)");
@@ -48,6 +57,9 @@ test.describe("a complete booking from the demo page", () => {
     await expect(w(page, "[data-estimate]")).toHaveText(/^€[\d,]+\.\d\d$/);
     await page.waitForTimeout(600);
     const estimate = await w(page, "[data-estimate]").textContent();
+    // each extra says what it adds for this party (sessions × guests, tiers applied), not only its unit price
+    await expect(yoga.locator("[data-extra-total]")).toHaveText(/^€[\d,]+\.\d\d for 2 guests$/);
+    const yogaForParty = euros((await yoga.locator("[data-extra-total]").textContent())!);
     await axe(page, "extras");
     await shot(page, "3-extras");
     await continueStep(page);
@@ -71,9 +83,11 @@ test.describe("a complete booking from the demo page", () => {
     await expectStep(page, "Your cart");
     await expect(w(page, "[data-countdown]")).toHaveText(/^\d+:\d\d$/);
     await expect(w(page, "article.card")).toHaveCount(2);
-    await expect(w(page, "[data-cart-total]")).toHaveText(estimate!);
+    await expect(w(page, "[data-total]")).toHaveText(estimate!);
     await expect(w(page, "article.card").first()).toContainText("Airport Transfer");
     await expect(w(page, "article.card").first()).toContainText("Yoga Class");
+    const yogaLines = await w(page, "article.card li").filter({ hasText: "Yoga Class" }).locator("span:last-child").allTextContents();
+    expect(yogaLines.reduce((t, p) => t + euros(p), 0)).toBeCloseTo(yogaForParty, 2);
     const add = (await events(page)).find((e) => e.name === "add_to_cart")!;
     expect(add.detail.cart_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(add.detail.value).toBeGreaterThan(0);
@@ -92,12 +106,19 @@ test.describe("a complete booking from the demo page", () => {
     await w(page, "button.primary").click();
 
     await expectStep(page, "Checkout");
+    // the whole booking, up to the end: dates, room, each guest, extras, total, and how payment happens
+    const summary = w(page, "section.cards");
+    await expect(summary.locator("article.card h3")).toHaveText(["Ana Surfer", "Bea Surfer"]);
+    for (const text of ["Mixed Garden Dorm", "Airport Transfer", "Yoga Class", "Softboard Rental", "Surf Lessons"]) await expect(summary.locator("article.card").first()).toContainText(text);
+    await expect(summary.locator("article.card").first()).toContainText(formatStay(start));
+    await expect(summary.locator("[data-total]")).toHaveText(estimate!);
+    await expect(summary.locator("[data-payment]")).toContainText("nothing is charged online");
     await expect(w(page, "#c-first_name")).toHaveValue("Ana");
     await expect(w(page, ".terms")).toContainText("Blue Wave Surf Camp booking terms");
-    await w(page, "#c-phone_countrycode").fill("351");
+    await w(page, "#c-phone_countrycode").selectOption("PT");
     await w(page, "#c-phone").fill("912 345 678");
     await w(page, "#c-city").fill("Ericeira");
-    await w(page, "#c-country").fill("Portugal");
+    await w(page, "#c-country").selectOption("PT");
     // terms are required
     await w(page, "button[type=submit]").click();
     await expect(w(page, "#terms-err")).toBeVisible();
@@ -111,6 +132,10 @@ test.describe("a complete booking from the demo page", () => {
 
     await expectStep(page, "Booking confirmed");
     await expect(w(page, "[data-booking-reference]")).toHaveText(booking.reference);
+    await expect(w(page, "article.card h3")).toHaveText(["Ana Surfer", "Bea Surfer"]);
+    await expect(w(page, "article.card").first()).toContainText("Mixed Garden Dorm");
+    await expect(w(page, "[data-total]")).toHaveText(estimate!);
+    await expect(w(page, "[data-payment]")).toContainText("Nothing has been charged");
     await axe(page, "done");
     await shot(page, "7-done");
     const purchase = (await events(page)).find((e) => e.name === "purchase")!;
@@ -145,8 +170,8 @@ test("two stays in one cart: 'Book another stay' adds to the same cart, and one 
   const cartId = JSON.parse((await page.evaluate(() => localStorage.getItem("booking-widget:demo:cart")))!).id;
   await page.locator("booking-widget").getByRole("button", { name: "Book another stay" }).click();
   await expectStep(page, "Choose your dates");
-  // the typed names of the first stay are not carried into the second
-  await bookToCart(page, { first: "Sue", last: "Second", email: "sue.second@example.com", birth: "1982-02-02" }, { nth: 6 });
+  // the party stays as it was (one guest), the typed names of the first stay are not carried into the second
+  await bookToCart(page, { first: "Sue", last: "Second", email: "sue.second@example.com", birth: "1982-02-02" }, { nth: 6, party: {} });
   await expect(w(page, "article.card h3")).toHaveText(["Sam First", "Sue Second"]);
   expect(JSON.parse((await page.evaluate(() => localStorage.getItem("booking-widget:demo:cart")))!).id).toBe(cartId);
   const booking = await checkoutCart(page);

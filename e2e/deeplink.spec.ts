@@ -13,10 +13,10 @@ test("a deep link from GET /products/{id}/deeplink opens /book/demo with its set
 
   await page.goto(url.toString());
   await expect(heading(page)).toHaveText("Wählen Sie Ihre Reisedaten");
-  await expect(w(page, `button.day[data-date="${start}"]`)).toHaveAttribute("aria-pressed", "true");
+  await expect(w(page, `td[data-date="${start}"]`)).toHaveAttribute("aria-selected", "true");
   await expect(w(page, "#duration")).toHaveValue("14");
   await expect(w(page, "select").filter({ has: page.locator("option[value=USD]") })).toHaveValue("USD");
-  await expect(w(page, `button.day[data-date="${start}"] .p`)).toContainText("$");
+  await expect(w(page, `td[data-date="${start}"] .p`)).toContainText("$");
   await expect(w(page, "p.muted").first()).toHaveText("Surf- & Yoga-Woche");
   await shot(page, "book-page");
   await w(page, "button.primary").click();

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, heading, test } from "./fixtures";
-import { bookWithAnswerLost, continueStep, expectStep, fillGuest, pickDay, toCheckout, w } from "./journey";
+import { addGuests, bookWithAnswerLost, continueStep, expectStep, fillGuest, pickDay, toCheckout, w } from "./journey";
 
 async function toGuestDetails(page: Page, serverUrl: string, nth = 0) {
   await page.goto(`${serverUrl}/demo`);
@@ -8,6 +8,7 @@ async function toGuestDetails(page: Page, serverUrl: string, nth = 0) {
   await pickDay(page, nth);
   await continueStep(page);
   await expectStep(page, "Guests and room");
+  await addGuests(page, { males: 1 });
   await w(page, "label.option").first().locator("input").check();
   await continueStep(page);
   await continueStep(page);
@@ -40,11 +41,16 @@ test("network down: the guest is told, keeps their input, and retries once the n
   await toGuestDetails(page, server.url, 1);
   await fillGuest(page, 0, { first: "Nat", last: "Work", birth: "1990-01-01" });
   await page.route("**/widget/v1/demo/bookings/add", (route) => route.abort("internetdisconnected"));
-  await w(page, "button[type=submit]").click();
+  await w(page, "button[type=submit]").focus();
+  await page.keyboard.press("Enter");
   await expect(w(page, "[role=alert]")).toContainText("cannot reach the booking service");
+  // focus stays in the widget, on what went wrong; the next Tab reaches its way out, not the page
+  await expect(w(page, ".banner")).toBeFocused();
+  await page.keyboard.press("Tab");
+  await expect(page.locator("booking-widget").getByRole("button", { name: "Try again" })).toBeFocused();
   await expect(w(page, "#g0-last_name")).toHaveValue("Work");
   await page.unroute("**/widget/v1/demo/bookings/add");
-  await w(page, "[role=alert] button.primary").click();
+  await page.keyboard.press("Enter");
   await expectStep(page, "Your cart");
 });
 
@@ -54,7 +60,7 @@ test("a validation error from the server marks the field it is about", async ({ 
   await pickDay(page, 2);
   await continueStep(page);
   await expectStep(page, "Guests and room");
-  await page.locator("booking-widget").getByRole("button", { name: "More Men" }).click();
+  await addGuests(page, { males: 2 });
   await expect(w(page, "output").first()).toHaveText("2");
   await page.locator("booking-widget label.option").filter({ hasText: "Ocean Dorm" }).locator("input").check();
   await continueStep(page);
@@ -64,15 +70,20 @@ test("a validation error from the server marks the field it is about", async ({ 
   await fillGuest(page, 0, { first: "Dup", last: "One", email: "same@example.com", birth: "1990-01-01" });
   await fillGuest(page, 1, { first: "Dup", last: "Two", email: "SAME@example.com", birth: "1990-01-01" });
   await w(page, "button[type=submit]").click();
-  await expect(w(page, "[role=alert]")).toContainText("Please check the highlighted fields");
+  await expect(w(page, "[role=alert] p")).toHaveText("Please check the highlighted fields.");
   await expect(w(page, "#g1-email")).toHaveAttribute("aria-invalid", "true");
-  await expect(w(page, "#g1-email-err")).toBeVisible();
+  await expect(w(page, "#g1-email")).toBeFocused();
+  // the widget's own words: the service's (\"is the same as guests.0.email\") are for developers
+  await expect(w(page, "#g1-email-err")).toHaveText("Please check this entry.");
+  await expect(page.locator("booking-widget")).not.toContainText("guests.0");
   await expect(w(page, "#g0-first_name")).toHaveValue("Dup");
 });
 
 test("the booking's answer is lost on the way: sent again with a change, the guest sees the booking made, and no second one", async ({ page, server }) => {
   await toCheckout(page, server.url, { first: "Lou", last: "Lost", email: "lou.lost@example.com", birth: "1990-01-01" }, 3);
   const made = await bookWithAnswerLost(page);
+  // a failed checkout keeps focus in the widget, on the banner
+  await expect(w(page, ".banner")).toBeFocused();
   // The guest corrects the phone (another request, so another idempotency key) and sends again:
   // the cart is no longer open because it was booked, and that booking is what the guest sees.
   await w(page, "#c-phone").fill("912 345 679");

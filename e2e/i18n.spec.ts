@@ -1,11 +1,13 @@
 import { expect, heading, test } from "./fixtures";
 import { de } from "../widget/src/strings/de";
+import { en, type FirstStrings } from "../widget/src/strings/en";
+import { es } from "../widget/src/strings/es";
 import { bookToCart, w } from "./journey";
 
 test("language and currency switch among those of the settings, with Intl formatting", async ({ page, server, shot }) => {
   await page.goto(`${server.url}/demo`);
   await expect(heading(page)).toHaveText("Choose your dates");
-  const day = w(page, "button.day.open").first();
+  const day = w(page, "td.open").first();
   await expect(day.locator(".p")).toHaveText(/^€\d/);
 
   await page.locator("booking-widget").getByLabel("Language").selectOption("de");
@@ -47,4 +49,25 @@ test("a guest booking in German sees the cart in German, titles included", async
   await expect(w(page, "p.muted").filter({ hasText: "Surf- & Yoga-Woche" }).first()).toBeVisible();
   await expect(w(page, "ul.lines")).toContainText("Ozean-Schlafsaal (Männer)");
   await expect(w(page, "ul.lines")).not.toContainText("Ocean Dorm");
+});
+
+test("every language the business offers has the widget's texts; one the widget lacks is English throughout, and says so", async ({ page, server }) => {
+  const tables: Record<string, FirstStrings> = { en, de, es };
+  const boot: any = await (await fetch(`${server.url}/widget/v1/demo/bootstrap`)).json();
+  for (const language of boot.settings.languages as string[]) {
+    expect(tables[language], `the widget's texts in ${language}`).toBeDefined();
+    await page.goto(`${server.url}/book/demo?product=101&language=${language}`);
+    await expect(heading(page)).toHaveText(tables[language].steps.dates);
+    await expect(w(page, "[data-untranslated]")).toHaveCount(0);
+  }
+  // a French page: the widget has no French texts
+  const asked: string[] = [];
+  page.on("request", (r) => r.url().includes("/bootstrap") && asked.push(new URL(r.url()).searchParams.get("language") ?? ""));
+  await page.goto(`${server.url}/book/demo?product=101&language=fr`);
+  await expect(heading(page)).toHaveText("Choose your dates");
+  await expect(w(page, "[data-untranslated]")).toHaveText("This booking form is not available in Français, so it is shown in English.");
+  await expect(w(page, ".root")).toHaveAttribute("lang", "en");
+  // never half-translated: the catalog is asked for in English too (a business with French titles would otherwise mix them in)
+  expect(asked).toEqual(["en"]);
+  await expect(w(page, ".step p.muted").first()).toHaveText("Surf & Yoga Week");
 });

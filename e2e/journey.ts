@@ -22,19 +22,19 @@ export async function expectStep(page: Page, text: RegExp | string): Promise<voi
 
 /** Pick the nth open check-in day shown (0 = first), and return its date. */
 export async function pickDay(page: Page, nth = 0): Promise<string> {
-  await expect(w(page, "button.day.open").first()).toBeVisible();
-  for (let shown = await w(page, "button.day.open").count(); nth >= shown; shown = await w(page, "button.day.open").count()) {
+  await expect(w(page, "td.open").first()).toBeVisible();
+  for (let shown = await w(page, "td.open").count(); nth >= shown; shown = await w(page, "td.open").count()) {
     // later weeks: the following months of the calendar
     nth -= shown;
     const month = await w(page, "span.month").textContent();
     await page.locator("booking-widget").getByRole("button", { name: "Next month" }).click();
     await expect(w(page, "span.month")).not.toHaveText(month!);
-    await expect(w(page, "button.day.open").first()).toBeVisible();
+    await expect(w(page, "td.open").first()).toBeVisible();
   }
-  const day = w(page, "button.day.open").nth(nth);
+  const day = w(page, "td.open").nth(nth);
   const date = (await day.getAttribute("data-date"))!;
   await day.click();
-  await expect(day).toHaveAttribute("aria-pressed", "true");
+  await expect(day).toHaveAttribute("aria-selected", "true");
   return date;
 }
 
@@ -65,12 +65,21 @@ export interface StepHeadings {
 }
 const ENGLISH: StepHeadings = { room: "Guests and room", extras: "Extras", guests: "Guest details", cart: "Your cart" };
 
-/** From the calendar to an open cart, for one man in the first room listed. */
-export async function bookToCart(page: Page, guest: GuestDetails, options: { nth?: number; room?: RegExp; steps?: StepHeadings } = {}): Promise<string> {
+/** On the room step: add guests with the party's "+" buttons (men, women, couples; in any language). */
+export async function addGuests(page: Page, party: { males?: number; females?: number; couples?: number }): Promise<void> {
+  const steppers = page.locator("booking-widget .stepper");
+  for (const [i, n] of [party.males ?? 0, party.females ?? 0, party.couples ?? 0].entries()) {
+    for (let k = 0; k < n; k++) await steppers.nth(i).locator("button").last().click();
+  }
+}
+
+/** From the calendar to an open cart, for one man (or `party`) in the first room listed. */
+export async function bookToCart(page: Page, guest: GuestDetails, options: { nth?: number; room?: RegExp; steps?: StepHeadings; party?: { males?: number; females?: number; couples?: number } } = {}): Promise<string> {
   const steps = options.steps ?? ENGLISH;
   const date = await pickDay(page, options.nth ?? 0);
   await continueStep(page);
   await expectStep(page, steps.room);
+  await addGuests(page, options.party ?? { males: 1 });
   const room = options.room ? page.locator("booking-widget label.option").filter({ hasText: options.room }) : w(page, "label.option").first();
   await room.locator("input").check();
   await continueStep(page);

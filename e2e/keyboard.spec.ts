@@ -6,19 +6,22 @@ test("the whole booking works with the keyboard alone", async ({ page, server, s
   await expect(heading(page)).toHaveText("Choose your dates");
 
   // into the calendar: one tab stop, arrows move between days, Enter picks
-  const firstOpen = w(page, "button.day.open").first();
+  const firstOpen = w(page, "td.open").first();
   const first = (await firstOpen.getAttribute("data-date"))!;
   await tabTo(page, firstOpen);
   await page.keyboard.press("ArrowDown"); // a week later: the next Saturday
-  const next = w(page, `button.day[data-date="${addDays(first, 7)}"]`);
+  const next = w(page, `td[data-date="${addDays(first, 7)}"]`);
   await expect(next).toBeFocused();
   await page.keyboard.press("Enter");
-  await expect(next).toHaveAttribute("aria-pressed", "true");
+  await expect(next).toHaveAttribute("aria-selected", "true");
   await tabTo(page, page.getByRole("button", { name: "Continue" }));
   await page.keyboard.press("Enter");
 
   await expectStep(page, "Guests and room");
-  // one man (the default); the room list is a radio group: Tab in, Space picks
+  // nobody is assumed: the guest says who comes (one man), then the room list is a radio group:
+  // Tab in, Space picks
+  await tabTo(page, page.getByRole("button", { name: "More Men" }));
+  await page.keyboard.press("Enter");
   const radio = w(page, 'input[name="room"]').first();
   await expect(radio).toBeVisible();
   await tabTo(page, radio);

@@ -8,7 +8,6 @@ async function coupleToDetails(page: Page, nth: number): Promise<string> {
   const date = await pickDay(page, nth);
   await continueStep(page);
   await expectStep(page, "Guests and room");
-  await page.locator("booking-widget").getByRole("button", { name: "Fewer Men" }).click();
   await page.locator("booking-widget").getByRole("button", { name: "More Couples" }).click();
   const room = page.locator("booking-widget label.option").filter({ hasText: "Sea View Double" });
   await room.locator("input").check();

@@ -72,3 +72,13 @@ export function ageOn(birth: string, on: string): number {
   if (o.getUTCMonth() < b.getUTCMonth() || (o.getUTCMonth() === b.getUTCMonth() && o.getUTCDate() < b.getUTCDate())) age--;
   return age;
 }
+
+/** A language's own name for itself ("Deutsch", "Español"), capitalised; the code when Intl does not know it. */
+export function languageName(code: string): string {
+  try {
+    const name = new Intl.DisplayNames([code], { type: "language" }).of(code);
+    return name ? name.charAt(0).toUpperCase() + name.slice(1) : code;
+  } catch {
+    return code;
+  }
+}

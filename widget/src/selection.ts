@@ -1,4 +1,5 @@
-import type { AddToCartBody, Cart, PackageItem, PackageRoot } from "./api/client";
+import { policyRefusal, unitsForParty } from "../../worker/src/domain/accommodation";
+import type { AddToCartBody, Cart, DayEntry, PackageItem, PackageRoot, Product, RoomType } from "./api/client";
 import { addDays, ageOn } from "./format";
 
 /** What the guest has chosen so far; survives errors and step changes untouched. */
@@ -27,6 +28,30 @@ export interface GuestForm {
   genderEditable: boolean;
 }
 
+/** The booker's details as typed at checkout. */
+export interface CustomerForm {
+  first_name: string;
+  last_name: string;
+  email: string;
+  /** The phone number's country (ISO code), which sets phone_countrycode. */
+  phone_country: string;
+  /** Its calling code, digits only: what the service stores. */
+  phone_countrycode: string;
+  phone: string;
+  address_line_1: string;
+  city: string;
+  zipcode: string;
+  /** ISO 3166-1 alpha-2 (the service accepts a code or an English name). */
+  country: string;
+}
+
+/** The lengths of stay a product offers, shortest first (its variants, or its default). */
+export function durationChoices(product: Product): number[] {
+  const d = product.duration;
+  const list = d.variants.length ? d.variants : [d.default];
+  return [...new Set(list)].filter((n) => n >= d.min).sort((a, b) => a - b);
+}
+
 export const emptyGuest = (gender: "m" | "f", genderEditable = false): GuestForm => ({
   first_name: "", last_name: "", email: "", gender, birth_date: "", diet_id: "", level_id: "", genderEditable,
 });
@@ -50,6 +75,35 @@ export function resizeGuests(previous: GuestForm[], s: Pick<Selection, "males" |
 }
 
 export const partySize = (s: Pick<Selection, "males" | "females" | "couples">) => s.males + s.females + 2 * s.couples;
+
+type Party = Pick<Selection, "males" | "females" | "couples">;
+const asRoom = (t: RoomType) => ({ ...t, srs: null });
+
+/** Whether a room type can take the party with what is left of it (null: unlimited), by the service's own rules. */
+export function roomTakes(type: RoomType, left: number | null | undefined, party: Party): boolean {
+  if (left === undefined) return false;
+  const units = unitsForParty(asRoom(type), party);
+  return units !== null && (left === null || left >= units);
+}
+
+/**
+ * Whether some room of a package's check-in day can take the party for the whole stay; true
+ * when the day says nothing of rooms (not a package with accommodation). Before the guest has
+ * said who comes, one guest of either gender will do: a day with no free bed or room at all
+ * is not offered.
+ */
+export function dayTakesParty(entry: DayEntry | undefined, types: RoomType[], party: Party): boolean {
+  if (!entry?.rooms || !types.length) return true;
+  const left = entry.rooms;
+  if (partySize(party) === 0) return types.some((t) => roomTakes(t, left[t.id], { males: 1, females: 0, couples: 0 }) || roomTakes(t, left[t.id], { males: 0, females: 1, couples: 0 }));
+  return types.some((t) => roomTakes(t, left[t.id], party));
+}
+
+/** The room types the party may take by their rules but cannot on this day: sold out for it. */
+export function soldOutTypes(entry: DayEntry | undefined, types: RoomType[], party: Party): RoomType[] {
+  if (!entry?.rooms || partySize(party) === 0) return [];
+  return types.filter((t) => !policyRefusal(asRoom(t), party) && !roomTakes(t, entry.rooms![t.id], party));
+}
 
 export function endDate(s: Selection): string | null {
   return s.startDate ? addDays(s.startDate, s.duration) : null;

@@ -4,9 +4,12 @@
  * including a suite that crashed before reporting (counted as one failure).
  *
  *   typecheck  tsc --noEmit over the whole project                counted as one test
- *   house    layer rules (dependency-cruiser) and Env's drift from    one test each
- *            wrangler.toml (wrangler types --check)
+ *   house    layer rules (dependency-cruiser; worker/src and, for import   one test each
+ *            cycles, widget/src) and Env's drift from wrangler.toml
+ *            (wrangler types --check)
  *   worker   vitest inside workerd (worker/vitest.config.ts)           counts from its JSON report
+ *   widget   vitest in node: the pure parts of widget/src (*.test.ts     counts from its JSON report
+ *            beside their files; widget/vitest.config.ts)
  *   node     node:test files worker/test/cli/*.node.ts (CLI, servers,  counts from TAP
  *            OpenAPI lint)
  *   e2e      Playwright (e2e/playwright.config.ts), when it exists     counts from its JSON report
@@ -63,9 +66,10 @@ function settle(counts: Counts, code: number, what: string): Counts {
   return counts;
 }
 
-async function workerSuite(): Promise<Counts> {
-  const report = join(REPORTS, "worker.json");
-  const code = await run(bin("vitest"), ["run", "--config", "worker/vitest.config.ts", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`]);
+/** A vitest run and its counts, from its JSON report. */
+async function vitestSuite(name: string, config: string): Promise<Counts> {
+  const report = join(REPORTS, `${name}.json`);
+  const code = await run(bin("vitest"), ["run", "--config", config, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`]);
   const json = readJson(report);
   if (!json) return { passed: 0, failed: 1, skipped: 0, note: "vitest wrote no report (crashed?)" };
   const counts = { passed: json.numPassedTests ?? 0, failed: json.numFailedTests ?? 0, skipped: (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0) };
@@ -73,6 +77,9 @@ async function workerSuite(): Promise<Counts> {
   const brokenFiles = (json.testResults ?? []).filter((f: any) => f.status === "failed" && !(f.assertionResults ?? []).some((a: any) => a.status === "failed")).length;
   return settle({ ...counts, failed: counts.failed + brokenFiles }, code, "vitest");
 }
+
+const workerSuite = () => vitestSuite("worker", "worker/vitest.config.ts");
+const widgetSuite = () => vitestSuite("widget", "widget/vitest.config.ts");
 
 async function nodeSuite(): Promise<Counts> {
   const dir = join(ROOT, "worker", "test", "cli");
@@ -121,14 +128,14 @@ async function typecheckSuite(): Promise<Counts> {
  * as `npm run types` generates it from wrangler.toml (no drift). One test each.
  */
 async function houseSuite(): Promise<Counts> {
-  const layers = await run(bin("depcruise"), ["--config", "worker/layers.cjs", "worker/src"]);
+  const layers = await run(bin("depcruise"), ["--config", "worker/layers.cjs", "worker/src", "widget/src"]);
   const types = await run(process.execPath, ["--import", "tsx", "worker/scripts/types-check.ts"]);
   const notes = [layers ? "layer rules broken (worker/layers.cjs)" : "", types ? "worker/worker-configuration.d.ts is stale: run `npm run types`" : ""].filter(Boolean);
   const failed = (layers ? 1 : 0) + (types ? 1 : 0);
   return { passed: 2 - failed, failed, skipped: 0, note: notes.join("; ") || undefined };
 }
 
-const SUITES: Record<string, () => Promise<Counts>> = { typecheck: typecheckSuite, house: houseSuite, worker: workerSuite, node: nodeSuite, e2e: e2eSuite };
+const SUITES: Record<string, () => Promise<Counts>> = { typecheck: typecheckSuite, house: houseSuite, worker: workerSuite, widget: widgetSuite, node: nodeSuite, e2e: e2eSuite };
 
 const wanted = process.argv.slice(2).filter((a) => a !== "--");
 for (const name of wanted) {

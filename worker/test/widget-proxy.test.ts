@@ -191,6 +191,27 @@ describe("widget bootstrap", () => {
     expect(items.map((i: any) => i.package_item_id).sort()).toEqual([1001, 1002, 1003, 1004, 1005]);
   });
 
+  it("says, per check-in day, what is left of each room type for the whole stay, sold-out types included", async () => {
+    const now = "2031-03-03T09:00:00.000Z"; // a calendar of its own: the edge cache keeps answers per test clock
+    const first: any = await callJson("/widget/v1/demo/calendar?product=101&from=2031-03-03&to=2031-03-31&language=de", { headers: { Origin: LOOPBACK_PAGE }, now });
+    expect(first.status).toBe(200);
+    const types = first.body.rooms;
+    expect(types.map((r: any) => r.id).sort()).toEqual([201, 202, 203, 204, 205]);
+    expect(types.find((r: any) => r.id === 201)).toMatchObject({ title: "Ozean-Schlafsaal (Männer)", is_private: false, gender: "male" });
+    const saturdays = Object.keys(first.body.dates).filter((d) => first.body.dates[d].available_for_checkin);
+    const day = saturdays[1];
+    expect(first.body.dates[day].rooms[205]).toBeGreaterThan(0);
+    // every Sea View Double taken on one night of that week: the type is there, with nothing left
+    const night = new Date(`${day}T00:00:00Z`);
+    night.setUTCDate(night.getUTCDate() + 3);
+    await env.DB.prepare("INSERT OR REPLACE INTO inventory (business_id, product_id, date, slot, capacity, blocked) VALUES (1, 205, ?, '', 0, 0)").bind(night.toISOString().slice(0, 10)).run();
+    const later = "2031-03-03T09:00:30.000Z";
+    const second: any = await callJson("/widget/v1/demo/calendar?product=101&from=2031-03-03&to=2031-03-31&language=de", { headers: { Origin: LOOPBACK_PAGE }, now: later });
+    expect(second.body.dates[day].rooms[205]).toBe(0);
+    expect(second.body.dates[saturdays[0]].rooms[205]).toBeGreaterThan(0);
+    expect(second.body.rooms.map((r: any) => r.id)).toContain(205);
+  });
+
   it("serves a repeated bootstrap whole from the edge cache, behind the door's checks", async () => {
     const now = "2031-01-15T09:00:00.000Z"; // an answer of its own in the cache
     const path = "/widget/v1/demo/bootstrap?product=101&language=es";

@@ -1,7 +1,7 @@
-import type { AddToCartBody, Booking, Cart, CheckoutBody } from "../../../worker/src/contract/cart";
+import type { AddToCartBody, Booking, Cart, CartGuest, CheckoutBody } from "../../../worker/src/contract/cart";
 import type { Settings } from "../../../worker/src/contract/settings";
 
-export type { AddToCartBody, Booking, Cart, CheckoutBody, Settings };
+export type { AddToCartBody, Booking, Cart, CartGuest, CheckoutBody, Settings };
 
 /** What went wrong, in the terms the widget reacts to (each kind has its own message and way out). */
 export type ApiErrorKind = "network" | "rate_limited" | "sold_out" | "cart_expired" | "cart_not_open" | "validation" | "not_found" | "origin" | "server";
@@ -49,8 +49,19 @@ export interface Product {
   price_from?: { value: number; currency: string }[];
 }
 
+/** A room type of a package, as the calendar lists them. */
+export interface RoomType {
+  id: number;
+  title: string;
+  is_private: boolean;
+  gender: string | null;
+  beds_per_room: number | null;
+}
+
 export interface DayEntry {
   available_for_checkin?: boolean;
+  /** On a package's check-in day: what is left of each room type for the whole stay (null: unlimited). */
+  rooms?: Record<string, number | null>;
   available_for_checkout?: boolean;
   blocked?: boolean;
   available?: number | string | null;
@@ -65,6 +76,8 @@ export interface CalendarWindow {
   currency: string;
   duration: number | null;
   dates: Record<string, DayEntry>;
+  /** A package's room types (null for other products). */
+  rooms?: RoomType[] | null;
 }
 
 export interface PackageItem {
@@ -107,6 +120,17 @@ export interface Bootstrap {
 
 type Query = Record<string, string | number | boolean | undefined | null>;
 
+/**
+ * JSON of a request body that ignores the host page's prototypes: an old page that defines
+ * `Array.prototype.toJSON` (Prototype.js) would otherwise turn every array into a string. The
+ * replacer hands back each value as it is in its holder, before any `toJSON` touched it.
+ */
+export function toJson(value: unknown): string {
+  return JSON.stringify(value, function (this: Record<string, unknown>, key: string) {
+    return this[key];
+  });
+}
+
 /** The widget's only door to the service: the edge proxy /widget/v1/{business}/... */
 export class WidgetApi {
   constructor(
@@ -129,7 +153,7 @@ export class WidgetApi {
       res = await fetch(this.url(path, options.query), {
         method,
         headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        body: options.body === undefined ? undefined : toJson(options.body),
         signal: options.signal,
         credentials: "omit",
       });
@@ -151,7 +175,7 @@ export class WidgetApi {
   bootstrap(q: { product?: string; start_date?: string; duration?: number; language?: string; currency?: string }) {
     return this.request<Bootstrap>("GET", "/bootstrap", { query: q });
   }
-  calendar(q: { product: number; from: string; to?: string; currency: string; duration?: number }) {
+  calendar(q: { product: number; from: string; to?: string; currency: string; duration?: number; language: string }) {
     return this.request<CalendarWindow>("GET", "/calendar", { query: q });
   }
   packageItems(id: number, q: { start_date: string; duration: number; currency: string; language: string }) {
@@ -162,7 +186,7 @@ export class WidgetApi {
   }
   /** The price breakdown of a selection (no holds): what the guest would pay. */
   packagePrices(body: { currency: string; guests: (Omit<AddToCartBody["guests"][number], "first_name" | "last_name"> & { unique_id: string })[] }, signal?: AbortSignal) {
-    return this.request<Record<string, { price: number }[]>>("POST", "/packages/prices", { body, signal });
+    return this.request<Record<string, { price: number; package_item_id: number | null; role: string }[]>>("POST", "/packages/prices", { body, signal });
   }
   addToCart(body: AddToCartBody, idempotencyKey: string) {
     return this.request<Cart>("POST", "/bookings/add", { body, idempotencyKey });

@@ -1,84 +1,127 @@
 import { html, nothing } from "lit";
-import type { BookingWidget } from "../booking-widget.component";
+import { CALLING_CODES } from "../../../worker/src/contract/private-calling-codes";
+import type { Cart, Settings } from "../api/client";
+import type { CustomerForm, FieldErrors } from "../selection";
 import { fill } from "../strings";
+import { heading, type StepBase } from "./parts";
+import { renderStays } from "./summary";
 
-export interface CustomerForm {
-  first_name: string;
-  last_name: string;
-  email: string;
-  phone_countrycode: string;
-  phone: string;
-  address_line_1: string;
-  city: string;
-  zipcode: string;
-  country: string;
+export interface CheckoutView extends StepBase {
+  readonly settings: Settings;
+  readonly cart: Cart | null;
+  /** The cart's holds are live: it can be booked. */
+  readonly held: boolean;
+  readonly customer: CustomerForm;
+  readonly fieldErrors: FieldErrors;
+  readonly terms: boolean;
+  readonly newsletter: boolean;
+  setCustomer(key: keyof CustomerForm, value: string): void;
+  setTerms(on: boolean): void;
+  setNewsletter(on: boolean): void;
+  checkout(): void;
 }
 
-function field(w: BookingWidget, key: keyof CustomerForm, type: string, required: boolean, autocomplete: string) {
+/** Countries by their name in the guest's language (ISO codes are what the service stores). */
+function countries(lang: string): [code: string, name: string][] {
+  let names: Intl.DisplayNames | undefined;
+  try {
+    names = new Intl.DisplayNames([lang], { type: "region" });
+  } catch {
+    /* an engine without region names: the codes themselves */
+  }
+  return Object.keys(CALLING_CODES)
+    .map((code): [string, string] => [code, names?.of(code) ?? code])
+    .sort((a, b) => a[1].localeCompare(b[1], lang));
+}
+
+type Labelled = Exclude<keyof CustomerForm, "phone_country">;
+
+function field(v: CheckoutView, key: Labelled, required: boolean, control: (attrs: { id: string; error: string | undefined }) => unknown) {
   const id = `c-${key}`;
-  const error = w.fieldErrors[`customer.${key}`];
-  const label = w.s.checkout[key];
+  const error = v.fieldErrors[`customer.${key}`];
   return html`<div class="field">
-    <label for=${id}>${label}${required ? "" : ` ${w.s.guests.optional}`}</label>
-    <input id=${id} type=${type} .value=${w.customer[key]} ?required=${required} autocomplete=${autocomplete}
-      aria-invalid=${error ? "true" : "false"} aria-describedby=${error ? `${id}-err` : nothing}
-      @input=${(e: Event) => {
-        w.customer = { ...w.customer, [key]: (e.target as HTMLInputElement).value };
-        if (w.fieldErrors[`customer.${key}`]) w.fieldErrors = Object.fromEntries(Object.entries(w.fieldErrors).filter(([k]) => k !== `customer.${key}`));
-      }} />
+    <label for=${id}>${v.s.checkout[key]}${required ? "" : ` ${v.s.guests.optional}`}</label>
+    ${control({ id, error })}
     ${error ? html`<span class="error" id="${id}-err">${error}</span>` : nothing}
   </div>`;
 }
 
-export function renderCheckout(w: BookingWidget) {
-  const t = w.s.checkout;
-  const rules = w.boot!.settings.settings.customer_fields;
-  const cart = w.cart!;
-  const termsError = w.fieldErrors.terms_accepted;
-  const left = w.timeLeft;
-  return html`${w.heading(w.s.steps.checkout)}
-    <p part="countdown" class="small muted">${fill(w.s.cart.expiresIn, { time: "" })}<span class="countdown ${left.low ? "low" : ""}" role="timer" aria-live="off">${left.text}</span></p>
-    <form novalidate @submit=${(e: Event) => { e.preventDefault(); void w.checkout(); }}>
-      <div class="cards">
-        <fieldset>
-          <legend>${t.customer}</legend>
-          <div class="grid2">
-            ${field(w, "first_name", "text", true, "given-name")}
-            ${field(w, "last_name", "text", true, "family-name")}
-            ${field(w, "email", "email", true, "email")}
-            ${rules.phone.request
-              ? html`${field(w, "phone_countrycode", "text", false, "tel-country-code")}${field(w, "phone", "tel", rules.phone.required, "tel-national")}`
-              : nothing}
-            ${rules.address.request
-              ? html`${field(w, "address_line_1", "text", rules.address.required, "address-line1")}
-                  ${field(w, "zipcode", "text", rules.address.required, "postal-code")}
-                  ${field(w, "city", "text", rules.address.required, "address-level2")}
-                  ${field(w, "country", "text", rules.address.required, "country-name")}`
-              : nothing}
-          </div>
-        </fieldset>
-        <div>
-          <h3 id="terms-title">${t.terms}</h3>
-          <div class="terms" role="region" aria-labelledby="terms-title" tabindex="0">${w.boot!.settings.terms}</div>
+function input(v: CheckoutView, key: Labelled, type: string, required: boolean, autocomplete: string) {
+  return field(v, key, required, ({ id, error }) => html`<input id=${id} type=${type} .value=${v.customer[key]} ?required=${required} autocomplete=${autocomplete}
+      aria-invalid=${error ? "true" : "false"} aria-describedby=${error ? `${id}-err` : nothing}
+      @input=${(e: Event) => v.setCustomer(key, (e.target as HTMLInputElement).value)} />`);
+}
+
+/** A list to choose from: the country, or the phone number's country (its calling code goes with it). */
+function choice(v: CheckoutView, key: "country" | "phone_countrycode", required: boolean, autocomplete: string, list: [string, string][]) {
+  const bound = key === "country" ? "country" : "phone_country";
+  return field(v, key, required, ({ id, error }) => html`<select id=${id} .value=${v.customer[bound]} ?required=${required} autocomplete=${autocomplete}
+      aria-invalid=${error ? "true" : "false"} aria-describedby=${error ? `${id}-err` : nothing}
+      @change=${(e: Event) => {
+        const code = (e.target as HTMLSelectElement).value;
+        // a phone's country: the service wants its calling code; a home country: the phone's too, until chosen
+        if (key === "phone_countrycode" || !v.customer.phone_country) {
+          v.setCustomer("phone_country", code);
+          v.setCustomer("phone_countrycode", CALLING_CODES[code] ?? "");
+        }
+        if (key === "country") v.setCustomer("country", code);
+      }}>
+      <option value="">${v.s.checkout.choose}</option>
+      ${list.map(([value, label]) => html`<option value=${value} ?selected=${value === v.customer[bound]}>${label}</option>`)}
+    </select>`);
+}
+
+export function renderCheckout(v: CheckoutView) {
+  const t = v.s.checkout;
+  const rules = v.settings.settings.customer_fields;
+  const cart = v.cart!;
+  const termsError = v.fieldErrors.terms_accepted;
+  const list = countries(v.lang);
+  return html`${heading(v.s.steps.checkout)}
+    <form novalidate @submit=${(e: Event) => { e.preventDefault(); if (v.held) v.checkout(); }}>
+      <section class="cards" aria-labelledby="summary-title">
+        <h3 id="summary-title">${t.summary}</h3>
+        ${renderStays(v, cart)}
+        <p class="small" data-payment>${fill(t.payment, { company: v.settings.company_name })}</p>
+      </section>
+      <fieldset>
+        <legend>${t.customer}</legend>
+        <div class="grid2">
+          ${input(v, "first_name", "text", true, "given-name")}
+          ${input(v, "last_name", "text", true, "family-name")}
+          ${input(v, "email", "email", true, "email")}
+          ${rules.phone.request
+            ? html`${choice(v, "phone_countrycode", false, "tel-country-code", list.map(([code, name]) => [code, `${name} +${CALLING_CODES[code]}`]))}
+                ${input(v, "phone", "tel", rules.phone.required, "tel-national")}`
+            : nothing}
+          ${rules.address.request
+            ? html`${input(v, "address_line_1", "text", rules.address.required, "address-line1")}
+                ${input(v, "zipcode", "text", rules.address.required, "postal-code")}
+                ${input(v, "city", "text", rules.address.required, "address-level2")}
+                ${choice(v, "country", rules.address.required, "country", list)}`
+            : nothing}
         </div>
-        <div>
-          <label class="check">
-            <input type="checkbox" id="terms" .checked=${w.terms} aria-invalid=${termsError ? "true" : "false"} aria-describedby=${termsError ? "terms-err" : nothing}
-              @change=${(e: Event) => { w.terms = (e.target as HTMLInputElement).checked; if (w.terms) w.fieldErrors = Object.fromEntries(Object.entries(w.fieldErrors).filter(([k]) => k !== "terms_accepted")); }} />
-            <span>${t.accept}</span>
-          </label>
-          ${termsError ? html`<span class="error-text" id="terms-err">${termsError}</span>` : nothing}
-          <label class="check">
-            <input type="checkbox" .checked=${w.newsletter} @change=${(e: Event) => (w.newsletter = (e.target as HTMLInputElement).checked)} />
-            <span>${t.newsletter}</span>
-          </label>
-        </div>
-        <p class="total" part="total"><span>${w.s.cart.total}</span><span>${w.price(cart.total, cart.currency)}</span></p>
+      </fieldset>
+      <div>
+        <h3 id="terms-title">${t.terms}</h3>
+        <div class="terms" role="region" aria-labelledby="terms-title" tabindex="0">${v.settings.terms}</div>
       </div>
-      <div class="actions" style="margin-top:1rem">
-        <button type="button" class="btn" part="button" @click=${() => w.back()}>${w.s.back}</button>
-        <button type="submit" class="btn primary" part="button primary-button" ?disabled=${!!w.busy}>
-          ${w.busy === "checkout" ? t.paying : fill(t.pay, { price: w.price(cart.total, cart.currency) })}
+      <div>
+        <label class="check">
+          <input type="checkbox" id="terms" .checked=${v.terms} aria-invalid=${termsError ? "true" : "false"} aria-describedby=${termsError ? "terms-err" : nothing}
+            @change=${(e: Event) => v.setTerms((e.target as HTMLInputElement).checked)} />
+          <span>${t.accept}</span>
+        </label>
+        ${termsError ? html`<span class="error-text" id="terms-err">${termsError}</span>` : nothing}
+        <label class="check">
+          <input type="checkbox" .checked=${v.newsletter} @change=${(e: Event) => v.setNewsletter((e.target as HTMLInputElement).checked)} />
+          <span>${t.newsletter}</span>
+        </label>
+      </div>
+      <div class="actions">
+        <button type="button" class="btn" part="button" @click=${() => v.back()}>${v.s.back}</button>
+        <button type="submit" class="btn primary" part="button primary-button" ?disabled=${!!v.busy || !v.held}>
+          ${v.busy === "checkout" ? t.paying : fill(t.pay, { price: v.price(cart.total, cart.currency) })}
         </button>
       </div>
     </form>`;

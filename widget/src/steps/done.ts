@@ -1,18 +1,28 @@
 import { html, nothing } from "lit";
-import type { BookingWidget } from "../booking-widget.component";
+import type { Confirmation } from "../controllers/booking-state";
 import { fill } from "../strings";
+import { heading, type StepBase } from "./parts";
+import { renderStays } from "./summary";
 
-export function renderDone(w: BookingWidget) {
-  const b = w.booking!;
-  return html`${w.heading(w.s.steps.done)}
-    <p>${b.booker ? fill(w.s.done.thanks, { name: b.booker.first_name }) : w.s.done.confirmed}</p>
+export interface DoneView extends StepBase {
+  readonly booking: Confirmation | null;
+  /** The business, as the guest knows it. */
+  readonly company: string;
+  startOver(): void;
+}
+
+export function renderDone(v: DoneView) {
+  const b = v.booking!;
+  return html`${heading(v.s.steps.done)}
+    <p>${b.booker ? fill(v.s.done.thanks, { name: b.booker.first_name }) : v.s.done.confirmed}</p>
     <div class="card" part="card">
-      <p class="muted">${w.s.done.reference}</p>
+      <p class="muted">${v.s.done.reference}</p>
       <p class="ref" data-booking-reference>${b.reference}</p>
-      <p class="total" part="total"><span>${w.s.cart.total}</span><span>${w.price(b.total, b.currency)}</span></p>
     </div>
-    ${b.booker ? html`<p>${fill(w.s.done.emailed, { email: b.booker.email })}</p>` : nothing}
+    ${renderStays(v, b)}
+    <p data-payment>${fill(v.s.done.payment, { company: v.company })}</p>
+    ${b.booker ? html`<p>${fill(v.s.done.emailed, { email: b.booker.email })}</p>` : nothing}
     <div class="actions"><span class="spacer"></span>
-      <button type="button" class="btn" part="button" @click=${() => w.startOver()}>${w.s.done.another}</button>
+      <button type="button" class="btn" part="button" @click=${() => v.startOver()}>${v.s.done.another}</button>
     </div>`;
 }

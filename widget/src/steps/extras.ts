@@ -1,33 +1,56 @@
 import { html, nothing } from "lit";
-import type { PackageItem } from "../api/client";
-import type { BookingWidget } from "../booking-widget.component";
+import type { Cart, PackageItem, PackageRoot } from "../api/client";
 import { formatDate } from "../format";
-import { allItems, bookableDates, partySize, wholeItemDates } from "../selection";
+import { allItems, bookableDates, partySize, wholeItemDates, type Selection } from "../selection";
 import { fill } from "../strings";
+import { heading, type StepBase } from "./parts";
 
-function itemPrice(w: BookingWidget, item: PackageItem) {
+export interface ExtrasView extends StepBase {
+  readonly sel: Selection;
+  readonly pkg: PackageRoot | null;
+  readonly cart: Cart | null;
+  readonly cur: string;
+  /** The selection's price, null while unknown. */
+  readonly estimate: number | null;
+  /** What each chosen extra adds for the whole party, by package item. */
+  readonly extraTotals: Record<number, number>;
+  setItemDates(itemId: number, dates: string[]): void;
+  go(step: "guests"): void;
+}
+
+const partyLabel = (v: ExtrasView) => {
+  const n = partySize(v.sel);
+  return n === 1 ? v.s.room.guestOne : fill(v.s.room.total, { n });
+};
+
+/** The unit price, and once chosen, what the extra adds for this party (sessions × guests, tiers applied). */
+function itemPrice(v: ExtrasView, item: PackageItem) {
   const p = item.price ?? item.product.price;
-  return p ? fill(w.s.extras.perPerson, { price: w.price(p.value, p.currency) }) : "";
+  const unit = p ? fill(v.s.extras.perPerson, { price: v.price(p.value, p.currency) }) : "";
+  const total = v.extraTotals[item.package_item_id];
+  return html`<span class="price">${unit}</span>${total === undefined
+    ? nothing
+    : html` · <span class="price" data-extra-total>${fill(v.s.extras.forParty, { price: v.price(total, p?.currency), n: partyLabel(v) })}</span>`}`;
 }
 
 /** Per-day choice: a checkbox per date, or for timeslot items a time per date. */
-function dayPicker(w: BookingWidget, item: PackageItem) {
-  const x = w.s.extras;
-  const chosen = new Set(w.sel.items[item.package_item_id] ?? []);
+function dayPicker(v: ExtrasView, item: PackageItem) {
+  const x = v.s.extras;
+  const chosen = new Set(v.sel.items[item.package_item_id] ?? []);
   const set = (date: string, value: string | null) => {
     const next = [...chosen].filter((d) => d.slice(0, 10) !== date);
     if (value) next.push(value);
-    w.setItemDates(item.package_item_id, next.sort());
+    v.setItemDates(item.package_item_id, next.sort());
   };
   return html`<fieldset>
     <legend class="small">${x.pickDays}</legend>
     <div class="days">
       ${item.dates.map((d) => {
-        const label = formatDate(d.date, w.lang, "short");
+        const label = formatDate(d.date, v.lang, "short");
         if (d.timeslots) {
           const current = [...chosen].find((c) => c.slice(0, 10) === d.date)?.slice(11, 16) ?? "";
           const id = `slot-${item.package_item_id}-${d.date}`;
-          return html`<div class="field" style="min-width:9rem">
+          return html`<div class="field">
             <label for=${id} class="small">${label}</label>
             <select id=${id} .value=${current} @change=${(e: Event) => { const t = (e.target as HTMLSelectElement).value; set(d.date, t ? `${d.date} ${t}:00` : null); }}>
               <option value="">${x.noTime}</option>
@@ -45,71 +68,68 @@ function dayPicker(w: BookingWidget, item: PackageItem) {
   </fieldset>`;
 }
 
-function optionItem(w: BookingWidget, item: PackageItem) {
-  const selected = !!w.sel.items[item.package_item_id]?.length || (item.is_configurable_dates && item.package_item_id in w.sel.items);
+function optionItem(v: ExtrasView, item: PackageItem) {
+  const selected = !!v.sel.items[item.package_item_id]?.length || (item.is_configurable_dates && item.package_item_id in v.sel.items);
   const none = bookableDates(item).length === 0;
   return html`<div class="card" part="card">
     <label class="check">
       <input type="checkbox" .checked=${selected} ?disabled=${none}
-        @change=${(e: Event) => {
-          const on = (e.target as HTMLInputElement).checked;
-          w.setItemDates(item.package_item_id, on ? (item.is_configurable_dates ? wholeItemDates(item) : wholeItemDates(item)) : []);
-        }} />
-      <span class="grow"><strong>${item.product.title}</strong> <span class="price">${itemPrice(w, item)}</span>
+        @change=${(e: Event) => v.setItemDates(item.package_item_id, (e.target as HTMLInputElement).checked ? wholeItemDates(item) : [])} />
+      <span class="grow"><strong>${item.product.title}</strong> ${itemPrice(v, item)}
         ${item.product.description ? html`<br /><span class="muted small">${item.product.description}</span>` : nothing}
-        ${none ? html`<br /><span class="error-text">${w.s.extras.soldOut}</span>` : nothing}</span>
+        ${none ? html`<br /><span class="error-text">${v.s.extras.soldOut}</span>` : nothing}</span>
     </label>
-    ${selected && item.is_configurable_dates ? dayPicker(w, item) : nothing}
+    ${selected && item.is_configurable_dates ? dayPicker(v, item) : nothing}
   </div>`;
 }
 
 /** A group of alternatives (and its upgrade): one of them, or none. */
-function group(w: BookingWidget, items: PackageItem[], index: number) {
-  const x = w.s.extras;
-  const chosen = items.find((i) => w.sel.items[i.package_item_id]?.length);
+function group(v: ExtrasView, items: PackageItem[], index: number) {
+  const x = v.s.extras;
+  const chosen = items.find((i) => v.sel.items[i.package_item_id]?.length);
   const pick = (item: PackageItem | null) => {
-    for (const i of items) w.setItemDates(i.package_item_id, []);
-    if (item) w.setItemDates(item.package_item_id, wholeItemDates(item));
+    for (const i of items) v.setItemDates(i.package_item_id, []);
+    if (item) v.setItemDates(item.package_item_id, wholeItemDates(item));
   };
   return html`<fieldset part="card">
     <legend>${items.map((i) => i.product.title).join(" / ")}</legend>
     <label class="check"><input type="radio" name="group-${index}" .checked=${!chosen} @change=${() => pick(null)} /><span>${x.choiceNone}</span></label>
     ${items.map((i) => html`<label class="check">
       <input type="radio" name="group-${index}" .checked=${chosen === i} ?disabled=${bookableDates(i).length === 0} @change=${() => pick(i)} />
-      <span><strong>${i.product.title}</strong> <span class="price">${itemPrice(w, i)}</span></span>
+      <span><strong>${i.product.title}</strong> ${itemPrice(v, i)}</span>
     </label>`)}
-    ${chosen && chosen.is_configurable_dates ? dayPicker(w, chosen) : nothing}
+    ${chosen && chosen.is_configurable_dates ? dayPicker(v, chosen) : nothing}
   </fieldset>`;
 }
 
-export function renderExtras(w: BookingWidget) {
-  const x = w.s.extras;
-  const pkg = w.pkg;
+export function renderExtras(v: ExtrasView) {
+  const x = v.s.extras;
+  const pkg = v.pkg;
   const included = allItems(pkg).filter((i) => i.role === "default");
   const singles = (pkg?.single_items ?? []).filter((i) => i.role !== "default");
   const groups = (pkg?.groups ?? []).map((g) => g.items.filter((i) => i.role !== "default")).filter((g) => g.length);
-  return html`${w.heading(w.s.steps.extras)}
+  return html`${heading(v.s.steps.extras)}
     ${included.length
       ? html`<div><h3>${x.included}</h3><ul class="lines">${included.map((i) => html`<li><span>${i.product.title}</span><span class="muted">${x.included}</span></li>`)}</ul></div>`
       : nothing}
     <div class="cards">
       <h3>${x.optional}</h3>
-      ${partySize(w.sel) > 1 ? html`<p class="muted small">${x.appliesToAll}</p>` : nothing}
-      ${singles.map((i) => optionItem(w, i))}
-      ${groups.map((g, i) => group(w, g, i))}
+      ${partySize(v.sel) > 1 ? html`<p class="muted small">${x.appliesToAll}</p>` : nothing}
+      ${singles.map((i) => optionItem(v, i))}
+      ${groups.map((g, i) => group(v, g, i))}
     </div>
-    ${renderEstimate(w)}
+    ${renderEstimate(v)}
     <div class="actions">
-      <button type="button" class="btn" part="button" @click=${() => w.back()}>${w.s.back}</button>
-      <button type="button" class="btn primary" part="button primary-button" @click=${() => w.go("guests")}>${w.s.continue}</button>
+      <button type="button" class="btn" part="button" @click=${() => v.back()}>${v.s.back}</button>
+      <button type="button" class="btn primary" part="button primary-button" @click=${() => v.go("guests")}>${v.s.continue}</button>
     </div>`;
 }
 
 /** The selection's price, kept in place (a dash until known) so nothing moves when it arrives. */
-export function renderEstimate(w: BookingWidget) {
-  const currency = w.cart?.status === "open" ? w.cart.currency : w.cur;
+function renderEstimate(v: ExtrasView) {
+  const currency = v.cart?.status === "open" ? v.cart.currency : v.cur;
   return html`<p class="total" part="total" aria-live="polite">
-    <span>${fill(w.s.extras.summary, { n: partySize(w.sel) === 1 ? w.s.room.guestOne : fill(w.s.room.total, { n: partySize(w.sel) }) })}</span>
-    <span data-estimate>${w.estimate === null ? "—" : w.price(w.estimate, currency)}</span>
+    <span>${fill(v.s.extras.summary, { n: partyLabel(v) })}</span>
+    <span data-estimate>${v.estimate === null ? "—" : v.price(v.estimate, currency)}</span>
   </p>`;
 }

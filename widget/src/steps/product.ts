@@ -1,24 +1,31 @@
 import { html } from "lit";
-import type { BookingWidget } from "../booking-widget.component";
+import type { Product } from "../api/client";
 import { fill } from "../strings";
+import { heading, type StepBase } from "./parts";
+
+export interface ProductView extends StepBase {
+  readonly cur: string;
+  readonly products: Product[];
+  chooseProduct(product: Product): void;
+}
 
 /** No product attribute: the business's bookable products (packages: the cart books packages). */
-export function renderProducts(w: BookingWidget) {
-  const products = (w.boot?.products ?? []).filter((p) => p.type === "package");
-  return html`${w.heading(w.s.steps.product)}
+export function renderProducts(v: ProductView) {
+  const products = v.products.filter((p) => p.type === "package");
+  return html`${heading(v.s.steps.product)}
     ${products.length === 0
-      ? html`<p>${w.s.product.none}</p>`
+      ? html`<p>${v.s.product.none}</p>`
       : html`<div class="cards">
           ${products.map((p) => {
-            const from = p.price_from?.find((x) => x.currency === w.cur) ?? p.price_from?.[0];
+            const from = p.price_from?.find((x) => x.currency === v.cur) ?? p.price_from?.[0];
             return html`<article class="card" part="card">
               <h3>${p.title}</h3>
               <p>${p.description}</p>
-              ${from ? html`<p class="price">${fill(w.s.product.from, { price: w.price(from.value, from.currency) })}</p>` : ""}
+              ${from ? html`<p class="price">${fill(v.s.product.from, { price: v.price(from.value, from.currency) })}</p>` : ""}
               <div class="actions">
                 <span class="spacer"></span>
-                <button type="button" class="btn primary" part="button primary-button" ?disabled=${!!w.busy} @click=${() => void w.chooseProduct(p)}>
-                  ${fill(w.s.product.choose, { title: p.title })}
+                <button type="button" class="btn primary" part="button primary-button" ?disabled=${!!v.busy} @click=${() => v.chooseProduct(p)}>
+                  ${fill(v.s.product.choose, { title: p.title })}
                 </button>
               </div>
             </article>`;

@@ -1,14 +1,54 @@
-import { de } from "./de";
-import { en, type Strings } from "./en";
-import { es } from "./es";
+import { en, type FirstStrings } from "./en";
+import type { LaterStrings } from "./en-later";
 
-export type { Strings };
-const tables: Record<string, Strings> = { en, de, es };
+/**
+ * Every text of the widget, per language, in two halves: the first screen's (with the errors
+ * and the cart's hold, which can come at any time) and the later steps'. English's first half
+ * is in widget.js; every other half is a chunk of its own, fetched when a page or a guest picks
+ * the language (alongside the first API call, so the first paint still waits for one round
+ * trip), the later halves together with the later steps.
+ */
+export type Strings = FirstStrings & LaterStrings;
+export type { FirstStrings, LaterStrings };
 
-/** The table for a language; English for one the widget has no table for. */
-export function stringsFor(language: string): Strings {
-  return tables[language] ?? en;
+const firstHalves: Record<string, () => Promise<FirstStrings>> = {
+  en: async () => en,
+  de: () => import("./de").then((m) => m.de),
+  es: () => import("./es").then((m) => m.es),
+};
+const laterHalves: Record<string, () => Promise<LaterStrings>> = {
+  en: () => import("./en-later").then((m) => m.enLater),
+  de: () => import("./de-later").then((m) => m.deLater),
+  es: () => import("./es-later").then((m) => m.esLater),
+};
+const loaded = new Map<string, Promise<unknown>>();
+
+/** Whether the widget's texts exist in this language. */
+export const hasStrings = (language: string): boolean => Object.hasOwn(firstHalves, language);
+
+function once<T>(key: string, load: () => Promise<T>): Promise<T> {
+  let table = loaded.get(key) as Promise<T> | undefined;
+  if (!table) {
+    table = load();
+    loaded.set(key, table);
+    table.catch(() => loaded.delete(key)); // fetched again next time
+  }
+  return table;
 }
+
+/** The first half in a language; English for one the widget has none of (or whose chunk failed to load). */
+export function loadStrings(language: string): Promise<FirstStrings> {
+  const lang = hasStrings(language) ? language : "en";
+  return once(`${lang}:first`, firstHalves[lang]).catch(() => en);
+}
+
+/** The later half in a language (English for one the widget has none of). */
+export function loadLaterStrings(language: string): Promise<LaterStrings> {
+  const lang = hasStrings(language) ? language : "en";
+  return once(`${lang}:later`, laterHalves[lang]);
+}
+
+export { en as fallbackStrings };
 
 /** Fill `{name}` placeholders. */
 export function fill(template: string, values: Record<string, string | number> = {}): string {

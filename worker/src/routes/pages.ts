@@ -98,6 +98,9 @@ function demoPage(origin: string) {
   h1 { margin: 0; font-size: 1.6rem; }
   .intro { font-size: 1.05rem; }
   section.booking { margin: 1.5rem 0; }
+  /* the widget's first screen is 848 px high (53 x its 16 px font): kept free until widget.js has
+     run, so nothing on the page moves when it arrives (docs/widget.md) */
+  booking-widget:not(:defined) { display: block; min-height: 848px; }
   .snippet { margin-top: 2rem; border: 1px solid color-mix(in srgb, CanvasText 25%, transparent); border-radius: .5rem; padding: 1rem; }
   .snippet pre { overflow-x: auto; background: color-mix(in srgb, CanvasText 8%, Canvas); padding: .75rem; border-radius: .375rem; font-size: .85rem; white-space: pre-wrap; word-break: break-all; }
   .snippet button { font: inherit; padding: .4rem .9rem; border-radius: .375rem; border: 1px solid currentColor; background: transparent; color: inherit; cursor: pointer; }
@@ -146,6 +149,7 @@ function bookPage(title: string, slug: string, attributes: Record<string, string
   header { padding: 1rem; border-bottom: 1px solid color-mix(in srgb, CanvasText 15%, transparent); }
   h1 { margin: 0; font-size: 1.25rem; }
   main { max-width: 48rem; margin: 0 auto; padding: 1rem; }
+  booking-widget:not(:defined) { display: block; min-height: 848px; }
 </style>`,
   )}
 <body>
@@ -160,22 +164,30 @@ function bookPage(title: string, slug: string, attributes: Record<string, string
 export function pageRoutes() {
   const pages = new Hono<AppEnv>();
 
-  pages.get("/widget.js", async (c) => {
-    const res = c.env.ASSETS ? await c.env.ASSETS.fetch(new Request(new URL("/widget.js", c.req.url), { headers: c.req.raw.headers })) : null;
+  /**
+   * widget.js and its chunks (widget-<name>-<hash>.js: the later steps, the texts of other
+   * languages), from the Vite build in worker/public. Module scripts from another origin are
+   * fetched in CORS mode: every host page may load them.
+   */
+  const widgetAsset = async (c: Context<AppEnv>, file: string, cacheControl: string) => {
+    const res = c.env.ASSETS ? await c.env.ASSETS.fetch(new Request(new URL(`/${file}`, c.req.url), { headers: c.req.raw.headers })) : null;
     if (!res || (res.status !== 200 && res.status !== 304)) {
-      throw new ApiError(404, "not_found", "widget.js has not been built: run `npm run build:widget`.");
+      throw new ApiError(404, "not_found", `${file} has not been built: run \`npm run build:widget\`.`);
     }
     const out = new Response(res.body, res);
     out.headers.set("Content-Type", "text/javascript; charset=utf-8");
-    // The file name is not versioned: browsers revalidate after 5 minutes (cheap with the
-    // ETag), and may serve a stale copy for a day while they do.
-    out.headers.set("Cache-Control", "public, max-age=300, stale-while-revalidate=86400");
-    // A module script from another origin is fetched in CORS mode: every host page may load it.
+    out.headers.set("Cache-Control", cacheControl);
     out.headers.set("Access-Control-Allow-Origin", "*");
     out.headers.set("Cross-Origin-Resource-Policy", "cross-origin");
     out.headers.set("X-Content-Type-Options", "nosniff");
     return out;
-  });
+  };
+  // The file name is not versioned and names its chunks by their hashes, which a deploy replaces: a
+  // stale copy would ask for chunks that are gone. So browsers revalidate it on every page load
+  // (a 304 with the ETag while it is the same), and a page gets the chunks of the widget.js it ran.
+  pages.get("/widget.js", (c) => widgetAsset(c, "widget.js", "public, no-cache"));
+  // A chunk's name changes with its content: kept for a year.
+  pages.get("/:chunk{widget-[A-Za-z0-9_-]+\\.js}", (c) => widgetAsset(c, c.req.param("chunk"), "public, max-age=31536000, immutable"));
 
   pages.get("/pages.js", (c) =>
     c.body(PAGES_SCRIPT, 200, {

@@ -1,4 +1,8 @@
 import { Hono, type Context } from "hono";
+import { ledgerRead, toLedgers } from "../db/catalog";
+import { readTenantLedger } from "../db/tenant-read";
+import { emptyLedger, minAvailable, slotState, stayDates } from "../domain/availability";
+import { productsIn, structuresIn } from "../domain/catalog";
 import { notFound, onError, problem } from "../lib/problem";
 import type { AppEnv, Tenant } from "../env";
 import { ApiError } from "../lib/errors";
@@ -7,11 +11,13 @@ import { addDays, isoDate } from "../lib/time";
 import { waitUntil } from "../lib/wait-until";
 import { widgetDoor } from "../middleware/widget";
 import { publicApi } from "./public";
+import { productBasics } from "./public/catalog-view";
 
 /**
  * The widget's edge proxy: /widget/v1/{business}/... runs the very handlers of the public API
  * v2 (publicApi(), mounted a second time in an inner app) on the tenant that widgetDoor()
- * resolved from the slug, plus two widget-only reads, /bootstrap and /calendar.
+ * resolved from the slug, plus two widget-only reads, /bootstrap and /calendar (whose package
+ * calendars also say what is left of each room type for a stay from each check-in day).
  *
  * The tenant reaches the inner app through a WeakMap keyed by the forwarded Request object, not
  * through a header, so nothing a browser sends can choose the tenant.
@@ -158,22 +164,59 @@ const MAX_PRICED_DAYS = 62;
  * Availability and the per-person price for the product's default duration, per date of a
  * window: what the calendar shows. Prices only for the days one can check in on.
  */
-async function calendar(c: Context<AppEnv>, product: ProductLike, from: string, to: string, currency: string, duration?: number) {
+async function calendar(c: Context<AppEnv>, product: ProductLike, from: string, to: string, currency: string, duration: number | undefined, language: string | undefined) {
   const dates = await innerJson<AvailabilityMap>(c, `/products/${product.id}/availabilities`, { start_date: from, end_date: to });
   const days = Object.keys(dates).sort();
   const checkin = days.filter((d) => isCheckin(dates[d])).slice(0, MAX_PRICED_DAYS);
   const dur = duration ?? product.duration?.default;
-  const prices = await Promise.all(
-    checkin.map((d) =>
-      innerJson<{ total_price: number }>(c, `/products/${product.id}/prices`, { start_date: d, pax: 1, currency, duration: dur })
-        .then((p) => p.total_price)
-        .catch(() => null),
+  const [prices, rooms] = await Promise.all([
+    Promise.all(
+      checkin.map((d) =>
+        innerJson<{ total_price: number }>(c, `/products/${product.id}/prices`, { start_date: d, pax: 1, currency, duration: dur })
+          .then((p) => p.total_price)
+          .catch(() => null),
+      ),
     ),
-  );
+    product.type === "package" && dur ? roomsLeft(c, product.id, checkin, dur, language) : null,
+  ]);
   const priceByDate = new Map(checkin.map((d, i) => [d, prices[i]]));
   const out: Record<string, unknown> = {};
-  for (const d of days) out[d] = { ...dates[d], price: priceByDate.get(d) ?? null };
-  return { from, to, currency, duration: dur ?? null, dates: out };
+  for (const d of days) out[d] = { ...dates[d], price: priceByDate.get(d) ?? null, ...(rooms?.left.has(d) ? { rooms: rooms.left.get(d) } : {}) };
+  return { from, to, currency, duration: dur ?? null, dates: out, rooms: rooms?.types ?? null };
+}
+
+/**
+ * A package's room types, and for each check-in day what is left of each for the whole stay
+ * (0 when a night is blocked, null when unlimited): with it the widget's calendar offers only
+ * the days on which some room can take the guest's party, and its room step shows a type that
+ * is sold out as sold out instead of leaving it out. The party is the guest's to change, so the
+ * fit is decided in the browser, with the same rules (domain/accommodation.ts). null for a
+ * package without accommodation.
+ */
+async function roomsLeft(c: Context<AppEnv>, packageId: number, checkins: string[], nights: number, language: string | undefined) {
+  if (!checkins.length) return null;
+  let ids: number[] = [];
+  const { snap, ledgerText } = await readTenantLedger(c, (snap) => {
+    ids = structuresIn(snap, [packageId]).get(packageId)?.accommodationIds ?? [];
+    const last = stayDates(checkins[checkins.length - 1], nights).at(-1)!;
+    return ids.length ? ledgerRead(c.env.DB, snap.businessId, ids, checkins[0], last, c.get("now")) : undefined;
+  });
+  if (!ids.length) return null;
+  const rooms = [...productsIn(snap, ids).values()];
+  const ledgers = toLedgers(ids, ledgerText);
+  const lang = language === snap.business.config.default_language ? undefined : language;
+  const types = rooms.map((p) => ({ id: p.id, title: productBasics(p, lang).title, is_private: p.is_private, gender: p.gender, beds_per_room: p.beds_per_room }));
+  const left = new Map<string, Record<number, number | null>>();
+  for (const day of checkins) {
+    const stay = stayDates(day, nights);
+    const perRoom: Record<number, number | null> = {};
+    for (const p of rooms) {
+      const ledger = ledgers.get(p.id) ?? emptyLedger();
+      perRoom[p.id] = stay.some((d) => slotState(p, ledger, d).blocked) ? 0 : minAvailable(p, ledger, stay);
+    }
+    left.set(day, perRoom);
+  }
+  return { types, left };
 }
 
 function isCheckin(entry: AvailabilityMap[string] | undefined): boolean {
@@ -253,7 +296,7 @@ export function widgetRoutes() {
     if (product) {
       const anchor = q.start_date && q.start_date > today ? q.start_date : today;
       const from = monthStart(anchor) > today ? monthStart(anchor) : today;
-      cal = await calendar(c, product, from, nextMonthEnd(anchor), cur, q.duration ? Number(q.duration) : undefined);
+      cal = await calendar(c, product, from, nextMonthEnd(anchor), cur, q.duration ? Number(q.duration) : undefined, lang);
       const days = Object.keys(cal.dates).sort();
       const checkin = days.filter((d) => isCheckin(cal!.dates[d] as AvailabilityMap[string]));
       startDate = q.start_date && checkin.includes(q.start_date) ? q.start_date : checkin[0] ?? null;
@@ -275,7 +318,7 @@ export function widgetRoutes() {
     const q = readQuery(c);
     if (!q.product) throw new ApiError(422, "validation_failed", "product: required", { errors: [{ path: "product", message: "required" }] });
     const settings = await innerJson<SettingsLike>(c, "/settings", {});
-    const { cur } = pick(settings, undefined, q.currency);
+    const { lang, cur } = pick(settings, q.language, q.currency);
     const product = await innerJson<ProductLike>(c, `/products/${q.product}`, {});
     const today = isoDate(c.get("now"));
     const from = q.from && q.from > today ? q.from : today;
@@ -283,7 +326,7 @@ export function widgetRoutes() {
     if (to < from) throw new ApiError(422, "validation_failed", "to: must not be before from", { errors: [{ path: "to", message: "must not be before from" }] });
     if (to > addDays(from, MAX_CALENDAR_DAYS)) to = addDays(from, MAX_CALENDAR_DAYS);
     c.header("Cache-Control", "no-cache");
-    return c.json(await calendar(c, product, from, to, cur, q.duration ? Number(q.duration) : undefined), 200);
+    return c.json(await calendar(c, product, from, to, cur, q.duration ? Number(q.duration) : undefined, lang), 200);
   });
 
   /** Everything else: the public API v2, same handlers, same validation, same errors. */

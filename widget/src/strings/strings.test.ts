@@ -1,0 +1,30 @@
+import { describe, expect, test } from "vitest";
+import { de } from "./de";
+import { deLater } from "./de-later";
+import { en } from "./en";
+import { enLater } from "./en-later";
+import { es } from "./es";
+import { esLater } from "./es-later";
+import { fill } from "./index";
+
+const keys = (o: object, p = ""): string[] => Object.entries(o).flatMap(([k, v]) => (typeof v === "string" ? [p + k] : keys(v, `${p}${k}.`)));
+const get = (o: any, k: string): string => k.split(".").reduce((x, y) => x[y], o);
+const placeholders = (s: string) => (s.match(/\{\w+\}/g) ?? []).sort().join();
+const english = { ...en, ...enLater };
+
+describe("string tables", () => {
+  test.each([["de", { ...de, ...deLater }], ["es", { ...es, ...esLater }]])("%s has every key of the English table, with the same placeholders, and translates", (_, table) => {
+    expect(keys(table)).toEqual(keys(english));
+    for (const k of keys(english)) expect(placeholders(get(table, k)), k).toBe(placeholders(get(english, k)));
+    // a half-translated table would repeat the English: only words that are the same in both may
+    const same = keys(english).filter((k) => get(table, k) === get(english, k) && !/^(Extras|Total|\(optional\)|\{start\} – \{end\})$/.test(get(english, k)));
+    expect(same).toEqual([]);
+  });
+  test("the halves do not overlap: each key lives in one of them", () => {
+    expect(Object.keys(en).filter((k) => k in enLater)).toEqual([]);
+  });
+  test("fill() puts values in their placeholders and leaves unknown ones visible", () => {
+    expect(fill("Step {n} of {total}", { n: 2, total: 7 })).toBe("Step 2 of 7");
+    expect(fill("Held for {time}")).toBe("Held for {time}");
+  });
+});
