@@ -41,8 +41,10 @@ ALTER TABLE inventory ADD COLUMN override INTEGER NOT NULL DEFAULT 1;
 UPDATE inventory SET override = 0 WHERE blocked = 1 AND capacity = 0;
 
 -- 4. The audit log: who changed what in a business's settings and catalog, before and after.
---    Written in the same batch as the change (manage/), never updated.
-CREATE TABLE audit_log (
+--    Written in the same batch as the change (manage/), never updated. The back office's migration
+--    (0300) makes the same table with the same columns: on a database where that one ran first,
+--    this one leaves it as it is.
+CREATE TABLE IF NOT EXISTS audit_log (
   id TEXT PRIMARY KEY,                         -- UUID v7: ordered by time
   business_id INTEGER NOT NULL,
   at TEXT NOT NULL,
@@ -56,8 +58,8 @@ CREATE TABLE audit_log (
   before TEXT,                                 -- JSON, null for a creation
   after TEXT                                   -- JSON, null for a deletion
 );
-CREATE INDEX audit_log_business ON audit_log(business_id, id);
-CREATE INDEX audit_log_entity ON audit_log(business_id, entity, entity_id, id);
+CREATE INDEX IF NOT EXISTS audit_log_business ON audit_log(business_id, id);
+CREATE INDEX IF NOT EXISTS audit_log_entity ON audit_log(business_id, entity, entity_id, id);
 
 -- 5. Guards of the administration's batches, each with its own message (cf. cart_guard):
 --    'catalog_changed': the catalog is no longer at the version the change was planned on (another

@@ -70,12 +70,12 @@ async function exportCommand(argv: string[]): Promise<void> {
   } else process.stdout.write(text);
 }
 
-const SIGN: Record<Change["action"], string> = { created: "+", updated: "~", archived: "-", restored: "+", deleted: "-" };
+const SIGN: Record<Change["action"], string> = { created: "+", updated: "~", archived: "-", restored: "+", deleted: "-", blocked: "~", unblocked: "~" };
 
 function printPlan(changes: Change[]): void {
   for (const c of changes) console.log(`${SIGN[c.action]} ${c.summary}`);
   const count = (a: Change["action"][]) => changes.filter((c) => a.includes(c.action)).length;
-  console.log(`${count(["created", "restored"])} created, ${count(["updated"])} changed, ${count(["archived", "deleted"])} archived.`);
+  console.log(`${count(["created", "restored"])} created, ${count(["updated", "blocked", "unblocked"])} changed, ${count(["archived", "deleted"])} archived.`);
 }
 
 async function applyCommand(argv: string[]): Promise<void> {

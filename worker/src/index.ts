@@ -7,6 +7,7 @@ import { privateApi } from "./routes/private";
 import { pageRoutes } from "./routes/pages";
 import { widgetRoutes } from "./routes/widget";
 import { schemaRoutes } from "./routes/schemas";
+import { adminRoutes } from "./routes/admin";
 import { runMaintenance } from "./db/maintenance";
 
 export { RateLimiter } from "./durable/rate-limiter";
@@ -29,6 +30,8 @@ app.route("/private", privateApi());
 app.route("/", widgetRoutes());
 app.route("/", schemaRoutes());
 app.route("/", pageRoutes());
+// The back office (routes/admin): HTML pages and forms, its own error pages.
+app.route("/admin", adminRoutes() as never);
 
 app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
   type: "http",

@@ -1,58 +1,71 @@
-/** Shared by the administration's tests: a business of its own with its keys, and calls as its owner. */
 import { env } from "cloudflare:test";
-import { callJson, createBusiness, createKey, type CallOptions } from "./helpers";
+import { acceptInvite, inviteStaff } from "../src/manage/staff";
+import { BASE, fetchWorker } from "./helpers";
 
-let seq = 0;
+export const ORIGIN = BASE;
+export const PASSWORD = "correct horse battery";
 
-export interface AdminBusiness {
-  businessId: number;
-  slug: string;
-  privateKey: string;
-  publicKey: string;
-  keyName: string;
-  /** Call the private API as the owner (its key). */
-  admin<T = any>(path: string, options?: Omit<CallOptions, "key">): Promise<{ status: number; headers: Headers; body: T }>;
-  /** Call the public API v2 with the business's public key. */
-  pub<T = any>(path: string, options?: Omit<CallOptions, "key">): Promise<{ status: number; headers: Headers; body: T }>;
+let counter = 0;
+/** A staff e-mail no other test uses. */
+export const staffEmail = (prefix = "staff") => `${prefix}-${++counter}-${crypto.randomUUID().slice(0, 8)}@example.com`;
+
+/** A staff user with a password, made as the back office makes one: an invitation, accepted. */
+export async function createStaff(businessId: number, role: "owner" | "manager" | "front_desk", email = staffEmail(role)): Promise<{ email: string; staffId: string }> {
+  const invite = await inviteStaff(env.DB, { kind: "cli", id: "test", name: "test" }, businessId, { email, role }, new Date());
+  await acceptInvite(env.DB, invite.token, PASSWORD, new Date());
+  return { email, staffId: invite.staffId };
 }
 
-/** An empty business (one currency, EUR), as `business create` makes it, with a private and a public key. */
-export async function adminBusiness(config: Record<string, unknown> = {}): Promise<AdminBusiness> {
-  const slug = `admin-${Date.now().toString(36)}-${++seq}`;
-  const businessId = await createBusiness(slug, { rate_limit_per_minute: 100_000, ...config });
-  const keyName = `owner-${seq}`;
-  const privateKey = await createKey("private", businessId, keyName);
-  const publicKey = await createKey("public", businessId);
-  return {
-    businessId,
-    slug,
-    privateKey,
-    publicKey,
-    keyName,
-    admin: (path, options = {}) => callJson(`/private${path}`, { ...options, key: privateKey }),
-    pub: (path, options = {}) => callJson(`/api/pub/v2${path}`, { ...options, key: publicKey }),
+export interface Browser {
+  cookie?: string;
+  csrf?: string;
+  get(path: string, headers?: Record<string, string>): Promise<Response>;
+  post(path: string, form: Record<string, string>, headers?: Record<string, string>): Promise<Response>;
+}
+
+/** A browser of one person: keeps the session cookie, sends same-origin forms (Origin header) with the page's CSRF token. */
+export function browser(address = "198.51.100.7"): Browser {
+  const b: Browser = {
+    async get(path, headers = {}) {
+      const res = await fetchWorker(new URL(path, BASE), { headers: { ...(b.cookie ? { Cookie: b.cookie } : {}), "CF-Connecting-IP": address, ...headers } });
+      remember(res);
+      return res;
+    },
+    async post(path, form, headers = {}) {
+      const body = new URLSearchParams({ ...(b.csrf ? { _csrf: b.csrf } : {}), ...form }).toString();
+      const res = await fetchWorker(new URL(path, BASE), {
+        method: "POST",
+        body,
+        headers: {
+          "Content-Type": "application/x-www-form-urlencoded",
+          Origin: ORIGIN,
+          "CF-Connecting-IP": address,
+          ...(b.cookie ? { Cookie: b.cookie } : {}),
+          ...headers,
+        },
+      });
+      remember(res);
+      return res;
+    },
   };
-}
-
-/** What a refused change must leave as it was: the catalog's version, the audit log, the outbox. */
-export async function footprint(businessId: number) {
-  const one = (sql: string) => env.DB.prepare(sql).bind(businessId).first<Record<string, unknown>>();
-  return {
-    version: (await one("SELECT CAST(catalog_version AS TEXT) AS v FROM businesses WHERE id = ?"))?.v,
-    audit: (await one("SELECT COUNT(*) AS n FROM audit_log WHERE business_id = ?"))?.n,
-    outbox: (await one("SELECT COUNT(*) AS n FROM outbox WHERE business_id = ?"))?.n,
-    ledger: (await one("SELECT COALESCE((SELECT version FROM ledger_versions WHERE business_id = ?), 0) AS v"))?.v,
+  const remember = (res: Response) => {
+    const set = res.headers.get("Set-Cookie");
+    if (!set) return;
+    const m = /(?:^|,\s*)((?:__Host-)?bo_session)=([^;]*)/.exec(set);
+    if (m) b.cookie = m[2] ? `${m[1]}=${m[2]}` : undefined;
   };
+  return b;
 }
 
-/** The next date on a weekday (0 = Sunday) at least `daysAhead` days after 2026-11-21 (the tests' clock). */
-export function weekdayAfter(day: number, daysAhead = 30, from = "2026-11-21"): string {
-  const d = new Date(Date.parse(`${from}T00:00:00Z`) + daysAhead * 86_400_000);
-  while (d.getUTCDay() !== day) d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString().slice(0, 10);
+/** Sign in through the form; the browser keeps the cookie and the CSRF token of the first page. */
+export async function signedIn(slug: string, email: string, address?: string): Promise<Browser> {
+  const b = browser(address);
+  const res = await b.post(`/admin/${slug}/sign-in`, { email, password: PASSWORD });
+  if (res.status !== 303) throw new Error(`sign-in answered ${res.status}: ${await res.text()}`);
+  const page = await b.get(`/admin/${slug}/today`);
+  const html = await page.text();
+  b.csrf = /name="_csrf" value="([^"]+)"/.exec(html)?.[1];
+  return b;
 }
 
-export const addDays = (iso: string, n: number) => new Date(Date.parse(`${iso}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
-
-/** The tests' clock (X-Test-Now). */
-export const NOW = "2026-11-21T10:00:00.000Z";
+export const env_ = env;

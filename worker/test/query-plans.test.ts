@@ -10,7 +10,7 @@ import { listPersonsStatements } from "../src/db/persons";
 import { runMaintenance } from "../src/db/maintenance";
 import { createBusiness } from "./helpers";
 import { catalogStateStatements, inventoryRowsStatement, usageStatement } from "../src/db/catalog-admin";
-import { listAudit } from "../src/db/audit";
+import { listAuditEntries } from "../src/db/audit-log";
 
 // The hot queries must reach their rows through an index, never by scanning a table that grows
 // with the business (allocations, persons, guests, bookings, ...). The SQL is not copied here: the
@@ -205,7 +205,7 @@ describe("query plans of the hot queries", () => {
       usageStatement(db, 1, "all", "2026-11-21", "9999-12-31", now),
       usageStatement(db, 1, [101], "2026-11-21", "9999-12-31", now),
     ]);
-    await listAudit(db, 1, { entity: ["product"], entityId: "101", page: 2, limit: 10 });
+    await listAuditEntries(db, 1, { entity: ["product"], entityId: "101", page: 2, limit: 10 });
     const explained = await explainAll(seen);
     expectIndexed(explained);
     // The catalog tables too: each read by the business's own rows, never every business's.

@@ -10,7 +10,7 @@ import { canonical, defaultCurrency, lookupView, productView, seasonView, type C
 import { slotState, ledgerKey, type InventoryEntry } from "./availability";
 import { addDays, dateRange } from "../lib/time";
 
-export type Action = "created" | "updated" | "archived" | "restored" | "deleted";
+export type Action = "created" | "updated" | "archived" | "restored" | "deleted" | "blocked" | "unblocked";
 export type EntityKind = "settings" | "product" | "season" | "inventory" | LookupKind;
 
 /** One entity changed: an audit entry, a line of the catalog file's plan, and (with events) a webhook. */
@@ -109,7 +109,7 @@ export function planEntity(plan: CatalogPlan, state: Pick<CatalogState, "setting
 /** The webhook event of a change (every change has one). */
 export function eventOf(c: Change): PendingEvent {
   if (c.entity === "product") {
-    const event = ({ created: "ProductCreated", updated: "ProductUpdated", archived: "ProductArchived", restored: "ProductRestored", deleted: "ProductArchived" } as const)[c.action];
+    const event = ({ created: "ProductCreated", updated: "ProductUpdated", archived: "ProductArchived", restored: "ProductRestored", deleted: "ProductArchived", blocked: "ProductUpdated", unblocked: "ProductUpdated" } as const)[c.action];
     return { event, data: { product_id: c.entity_id, ref: c.ref } };
   }
   if (c.entity === "settings") {
@@ -141,7 +141,7 @@ export function rowRanges(rows: InventoryRow[]): { from: string; to: string; slo
 }
 
 /** Add a product's inventory change (rows as they should be vs as they are) to the plan; null when none. */
-export function planInventory(plan: CatalogPlan, product: Pick<ProductEntity, "id" | "title" | "ref">, current: InventoryRow[], desired: InventoryRow[]): Change | null {
+export function planInventory(plan: CatalogPlan, product: Pick<ProductEntity, "id" | "title" | "ref">, current: InventoryRow[], desired: InventoryRow[], action: Action = "updated"): Change | null {
   const now = new Map(current.map((r) => [rowKey(r.date, r.slot), r]));
   const want = new Map(desired.map((r) => [rowKey(r.date, r.slot), r]));
   const upsert = desired.filter((r) => !same(now.get(rowKey(r.date, r.slot)) ?? null, r));
@@ -154,8 +154,8 @@ export function planInventory(plan: CatalogPlan, product: Pick<ProductEntity, "i
     entity: "inventory",
     entity_id: product.id,
     ref: product.ref,
-    action: "updated",
-    summary: `inventory of ${JSON.stringify(product.title)} (id ${product.id}) changed on ${keys.size} date(s) from ${touched[0]} to ${touched[touched.length - 1]}`,
+    action,
+    summary: `inventory of ${JSON.stringify(product.title)} (id ${product.id}) ${action === "updated" ? "changed" : action} on ${keys.size} date(s) from ${touched[0]} to ${touched[touched.length - 1]}`,
     before: { from: touched[0], to: touched[touched.length - 1], rows: rowRanges(current.filter((r) => keys.has(rowKey(r.date, r.slot)))) },
     after: { from: touched[0], to: touched[touched.length - 1], rows: rowRanges(upsert) },
   };

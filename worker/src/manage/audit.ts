@@ -1,5 +1,5 @@
 /** The audit log as the API and the back office show it: newest first, before and after as JSON. */
-import { listAudit, type AuditFilter } from "../db/audit";
+import { listAuditEntries, type AuditQuery } from "../db/audit-log";
 
 export interface AuditEntry {
   id: string;
@@ -13,8 +13,8 @@ export interface AuditEntry {
   after: unknown;
 }
 
-export async function listAuditLog(db: D1Database, businessId: number, filter: AuditFilter): Promise<{ entries: AuditEntry[]; total: number }> {
-  const { rows, total } = await listAudit(db, businessId, filter);
+export async function listAuditLog(db: D1Database, businessId: number, filter: AuditQuery): Promise<{ entries: AuditEntry[]; total: number }> {
+  const { rows, total } = await listAuditEntries(db, businessId, filter);
   const parse = (text: string | null) => (text === null ? null : JSON.parse(text));
   return {
     total,

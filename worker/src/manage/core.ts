@@ -8,10 +8,11 @@
  */
 import type { CatalogState, ProductEntity } from "../domain/catalog-admin";
 import { capacityChanged, capacityConflicts, eventOf, rowKey, type CatalogPlan, type CapacityConflict, type InventoryRow, type Usage } from "../domain/catalog-plan";
-import { auditStatements, type Actor } from "../db/audit";
+import { auditStatements, type Actor } from "../db/audit-log";
 import { capacityGuard, catalogStateFrom, catalogStateStatements, inventoryRowsFrom, inventoryRowsStatement, planStatements, usageFrom, usageStatement, versionGuard } from "../db/catalog-admin";
 import { outboxStatements } from "../db/outbox";
 import { ApiError } from "../lib/errors";
+import type { z } from "@hono/zod-openapi";
 import { dateIn } from "../lib/time";
 import { readConfig } from "../contract/config";
 
@@ -75,7 +76,7 @@ export async function commit<T>(
       versionGuard(db, businessId, state.version),
       ...planStatements(db, businessId, plan, now),
       ...(affected.length ? [capacityGuard(db, businessId, affected.map((p) => p.id), today, now)] : []),
-      ...auditStatements(db, businessId, actor, plan.changes, now),
+      ...auditStatements(db, businessId, actor, plan.changes.map((c) => ({ action: c.action, entity: c.entity, entityId: c.entity_id === null ? null : String(c.entity_id), summary: c.summary, before: c.before, after: c.after })), now),
       ...outboxStatements(db, businessId, plan.changes.map(eventOf), now),
     ];
     try {
@@ -125,6 +126,23 @@ function capacityError(conflicts: CapacityConflict[]): ApiError {
   return new ApiError(409, "capacity_below_used", `The capacity would fall below what is held or booked: ${list}${conflicts.length > shown.length ? `; and ${conflicts.length - shown.length} more` : ""}.`, {
     errors: shown.map((c) => ({ path: `${c.product_id}/${c.date}${c.slot ? `/${c.slot}` : ""}`, message: `capacity ${c.capacity} < ${c.booked} booked + ${c.held} held` })),
   });
+}
+
+/**
+ * The input checked against its contract shape (zod): the private API's routes checked it already,
+ * but the back office and the CLIs hand their forms and files straight here. 422 naming each bad
+ * field (an unknown one by its own path), as the API's validation answers.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what = "The body"): z.infer<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const errors = result.error.issues.flatMap((issue) =>
+    issue.code === "unrecognized_keys"
+      ? issue.keys.map((key) => ({ path: [...issue.path, key].map(String).join("."), message: "is not a field of this object" }))
+      : [{ path: issue.path.map(String).join(".") || "body", message: issue.message }],
+  );
+  failIfInvalid(errors, what);
+  throw new Error("unreachable");
 }
 
 /** 422 listing every field error, or nothing. */

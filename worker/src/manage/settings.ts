@@ -4,13 +4,13 @@
  * validated whole: every bad field is named (stored ones included) and nothing is written.
  */
 import { CONFIG_FIELDS, readConfig } from "../contract/config";
-import type { SettingsPatch } from "../contract/settings";
+import { SettingsPatch } from "../contract/settings";
 import type { CurrencyEntity, SettingsEntity } from "../domain/catalog-admin";
 import { IdAllocator } from "../domain/catalog-admin";
 import { emptyPlan, planEntity, settingsView } from "../domain/catalog-plan";
 import { settingsProblems } from "../domain/catalog-rules";
 import type { FieldError } from "../lib/errors";
-import { commit, failIfInvalid, readState, type Actor } from "./core";
+import { commit, failIfInvalid, parseInput, readState, type Actor } from "./core";
 
 export type SettingsView = ReturnType<typeof settingsView> & { id: number; slug: string; problems: { field: string; message: string; stored: unknown }[] };
 
@@ -42,7 +42,8 @@ function currencyNames(code: string): { title: string; symbol: string } {
   return { title, symbol };
 }
 
-export async function updateSettings(db: D1Database, actor: Actor, businessId: number, patch: SettingsPatch, now: Date): Promise<SettingsView> {
+export async function updateSettings(db: D1Database, actor: Actor, businessId: number, body: SettingsPatch, now: Date): Promise<SettingsView> {
+  const patch = parseInput(SettingsPatch, body);
   const { result } = await commit(db, actor, businessId, now, (state) => {
     const before = state.settings;
     const errors: FieldError[] = [];

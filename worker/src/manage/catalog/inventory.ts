@@ -3,7 +3,7 @@
  * product's own, and blocked dates. Read with what is held and booked; changed only where no
  * capacity falls below that (409 listing the dates and counts).
  */
-import type { InventoryPatch } from "../../contract/catalog-admin";
+import { InventoryPatch } from "../../contract/catalog-admin";
 import { ledgerKey, slotState } from "../../domain/availability";
 import { capacityProduct, editInventory, emptyPlan, planInventory, type InventoryRow } from "../../domain/catalog-plan";
 import { scheduledCapacity, slotsOn } from "../../domain/product";
@@ -11,7 +11,7 @@ import { catalogStateFrom, catalogStateStatements, inventoryRowsFrom, inventoryR
 import { ApiError, type FieldError } from "../../lib/errors";
 import { addDays, dateIn, dateRange, daysBetween } from "../../lib/time";
 import { readConfig } from "../../contract/config";
-import { commit, failIfInvalid, type Actor } from "../core";
+import { commit, failIfInvalid, parseInput, type Actor } from "../core";
 import { findProduct } from "./products";
 
 export const MAX_INVENTORY_READ_DAYS = 366;
@@ -72,7 +72,8 @@ export async function getInventory(db: D1Database, businessId: number, productId
 }
 
 /** Set capacity and/or block over a range of dates (see InventoryPatch). */
-export async function updateInventory(db: D1Database, actor: Actor, businessId: number, productId: number, patch: InventoryPatch, now: Date) {
+export async function updateInventory(db: D1Database, actor: Actor, businessId: number, productId: number, input: InventoryPatch, now: Date) {
+  const patch = parseInput(InventoryPatch, input);
   const errors: FieldError[] = [];
   if (patch.to < patch.from) errors.push({ path: "to", message: "must not be before from" });
   else if (daysBetween(patch.from, patch.to) > MAX_INVENTORY_EDIT_DAYS) errors.push({ path: "to", message: `at most ${MAX_INVENTORY_EDIT_DAYS} days after from` });
@@ -87,7 +88,8 @@ export async function updateInventory(db: D1Database, actor: Actor, businessId: 
     const current: InventoryRow[] = inventoryRowsFrom(await inventoryRowsStatement(db, businessId, [productId], patch.from, patch.to).all()).get(productId) ?? [];
     const desired = editInventory(current, { from: patch.from, to: patch.to, slot, days: patch.days, capacity: patch.capacity, blocked: patch.blocked });
     const plan = emptyPlan();
-    planInventory(plan, product, current, desired);
+    const action = patch.capacity === undefined ? (patch.blocked ? "blocked" : "unblocked") : "updated";
+    planInventory(plan, product, current, desired, action);
     return { plan, result: null };
   });
   return getInventory(db, businessId, productId, { from: patch.from, to: daysBetween(patch.from, patch.to) > MAX_INVENTORY_READ_DAYS ? addDays(patch.from, MAX_INVENTORY_READ_DAYS) : patch.to }, now);

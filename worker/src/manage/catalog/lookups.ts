@@ -3,13 +3,13 @@
  * seasons: create, read, change, archive. An archived lookup leaves the public API (settings'
  * diets and levels, products' references); archiving one that live products use is refused.
  */
-import type { AdminLookup, AdminSeason, LookupCreate, LookupKind, LookupPatch, SeasonCreate, SeasonPatch } from "../../contract/catalog-admin";
+import { LookupCreate, LookupPatch, SeasonCreate, SeasonPatch, type AdminLookup, type AdminSeason, type LookupKind } from "../../contract/catalog-admin";
 import { IdAllocator, LOOKUP_TABLE, lookupView, refFromTitle, seasonView, type CatalogState, type Lookup, type Season } from "../../domain/catalog-admin";
 import { emptyPlan, planEntity } from "../../domain/catalog-plan";
 import { duplicateRefs, indexOf, lookupReferrers, seasonProblems } from "../../domain/catalog-rules";
 import { ApiError, type FieldError } from "../../lib/errors";
 import { isoDateTime } from "../../lib/time";
-import { commit, failIfInvalid, readState, type Actor } from "../core";
+import { commit, failIfInvalid, parseInput, readState, type Actor } from "../core";
 
 const NAMES: Record<LookupKind, string> = { location: "Location", category: "Category", accommodation_type: "Accommodation type", diet: "Diet", level: "Level" };
 const TEXTED = (kind: LookupKind) => kind === "diet" || kind === "level";
@@ -55,7 +55,8 @@ function checkRefs<T extends { id: number; ref: string | null }>(list: T[], enti
 
 const takenRefs = (list: { ref: string | null }[]) => new Set(list.map((x) => x.ref).filter((r): r is string => r !== null));
 
-export async function createLookup(db: D1Database, actor: Actor, businessId: number, kind: LookupKind, input: LookupCreate, now: Date): Promise<AdminLookup> {
+export async function createLookup(db: D1Database, actor: Actor, businessId: number, kind: LookupKind, body: LookupCreate, now: Date): Promise<AdminLookup> {
+  const input = parseInput(LookupCreate, body);
   const { result } = await commit(db, actor, businessId, now, (state) => {
     const errors: FieldError[] = [];
     const id = new IdAllocator(state.maxIds).take(LOOKUP_TABLE[kind]);
@@ -72,7 +73,8 @@ export async function createLookup(db: D1Database, actor: Actor, businessId: num
   return result;
 }
 
-export async function updateLookup(db: D1Database, actor: Actor, businessId: number, kind: LookupKind, id: number, input: LookupPatch, now: Date): Promise<AdminLookup> {
+export async function updateLookup(db: D1Database, actor: Actor, businessId: number, kind: LookupKind, id: number, body: LookupPatch, now: Date): Promise<AdminLookup> {
+  const input = parseInput(LookupPatch, body);
   const { result } = await commit(db, actor, businessId, now, (state) => {
     const before = findLookup(state, kind, id);
     const errors: FieldError[] = [];
@@ -124,7 +126,8 @@ function segmentsOf(before: Season | null, sent: { id?: number; start_date: stri
     .sort((a, b) => (a.start_date < b.start_date ? -1 : a.start_date > b.start_date ? 1 : a.id - b.id));
 }
 
-export async function createSeason(db: D1Database, actor: Actor, businessId: number, input: SeasonCreate, now: Date): Promise<AdminSeason> {
+export async function createSeason(db: D1Database, actor: Actor, businessId: number, body: SeasonCreate, now: Date): Promise<AdminSeason> {
+  const input = parseInput(SeasonCreate, body);
   const { result } = await commit(db, actor, businessId, now, (state) => {
     const errors: FieldError[] = [];
     const ids = new IdAllocator(state.maxIds);
@@ -146,7 +149,8 @@ export async function createSeason(db: D1Database, actor: Actor, businessId: num
   return result;
 }
 
-export async function updateSeason(db: D1Database, actor: Actor, businessId: number, id: number, input: SeasonPatch, now: Date): Promise<AdminSeason> {
+export async function updateSeason(db: D1Database, actor: Actor, businessId: number, id: number, body: SeasonPatch, now: Date): Promise<AdminSeason> {
+  const input = parseInput(SeasonPatch, body);
   const { result } = await commit(db, actor, businessId, now, (state) => {
     const before = findSeason(state, id);
     const errors: FieldError[] = [];

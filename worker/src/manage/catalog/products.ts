@@ -2,13 +2,13 @@
  * Products: create, read, change (fields, rates, timeslots, rooms, package contents) and archive.
  * Every change goes through commit() (manage/core.ts): one batch with its audit entry and event.
  */
-import type { AdminProduct, ProductCreate, ProductPatch } from "../../contract/catalog-admin";
+import { ProductCreate, ProductPatch, type AdminProduct } from "../../contract/catalog-admin";
 import { applyProductInput, defaultCurrency, IdAllocator, productDefaults, productView, refFromTitle, type CatalogState, type ProductEntity } from "../../domain/catalog-admin";
 import { emptyPlan, planEntity } from "../../domain/catalog-plan";
 import { duplicateRefs, indexOf, productProblems, productReferrers } from "../../domain/catalog-rules";
 import { ApiError, type FieldError } from "../../lib/errors";
 import { isoDateTime } from "../../lib/time";
-import { commit, failIfInvalid, readState, type Actor } from "../core";
+import { commit, failIfInvalid, parseInput, readState, type Actor } from "../core";
 
 const currencyOf = (state: CatalogState) => defaultCurrency(state.settings)?.iso_code ?? "EUR";
 
@@ -42,7 +42,8 @@ function checked(state: CatalogState, product: ProductEntity, errors: FieldError
   failIfInvalid(errors);
 }
 
-export async function createProduct(db: D1Database, actor: Actor, businessId: number, input: ProductCreate, now: Date): Promise<AdminProduct> {
+export async function createProduct(db: D1Database, actor: Actor, businessId: number, body: ProductCreate, now: Date): Promise<AdminProduct> {
+  const input = parseInput(ProductCreate, body);
   const { result } = await commit(db, actor, businessId, now, (state) => {
     const ids = new IdAllocator(state.maxIds);
     const base = productDefaults(ids.take("products"), input.type, input.title);
@@ -60,7 +61,8 @@ export async function createProduct(db: D1Database, actor: Actor, businessId: nu
   return result;
 }
 
-export async function updateProduct(db: D1Database, actor: Actor, businessId: number, id: number, input: ProductPatch, now: Date): Promise<AdminProduct> {
+export async function updateProduct(db: D1Database, actor: Actor, businessId: number, id: number, body: ProductPatch, now: Date): Promise<AdminProduct> {
+  const input = parseInput(ProductPatch, body);
   const { result } = await commit(db, actor, businessId, now, (state) => {
     const before = findProduct(state, id);
     const ids = new IdAllocator(state.maxIds);

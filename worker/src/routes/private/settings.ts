@@ -4,7 +4,8 @@ import { AdminSettings, SettingsPatch } from "../../contract/settings";
 import { kickDelivery } from "../../db/outbox";
 import { createRouter } from "../../lib/openapi";
 import { getSettings, updateSettings } from "../../manage/settings";
-import { actorOf, changeResponses } from "./catalog/parts";
+import { keyActor } from "./actor";
+import { changeResponses } from "./catalog/parts";
 import { authResponses, json } from "./openapi-parts";
 
 const tags = ["Settings (administration)"];
@@ -40,7 +41,7 @@ export const settingsAdminRoutes = createRouter()
   .openapi(read, async (c) => c.json({ data: await getSettings(c.env.DB, c.get("tenant").businessId) } as z.infer<typeof AdminSettings>, 200))
   .openapi(patch, async (c) => {
     const { businessId } = c.get("tenant");
-    const data = await updateSettings(c.env.DB, actorOf(c), businessId, c.req.valid("json"), c.get("now"));
+    const data = await updateSettings(c.env.DB, keyActor(c), businessId, c.req.valid("json"), c.get("now"));
     await kickDelivery(c.env, businessId);
     return c.json({ data } as z.infer<typeof AdminSettings>, 200);
   });

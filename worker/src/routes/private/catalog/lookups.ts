@@ -5,7 +5,7 @@ import { kickDelivery } from "../../../db/outbox";
 import { createRouter } from "../../../lib/openapi";
 import { createLookup, createSeason, getLookup, getSeason, listLookups, listSeasons, updateLookup, updateSeason } from "../../../manage/catalog/lookups";
 import { json } from "../openapi-parts";
-import { actorOf, changeResponses, readResponses } from "./parts";
+import { changeResponses, keyActor, readResponses } from "./parts";
 
 const tags = ["Catalog (administration)"];
 
@@ -50,7 +50,7 @@ function lookupRoutes() {
       }),
       async (c) => {
         const { businessId } = c.get("tenant");
-        const data = await createLookup(c.env.DB, actorOf(c), businessId, k.kind, c.req.valid("json"), c.get("now"));
+        const data = await createLookup(c.env.DB, keyActor(c), businessId, k.kind, c.req.valid("json"), c.get("now"));
         await kickDelivery(c.env, businessId);
         c.header("Location", `/private/catalog/${k.path}/${data.id}`);
         return c.json({ data }, 201);
@@ -81,7 +81,7 @@ function lookupRoutes() {
       }),
       async (c) => {
         const { businessId } = c.get("tenant");
-        const data = await updateLookup(c.env.DB, actorOf(c), businessId, k.kind, c.req.valid("param").id, c.req.valid("json"), c.get("now"));
+        const data = await updateLookup(c.env.DB, keyActor(c), businessId, k.kind, c.req.valid("param").id, c.req.valid("json"), c.get("now"));
         await kickDelivery(c.env, businessId);
         return c.json({ data }, 200);
       },
@@ -119,7 +119,7 @@ const seasonRoutes = createRouter()
     }),
     async (c) => {
       const { businessId } = c.get("tenant");
-      const data = await createSeason(c.env.DB, actorOf(c), businessId, c.req.valid("json"), c.get("now"));
+      const data = await createSeason(c.env.DB, keyActor(c), businessId, c.req.valid("json"), c.get("now"));
       await kickDelivery(c.env, businessId);
       c.header("Location", `/private/catalog/seasons/${data.id}`);
       return c.json({ data }, 201);
@@ -150,7 +150,7 @@ const seasonRoutes = createRouter()
     }),
     async (c) => {
       const { businessId } = c.get("tenant");
-      const data = await updateSeason(c.env.DB, actorOf(c), businessId, c.req.valid("param").id, c.req.valid("json"), c.get("now"));
+      const data = await updateSeason(c.env.DB, keyActor(c), businessId, c.req.valid("param").id, c.req.valid("json"), c.get("now"));
       await kickDelivery(c.env, businessId);
       return c.json({ data }, 200);
     },

@@ -1,15 +1,7 @@
-/** What the administration's routes share: who acts, the answers every change can give. */
-import type { Context } from "hono";
+/** What the administration's routes share: the answers every change can give. */
 import { problemResponse } from "../../../contract/problem";
-import type { AppEnv } from "../../../env";
-import type { Actor } from "../../../manage/core";
 import { authResponses, bodyResponses } from "../openapi-parts";
-
-/** The API key a change is made with (its name is the audit log's "who"). */
-export function actorOf(c: Context<AppEnv>): Actor {
-  const { clientId, actor } = c.get("tenant");
-  return { kind: "key", id: clientId.replace(/^key:/, ""), name: actor };
-}
+export { keyActor } from "../actor";
 
 /** The answers of a change besides its success. */
 export const changeResponses = {

@@ -6,7 +6,7 @@ import { createRouter } from "../../../lib/openapi";
 import { getInventory, updateInventory } from "../../../manage/catalog/inventory";
 import { createProduct, getProduct, listProducts, updateProduct } from "../../../manage/catalog/products";
 import { json } from "../openapi-parts";
-import { actorOf, changeResponses, readResponses } from "./parts";
+import { changeResponses, keyActor, readResponses } from "./parts";
 
 const tags = ["Catalog (administration)"];
 const One = z.object({ data: AdminProduct });
@@ -96,7 +96,7 @@ export const productAdminRoutes = createRouter()
   })
   .openapi(create, async (c) => {
     const { businessId } = c.get("tenant");
-    const data = await createProduct(c.env.DB, actorOf(c), businessId, c.req.valid("json"), c.get("now"));
+    const data = await createProduct(c.env.DB, keyActor(c), businessId, c.req.valid("json"), c.get("now"));
     await kickDelivery(c.env, businessId);
     c.header("Location", `/private/catalog/products/${data.id}`);
     return c.json({ data }, 201);
@@ -104,7 +104,7 @@ export const productAdminRoutes = createRouter()
   .openapi(read, async (c) => c.json({ data: await getProduct(c.env.DB, c.get("tenant").businessId, c.req.valid("param").id) }, 200))
   .openapi(patch, async (c) => {
     const { businessId } = c.get("tenant");
-    const data = await updateProduct(c.env.DB, actorOf(c), businessId, c.req.valid("param").id, c.req.valid("json"), c.get("now"));
+    const data = await updateProduct(c.env.DB, keyActor(c), businessId, c.req.valid("param").id, c.req.valid("json"), c.get("now"));
     await kickDelivery(c.env, businessId);
     return c.json({ data }, 200);
   })
@@ -114,7 +114,7 @@ export const productAdminRoutes = createRouter()
   })
   .openapi(setInventory, async (c) => {
     const { businessId } = c.get("tenant");
-    const data = await updateInventory(c.env.DB, actorOf(c), businessId, c.req.valid("param").id, c.req.valid("json"), c.get("now"));
+    const data = await updateInventory(c.env.DB, keyActor(c), businessId, c.req.valid("param").id, c.req.valid("json"), c.get("now"));
     await kickDelivery(c.env, businessId);
     return c.json({ data }, 200);
   });

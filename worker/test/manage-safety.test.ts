@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { updateProduct } from "../src/manage/catalog/products";
 import { ApiError } from "../src/lib/errors";
-import { addDays, adminBusiness, footprint, NOW, weekdayAfter, type AdminBusiness } from "./admin-fixtures";
+import { addDays, adminBusiness, footprint, NOW, weekdayAfter, type AdminBusiness } from "./manage-fixtures";
 import { addToCart, customer, guest } from "./carts-fixtures";
 import { callJson, watchedDb } from "./helpers";
 

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { footprint } from "./admin-fixtures";
+import { footprint } from "./manage-fixtures";
 import { BASE, createBusiness, createKey, DEMO_BUSINESS_ID, fetchWorker } from "./helpers";
 import { loadDocument } from "./fuzz-harness";
 import { listOperations } from "./fuzz-requests";

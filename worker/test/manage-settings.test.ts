@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CONFIG_FIELDS } from "../src/contract/config";
-import { adminBusiness, footprint } from "./admin-fixtures";
+import { adminBusiness, footprint } from "./manage-fixtures";
 import { callJson } from "./helpers";
 
 const ORIGIN = "https://surfcamp.example";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { addDays, adminBusiness, footprint, NOW, weekdayAfter, type AdminBusiness } from "./admin-fixtures";
+import { addDays, adminBusiness, footprint, NOW, weekdayAfter, type AdminBusiness } from "./manage-fixtures";
 
 // An owner builds a surf camp through the private API alone, and the public API sells it.
 let b: AdminBusiness;
