@@ -1,6 +1,7 @@
 /**
- * The audit log (migration 0300, the same table issue 19's settings and catalog code writes):
- * one row per change, written in the batch of the change by manage/, read by the back office.
+ * The audit log (migrations 0200 and 0300 make it): one row per change, written in the batch of the
+ * change by manage/ (settings, catalog, bookings, guests, keys, staff, ...), read by GET
+ * /private/audit and the back office.
  */
 import { newId } from "../lib/ids";
 import { isoDateTime } from "../lib/time";

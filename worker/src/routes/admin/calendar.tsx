@@ -2,7 +2,7 @@
 /**
  * Calendar: products down, dates across; in each cell what is free of the capacity, and the
  * units booked and held; blocked dates marked. Blocking and unblocking a range is a form (managers
- * and owners); it goes through manage/calendar.ts until issue 19's inventory code is on main.
+ * and owners) through the catalog's inventory function, as PATCH /private/catalog/products/{id}/inventory.
  */
 import { may, type Role } from "../../domain/staff";
 import { calendarRows, UNLIMITED, type CalendarCell } from "../../db/calendar";
