@@ -170,6 +170,18 @@ export const demoRates: RateSeed[] = [
   [21, 501, null, 4000, "person", "stay", 1],
 ];
 
+/**
+ * The demo's e-mail settings (docs/email.md): locally every message goes to wrangler's simulated
+ * send_email binding (an .eml file, `npm run --silent mail -- list`), nothing leaves the machine.
+ */
+export const DEMO_MAIL = {
+  email_from: "bookings@bluewave.example",
+  contact_email: "hello@bluewave.example",
+  contact_phone: "+351 261 000 000",
+  notification_emails: ["bookings@bluewave.example"],
+  brand_color: "#0a5d7a",
+};
+
 export function demoSeed(today: string): SeedStatement[] {
   const out: SeedStatement[] = [];
   const add = (sql: string, ...params: (string | number | null)[]) => out.push({ sql, params });
@@ -185,11 +197,20 @@ export function demoSeed(today: string): SeedStatement[] {
     rate_limit_per_minute: 600,
     widget_allow_loopback: true,
     widget_origins: [],
+    ...DEMO_MAIL,
   };
   add(
     "INSERT OR IGNORE INTO businesses (id, slug, title, company_name, frontoffice_domain, config, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
     B, "demo", "Blue Wave Surf & Yoga Camp", "Blue Wave Adventures Lda.", "demo.booking-platform.dev", JSON.stringify(config), created,
   );
+  // A demo database made before the e-mail settings existed gains them (a setting present, even
+  // null, is the owner's and stays).
+  for (const [field, value] of Object.entries(DEMO_MAIL)) {
+    add(
+      `UPDATE businesses SET config = json_set(config, '$.${field}', json(?)) WHERE id = ? AND json_type(config, '$.${field}') IS NULL`,
+      JSON.stringify(value), B,
+    );
+  }
   add("INSERT OR IGNORE INTO currencies (id, business_id, iso_code, title, symbol, exchange_rate, is_default) VALUES (1, ?, 'EUR', 'Euro', '€', 1, 1)", B);
   add("INSERT OR IGNORE INTO currencies (id, business_id, iso_code, title, symbol, exchange_rate, is_default) VALUES (2, ?, 'USD', 'US Dollar', '$', 1.085, 0)", B);
   for (const [id, title, desc, abbr] of [

@@ -8,6 +8,8 @@ import { releaseBookingStatement } from "../../db/allocations";
 import { bookerRow, bookingConfirmedGuard, bookingLines, bookingRow, cancelBookingStatement, listBookings } from "../../db/bookings";
 import { guestsOfBooking } from "../../db/guests";
 import { kickDelivery, outboxStatements } from "../../db/outbox";
+import { bookerMailTarget, emailStatements, kickMail } from "../../db/emails";
+import { bookingEmails } from "../../domain/email/plan";
 import { personsWithDerivedByIds } from "../../db/persons";
 import { readTenant } from "../../db/tenant-read";
 import type { AppEnv } from "../../env";
@@ -183,20 +185,23 @@ export const bookingRoutes = createRouter()
     const now = c.get("now");
     const db = c.env.DB;
     const bookingId = uuidParam(c.req.valid("param").booking_id, "booking_id");
-    const booking = await bookingRow(db, businessId, bookingId);
+    const [booking, booker, { snap }] = await Promise.all([bookingRow(db, businessId, bookingId), bookerRow(db, businessId, bookingId), readTenant(c)]);
     if (!booking) throw notFound("The booking");
     if (booking.status === "cancelled") throw new ApiError(409, "conflict", "The booking is already cancelled.");
+    // The booker's cancellation e-mail and the business's notifications, written with the cancellation.
+    const emails = bookingEmails("cancelled", bookingId, bookerMailTarget(booker), snap.business.config);
     try {
       await db.batch([
         bookingConfirmedGuard(db, businessId, bookingId),
         cancelBookingStatement(db, businessId, bookingId, now),
         releaseBookingStatement(db, businessId, bookingId, now),
         ...outboxStatements(db, businessId, [bookingEvent("BookingCancelled", bookingId)], now),
+        ...emailStatements(db, businessId, bookingId, emails, now),
       ]);
     } catch (err) {
       if (isGuardFailure(err)) throw new ApiError(409, "conflict", "The booking is already cancelled.");
       throw err;
     }
-    await kickDelivery(c.env, businessId);
+    await Promise.all([kickDelivery(c.env, businessId), emails.length ? kickMail(c.env, businessId) : undefined]);
     return c.json(await detail(c, bookingId), 200);
   });
