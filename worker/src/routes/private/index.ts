@@ -1,13 +1,14 @@
 import { createRouter } from "../../lib/openapi";
 import { bookerRoutes } from "./bookers";
 import { bookingRoutes } from "./bookings";
+import { emailRoutes } from "./emails";
 import { guestRoutes } from "./guests";
 import { personRoutes } from "./persons";
 import { webhookRoutes } from "./webhooks";
 
 /**
- * The private API (spec private-api.md): persons, guests, bookers, bookings and webhooks of the
- * authenticated key's business. Mounted by index.ts under /private behind a private-scope key.
+ * The private API (spec private-api.md): persons, guests, bookers, bookings, webhooks and e-mails
+ * of the authenticated key's business. Mounted by index.ts under /private behind a private-scope key.
  *
  * Envelopes (the spec fixes some, we decided the rest):
  * - GET /guests: a JSON array (spec); a Guest alone elsewhere (spec).
@@ -22,5 +23,6 @@ export function privateApi() {
   api.route("/", bookerRoutes);
   api.route("/", bookingRoutes);
   api.route("/", webhookRoutes);
+  api.route("/", emailRoutes);
   return api;
 }
