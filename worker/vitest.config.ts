@@ -1,5 +1,14 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+
+// The local send_email binding writes each message it is handed to an .eml file under the
+// operating system's temporary directory: this run's own, so the tests can read exactly what was
+// sent (worker/test/mail-files.ts).
+process.env.BW_MAIL_TMPDIR ??= mkdtempSync(join(tmpdir(), "bw-vitest-mail-"));
+process.env.TMPDIR = process.env.BW_MAIL_TMPDIR;
 
 // Tests run inside workerd with real local D1 and Durable Objects.
 export default defineConfig(async () => ({
@@ -17,6 +26,9 @@ export default defineConfig(async () => ({
           FUZZ_RUNS: process.env.FUZZ_RUNS ?? "",
           FUZZ_SEED: process.env.FUZZ_SEED ?? "",
         },
+        // The send_email binding of wrangler.toml, restricted to the senders the tests verify (as
+        // Cloudflare refuses a sender whose domain is not onboarded): any other fails its send.
+        email: { send_email: [{ name: "EMAIL", allowed_sender_addresses: ["bookings@bluewave.example", "mail@camp.example"] }] },
       },
     }),
   ],
@@ -24,7 +36,7 @@ export default defineConfig(async () => ({
     include: ["worker/**/*.test.ts"],
     setupFiles: ["./worker/test/setup.ts"],
     // A real loopback HTTP receiver for the webhook tests (worker/test/private-webhooks.test.ts).
-    globalSetup: ["./worker/test/private-webhook-receiver.ts"],
+    globalSetup: ["./worker/test/private-webhook-receiver.ts", "./worker/test/mail-files.ts"],
     testTimeout: 30_000,
     // The per-request log line is wanted in production, not between test results.
     onConsoleLog: (log: string) => !log.startsWith('{"request_id"'),
