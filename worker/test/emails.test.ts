@@ -163,7 +163,7 @@ describe("delivery", () => {
     await settled(b.businessId);
     expect((await rows(b.businessId))[0].status).toBe("pending");
     // The scheduled upkeep (every 10 minutes) finds it overdue and wakes the business's delivery.
-    await worker.scheduled({ scheduledTime: Date.now() + 120_000, cron: "*/10 * * * *", noRetry() {} } as ScheduledController, env, createExecutionContext());
+    await worker.scheduled({ scheduledTime: Date.now() + 120_000, cron: "*/10 * * * *", noRetry() {} } as ScheduledController, env);
     await settled(b.businessId);
     [email] = await rows(b.businessId);
     expect(email).toMatchObject({ status: "sent", attempts: 1 });
