@@ -1,22 +1,63 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { d1ExecuteScript, d1Query, type SqlValue } from "../worker/scripts/lib/d1";
-import { portIsFree, startServer, type RunningServer } from "../worker/scripts/server";
+import { freePort, startServer, type RunningServer } from "../worker/scripts/server";
 import { issueKey } from "../worker/src/lib/keys";
 
 export { expect };
 
-/** This helper's port range (8830-8839): one per Playwright worker. */
-async function pickPort(workerIndex: number): Promise<number> {
-  for (let i = 0; i < 10; i++) {
-    const port = 8830 + ((workerIndex + i) % 10);
-    if (await portIsFree(port)) return port;
+const PORT_CLAIMS = join(tmpdir(), "bw-e2e-ports");
+
+/**
+ * Claim a port for this process: a claim file made with `wx` (only one process can make it). A
+ * free port alone is not enough: wrangler binds it seconds later, and of two runs (two workers,
+ * or two checkouts testing on one machine) that both found it free, the second's wrangler cannot
+ * bind it while its readiness check is answered by the first's server, which its tests then use
+ * (seen: an invitation link answered by another checkout's server). A claim whose process is
+ * gone is taken over.
+ */
+function claimPort(port: number): boolean {
+  mkdirSync(PORT_CLAIMS, { recursive: true });
+  const file = join(PORT_CLAIMS, `${port}.pid`);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: "wx" });
+      return true;
+    } catch {
+      const owner = Number(readFileSync(file, "utf8"));
+      try {
+        if (owner && owner !== process.pid) process.kill(owner, 0);
+        return false; // its process lives (or it is ours already)
+      } catch {
+        rmSync(file, { force: true }); // a dead process's claim
+      }
+    }
   }
-  throw new Error("No free port in 8830-8839 for the e2e server.");
+  return false;
+}
+const releasePort = (port: number) => {
+  const file = join(PORT_CLAIMS, `${port}.pid`);
+  try {
+    if (Number(readFileSync(file, "utf8")) === process.pid) rmSync(file, { force: true });
+  } catch {
+    /* gone already */
+  }
+};
+
+/**
+ * A claimed port the system just found free. Not a fixed range: every checkout on the machine
+ * runs these tests, and a range shared by all of them (8830-8839 before) let their servers meet.
+ */
+async function pickPort(): Promise<number> {
+  for (let i = 0; i < 20; i++) {
+    const port = await freePort();
+    if (claimPort(port)) return port;
+  }
+  throw new Error("No free port could be claimed for the e2e server.");
 }
 
 export interface E2EServer extends RunningServer {
@@ -58,7 +99,7 @@ export const test = base.extend<{ axe: (page: Page, step: string) => Promise<voi
   server: [
     async ({}, use, workerInfo) => {
       const persistTo = mkdtempSync(join(tmpdir(), `bw-e2e-${workerInfo.workerIndex}-`));
-      const port = await pickPort(workerInfo.workerIndex);
+      const port = await pickPort();
       const tmpDir = join(persistTo, "tmp");
       const running = await startServer({ port, persistTo, tmpDir, readyTimeoutMs: 90_000 });
       const target = { persistTo };
@@ -104,6 +145,7 @@ export const test = base.extend<{ axe: (page: Page, step: string) => Promise<voi
       });
       await use(server);
       await running.stop();
+      releasePort(port);
       rmSync(persistTo, { recursive: true, force: true });
     },
     { scope: "worker", timeout: 120_000 },

@@ -6,6 +6,7 @@
  *   domain/     pure rules: pricing, availability, persons, the catalog snapshot    contract/, pure lib/
  *   db/         SQL, the only place that writes it; how a request reads its tenant  domain/, contract/, lib/
  *   carts/      cart operations and checkout (run by the routes)                    db/ and below
+ *   manage/     the changes an operator makes (private API, back office, CLIs)      db/ and below
  *   mail/       e-mails composed from D1 for the delivery object                    db/ and below
  *   durable/    Durable Object classes only                                        carts/, db/ and below
  *   middleware/ the doors' checks: auth, https, idempotency, cors, rate limit      db/ and below
@@ -15,6 +16,15 @@
  * env.ts holds the request's types (bindings, tenant, access) and imports types from below only.
  * Nothing may form an import cycle. See docs/design.md.
  */
+// dependency-cruiser hands swc fixed parse options, TypeScript without JSX, so the back office's
+// pages (routes/admin/*.tsx, Hono JSX) would not parse. swc's module object is shared with
+// dependency-cruiser (one module cache): its file parser reads .tsx files as TSX from here on.
+{
+  const swc = require("@swc/core");
+  const parseFileSync = swc.parseFileSync;
+  swc.parseFileSync = (file, options) => parseFileSync(file, String(file).endsWith(".tsx") ? { ...options, tsx: true } : options);
+}
+
 const below = (...rooms) => `^worker/src/(${rooms.join("|")})/`;
 
 /** lib/ modules that are pure (no framework, no platform): the only ones domain/ may use. */
@@ -63,6 +73,13 @@ module.exports = {
       to: { path: [below("routes", "middleware", "carts", "durable", "admin", "manage"), "^worker/src/(app|index)\\.ts$"] },
     },
     {
+      name: "manage-below-the-doors",
+      severity: "error",
+      comment: "The changes operators make are the same whichever door asks: manage/ imports no middleware, route or page.",
+      from: { path: "^worker/src/manage/" },
+      to: { path: [below("routes", "middleware", "durable", "admin"), "^worker/src/(app|index)\\.ts$"] },
+    },
+    {
       name: "durable-below-the-doors",
       severity: "error",
       from: { path: "^worker/src/durable/" },
@@ -89,11 +106,11 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    exclude: { path: ["\\.test\\.ts$", "worker-configuration\\.d\\.ts$"] },
+    exclude: { path: ["\\.test\\.tsx?$", "worker-configuration\\.d\\.ts$"] },
     // TypeScript 7 has no JavaScript API to parse with: swc reads the sources.
     parser: "swc",
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    enhancedResolveOptions: { extensions: [".ts", ".js"] },
+    enhancedResolveOptions: { extensions: [".ts", ".tsx", ".js"] },
   },
 };

@@ -9,7 +9,8 @@ import { requestContext } from "./middleware/request-context";
  */
 export function createApp() {
   const app = createRouter();
-  app.use("*", requestContext());
+  // The back office's pages post HTML forms; every other door takes JSON only.
+  app.use("*", requestContext({ formPaths: /^\/admin\// }));
   app.use("*", httpsOnly());
 
   app.notFound(notFound);

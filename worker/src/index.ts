@@ -6,6 +6,7 @@ import { publicApi } from "./routes/public";
 import { privateApi } from "./routes/private";
 import { pageRoutes } from "./routes/pages";
 import { widgetRoutes } from "./routes/widget";
+import { adminRoutes } from "./routes/admin";
 import { runMaintenance } from "./db/maintenance";
 
 export { RateLimiter } from "./durable/rate-limiter";
@@ -28,6 +29,8 @@ app.route("/private", privateApi());
 // proxy and the pages stay out of /openapi.json.
 app.route("/", widgetRoutes());
 app.route("/", pageRoutes());
+// The back office (routes/admin): HTML pages and forms, its own error pages.
+app.route("/admin", adminRoutes() as never);
 
 app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
   type: "http",

@@ -102,3 +102,35 @@ export function updateBookerStatement(
 export function bookerIdStatement(db: D1Database, businessId: number, bookingId: string): D1PreparedStatement {
   return db.prepare("SELECT id FROM bookers WHERE booking_id = ? AND business_id = ?").bind(bookingId, businessId);
 }
+
+/**
+ * The back office's booking search: a reference ("2026-1001" or its number), or part of the
+ * booker's name or e-mail (as entered for the booking). A condition on the booking `b`.
+ */
+export function bookingSearchCondition(text: string): { sql: string; params: (string | number)[] } {
+  const term = text.trim().slice(0, 100);
+  const ref = /^(\d{4})-(\d{1,10})$/.exec(term);
+  if (ref) return { sql: "(b.reference_year = ? AND b.reference_number = ?)", params: [ref[1], Number(ref[2])] };
+  const like = `%${term.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`;
+  const number = /^\d{1,10}$/.test(term) ? Number(term) : -1;
+  return {
+    sql: `(b.reference_number = ? OR EXISTS (SELECT 1 FROM bookers k WHERE k.booking_id = b.id AND (
+            lower(COALESCE(json_extract(k.person_snapshot, '$.first_name'), '') || ' ' || COALESCE(json_extract(k.person_snapshot, '$.last_name'), '')) LIKE ? ESCAPE '\\'
+            OR lower(COALESCE(json_extract(k.person_snapshot, '$.email'), '')) LIKE ? ESCAPE '\\')))`,
+    params: [number, like, like],
+  };
+}
+
+/** The bookers' names of some bookings (for a list). */
+export async function bookerNames(db: D1Database, businessId: number, bookingIds: string[]): Promise<Map<string, string>> {
+  if (!bookingIds.length) return new Map();
+  const rows = await db
+    .prepare(
+      `SELECT booking_id, TRIM(COALESCE(json_extract(person_snapshot, '$.first_name'), '') || ' ' || COALESCE(json_extract(person_snapshot, '$.last_name'), '')) AS name,
+              json_extract(person_snapshot, '$.email') AS email
+         FROM bookers WHERE business_id = ? AND booking_id IN (SELECT value FROM json_each(?))`,
+    )
+    .bind(businessId, JSON.stringify(bookingIds))
+    .all<{ booking_id: string; name: string; email: string | null }>();
+  return new Map(rows.results.map((r) => [r.booking_id, r.name || r.email || ""]));
+}

@@ -14,18 +14,17 @@ export interface WebhookRow {
   deleted_at: string | null;
 }
 
-/** A new subscription: it receives the events written after this moment (seq > start_seq). */
-export async function createWebhook(db: D1Database, businessId: number, id: string, url: string, events: EventName[], secret: string, now: Date): Promise<WebhookRow> {
-  const row = await db
+/** A new subscription: it receives the events written after this moment (seq > start_seq). RETURNING the row. */
+export function createWebhookStatement(db: D1Database, businessId: number, id: string, url: string, events: EventName[], secret: string, now: Date): D1PreparedStatement {
+  return db
     .prepare(
       `INSERT INTO webhooks (id, business_id, url, events, secret, start_seq, cursor_seq, created_at)
        SELECT ?1, ?2, ?3, ?4, ?5, s.seq, s.seq, ?6 FROM (SELECT COALESCE(MAX(seq), 0) AS seq FROM outbox) s
        RETURNING *`,
     )
-    .bind(id, businessId, url, JSON.stringify(events), secret, isoDateTime(now))
-    .first<WebhookRow>();
-  return row as WebhookRow;
+    .bind(id, businessId, url, JSON.stringify(events), secret, isoDateTime(now));
 }
+
 
 export async function listWebhooks(db: D1Database, businessId: number): Promise<WebhookRow[]> {
   const rows = await db.prepare("SELECT * FROM webhooks WHERE business_id = ? AND deleted_at IS NULL ORDER BY created_at, id").bind(businessId).all<WebhookRow>();
@@ -37,10 +36,10 @@ export async function getWebhook(db: D1Database, businessId: number, id: string)
 }
 
 /** Delete a subscription: nothing more is delivered to it; its log stays readable to nobody. */
-export async function deleteWebhook(db: D1Database, businessId: number, id: string, now: Date): Promise<boolean> {
-  const res = await db.prepare("UPDATE webhooks SET deleted_at = ? WHERE id = ? AND business_id = ? AND deleted_at IS NULL").bind(isoDateTime(now), id, businessId).run();
-  return res.meta.changes > 0;
+export function deleteWebhookStatement(db: D1Database, businessId: number, id: string, now: Date): D1PreparedStatement {
+  return db.prepare("UPDATE webhooks SET deleted_at = ? WHERE id = ? AND business_id = ? AND deleted_at IS NULL").bind(isoDateTime(now), id, businessId);
 }
+
 
 export interface DeliveryRow {
   id: number;
@@ -97,22 +96,21 @@ export async function outboxEvent(db: D1Database, businessId: number, eventId: s
     .first<{ seq: number; id: string; event: string; data: string; created_at: string }>();
 }
 
-/** A new series of attempts for one event (a redelivery asked for), due now. */
-export async function scheduleRedelivery(db: D1Database, webhookId: string, event: { seq: number; id: string }, now: Date): Promise<{ series: number }> {
+/** A new series of attempts for one event (a redelivery asked for), due now. RETURNING series. */
+export function scheduleRedeliveryStatement(db: D1Database, webhookId: string, event: { seq: number; id: string }, now: Date): D1PreparedStatement {
   const ts = isoDateTime(now);
-  const row = await db
+  return db
     .prepare(
       `INSERT INTO webhook_deliveries (webhook_id, event_id, event_seq, series, attempt, status, next_retry_at, created_at)
        SELECT ?1, ?2, ?3, COALESCE(MAX(series), 0) + 1, 1, 'pending', ?4, ?4 FROM webhook_deliveries WHERE webhook_id = ?1 AND event_seq = ?3
        RETURNING series`,
     )
-    .bind(webhookId, event.id, event.seq, ts)
-    .first<{ series: number }>();
-  return { series: row?.series ?? 1 };
+    .bind(webhookId, event.id, event.seq, ts);
 }
 
+
 /** Enable a subscription again after a 410: delivery resumes where it stopped (nothing is skipped). */
-export async function enableWebhook(db: D1Database, businessId: number, id: string): Promise<boolean> {
-  const res = await db.prepare("UPDATE webhooks SET disabled_at = NULL WHERE id = ? AND business_id = ? AND deleted_at IS NULL").bind(id, businessId).run();
-  return res.meta.changes > 0;
+export function enableWebhookStatement(db: D1Database, businessId: number, id: string): D1PreparedStatement {
+  return db.prepare("UPDATE webhooks SET disabled_at = NULL WHERE id = ? AND business_id = ? AND deleted_at IS NULL").bind(id, businessId);
 }
+

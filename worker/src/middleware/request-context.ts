@@ -6,6 +6,8 @@ import { ApiError } from "../lib/errors";
 export interface RequestContextOptions {
   /** Largest accepted request body in bytes (default 256 KiB). */
   maxBodyBytes?: number;
+  /** Paths whose bodies are HTML forms, not JSON (the back office's pages). */
+  formPaths?: RegExp;
 }
 
 /**
@@ -37,7 +39,8 @@ export function requestContext(options: RequestContextOptions = {}): MiddlewareH
         const length = Number(c.req.header("Content-Length") ?? "0");
         const type = c.req.header("Content-Type");
         const hasBody = length > 0 || c.req.header("Transfer-Encoding") !== undefined;
-        if (hasBody && type !== undefined && !/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) {
+        const form = options.formPaths?.test(c.req.path) && type !== undefined && /^(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i.test(type);
+        if (hasBody && type !== undefined && !form && !/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) {
           throw new ApiError(415, "unsupported_media_type", "Send the request body as application/json.");
         }
         // Counts the bytes as they are read, chunked bodies too, and stops at the limit.

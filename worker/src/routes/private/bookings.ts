@@ -2,21 +2,17 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { BookingEnvelope, BookingList } from "../../contract/private";
 import { problemResponse } from "../../contract/problem";
-import { bookingEvent } from "../../domain/events";
 import { minorDigits, toMajor } from "../../domain/money";
-import { releaseBookingStatement } from "../../db/allocations";
-import { bookerRow, bookingConfirmedGuard, bookingLines, bookingRow, cancelBookingStatement, listBookings } from "../../db/bookings";
+import { bookerRow, bookingLines, bookingRow, listBookings } from "../../db/bookings";
 import { guestsOfBooking } from "../../db/guests";
-import { kickDelivery, outboxStatements } from "../../db/outbox";
-import { bookerMailTarget, emailStatements, kickMail } from "../../db/emails";
-import { bookingEmails } from "../../domain/email/plan";
 import { personsWithDerivedByIds } from "../../db/persons";
 import { readTenant } from "../../db/tenant-read";
 import type { AppEnv } from "../../env";
-import { ApiError, notFound } from "../../lib/errors";
+import { notFound } from "../../lib/errors";
+import { cancelBooking } from "../../manage/bookings";
+import { keyActor } from "./actor";
 import { createRouter } from "../../lib/openapi";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
-import { isGuardFailure } from "./input";
 import { inListSql, listParam, QueryReader, rangeParam, rangeSql, setPagingHeaders, uuidParam } from "./query";
 import { bookerView, bookingSummaryView, guestView } from "./views";
 import { dietsIn, locationsIn } from "../../domain/catalog";
@@ -76,7 +72,7 @@ const cancelRoute = createRoute({
   },
 });
 
-async function detail(c: Context<AppEnv>, bookingId: string) {
+export async function detail(c: Context<AppEnv>, bookingId: string) {
   const { businessId } = c.get("tenant");
   const db = c.env.DB;
   const booking = await bookingRow(db, businessId, bookingId);
@@ -125,51 +121,57 @@ function safeDates(text: string): string[] {
   }
 }
 
-export const bookingRoutes = createRouter()
-  .openapi(listRoute, async (c) => {
-    const q = new QueryReader(c);
-    const where: string[] = [];
-    const params: (string | number)[] = [];
-    const status = q.enums("status", ["confirmed", "cancelled"] as const);
-    if (status) {
-      const s = inListSql("b.status", status);
+/** The filters of GET /bookings read from a query (the private API's and the back office's Bookings screen alike). */
+export function bookingListQuery(q: QueryReader): { where: string[]; params: (string | number)[] } {
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  const status = q.enums("status", ["confirmed", "cancelled"] as const);
+  if (status) {
+    const s = inListSql("b.status", status);
+    where.push(s.sql);
+    params.push(...s.params);
+  }
+  for (const [name, column, kind] of [
+    ["start_date", "b.start_date", "date"],
+    ["end_date", "b.end_date", "date"],
+    ["created_at", "b.created_at", "datetime"],
+  ] as const) {
+    const r = q.range(name, kind);
+    if (r) {
+      const s = rangeSql(column, r);
       where.push(s.sql);
       params.push(...s.params);
     }
-    for (const [name, column, kind] of [
-      ["start_date", "b.start_date", "date"],
-      ["end_date", "b.end_date", "date"],
-      ["created_at", "b.created_at", "datetime"],
-    ] as const) {
-      const r = q.range(name, kind);
-      if (r) {
-        const s = rangeSql(column, r);
-        where.push(s.sql);
-        params.push(...s.params);
-      }
+  }
+  let number = q.one("reference_number");
+  let year = q.one("reference_year");
+  const reference = q.one("reference");
+  if (reference !== undefined) {
+    const m = /^(\d{4})-(\d{1,10})$/.exec(reference);
+    if (!m) q.fail("reference", "must be YEAR-NUMBER, e.g. 2026-1001");
+    else [year, number] = [m[1], m[2]];
+  }
+  if (number !== undefined) {
+    if (!/^\d{1,10}$/.test(number)) q.fail("reference_number", "must be a number");
+    else {
+      where.push("b.reference_number = ?");
+      params.push(Number(number));
     }
-    let number = q.one("reference_number");
-    let year = q.one("reference_year");
-    const reference = q.one("reference");
-    if (reference !== undefined) {
-      const m = /^(\d{4})-(\d{1,10})$/.exec(reference);
-      if (!m) q.fail("reference", "must be YEAR-NUMBER, e.g. 2026-1001");
-      else [year, number] = [m[1], m[2]];
+  }
+  if (year !== undefined) {
+    if (!/^\d{4}$/.test(year)) q.fail("reference_year", "must be a four-digit year");
+    else {
+      where.push("b.reference_year = ?");
+      params.push(year);
     }
-    if (number !== undefined) {
-      if (!/^\d{1,10}$/.test(number)) q.fail("reference_number", "must be a number");
-      else {
-        where.push("b.reference_number = ?");
-        params.push(Number(number));
-      }
-    }
-    if (year !== undefined) {
-      if (!/^\d{4}$/.test(year)) q.fail("reference_year", "must be a four-digit year");
-      else {
-        where.push("b.reference_year = ?");
-        params.push(year);
-      }
-    }
+  }
+  return { where, params };
+}
+
+export const bookingRoutes = createRouter()
+  .openapi(listRoute, async (c) => {
+    const q = new QueryReader(c);
+    const { where, params } = bookingListQuery(q);
     const paging = q.paging();
     q.done();
     const { rows, total } = await listBookings(c.env.DB, c.get("tenant").businessId, { where, params, ...paging });
@@ -181,27 +183,7 @@ export const bookingRoutes = createRouter()
     return c.json(await detail(c, bookingId), 200);
   })
   .openapi(cancelRoute, async (c) => {
-    const { businessId } = c.get("tenant");
-    const now = c.get("now");
-    const db = c.env.DB;
     const bookingId = uuidParam(c.req.valid("param").booking_id, "booking_id");
-    const [booking, booker, { snap }] = await Promise.all([bookingRow(db, businessId, bookingId), bookerRow(db, businessId, bookingId), readTenant(c)]);
-    if (!booking) throw notFound("The booking");
-    if (booking.status === "cancelled") throw new ApiError(409, "conflict", "The booking is already cancelled.");
-    // The booker's cancellation e-mail and the business's notifications, written with the cancellation.
-    const emails = bookingEmails("cancelled", bookingId, bookerMailTarget(booker), snap.business.config);
-    try {
-      await db.batch([
-        bookingConfirmedGuard(db, businessId, bookingId),
-        cancelBookingStatement(db, businessId, bookingId, now),
-        releaseBookingStatement(db, businessId, bookingId, now),
-        ...outboxStatements(db, businessId, [bookingEvent("BookingCancelled", bookingId)], now),
-        ...emailStatements(db, businessId, bookingId, emails, now),
-      ]);
-    } catch (err) {
-      if (isGuardFailure(err)) throw new ApiError(409, "conflict", "The booking is already cancelled.");
-      throw err;
-    }
-    await Promise.all([kickDelivery(c.env, businessId), emails.length ? kickMail(c.env, businessId) : undefined]);
+    await cancelBooking(c.env, keyActor(c), c.get("tenant").businessId, bookingId, c.get("now"));
     return c.json(await detail(c, bookingId), 200);
   });

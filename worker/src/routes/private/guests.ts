@@ -1,39 +1,23 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { BookingRelatedWrite, Guest, GuestCreate, GuestUpdate } from "../../contract/private";
+import { Guest, GuestCreate, GuestUpdate } from "../../contract/private";
 import { ProductType } from "../../contract/common";
 import { problemResponse } from "../../contract/problem";
-import { guestEvent } from "../../domain/events";
-import { bookerEmailFlow, changedFields, mergePersonData, normalizeEmail, planGuestAdd, planGuestUpdate, type PersonData } from "../../domain/persons";
-import { bookingConfirmedGuard, bookingRow } from "../../db/bookings";
-import {
-  deleteGuestStatement,
-  guestExistsGuard,
-  guestRow,
-  guestListFrom,
-  listGuestsStatements,
-  updateGuestStatement,
-  type GuestRow,
-} from "../../db/guests";
-import { kickDelivery, outboxStatements } from "../../db/outbox";
-import { insertGuestStatement } from "../../db/people";
-import { insertPersonStatement, isEmailClash, personsByEmail, personsWithDerivedByIds, rowToData, updatePersonStatement, type PersonWithDerived } from "../../db/persons";
+import { guestRow, guestListFrom, listGuestsStatements, type GuestListRow, type GuestRow } from "../../db/guests";
+import { personsWithDerivedByIds, type PersonWithDerived } from "../../db/persons";
 import type { AppEnv } from "../../env";
-import { ApiError, notFound } from "../../lib/errors";
+import { notFound } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
 import { readTenant } from "../../db/tenant-read";
+import { addGuest, deleteGuest, updateGuest } from "../../manage/guests";
+import { keyActor } from "./actor";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
-import { checkRefs, isGuardFailure, personInput, isGuestPersonTaken } from "./input";
-import { listParam, parseSort, QueryReader, rangeParam, rangeSql, setPagingHeaders, uuidParam, type Range, inListSql } from "./query";
+import { inListSql, listParam, parseSort, QueryReader, rangeParam, rangeSql, setPagingHeaders, uuidParam, type Range } from "./query";
 import { guestView, type GuestExpand } from "./views";
-import { newId } from "../../lib/ids";
 import { dietsIn, locationsIn, type CatalogSnapshot } from "../../domain/catalog";
 
 const tags = ["Guests"];
 const MAX_CUSTOM_FIELD_KEYS = 50;
-
-const guestPersonTaken = () =>
-  new ApiError(409, "conflict", "This person is already a guest of this booking: a person is a guest of a booking once. Update that guest instead.");
 
 const BookingParam = z.object({ booking_id: uuidPath("booking_id") });
 const GuestParams = z.object({ booking_id: uuidPath("booking_id"), guest_id: uuidPath("guest_id") });
@@ -183,161 +167,168 @@ async function viewOf(
   return rows.map((g) => guestView(g, persons.get(g.person_id)!, { diets, locations, expand, booking: bookings?.get(g.booking_id) }));
 }
 
-function relatedRefs(r: z.infer<typeof BookingRelatedWrite> | undefined, person: PersonData) {
-  return [
-    { path: "person.diet_id", table: "diets" as const, id: person.diet_id },
-    { path: "person.level_id", table: "levels" as const, id: person.level_id },
-    { path: "booking_related_data.level_id", table: "levels" as const, id: r?.level_id },
-    { path: "booking_related_data.arrival_location_id", table: "locations" as const, id: r?.arrival_location_id },
-    { path: "booking_related_data.departure_location_id", table: "locations" as const, id: r?.departure_location_id },
-  ];
+/**
+ * The filters of GET /guests read from a query (the private API's and the back office's Guests
+ * screen alike): SQL conditions on the guest `g` and its booking `b`, the sort and the expansions.
+ * Invalid parameters are collected in `q` (its done() throws the 422).
+ */
+export function guestListQuery(q: QueryReader): { where: string[]; params: (string | number)[]; order: string[]; expand: GuestExpand[] } {
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  const inList = (expr: string, values: (string | number)[] | undefined) => {
+    if (!values) return;
+    const s = inListSql(expr, values);
+    where.push(s.sql);
+    params.push(...s.params);
+  };
+  const range = (expr: string, r: Range | undefined) => {
+    if (!r) return;
+    const s = rangeSql(expr, r);
+    where.push(s.sql);
+    params.push(...s.params);
+  };
+  if (q.uuids("agreement_id")) where.push("0"); // no agreements are recorded
+  inList("g.arrival_location_id", q.ints("arrival_location_id"));
+  inList("g.departure_location_id", q.ints("departure_location_id"));
+  range(ARRIVAL, q.range("arrives_at", "date"));
+  range(DEPARTURE, q.range("departs_at", "date"));
+  range("b.created_at", q.range("booking_created_at", "datetime"));
+  range("b.updated_at", q.range("booking_updated_at", "datetime"));
+  range("b.start_date", q.range("booking_start_date", "date"));
+  range("b.end_date", q.range("booking_end_date", "date"));
+  inList("g.booking_id", q.uuids("booking_id"));
+  inList("b.location_id", q.ints("booking_location_id"));
+  const products = q.ints("booking_product_id");
+  if (products) {
+    const s = inListSql("bl.product_id", products);
+    where.push(`EXISTS (SELECT 1 FROM booking_lines bl WHERE bl.booking_id = b.id AND ${s.sql})`);
+    params.push(...s.params);
+  }
+  const types = q.enums("booking_product_type", ProductType.options);
+  if (types) {
+    const s = inListSql("bl.product_type", types);
+    where.push(`EXISTS (SELECT 1 FROM booking_lines bl WHERE bl.booking_id = b.id AND ${s.sql})`);
+    params.push(...s.params);
+  }
+  if (q.ints("booking_product_variant_id")) where.push("0"); // products have no variants here
+  const refNumber = q.one("booking_reference_number");
+  if (refNumber !== undefined) {
+    if (!/^\d{1,10}$/.test(refNumber)) q.fail("booking_reference_number", "must be a number");
+    else {
+      where.push("b.reference_number = ?");
+      params.push(Number(refNumber));
+    }
+  }
+  const refYear = q.string("booking_reference_year", 10);
+  if (refYear !== undefined) {
+    where.push("b.reference_year = ?");
+    params.push(refYear);
+  }
+  inList("b.status", q.enums("booking_status", ["confirmed", "cancelled"] as const));
+  range("g.check_in_at", q.range("check_in_at", "datetime"));
+  range("g.check_out_at", q.range("check_out_at", "datetime"));
+  range("g.checked_in_at", q.range("checked_in_at", "datetime", true));
+  range("g.checked_out_at", q.range("checked_out_at", "datetime", true));
+  const custom = q.one("custom_fields");
+  if (custom !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(custom);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) q.fail("custom_fields", "must be a JSON object");
+    else {
+      const entries = Object.entries(parsed as Record<string, unknown>);
+      const wanted: Record<string, string | number | null> = {};
+      // A Person holds at most 50 custom fields (contract/private.ts): more keys can match nothing.
+      if (entries.length > MAX_CUSTOM_FIELD_KEYS) q.fail("custom_fields", `at most ${MAX_CUSTOM_FIELD_KEYS} keys`);
+      else
+        for (const [k, v] of entries) {
+          if (!/^[A-Za-z0-9_.-]{1,64}$/.test(k)) q.fail("custom_fields", `"${k.slice(0, 60)}" is not a custom field key`);
+          else if (v === null || typeof v === "string" || typeof v === "number") wanted[k] = v;
+          else if (typeof v === "boolean") wanted[k] = v ? 1 : 0;
+          else q.fail("custom_fields", "values must be strings, numbers, booleans or null");
+        }
+      // Every key must equal (null: absent or null), as ONE condition over ONE parameter however
+      // many keys: a condition per key met D1's parameter and expression-depth limits.
+      where.push(
+        `NOT EXISTS (SELECT 1 FROM json_each(?) f WHERE json_extract(g.person_snapshot, '$.custom_fields."' || f.key || '"') IS NOT f.value)`,
+      );
+      params.push(JSON.stringify(wanted));
+    }
+  }
+  inList("json_extract(g.person_snapshot, '$.diet_id')", q.ints("diet_id"));
+  const oddArrival = q.bool("is_odd_arrival");
+  if (oddArrival !== undefined) where.push(`g.odd_arrival_date IS ${oddArrival ? "NOT " : ""}NULL`);
+  const oddDeparture = q.bool("is_odd_departure");
+  if (oddDeparture !== undefined) where.push(`g.odd_departure_date IS ${oddDeparture ? "NOT " : ""}NULL`);
+  const onSite = q.range("on_site_at", "datetime");
+  if (onSite?.kind === "range") {
+    where.push("b.status = 'confirmed'");
+    if (onSite.to !== undefined) {
+      where.push(`${ON_SITE_FROM} <= ?`);
+      params.push(onSite.to);
+    }
+    if (onSite.from !== undefined) {
+      where.push(`${ON_SITE_TO} >= ?`);
+      params.push(onSite.from);
+    }
+  }
+  const transfer = q.range("transfer_dates", "date");
+  if (transfer?.kind === "range") {
+    const a = rangeSql(ARRIVAL, transfer);
+    const d = rangeSql(DEPARTURE, transfer);
+    where.push(`((${a.sql}) OR (${d.sql}))`);
+    params.push(...a.params, ...d.params);
+  }
+  const expand = q.enums("expand", LIST_EXPAND) ?? [];
+  const order = parseSort(q, SORT);
+  return { where, params, order, expand: expand as GuestExpand[] };
+}
+
+/** One page of guests as the API shows them, with the count of all that match. */
+export async function guestListPage(c: Context<AppEnv>, query: ReturnType<typeof guestListQuery>, paging: { page: number; limit: number }) {
+  const { businessId } = c.get("tenant");
+  const { where, params, order, expand } = query;
+  // The page, its count and the key's check in one round trip (db/tenant-read.ts).
+  const { snap, results } = await readTenant(c, () => listGuestsStatements(c.env.DB, businessId, { where, params, order, ...paging }));
+  const { rows, total, persons } = guestListFrom(results);
+  const bookings = new Map(
+    rows.map((r) => [
+      r.booking_id,
+      {
+        id: r.booking_id,
+        business_id: businessId,
+        cart_id: null,
+        reference_number: r.b_reference_number,
+        reference_year: r.b_reference_year,
+        status: r.b_status,
+        currency: r.b_currency,
+        total_minor: r.b_total_minor,
+        total_default_minor: 0,
+        start_date: r.b_start_date,
+        end_date: r.b_end_date,
+        location_id: r.b_location_id,
+        newsletter_opt_in: 0,
+        created_at: r.b_created_at,
+        updated_at: r.b_updated_at,
+        cancelled_at: r.b_cancelled_at,
+      },
+    ]),
+  );
+  return { total, rows, guests: await viewOf(c, rows, expand, { bookings, persons, snap }) };
 }
 
 export const guestRoutes = createRouter()
   .openapi(listRoute, async (c) => {
-    const { businessId } = c.get("tenant");
     const q = new QueryReader(c);
-    const where: string[] = [];
-    const params: (string | number)[] = [];
-    const inList = (expr: string, values: (string | number)[] | undefined) => {
-      if (!values) return;
-      const s = inListSql(expr, values);
-      where.push(s.sql);
-      params.push(...s.params);
-    };
-    const range = (expr: string, r: Range | undefined) => {
-      if (!r) return;
-      const s = rangeSql(expr, r);
-      where.push(s.sql);
-      params.push(...s.params);
-    };
-    if (q.uuids("agreement_id")) where.push("0"); // no agreements are recorded
-    inList("g.arrival_location_id", q.ints("arrival_location_id"));
-    inList("g.departure_location_id", q.ints("departure_location_id"));
-    range(ARRIVAL, q.range("arrives_at", "date"));
-    range(DEPARTURE, q.range("departs_at", "date"));
-    range("b.created_at", q.range("booking_created_at", "datetime"));
-    range("b.updated_at", q.range("booking_updated_at", "datetime"));
-    range("b.start_date", q.range("booking_start_date", "date"));
-    range("b.end_date", q.range("booking_end_date", "date"));
-    inList("g.booking_id", q.uuids("booking_id"));
-    inList("b.location_id", q.ints("booking_location_id"));
-    const products = q.ints("booking_product_id");
-    if (products) {
-      const s = inListSql("bl.product_id", products);
-      where.push(`EXISTS (SELECT 1 FROM booking_lines bl WHERE bl.booking_id = b.id AND ${s.sql})`);
-      params.push(...s.params);
-    }
-    const types = q.enums("booking_product_type", ProductType.options);
-    if (types) {
-      const s = inListSql("bl.product_type", types);
-      where.push(`EXISTS (SELECT 1 FROM booking_lines bl WHERE bl.booking_id = b.id AND ${s.sql})`);
-      params.push(...s.params);
-    }
-    if (q.ints("booking_product_variant_id")) where.push("0"); // products have no variants here
-    const refNumber = q.one("booking_reference_number");
-    if (refNumber !== undefined) {
-      if (!/^\d{1,10}$/.test(refNumber)) q.fail("booking_reference_number", "must be a number");
-      else {
-        where.push("b.reference_number = ?");
-        params.push(Number(refNumber));
-      }
-    }
-    const refYear = q.string("booking_reference_year", 10);
-    if (refYear !== undefined) {
-      where.push("b.reference_year = ?");
-      params.push(refYear);
-    }
-    inList("b.status", q.enums("booking_status", ["confirmed", "cancelled"] as const));
-    range("g.check_in_at", q.range("check_in_at", "datetime"));
-    range("g.check_out_at", q.range("check_out_at", "datetime"));
-    range("g.checked_in_at", q.range("checked_in_at", "datetime", true));
-    range("g.checked_out_at", q.range("checked_out_at", "datetime", true));
-    const custom = q.one("custom_fields");
-    if (custom !== undefined) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(custom);
-      } catch {
-        parsed = undefined;
-      }
-      if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) q.fail("custom_fields", "must be a JSON object");
-      else {
-        const entries = Object.entries(parsed as Record<string, unknown>);
-        const wanted: Record<string, string | number | null> = {};
-        // A Person holds at most 50 custom fields (contract/private.ts): more keys can match nothing.
-        if (entries.length > MAX_CUSTOM_FIELD_KEYS) q.fail("custom_fields", `at most ${MAX_CUSTOM_FIELD_KEYS} keys`);
-        else
-          for (const [k, v] of entries) {
-            if (!/^[A-Za-z0-9_.-]{1,64}$/.test(k)) q.fail("custom_fields", `"${k.slice(0, 60)}" is not a custom field key`);
-            else if (v === null || typeof v === "string" || typeof v === "number") wanted[k] = v;
-            else if (typeof v === "boolean") wanted[k] = v ? 1 : 0;
-            else q.fail("custom_fields", "values must be strings, numbers, booleans or null");
-          }
-        // Every key must equal (null: absent or null), as ONE condition over ONE parameter however
-        // many keys: a condition per key met D1's parameter and expression-depth limits.
-        where.push(
-          `NOT EXISTS (SELECT 1 FROM json_each(?) f WHERE json_extract(g.person_snapshot, '$.custom_fields."' || f.key || '"') IS NOT f.value)`,
-        );
-        params.push(JSON.stringify(wanted));
-      }
-    }
-    inList("json_extract(g.person_snapshot, '$.diet_id')", q.ints("diet_id"));
-    const oddArrival = q.bool("is_odd_arrival");
-    if (oddArrival !== undefined) where.push(`g.odd_arrival_date IS ${oddArrival ? "NOT " : ""}NULL`);
-    const oddDeparture = q.bool("is_odd_departure");
-    if (oddDeparture !== undefined) where.push(`g.odd_departure_date IS ${oddDeparture ? "NOT " : ""}NULL`);
-    const onSite = q.range("on_site_at", "datetime");
-    if (onSite?.kind === "range") {
-      where.push("b.status = 'confirmed'");
-      if (onSite.to !== undefined) {
-        where.push(`${ON_SITE_FROM} <= ?`);
-        params.push(onSite.to);
-      }
-      if (onSite.from !== undefined) {
-        where.push(`${ON_SITE_TO} >= ?`);
-        params.push(onSite.from);
-      }
-    }
-    const transfer = q.range("transfer_dates", "date");
-    if (transfer?.kind === "range") {
-      const a = rangeSql(ARRIVAL, transfer);
-      const d = rangeSql(DEPARTURE, transfer);
-      where.push(`((${a.sql}) OR (${d.sql}))`);
-      params.push(...a.params, ...d.params);
-    }
-    const expand = q.enums("expand", LIST_EXPAND) ?? [];
-    const order = parseSort(q, SORT);
+    const query = guestListQuery(q);
     const paging = q.paging();
     q.done();
-    // The page, its count and the key's check in one round trip (db/tenant-read.ts).
-    const { snap, results } = await readTenant(c, () => listGuestsStatements(c.env.DB, businessId, { where, params, order, ...paging }));
-    const { rows, total, persons } = guestListFrom(results);
-    const bookings = new Map(
-      rows.map((r) => [
-        r.booking_id,
-        {
-          id: r.booking_id,
-          business_id: businessId,
-          cart_id: null,
-          reference_number: r.b_reference_number,
-          reference_year: r.b_reference_year,
-          status: r.b_status,
-          currency: r.b_currency,
-          total_minor: r.b_total_minor,
-          total_default_minor: 0,
-          start_date: r.b_start_date,
-          end_date: r.b_end_date,
-          location_id: r.b_location_id,
-          newsletter_opt_in: 0,
-          created_at: r.b_created_at,
-          updated_at: r.b_updated_at,
-          cancelled_at: r.b_cancelled_at,
-        },
-      ]),
-    );
+    const { total, guests } = await guestListPage(c, query, paging);
     setPagingHeaders(c, total, paging.page, paging.limit);
-    return c.json(await viewOf(c, rows, expand as GuestExpand[], { bookings, persons, snap }), 200);
+    return c.json(guests, 200);
   })
   .openapi(getGuestRoute, async (c) => {
     const p = c.req.valid("param");
@@ -352,116 +343,25 @@ export const guestRoutes = createRouter()
   })
   .openapi(createGuestRoute, async (c) => {
     const { businessId } = c.get("tenant");
-    const now = c.get("now");
-    const db = c.env.DB;
     const bookingId = uuidParam(c.req.valid("param").booking_id, "booking_id");
-    const body = c.req.valid("json");
-    const booking = await bookingRow(db, businessId, bookingId);
-    if (!booking) throw notFound("The booking");
-    if (booking.status !== "confirmed") throw new ApiError(409, "conflict", "The booking is cancelled; guests cannot be added.");
-    const entered = personInput(body.person);
-    await checkRefs(c, relatedRefs(body.booking_related_data, entered));
-    const guestId = newId();
-    for (let attempt = 0; ; attempt++) {
-      const norm = normalizeEmail(entered.email);
-      const existingRow = norm ? (await personsByEmail(db, businessId, [norm])).get(norm) : undefined;
-      const plan = planGuestAdd({
-        entered,
-        existing: existingRow ? { id: existingRow.id, data: rowToData(existingRow) } : null,
-        newPersonId: newId(),
-        bookingId,
-      });
-      const personStatement =
-        plan.kind === "create"
-          ? [insertPersonStatement(db, businessId, plan.personId, plan.data, now)]
-          : plan.changed.length
-            ? [updatePersonStatement(db, businessId, plan.personId, plan.data, now)]
-            : [];
-      try {
-        await db.batch([
-          bookingConfirmedGuard(db, businessId, bookingId),
-          ...personStatement,
-          insertGuestStatement(db, businessId, { id: guestId, bookingId, personId: plan.personId, snapshot: plan.data, related: body.booking_related_data ?? {} }, now),
-          ...outboxStatements(db, businessId, plan.events, now),
-        ]);
-        break;
-      } catch (err) {
-        if (isGuardFailure(err)) throw new ApiError(409, "conflict", "The booking was cancelled meanwhile.");
-        if (isGuestPersonTaken(err)) throw guestPersonTaken();
-        if (attempt === 0 && isEmailClash(err)) continue;
-        throw err;
-      }
-    }
-    await kickDelivery(c.env, businessId);
-    const row = (await guestRow(db, businessId, bookingId, guestId)) as GuestRow;
+    const guestId = await addGuest(c.env, keyActor(c), businessId, bookingId, c.req.valid("json"), c.get("now"));
+    const row = (await guestRow(c.env.DB, businessId, bookingId, guestId)) as GuestRow;
     c.header("Location", `/private/bookings/${bookingId}/guests/${guestId}`);
     return c.json((await viewOf(c, [row], []))[0], 201);
   })
   .openapi(updateGuestRoute, async (c) => {
     const { businessId } = c.get("tenant");
-    const now = c.get("now");
-    const db = c.env.DB;
     const p = c.req.valid("param");
     const bookingId = uuidParam(p.booking_id, "booking_id");
     const guestId = uuidParam(p.guest_id, "guest_id");
-    const body = c.req.valid("json");
-    const guest = await guestRow(db, businessId, bookingId, guestId);
-    if (!guest) throw notFound("The guest");
-    const entered = personInput(body.person);
-    await checkRefs(c, relatedRefs(body.booking_related_data, entered));
-
-    const current = (await personsWithDerivedByIds(db, businessId, [guest.person_id])).get(guest.person_id);
-    const norm = normalizeEmail(entered.email);
-    const other = norm ? (await personsByEmail(db, businessId, [norm])).get(norm) : undefined;
-    // The same e-mail rules as for bookers (without create_new): another Person's e-mail merges into it.
-    const flow = bookerEmailFlow({
-      currentEmail: current?.email ?? null,
-      newEmail: entered.email ?? undefined,
-      createNew: false,
-      otherPersonWithEmail: other && other.id !== guest.person_id ? other : null,
-    });
-    const target = flow.kind === "merge_existing" && other ? other : current && !current.deleted_at ? current : null;
-    const statements: D1PreparedStatement[] = [guestExistsGuard(db, businessId, guestId)];
-    const personId = target?.id ?? guest.person_id;
-    if (target) {
-      const before = rowToData(target);
-      const after = mergePersonData(before, entered);
-      if (changedFields(before, after).length) statements.push(updatePersonStatement(db, businessId, target.id, after, now));
-    }
-    const snapshot = mergePersonData(JSON.parse(guest.person_snapshot) as PersonData, entered);
-    statements.push(updateGuestStatement(db, businessId, guestId, { personId, snapshot: JSON.stringify(snapshot), related: body.booking_related_data ?? {} }, now));
-    const events = target ? planGuestUpdate({ personId, bookingId }) : [guestEvent("GuestUpdated", personId, bookingId)];
-    statements.push(...outboxStatements(db, businessId, events, now));
-    try {
-      await db.batch(statements);
-    } catch (err) {
-      if (isGuardFailure(err)) throw notFound("The guest");
-      if (isGuestPersonTaken(err)) throw guestPersonTaken();
-      if (isEmailClash(err)) throw new ApiError(409, "email_taken", "Another person took this e-mail meanwhile; retry.");
-      throw err;
-    }
-    await kickDelivery(c.env, businessId);
-    const row = (await guestRow(db, businessId, bookingId, guestId)) as GuestRow;
+    await updateGuest(c.env, keyActor(c), businessId, bookingId, guestId, c.req.valid("json"), c.get("now"));
+    const row = (await guestRow(c.env.DB, businessId, bookingId, guestId)) as GuestRow;
     return c.json((await viewOf(c, [row], []))[0], 200);
   })
   .openapi(deleteGuestRoute, async (c) => {
-    const { businessId } = c.get("tenant");
-    const db = c.env.DB;
     const p = c.req.valid("param");
     const bookingId = uuidParam(p.booking_id, "booking_id");
     const guestId = uuidParam(p.guest_id, "guest_id");
-    const guest = await guestRow(db, businessId, bookingId, guestId);
-    if (!guest) throw notFound("The guest");
-    try {
-      await db.batch([
-        guestExistsGuard(db, businessId, guestId),
-        deleteGuestStatement(db, businessId, guestId),
-        ...outboxStatements(db, businessId, [guestEvent("GuestDeleted", guest.person_id, bookingId)], c.get("now")),
-      ]);
-    } catch (err) {
-      if (isGuardFailure(err)) throw notFound("The guest");
-      throw err;
-    }
-    await kickDelivery(c.env, businessId);
+    await deleteGuest(c.env, keyActor(c), c.get("tenant").businessId, bookingId, guestId, c.get("now"));
     return c.body(null, 204);
   });

@@ -1,26 +1,11 @@
 import type { Context } from "hono";
-import { callingCode } from "../../contract/private-calling-codes";
-import { pickPersonData, withCallingCode, type PersonData } from "../../domain/persons";
-import { missingRefs } from "../../db/persons";
 import type { AppEnv } from "../../env";
-import { ApiError } from "../../lib/errors";
+import { checkRefs as checkRefsIn, type Ref } from "../../manage/input";
 
-/** Person data of a body: only Person fields, calling code from phone_country_code. */
-export function personInput(body: Record<string, unknown> | undefined): PersonData {
-  return withCallingCode(pickPersonData(body ?? {}), callingCode);
-}
+// The checks live with the changes in manage/ (the back office makes the same ones).
+export { isGuardFailure, isGuestPersonTaken, personInput } from "../../manage/input";
 
 /** 422 when a referenced diet, level or location is not the business's. */
-export async function checkRefs(
-  c: Context<AppEnv>,
-  refs: { path: string; table: "diets" | "levels" | "locations"; id: number | null | undefined }[],
-): Promise<void> {
-  const errors = await missingRefs(c.env.DB, c.get("tenant").businessId, refs);
-  if (errors.length) throw new ApiError(422, "validation_failed", `The body is invalid: ${errors.map((e) => `${e.path}: ${e.message}`).join("; ")}`, { errors });
+export async function checkRefs(c: Context<AppEnv>, refs: Ref[]): Promise<void> {
+  await checkRefsIn(c.env.DB, c.get("tenant").businessId, refs);
 }
-
-/** D1 aborts a batch with the trigger's message; these tell which guard or index refused it. */
-export const isGuardFailure = (err: unknown) => /guard_failed/.test(String((err as Error)?.message ?? err));
-
-/** The booking already has this Person as a guest (migration 0172's trigger aborted the write). */
-export const isGuestPersonTaken = (err: unknown) => /guest_person_taken/.test(String((err as Error)?.message ?? err));

@@ -39,8 +39,9 @@ export class QueryReader {
   readonly errors: FieldError[] = [];
   private readonly all: Record<string, string[]>;
 
-  constructor(c: Context<AppEnv>) {
-    this.all = c.req.queries() ?? {};
+  /** `all`: the query's values by name, when not the request's own (the back office drops a form's empty fields). */
+  constructor(c: Context<AppEnv>, all?: Record<string, string[]>) {
+    this.all = all ?? c.req.queries() ?? {};
   }
 
   fail(path: string, message: string): undefined {

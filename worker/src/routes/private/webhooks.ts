@@ -9,21 +9,19 @@ import {
   WebhookEnvelope,
   WebhookList,
 } from "../../contract/private-webhooks";
-import { generateSecret } from "../../domain/webhook-signing";
-import { wakeDelivery } from "../../db/outbox";
-import { createWebhook, deleteWebhook, enableWebhook, getWebhook, listDeliveries, listWebhooks, outboxEvent, scheduleRedelivery, type WebhookRow } from "../../db/webhooks";
-import { ApiError, invalid, notFound } from "../../lib/errors";
+import { getWebhook, listDeliveries, listWebhooks, type WebhookRow } from "../../db/webhooks";
+import { notFound } from "../../lib/errors";
+import { createSubscription, deleteSubscription, enableSubscription, redeliverEvent } from "../../manage/webhooks";
+import { keyActor } from "./actor";
 import { createRouter } from "../../lib/openapi";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
 import { QueryReader, setPagingHeaders, uuidParam } from "./query";
-import { newId } from "../../lib/ids";
-import { checkWebhookUrl } from "../../domain/webhook-urls";
 
 const tags = ["Webhooks"];
 
 const IdParam = z.object({ webhook_id: uuidPath("webhook_id") });
 
-const view = (w: WebhookRow) => ({
+export const webhookView = (w: WebhookRow) => ({
   id: w.id,
   url: w.url,
   events: JSON.parse(w.events) as string[],
@@ -118,29 +116,24 @@ const enable = createRoute({
 
 export const webhookRoutes = createRouter()
   .openapi(createHook, async (c) => {
-    const { businessId } = c.get("tenant");
     const body = c.req.valid("json");
-    const check = checkWebhookUrl(body.url, c.env.ALLOW_LOOPBACK_WEBHOOKS === "true");
-    if (!check.ok) throw invalid("url", check.message);
-    const secret = generateSecret();
-    const row = await createWebhook(c.env.DB, businessId, newId(), check.url, [...new Set(body.events)], secret, c.get("now"));
-    await wakeDelivery(c.env, businessId);
+    const { row, secret } = await createSubscription(c.env, keyActor(c), c.get("tenant").businessId, body, c.get("now"));
     c.header("Location", `/private/webhooks/${row.id}`);
-    return c.json({ ...view(row), secret }, 201);
+    return c.json({ ...webhookView(row), secret }, 201);
   })
   .openapi(listHooks, async (c) => {
     const rows = await listWebhooks(c.env.DB, c.get("tenant").businessId);
-    return c.json({ data: rows.map(view) }, 200);
+    return c.json({ data: rows.map(webhookView) }, 200);
   })
   .openapi(getHook, async (c) => {
     const id = uuidParam(c.req.valid("param").webhook_id, "webhook_id");
     const row = await getWebhook(c.env.DB, c.get("tenant").businessId, id);
     if (!row) throw notFound("The webhook");
-    return c.json({ data: view(row) }, 200);
+    return c.json({ data: webhookView(row) }, 200);
   })
   .openapi(deleteHook, async (c) => {
     const id = uuidParam(c.req.valid("param").webhook_id, "webhook_id");
-    if (!(await deleteWebhook(c.env.DB, c.get("tenant").businessId, id, c.get("now")))) throw notFound("The webhook");
+    await deleteSubscription(c.env, keyActor(c), c.get("tenant").businessId, id, c.get("now"));
     return c.body(null, 204);
   })
   .openapi(deliveries, async (c) => {
@@ -156,24 +149,15 @@ export const webhookRoutes = createRouter()
     return c.json({ data: rows.map(({ webhook_id: _w, event_seq: _s, ...r }) => r), meta: { ...paging, total } }, 200);
   })
   .openapi(redeliver, async (c) => {
-    const { businessId } = c.get("tenant");
     const id = uuidParam(c.req.valid("param").webhook_id, "webhook_id");
     const { event_id } = c.req.valid("json");
-    const hook = await getWebhook(c.env.DB, businessId, id);
-    if (!hook) throw notFound("The webhook");
-    if (hook.disabled_at) throw new ApiError(409, "conflict", "The webhook is disabled (its receiver answered 410 Gone).");
-    const event = await outboxEvent(c.env.DB, businessId, event_id);
-    const events = JSON.parse(hook.events) as string[];
-    if (!event || event.seq <= hook.start_seq || !events.includes(event.event)) throw notFound("The event (for this webhook)");
-    const { series } = await scheduleRedelivery(c.env.DB, id, event, c.get("now"));
-    await wakeDelivery(c.env, businessId);
+    const { series } = await redeliverEvent(c.env, keyActor(c), c.get("tenant").businessId, id, event_id, c.get("now"));
     return c.json({ data: { event_id, series, status: "pending" as const } }, 202);
   })
   .openapi(enable, async (c) => {
     const { businessId } = c.get("tenant");
     const id = uuidParam(c.req.valid("param").webhook_id, "webhook_id");
-    if (!(await enableWebhook(c.env.DB, businessId, id))) throw notFound("The webhook");
-    await wakeDelivery(c.env, businessId);
+    await enableSubscription(c.env, keyActor(c), businessId, id, c.get("now"));
     const row = (await getWebhook(c.env.DB, businessId, id)) as WebhookRow;
-    return c.json({ data: view(row) }, 200);
+    return c.json({ data: webhookView(row) }, 200);
   });

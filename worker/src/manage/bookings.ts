@@ -1,0 +1,69 @@
+/**
+ * Changes to bookings, made the same way whoever asks (the private API, the back office): each
+ * is one D1 batch with its guard, its webhook events and its audit entry.
+ */
+import { bookingEvent } from "../domain/events";
+import { releaseBookingStatement } from "../db/allocations";
+import { auditStatements, type Actor } from "../db/audit-log";
+import { bookerRow, bookingConfirmedGuard, bookingRow, cancelBookingStatement } from "../db/bookings";
+import { businessById } from "../db/businesses";
+import { bookerMailTarget, emailStatements, kickMail } from "../db/emails";
+import { bookingEmails } from "../domain/email/plan";
+import { insertBookingNoteStatement } from "../db/booking-notes";
+import { kickDelivery, outboxStatements } from "../db/outbox";
+import { ApiError, invalid, notFound } from "../lib/errors";
+import { newId } from "../lib/ids";
+import { isGuardFailure } from "./input";
+
+const reference = (b: { reference_year: string; reference_number: number }) => `${b.reference_year}-${b.reference_number}`;
+
+/**
+ * Cancel a confirmed booking: its units are released at once (available again), BookingCancelled
+ * is sent, and so are the e-mails of a cancellation (to the booker and the business). 404 for no such booking, 409 when it is cancelled already (also when a concurrent
+ * cancel came first: the guard decides in the batch).
+ */
+export async function cancelBooking(env: Env, actor: Actor, businessId: number, bookingId: string, now: Date): Promise<void> {
+  const db = env.DB;
+  const [booking, booker, business] = await Promise.all([bookingRow(db, businessId, bookingId), bookerRow(db, businessId, bookingId), businessById(db, businessId)]);
+  if (!booking || !business) throw notFound("The booking");
+  const already = new ApiError(409, "conflict", "The booking is already cancelled.");
+  if (booking.status === "cancelled") throw already;
+  // The booker's cancellation e-mail and the business's notifications, written with the cancellation.
+  const emails = bookingEmails("cancelled", bookingId, bookerMailTarget(booker), business.config);
+  try {
+    await db.batch([
+      bookingConfirmedGuard(db, businessId, bookingId),
+      cancelBookingStatement(db, businessId, bookingId, now),
+      releaseBookingStatement(db, businessId, bookingId, now),
+      ...outboxStatements(db, businessId, [bookingEvent("BookingCancelled", bookingId)], now),
+      ...auditStatements(db, businessId, actor, [
+        { action: "cancelled", entity: "booking", entityId: bookingId, summary: `Cancelled booking ${reference(booking)}`, before: { status: "confirmed" }, after: { status: "cancelled" } },
+      ], now),
+      ...emailStatements(db, businessId, bookingId, emails, now),
+    ]);
+  } catch (err) {
+    if (isGuardFailure(err)) throw already;
+    throw err;
+  }
+  await Promise.all([kickDelivery(env, businessId), emails.length ? kickMail(env, businessId) : undefined]);
+}
+
+export const NOTE_MAX = 2000;
+
+/** Add a note to a booking (any status). 422 for an empty or too long note, 404 for no such booking. */
+export async function addBookingNote(db: D1Database, actor: Actor, businessId: number, bookingId: string, text: string, now: Date): Promise<string> {
+  const body = text.trim();
+  if (!body) throw invalid("note", "must not be empty");
+  if (body.length > NOTE_MAX) throw invalid("note", `must be at most ${NOTE_MAX} characters`);
+  const booking = await bookingRow(db, businessId, bookingId);
+  if (!booking) throw notFound("The booking");
+  const id = newId(now.getTime());
+  const [insert] = await db.batch([
+    insertBookingNoteStatement(db, businessId, { id, bookingId, author: actor.name, body }, now),
+    ...auditStatements(db, businessId, actor, [
+      { action: "noted", entity: "booking", entityId: bookingId, summary: `Note on booking ${reference(booking)}`, after: { note: body } },
+    ], now),
+  ]);
+  if (!insert.meta.changes) throw notFound("The booking");
+  return id;
+}

@@ -1,0 +1,285 @@
+/**
+ * The back office's staff: invitations (one-time sign-in links), sign-in with e-mail and
+ * password, server-side sessions, roles and removal. Used by the back office's pages and by the
+ * staff CLI's first owner.
+ *
+ * Choices (docs/back-office.md says why):
+ * - A link's token is 32 random bytes; only its SHA-256 is stored. Back-office invitations last
+ *   72 hours, the CLI's first-owner link 24 hours. One use; using it spends the user's other links.
+ * - Sessions: a random token in an HttpOnly cookie, its SHA-256 the row's key. Idle for 60 minutes
+ *   ends a session, and none lasts more than 12 hours. Sign-out, a password change and removal end
+ *   them at once (the row is read on every request).
+ * - Sign-in is throttled per account (5 attempts in 15 minutes) and per address (20 in 15
+ *   minutes), counted in D1 before the password is checked; a success clears the account's count.
+ */
+import { isEmail, isRole, normalizeStaffEmail, type Role } from "../domain/staff";
+import { auditStatements, type Actor } from "../db/audit-log";
+import {
+  activeStaffByEmail,
+  clearAttemptsStatement,
+  endSessionsOfStatement,
+  endSessionStatement,
+  insertInviteStatement,
+  insertSessionStatement,
+  insertStaffStatement,
+  inviteByTokenHash,
+  inviteUsableGuard,
+  ownerLeftGuard,
+  removeStaffStatement,
+  sessionStatement,
+  setLanguageStatement,
+  setPasswordStatement,
+  setRoleStatement,
+  spendInvitesStatement,
+  staffById,
+  takeAttemptStatement,
+  touchSessionStatement,
+  updatePendingStaffStatement,
+  useInviteStatement,
+  type SessionRow,
+} from "../db/staff";
+import { ApiError, invalid, notFound } from "../lib/errors";
+import { newId } from "../lib/ids";
+import { sha256Hex } from "../lib/keys";
+import { hashPassword, needsRehash, PASSWORD_MAX, PASSWORD_MIN, randomToken, verifyPassword } from "../lib/password";
+import { isGuardFailure } from "./input";
+
+const MINUTE = 60_000;
+export const INVITE_HOURS = 72;
+export const CLI_INVITE_HOURS = 24;
+export const SESSION_IDLE_MINUTES = 60;
+export const SESSION_MAX_HOURS = 12;
+/** A session's last_seen_at is written at most once a minute. */
+const TOUCH_EVERY_MS = MINUTE;
+export const SIGN_IN_WINDOW_MINUTES = 15;
+export const ACCOUNT_ATTEMPTS = 5;
+export const ADDRESS_ATTEMPTS = 20;
+
+export interface Invitation {
+  staffId: string;
+  /** The token of the link (shown once): the link is `/admin/invite/<token>` on the service's origin. */
+  token: string;
+  expiresAt: Date;
+}
+
+/** The path of an invitation link (an e-mail will carry the same link, with the origin in front). */
+export const invitePath = (token: string) => `/admin/invite/${token}`;
+
+function checkPassword(password: string): void {
+  if (password.length < PASSWORD_MIN) throw invalid("password", `must be at least ${PASSWORD_MIN} characters`);
+  if (password.length > PASSWORD_MAX) throw invalid("password", `must be at most ${PASSWORD_MAX} characters`);
+}
+
+/**
+ * Invite someone to the business's back office with a role: a new user without a password, and a
+ * one-time link that lets them set one. Someone invited before who has not accepted yet gets a new
+ * link (and the new role); someone already on the staff is a 409.
+ */
+export async function inviteStaff(
+  db: D1Database,
+  actor: Actor,
+  businessId: number,
+  input: { email: string; name?: string; role: string },
+  now: Date,
+  hours = INVITE_HOURS,
+): Promise<Invitation> {
+  const email = input.email.trim();
+  const name = (input.name ?? "").trim().slice(0, 120);
+  if (!isEmail(email)) throw invalid("email", "must be an e-mail address");
+  if (!isRole(input.role)) throw invalid("role", "must be owner, manager or front_desk");
+  const role: Role = input.role;
+  const emailNorm = normalizeStaffEmail(email);
+  const existing = await activeStaffByEmail(db, businessId, emailNorm);
+  if (existing?.password_hash) {
+    throw new ApiError(409, "conflict", `${email} is on the staff already.`, { errors: [{ path: "email", message: "is on the staff already" }] });
+  }
+  const staffId = existing?.id ?? newId(now.getTime());
+  const token = randomToken();
+  const expiresAt = new Date(now.getTime() + hours * 60 * MINUTE);
+  try {
+    await db.batch([
+      existing ? updatePendingStaffStatement(db, businessId, staffId, { name, role }, now) : insertStaffStatement(db, businessId, { id: staffId, email, emailNorm, name, role }, now),
+      insertInviteStatement(db, businessId, { tokenHash: await sha256Hex(token), staffId, purpose: "invite", createdBy: actor.name, expiresAt }, now),
+      ...auditStatements(db, businessId, actor, [
+        { action: "invited", entity: "staff", entityId: staffId, summary: `Invited ${email} as ${role.replace("_", " ")}`, after: { email, role } },
+      ], now),
+    ]);
+  } catch (err) {
+    if (/UNIQUE constraint failed: staff_users/.test(String(err))) throw new ApiError(409, "conflict", `${email} was invited meanwhile.`);
+    throw err;
+  }
+  return { staffId, token, expiresAt };
+}
+
+/** What an invitation link shows before it is used; 404 for a link that is unknown, used, expired or whose user was removed. */
+export async function openInvite(db: D1Database, token: string, now: Date) {
+  const invite = /^[A-Za-z0-9_-]{20,100}$/.test(token) ? await inviteByTokenHash(db, await sha256Hex(token)) : null;
+  if (!invite || invite.used_at || invite.removed_at || invite.expires_at <= now.toISOString()) {
+    throw new ApiError(404, "not_found", "This sign-in link is unknown, used or expired. Ask an owner of the business for a new one.");
+  }
+  return invite;
+}
+
+/**
+ * Accept an invitation: set the password. The link is spent, with every other open link of the
+ * user, and any session the user had is ended. Answers the business's slug and the e-mail, for
+ * the sign-in that follows.
+ */
+export async function acceptInvite(db: D1Database, token: string, password: string, now: Date): Promise<{ slug: string; email: string }> {
+  const invite = await openInvite(db, token, now);
+  checkPassword(password);
+  const tokenHash = await sha256Hex(token);
+  const hash = await hashPassword(password);
+  const actor: Actor = { kind: "staff", id: invite.staff_id, name: invite.email };
+  try {
+    await db.batch([
+      inviteUsableGuard(db, tokenHash, now),
+      useInviteStatement(db, tokenHash, now),
+      spendInvitesStatement(db, invite.staff_id, now),
+      setPasswordStatement(db, invite.staff_id, hash, now),
+      endSessionsOfStatement(db, invite.staff_id, now),
+      ...auditStatements(db, invite.business_id, actor, [{ action: "accepted", entity: "staff", entityId: invite.staff_id, summary: `${invite.email} set a password (${invite.purpose})` }], now),
+    ]);
+  } catch (err) {
+    if (isGuardFailure(err)) throw new ApiError(404, "not_found", "This sign-in link was used or expired meanwhile.");
+    throw err;
+  }
+  return { slug: invite.slug, email: invite.email };
+}
+
+export interface NewSession {
+  /** The cookie's value (shown to the browser only). */
+  token: string;
+  csrfToken: string;
+}
+
+async function openSession(db: D1Database, businessId: number, staffId: string, now: Date, extra: D1PreparedStatement[] = []): Promise<NewSession> {
+  const token = randomToken();
+  const csrfToken = randomToken();
+  await db.batch([
+    ...extra,
+    insertSessionStatement(db, { tokenHash: await sha256Hex(token), businessId, staffId, csrfToken, expiresAt: new Date(now.getTime() + SESSION_MAX_HOURS * 60 * MINUTE) }, now),
+  ]);
+  return { token, csrfToken };
+}
+
+const tooMany = (retryAfterSeconds: number) =>
+  new ApiError(429, "rate_limited", `Too many sign-in attempts. Try again in ${Math.ceil(retryAfterSeconds / 60)} minutes.`, {
+    headers: { "Retry-After": String(Math.max(1, retryAfterSeconds)) },
+  });
+
+/** One answer for every failed sign-in: a wrong e-mail and a wrong password look the same. */
+export const signInFailed = () => new ApiError(401, "unauthorized", "The e-mail or the password is wrong.");
+
+/**
+ * Sign in to a business's back office. Throttled per account and per address before anything is
+ * checked (429 with Retry-After); any failure is the same 401. Answers a new session.
+ */
+export async function signIn(db: D1Database, businessId: number, input: { email: string; password: string; address: string }, now: Date): Promise<NewSession> {
+  const emailNorm = normalizeStaffEmail(input.email).slice(0, 255);
+  const windowStart = new Date(now.getTime() - SIGN_IN_WINDOW_MINUTES * MINUTE);
+  const accountKey = `account:${businessId}:${emailNorm}`;
+  const [account, address] = await db.batch<{ attempts: number; window_start: string }>([
+    takeAttemptStatement(db, accountKey, windowStart, now),
+    takeAttemptStatement(db, `address:${input.address}`, windowStart, now),
+  ]);
+  const over = [
+    { row: account.results[0], limit: ACCOUNT_ATTEMPTS },
+    { row: address.results[0], limit: ADDRESS_ATTEMPTS },
+  ].filter((x) => x.row && x.row.attempts > x.limit);
+  if (over.length) {
+    const until = Math.max(...over.map((x) => Date.parse(x.row.window_start) + SIGN_IN_WINDOW_MINUTES * MINUTE));
+    throw tooMany(Math.ceil((until - now.getTime()) / 1000));
+  }
+  const user = emailNorm ? await activeStaffByEmail(db, businessId, emailNorm) : null;
+  // Checked against a dummy hash when there is no such user: the same work, the same answer.
+  const ok = await verifyPassword(input.password.slice(0, 1024), user?.password_hash);
+  if (!ok || !user) throw signInFailed();
+  const extra = [clearAttemptsStatement(db, accountKey)];
+  if (needsRehash(user.password_hash!)) extra.push(setPasswordStatement(db, user.id, await hashPassword(input.password), now));
+  return openSession(db, businessId, user.id, now, extra);
+}
+
+export interface StaffSession extends SessionRow {
+  role: Role;
+}
+
+/**
+ * The open session of a cookie's token (null when none: ended, expired, idle too long, or its user
+ * removed). Seen now: the idle clock restarts (written at most once a minute).
+ */
+export async function sessionOf(db: D1Database, token: string | undefined, now: Date): Promise<StaffSession | null> {
+  if (!token || !/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
+  const tokenHash = await sha256Hex(token);
+  const idleSince = new Date(now.getTime() - SESSION_IDLE_MINUTES * MINUTE);
+  const [found] = await db.batch<SessionRow>([
+    sessionStatement(db, tokenHash, now, idleSince),
+    touchSessionStatement(db, tokenHash, now, new Date(now.getTime() - TOUCH_EVERY_MS), idleSince),
+  ]);
+  return (found.results[0] as StaffSession | undefined) ?? null;
+}
+
+export async function signOut(db: D1Database, token: string, now: Date): Promise<void> {
+  await endSessionStatement(db, await sha256Hex(token), now).run();
+}
+
+/**
+ * Change one's own password: the current one must match. Every session of the user ends, this
+ * one too; the answer is a new session for this browser.
+ */
+export async function changePassword(db: D1Database, session: StaffSession, input: { current: string; password: string }, now: Date): Promise<NewSession> {
+  const user = await staffById(db, session.business_id, session.staff_id);
+  if (!user || user.removed_at) throw notFound("The user");
+  if (!(await verifyPassword(input.current.slice(0, 1024), user.password_hash))) throw invalid("current", "is not your current password");
+  checkPassword(input.password);
+  const actor: Actor = { kind: "staff", id: user.id, name: user.email };
+  return openSession(db, session.business_id, user.id, now, [
+    setPasswordStatement(db, user.id, await hashPassword(input.password), now),
+    endSessionsOfStatement(db, user.id, now),
+    spendInvitesStatement(db, user.id, now),
+    ...auditStatements(db, session.business_id, actor, [{ action: "password_changed", entity: "staff", entityId: user.id, summary: `${user.email} changed their password; every session ended` }], now),
+  ]);
+}
+
+/** The user's language for the back office (null: the browser's). */
+export async function setLanguage(db: D1Database, session: StaffSession, language: string | null, now: Date): Promise<void> {
+  await setLanguageStatement(db, session.staff_id, language, now).run();
+}
+
+/** Change a user's role. The business keeps at least one owner (409). */
+export async function changeRole(db: D1Database, actor: Actor, businessId: number, staffId: string, role: string, now: Date): Promise<void> {
+  if (!isRole(role)) throw invalid("role", "must be owner, manager or front_desk");
+  const user = await staffById(db, businessId, staffId);
+  if (!user || user.removed_at) throw notFound("The user");
+  if (user.role === role) return;
+  try {
+    await db.batch([
+      setRoleStatement(db, businessId, staffId, role, now),
+      ownerLeftGuard(db, businessId),
+      ...auditStatements(db, businessId, actor, [
+        { action: "role_changed", entity: "staff", entityId: staffId, summary: `${user.email}: ${user.role.replace("_", " ")} → ${role.replace("_", " ")}`, before: { role: user.role }, after: { role } },
+      ], now),
+    ]);
+  } catch (err) {
+    if (isGuardFailure(err)) throw new ApiError(409, "conflict", "The business must keep an owner: make someone else owner first.");
+    throw err;
+  }
+}
+
+/** Remove a user: they cannot sign in any more, and every open session of theirs ends at once. */
+export async function removeStaff(db: D1Database, actor: Actor, businessId: number, staffId: string, now: Date): Promise<void> {
+  const user = await staffById(db, businessId, staffId);
+  if (!user || user.removed_at) throw notFound("The user");
+  try {
+    await db.batch([
+      removeStaffStatement(db, businessId, staffId, now),
+      endSessionsOfStatement(db, staffId, now),
+      spendInvitesStatement(db, staffId, now),
+      ownerLeftGuard(db, businessId),
+      ...auditStatements(db, businessId, actor, [{ action: "removed", entity: "staff", entityId: staffId, summary: `Removed ${user.email} (${user.role.replace("_", " ")})`, before: { email: user.email, role: user.role } }], now),
+    ]);
+  } catch (err) {
+    if (isGuardFailure(err)) throw new ApiError(409, "conflict", "The business must keep an owner: make someone else owner first.");
+    throw err;
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The back office's one stylesheet and one small script, served from the Worker itself
+ * (/admin/assets/...) so that the pages' CSP can say `'self'` and nothing else: no inline style
+ * or script, no nonce to thread through. Every page works without the script; it only adds
+ * "copy" buttons next to a secret shown once.
+ */
+import { Hono } from "hono";
+
+const CSS = `
+:root { color-scheme: light dark; --fg: #1b1b1f; --bg: #ffffff; --muted: #4a4a55; --line: #c9c9d2; --panel: #f3f4f7;
+  --accent: #0b57d0; --accent-fg: #ffffff; --danger: #b3261e; --ok: #0f6b2f; --warn-bg: #fff4d6; --focus: #0b57d0;
+  font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; line-height: 1.45; }
+@media (prefers-color-scheme: dark) { :root { --fg: #ececf1; --bg: #16161a; --muted: #b4b4c0; --line: #4a4a55; --panel: #22222a;
+  --accent: #8ab4f8; --accent-fg: #0b0b10; --danger: #f2b8b5; --ok: #8fd6a0; --warn-bg: #3a3220; --focus: #8ab4f8; } }
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--bg); color: var(--fg); font-size: 1rem; }
+a { color: var(--accent); }
+:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
+.skip { position: absolute; left: -999px; top: 0; background: var(--bg); padding: .5rem 1rem; z-index: 10; }
+.skip:focus { left: .5rem; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+header.top { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; padding: .5rem 1rem; border-bottom: 1px solid var(--line); background: var(--panel); }
+header.top .brand { font-weight: 700; text-decoration: none; color: var(--fg); }
+header.top nav ul { display: flex; flex-wrap: wrap; gap: .25rem .75rem; list-style: none; margin: 0; padding: 0; }
+header.top nav a { display: inline-block; padding: .35rem .25rem; min-height: 2.25rem; line-height: 1.6rem; text-decoration: none; }
+header.top nav a[aria-current="page"] { font-weight: 700; text-decoration: underline; text-underline-offset: .3em; }
+header.top .me { margin-left: auto; display: flex; gap: .75rem; align-items: center; flex-wrap: wrap; font-size: .9rem; }
+header.top .me form { margin: 0; }
+main { padding: 1rem; max-width: 80rem; margin: 0 auto; }
+main.narrow { max-width: 28rem; margin-top: 2rem; }
+main:focus { outline: none; }
+h1 { font-size: 1.5rem; margin: .25rem 0 1rem; }
+h2 { font-size: 1.2rem; margin: 1.5rem 0 .5rem; }
+h3 { font-size: 1.05rem; margin: 1rem 0 .5rem; }
+.flash { background: var(--panel); border-left: 4px solid var(--ok); padding: .5rem .75rem; }
+.form-error { border-left: 4px solid var(--danger); padding: .5rem .75rem; background: var(--panel); }
+.secret { background: var(--warn-bg); border: 1px solid var(--line); padding: .75rem; border-radius: .375rem; }
+.secret code { display: block; word-break: break-all; font-size: .9rem; margin: .5rem 0; }
+form.stack { display: grid; gap: .75rem; max-width: 32rem; }
+form.row, .filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
+form.inline { display: inline; margin: 0; }
+.field { display: grid; gap: .2rem; min-width: 10rem; }
+.field label { font-weight: 600; font-size: .9rem; }
+.field input, .field select, textarea { font: inherit; padding: .45rem .5rem; border: 1px solid var(--muted); border-radius: .3rem; background: var(--bg); color: var(--fg); min-height: 2.5rem; }
+textarea { width: 100%; min-height: 5rem; }
+.field.invalid input, .field.invalid select { border-color: var(--danger); border-width: 2px; }
+.hint { color: var(--muted); }
+.error { color: var(--danger); font-weight: 600; }
+button, .button { font: inherit; padding: .45rem .9rem; min-height: 2.5rem; border-radius: .3rem; border: 1px solid var(--accent); background: var(--accent); color: var(--accent-fg); cursor: pointer; text-decoration: none; display: inline-block; }
+button.secondary { background: transparent; color: var(--accent); }
+button.danger { background: var(--danger); border-color: var(--danger); color: var(--bg); }
+button.link { background: none; border: none; color: var(--accent); text-decoration: underline; padding: .25rem; min-height: 0; }
+.check { display: flex; gap: .5rem; align-items: center; }
+.check input { width: 1.25rem; height: 1.25rem; }
+.table-wrap { overflow-x: auto; max-width: 100%; border: 1px solid var(--line); border-radius: .3rem; }
+table { border-collapse: collapse; width: 100%; font-size: .95rem; }
+th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+thead th { background: var(--panel); position: sticky; top: 0; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); gap: .75rem; margin-bottom: 1rem; }
+.card { border: 1px solid var(--line); border-radius: .4rem; padding: .75rem; background: var(--panel); color: var(--fg); text-decoration: none; }
+.card:hover .label { text-decoration: underline; }
+.field input[type=number] { width: 7rem; }
+.card .count { font-size: 1.8rem; font-weight: 700; display: block; }
+.badge { display: inline-block; padding: 0 .4rem; border-radius: .25rem; border: 1px solid var(--muted); font-size: .85rem; }
+.badge.cancelled, .badge.blocked { border-color: var(--danger); color: var(--danger); }
+.calendar td, .calendar th { white-space: nowrap; font-size: .85rem; }
+.calendar th[scope="row"] { position: sticky; left: 0; background: var(--bg); white-space: normal; min-width: 9rem; }
+.calendar td.blocked { background: repeating-linear-gradient(45deg, var(--panel), var(--panel) 4px, var(--bg) 4px, var(--bg) 8px); }
+.pager { display: flex; gap: 1rem; align-items: center; margin: .75rem 0; flex-wrap: wrap; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
+dl.facts dt { font-weight: 600; }
+dl.facts dd { margin: 0; }
+details { margin: 1rem 0; }
+summary { cursor: pointer; font-weight: 600; min-height: 2rem; }
+@media (max-width: 40rem) { header.top .me { margin-left: 0; } main { padding: .75rem; } .field { min-width: 100%; } }
+`;
+
+const JS = `
+// Adds a "copy" button to each [data-copy] element (a secret shown once). The page works without it.
+for (const el of document.querySelectorAll("[data-copy]")) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "secondary";
+  button.textContent = el.getAttribute("data-copy-label") || "Copy";
+  const status = document.createElement("span");
+  status.setAttribute("role", "status");
+  button.addEventListener("click", async () => {
+    try { await navigator.clipboard.writeText(el.textContent.trim()); status.textContent = " " + (el.getAttribute("data-copied-label") || "Copied."); }
+    catch { const r = document.createRange(); r.selectNodeContents(el); const s = getSelection(); s.removeAllRanges(); s.addRange(r); }
+  });
+  el.after(button, status);
+}
+`;
+
+/** /admin/assets/*: cached for an hour (they change only with a deployment). */
+export function adminAssets() {
+  const assets = new Hono();
+  const headers = (type: string) => ({ "Content-Type": type, "Cache-Control": "public, max-age=3600", "X-Content-Type-Options": "nosniff" });
+  assets.get("/admin.css", (c) => c.body(CSS, 200, headers("text/css; charset=utf-8")));
+  assets.get("/admin.js", (c) => c.body(JS, 200, headers("text/javascript; charset=utf-8")));
+  return assets;
+}
