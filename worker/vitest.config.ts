@@ -22,6 +22,9 @@ export default defineConfig(async () => ({
           KEY_SIGNING_SECRET: "test-signing-secret-not-for-production-0123456789",
           ALLOW_TEST_CLOCK: "1",
           ALLOW_LOOPBACK_WEBHOOKS: "true",
+          // As deployed (wrangler.toml), whatever a local .dev.vars says: `npm start` writes "false"
+          // there, which the pool would read too, and every test visitor would be one address.
+          TRUST_CF_CONNECTING_IP: "true",
           // Fuzz budget (worker/test/fuzz-*.test.ts): more runs or another seed from the shell.
           FUZZ_RUNS: process.env.FUZZ_RUNS ?? "",
           FUZZ_SEED: process.env.FUZZ_SEED ?? "",
