@@ -10,6 +10,7 @@ import worker from "../src/index";
 import { mailStub } from "../src/db/emails";
 import { addToCart, cartBusiness, customer, guest, smallPackage, stay } from "./carts-fixtures";
 import { BASE, callJson, createKey } from "./helpers";
+import { createStaff, signedIn } from "./admin-fixtures";
 
 const MAIL = { email_from: "mail@camp.example", notification_emails: ["owner@camp.example", "desk@camp.example"], languages: ["en", "de"], default_language: "en" };
 
@@ -260,5 +261,49 @@ describe("cancellation and the owner's view", () => {
     await env.DB.prepare("UPDATE emails SET status = 'retrying' WHERE id = ?").bind(resent.body.data.id).run();
     expect((await callJson(`/private/emails/${resent.body.data.id}/resend`, { key: b.privateKey, method: "POST" })).status).toBe(409);
     expect((await callJson("/private/emails?status=nope", { key: b.privateKey })).status).toBe(422);
+  });
+});
+
+describe("the back office's Outbox", () => {
+  it("shows owners and managers each e-mail with its status and reason and the message as sent; only an owner resends; front desk sees nothing", async () => {
+    const b = await mailBusiness({ email_from: "mail@unverified.example", notification_emails: [] });
+    const slug = (await env.DB.prepare("SELECT slug FROM businesses WHERE id = ?").bind(b.businessId).first<string>("slug"))!;
+    const booked = await book(b, "de");
+    await settled(b.businessId);
+    const owner = await signedIn(slug, (await createStaff(b.businessId, "owner")).email);
+    let page = await (await owner.get(`/admin/${slug}/emails`)).text();
+    expect(page).toContain("Will retry");
+    expect(page).toContain("email from mail@unverified.example not allowed");
+    const [email] = await rows(b.businessId);
+    page = await (await owner.get(`/admin/${slug}/emails/${email.id}`)).text();
+    expect(page).toMatch(/data-reason[^>]*>email from mail@unverified.example not allowed/);
+    expect(page).not.toContain(">Send again<"); // still on its way: nothing to resend yet
+
+    // fixed, retried, sent: the message as sent, and the owner's resend button
+    await env.DB.prepare("UPDATE businesses SET config = json_set(config, '$.email_from', 'mail@camp.example') WHERE id = ?").bind(b.businessId).run();
+    await alarmAt(b.businessId, new Date(Date.now() + 10_000));
+    page = await (await owner.get(`/admin/${slug}/emails/${email.id}`)).text();
+    expect(page).toContain('data-status="sent"');
+    expect(page).toContain(`Buchungsnummer: ${booked.body.reference}`);
+    expect(page).toContain(">Send again<");
+
+    const manager = await signedIn(slug, (await createStaff(b.businessId, "manager")).email);
+    page = await (await manager.get(`/admin/${slug}/emails/${email.id}`)).text();
+    expect(page).toContain(`Buchungsnummer: ${booked.body.reference}`);
+    expect(page).not.toContain(">Send again<");
+    expect((await manager.post(`/admin/${slug}/emails/${email.id}/resend`, {})).status).toBe(403);
+    expect(await rows(b.businessId)).toHaveLength(1);
+    const desk = await signedIn(slug, (await createStaff(b.businessId, "front_desk")).email);
+    expect((await desk.get(`/admin/${slug}/emails`)).status).toBe(403);
+
+    const resent = await owner.post(`/admin/${slug}/emails/${email.id}/resend`, {});
+    expect(resent.status).toBe(303);
+    await settled(b.businessId);
+    const again = (await rows(b.businessId)).find((e: any) => e.resend_of === email.id);
+    expect(again).toMatchObject({ status: "sent", recipient: booked.booker.email, language: "de" });
+    expect(resent.headers.get("Location")).toContain(`/emails/${again.id}`);
+    expect(await handedOver(again.message_id)).toHaveLength(1);
+    const audit = await env.DB.prepare("SELECT actor_kind, action, entity_id FROM audit_log WHERE business_id = ? AND entity = 'email'").bind(b.businessId).all();
+    expect(audit.results).toEqual([{ actor_kind: "staff", action: "resent", entity_id: email.id }]);
   });
 });

@@ -132,3 +132,20 @@ export function buildMime(m: MimeInput): string {
     "",
   ].join(CRLF);
 }
+
+/**
+ * The text and HTML parts of a message this module built (base64 UTF-8 parts), for showing it to
+ * the business as it was sent. Not a general MIME parser: what it does not recognise is left out.
+ */
+export function readParts(raw: string): { text: string | null; html: string | null } {
+  const part = (type: string) => {
+    const m = new RegExp(`Content-Type: ${type}; charset=utf-8\\r\\nContent-Transfer-Encoding: base64\\r\\n\\r\\n([A-Za-z0-9+/=\\r\\n]+?)\\r\\n--`).exec(raw);
+    if (!m) return null;
+    try {
+      return new TextDecoder().decode(Uint8Array.from(atob(m[1].replace(/\r\n/g, "")), (c) => c.charCodeAt(0)));
+    } catch {
+      return null;
+    }
+  };
+  return { text: part("text/plain"), html: part("text/html") };
+}

@@ -1,18 +1,20 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { EMAIL_KIND_NAMES, EMAIL_STATUSES, EmailEnvelope, EmailList, EmailResent } from "../../contract/private-emails";
 import { problemResponse } from "../../contract/problem";
-import { emailById, kickMail, listEmails, newEmailId, resendStatements, type EmailRow } from "../../db/emails";
-import { ApiError, notFound } from "../../lib/errors";
+import { emailById, listEmails, type EmailRow } from "../../db/emails";
+import { notFound } from "../../lib/errors";
+import { resendEmail } from "../../manage/emails";
+import { keyActor } from "./actor";
 import { createRouter } from "../../lib/openapi";
 import { authResponses, bodyResponses, json } from "./openapi-parts";
-import { isGuardFailure } from "./input";
 import { QueryReader, setPagingHeaders } from "./query";
 
 const tags = ["E-mails"];
 
 const IdParam = z.object({ email_id: z.string().openapi({ param: { name: "email_id", in: "path" }, example: "eml_019ab3c4d5e67f8091a2b3c4d5e6f708" }) });
 
-const view = (e: EmailRow) => ({
+/** An e-mail as the API (and the back office's Outbox) shows it. */
+export const emailView = (e: EmailRow) => ({
   id: e.id,
   kind: e.kind as (typeof EMAIL_KIND_NAMES)[number],
   booking_id: e.booking_id,
@@ -82,8 +84,6 @@ const resend = createRoute({
   },
 });
 
-const inFlight = () => new ApiError(409, "conflict", "The e-mail is still on its way (pending, sending or retrying); it can be resent once it is sent or has failed.");
-
 export const emailRoutes = createRouter()
   .openapi(list, async (c) => {
     const q = new QueryReader(c);
@@ -94,27 +94,14 @@ export const emailRoutes = createRouter()
     q.done();
     const { rows, total } = await listEmails(c.env.DB, c.get("tenant").businessId, { status, kind, bookingId, ...paging });
     setPagingHeaders(c, total, paging.page, paging.limit);
-    return c.json({ data: rows.map(view), meta: { ...paging, total } }, 200);
+    return c.json({ data: rows.map(emailView), meta: { ...paging, total } }, 200);
   })
   .openapi(one, async (c) => {
     const row = await emailById(c.env.DB, c.get("tenant").businessId, c.req.valid("param").email_id);
     if (!row) throw notFound("The e-mail");
-    return c.json({ data: { ...view(row), raw: row.raw } }, 200);
+    return c.json({ data: { ...emailView(row), raw: row.raw } }, 200);
   })
   .openapi(resend, async (c) => {
-    const { businessId } = c.get("tenant");
-    const db = c.env.DB;
-    const original = await emailById(db, businessId, c.req.valid("param").email_id);
-    if (!original) throw notFound("The e-mail");
-    if (original.status !== "sent" && original.status !== "failed") throw inFlight();
-    const id = newEmailId(c.get("now").getTime());
-    try {
-      await db.batch(resendStatements(db, original, id, c.get("now")));
-    } catch (err) {
-      if (isGuardFailure(err)) throw inFlight();
-      throw err;
-    }
-    await kickMail(c.env, businessId);
-    const row = (await emailById(db, businessId, id))!;
-    return c.json({ data: view(row) }, 202);
+    const row = await resendEmail(c.env, keyActor(c), c.get("tenant").businessId, c.req.valid("param").email_id, c.get("now"));
+    return c.json({ data: emailView(row) }, 202);
   });
