@@ -9,7 +9,7 @@ import { describe, expect, inject, it } from "vitest";
 import worker from "../src/index";
 import { mailStub } from "../src/db/emails";
 import { addToCart, cartBusiness, customer, guest, smallPackage, stay } from "./carts-fixtures";
-import { BASE, callJson, createKey } from "./helpers";
+import { BASE, callJson, createKey, fetchWorker } from "./helpers";
 import { createStaff, signedIn } from "./admin-fixtures";
 
 const MAIL = { email_from: "mail@camp.example", notification_emails: ["owner@camp.example", "desk@camp.example"], languages: ["en", "de"], default_language: "en" };
@@ -307,3 +307,45 @@ describe("the back office's Outbox", () => {
     expect(audit.results).toEqual([{ actor_kind: "staff", action: "resent", entity_id: email.id }]);
   });
 });
+
+describe("back-office invitations", () => {
+  it("an owner's invitation is e-mailed with its one-time link; the kept copy has the link removed; it is never resent", async () => {
+    const b = await mailBusiness({ notification_emails: [] });
+    const slug = (await env.DB.prepare("SELECT slug FROM businesses WHERE id = ?").bind(b.businessId).first<string>("slug"))!;
+    const owner = await signedIn(slug, (await createStaff(b.businessId, "owner")).email);
+    const invitee = `new-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const res = await owner.post(`/admin/${slug}/staff/invite`, { email: invitee, name: "Nova", role: "front_desk" });
+    expect(res.status).toBe(201);
+    const page = await res.text();
+    expect(page).toContain(`An e-mail with this link is on its way to ${invitee}.`);
+    const shownLink = /id="invite-link"[^>]*>([^<]+)</.exec(page)![1].trim();
+    await settled(b.businessId);
+    const [email] = (await rows(b.businessId)).filter((e: any) => e.kind === "staff_invitation");
+    expect(email).toMatchObject({ recipient: invitee, status: "sent", language: "en", params: "{}" });
+    // what the binding was handed carries the link; what the outbox keeps does not
+    const [file] = await handedOver(email.message_id);
+    const sent = textPart(file.raw);
+    expect(header(file.raw, "To")).toBe(invitee);
+    expect(sent).toContain(shownLink);
+    expect(sent).toContain("as front desk");
+    expect(email.raw).not.toContain(shownLink.split("/").pop());
+    expect(textPart(email.raw)).toContain("[sign-in link removed once sent]");
+    const api = await callJson(`/private/emails/${email.id}`, { key: b.privateKey });
+    expect(api.body.data.raw).not.toContain(shownLink.split("/").pop());
+    expect((await callJson(`/private/emails/${email.id}/resend`, { key: b.privateKey, method: "POST" })).status).toBe(409);
+    // the link in the e-mail lets the invitee in
+    const path = new URL(/https?:\/\/\S+\/admin\/invite\/[A-Za-z0-9_-]+/.exec(sent)![0]).pathname;
+    const accept = await acceptInvitation(path);
+    expect(accept).toBe(303);
+  });
+});
+
+/** Accept an invitation at `path` with a password, as the invitee's browser would. */
+async function acceptInvitation(path: string): Promise<number> {
+  const res = await fetchWorker(new URL(path, BASE), {
+    method: "POST",
+    body: new URLSearchParams({ password: "correct horse battery", confirm: "correct horse battery" }).toString(),
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: BASE },
+  });
+  return res.status;
+}

@@ -1,13 +1,15 @@
 import { z } from "@hono/zod-openapi";
 
-export const EMAIL_KIND_NAMES = ["booking_confirmation", "booking_cancelled", "owner_new_booking", "owner_booking_cancelled"] as const;
+export const EMAIL_KIND_NAMES = ["booking_confirmation", "booking_cancelled", "owner_new_booking", "owner_booking_cancelled", "staff_invitation"] as const;
 export const EMAIL_STATUSES = ["pending", "sending", "retrying", "sent", "failed"] as const;
 
 export const Email = z
   .object({
     id: z.string().openapi({ example: "eml_019ab3c4d5e67f8091a2b3c4d5e6f708" }),
     kind: z.enum(EMAIL_KIND_NAMES).openapi({
-      description: "booking_confirmation and booking_cancelled go to the booker; owner_new_booking and owner_booking_cancelled to each of the business's notification_emails.",
+      description:
+        "booking_confirmation and booking_cancelled go to the booker; owner_new_booking and owner_booking_cancelled to each of the business's notification_emails; " +
+        "staff_invitation to someone invited to the back office (its kept message has the sign-in link removed, and it cannot be resent: invite again).",
     }),
     booking_id: z.string().nullable(),
     recipient: z.string(),

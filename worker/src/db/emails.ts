@@ -3,7 +3,7 @@
  * how the delivery object (durable/email-delivery.ts) claims and records each attempt, and the
  * reads of the private API's /emails and the scheduled upkeep.
  */
-import type { PlannedEmail } from "../domain/email/plan";
+import { SECRET_KINDS, type PlannedEmail } from "../domain/email/plan";
 import { newId } from "../lib/ids";
 import { isoDateTime } from "../lib/time";
 
@@ -101,12 +101,15 @@ export function claimEmailStatement(db: D1Database, e: EmailRow, now: string, le
     .bind(leaseUntil, now, e.id, e.status, e.attempts, now);
 }
 
-/** The provider accepted the message: it is sent, with the message as handed over. */
+/** Settled (sent, or failed for good): an e-mail whose params hold a secret (an invitation's link) forgets them. */
+const FORGET_SECRETS = `params = CASE WHEN kind IN (${SECRET_KINDS.map((k) => `'${k}'`).join(", ")}) THEN '{}' ELSE params END`;
+
+/** The provider accepted the message: it is sent, with the message as kept (an invitation's without its link). */
 export function sentStatement(db: D1Database, id: string, m: { sender: string; subject: string; raw: string; providerId: string | null }, now: string): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE emails SET status = 'sent', sent_at = ?, next_attempt_at = NULL, last_error = NULL,
-              sender = ?, subject = ?, raw = ?, provider_message_id = ?, updated_at = ?
+              sender = ?, subject = ?, raw = ?, provider_message_id = ?, updated_at = ?, ${FORGET_SECRETS}
         WHERE id = ? AND status = 'sending'`,
     )
     .bind(now, m.sender, m.subject, m.raw, m.providerId, now, id);
@@ -125,6 +128,7 @@ export function attemptFailedStatement(
     .prepare(
       `UPDATE emails SET status = ?, next_attempt_at = ?, last_error = ?,
               sender = COALESCE(?, sender), subject = COALESCE(?, subject), raw = COALESCE(?, raw), updated_at = ?
+              ${retryAt ? "" : `, ${FORGET_SECRETS}`}
         WHERE id = ? AND status = 'sending'`,
     )
     .bind(retryAt ? "retrying" : "failed", retryAt, error.slice(0, 1000), m.sender, m.subject, m.raw, now, id);

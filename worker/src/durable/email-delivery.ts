@@ -154,14 +154,14 @@ export class EmailDelivery extends DurableObject<Env> {
       const permanent = typeof code === "string" && PERMANENT.has(code);
       const reason = err instanceof ComposeError ? `cannot compose: ${err.message}` : `${typeof code === "string" ? `${code}: ` : ""}${String((err as Error)?.message ?? err)}`;
       const retry = permanent ? null : nextAttemptAt(attempt, now);
-      const as = { sender: message?.from ?? null, subject: message?.subject ?? null, raw: message?.raw ?? null };
+      const as = { sender: message?.from ?? null, subject: message?.subject ?? null, raw: message?.stored ?? null };
       await attemptFailedStatement(db, email.id, reason, as, retry && isoDateTime(retry), at).run();
       return;
     }
     // Accepted: recorded before anything could try this e-mail again (the claim's lease still holds
     // it). Should D1 refuse the record three times, the lease passes and the e-mail goes again,
     // as after a crash here: counted as unconfirmed, with the same Message-ID.
-    const sent = sentStatement(db, email.id, { sender: message.from, subject: message.subject, raw: message.raw, providerId }, at);
+    const sent = sentStatement(db, email.id, { sender: message.from, subject: message.subject, raw: message.stored, providerId }, at);
     for (let i = 1; ; i++) {
       try {
         await sent.run();

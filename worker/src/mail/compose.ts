@@ -10,6 +10,8 @@ import { bookingMailStatements, type EmailRow, type MailGuestRow } from "../db/e
 import type { BookingRow } from "../db/bookings";
 import { BOOKING_TEMPLATES, type BookingMail, type BookingMailKind, type MailGuest } from "../domain/email/booking";
 import { buildMime } from "../domain/email/mime";
+import { REDACTED_LINK, staffInvitation } from "../domain/email/staff";
+import { businessById } from "../db/businesses";
 import { mailLanguage } from "../domain/email/strings";
 import { minorDigits } from "../domain/money";
 import { translated } from "../domain/product";
@@ -20,7 +22,10 @@ export interface ComposedEmail {
   from: string;
   to: string;
   subject: string;
+  /** The message to hand to the provider. */
   raw: string;
+  /** The message to keep in the outbox: `raw`, or for an invitation `raw` with its link removed. */
+  stored: string;
 }
 
 /** An e-mail that cannot be composed (no sender set, the booking gone): the attempt fails with this reason. */
@@ -71,8 +76,50 @@ function guestsOf(snap: CatalogSnapshot, guests: MailGuestRow[], lines: LineRow[
   });
 }
 
+/** The MIME message of a composed e-mail, with its stable Message-ID and the headers every e-mail carries. */
+function mime(email: EmailRow, from: string, name: string, replyTo: string | null, language: string, mail: { subject: string; text: string; html: string }, now: Date): string {
+  return buildMime({
+    from: { email: from, name },
+    to: email.recipient,
+    replyTo,
+    subject: mail.subject,
+    messageId: email.message_id,
+    date: now,
+    language,
+    text: mail.text,
+    html: mail.html,
+    // Survives a provider that writes its own Message-ID: the same on every attempt of this e-mail.
+    headers: { "X-Booking-Email-Id": email.id, "X-Booking-Email-Event": email.event_key },
+  });
+}
+
+/** A back-office invitation: from the business's settings and the link the outbox keeps until it is sent. */
+async function composeInvitation(db: D1Database, email: EmailRow, now: Date): Promise<ComposedEmail> {
+  const business = await businessById(db, email.business_id);
+  if (!business) throw new ComposeError("the business no longer exists");
+  const config = business.config;
+  const from = config.email_from;
+  if (!from) throw new ComposeError("the business has no sender address (settings: email_from)");
+  const p = parseJson<{ link?: string; inviter?: string; role?: string; expires_at?: string }>(email.params, {});
+  if (!p.link) throw new ComposeError("the invitation's link is no longer kept: invite the person again");
+  const language = mailLanguage(email.language, config.default_language);
+  const role = p.role === "owner" || p.role === "manager" ? p.role : "front_desk";
+  const mail = staffInvitation({
+    brand: { name: business.title, color: config.brand_color, contactEmail: config.contact_email, contactPhone: config.contact_phone },
+    language,
+    inviter: p.inviter ?? business.title,
+    role,
+    link: p.link,
+    expiresAt: p.expires_at ?? "",
+  });
+  const raw = mime(email, from, business.title, config.contact_email, language, mail, now);
+  const redacted = { ...mail, text: mail.text.replaceAll(p.link, REDACTED_LINK), html: mail.html.replaceAll(p.link, REDACTED_LINK) };
+  return { from, to: email.recipient, subject: mail.subject, raw, stored: mime(email, from, business.title, config.contact_email, language, redacted, now) };
+}
+
 /** The message of `email` as it would be sent now. Throws ComposeError when it cannot be. */
 export async function composeEmail(db: D1Database, email: EmailRow, now: Date): Promise<ComposedEmail> {
+  if (email.kind === "staff_invitation") return composeInvitation(db, email, now);
   if (!email.booking_id) throw new ComposeError(`no template for an e-mail of kind ${email.kind}`);
   const results = await db.batch([...snapshotStatements(db, email.business_id), ...bookingMailStatements(db, email.business_id, email.booking_id)]);
   const snap = snapshotFrom(results.slice(0, SNAPSHOT_STATEMENTS));
@@ -104,18 +151,6 @@ export async function composeEmail(db: D1Database, email: EmailRow, now: Date): 
   const template = BOOKING_TEMPLATES[email.kind as BookingMailKind];
   if (!template) throw new ComposeError(`no template for an e-mail of kind ${email.kind}`);
   const mail = template(data);
-  const raw = buildMime({
-    from: { email: from, name: snap.business.title },
-    to: email.recipient,
-    replyTo: config.contact_email,
-    subject: mail.subject,
-    messageId: email.message_id,
-    date: now,
-    language,
-    text: mail.text,
-    html: mail.html,
-    // Survives a provider that writes its own Message-ID: the same on every attempt of this e-mail.
-    headers: { "X-Booking-Email-Id": email.id, "X-Booking-Email-Event": email.event_key },
-  });
-  return { from, to: email.recipient, subject: mail.subject, raw };
+  const raw = mime(email, from, snap.business.title, config.contact_email, language, mail, now);
+  return { from, to: email.recipient, subject: mail.subject, raw, stored: raw };
 }

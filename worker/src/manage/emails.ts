@@ -4,6 +4,7 @@
  */
 import { auditStatements, type Actor } from "../db/audit-log";
 import { emailById, kickMail, newEmailId, resendStatements, type EmailRow } from "../db/emails";
+import { SECRET_KINDS, type EmailKind } from "../domain/email/plan";
 import { ApiError, notFound } from "../lib/errors";
 import { isGuardFailure } from "./input";
 
@@ -18,6 +19,9 @@ export async function resendEmail(env: Env, actor: Actor, businessId: number, em
   const db = env.DB;
   const original = await emailById(db, businessId, emailId);
   if (!original) throw notFound("The e-mail");
+  if (SECRET_KINDS.includes(original.kind as EmailKind)) {
+    throw new ApiError(409, "conflict", "An invitation's sign-in link is used once and not kept: invite the person again for a new link.");
+  }
   if (original.status !== "sent" && original.status !== "failed") throw inFlight();
   const id = newEmailId(now.getTime());
   try {

@@ -10,7 +10,10 @@ import type { BusinessConfig } from "../../contract/config";
 import { mailLanguage, type MailLanguage } from "./strings";
 import { shortHash } from "./mime";
 
-export const EMAIL_KINDS = ["booking_confirmation", "booking_cancelled", "owner_new_booking", "owner_booking_cancelled"] as const;
+export const EMAIL_KINDS = ["booking_confirmation", "booking_cancelled", "owner_new_booking", "owner_booking_cancelled", "staff_invitation"] as const;
+
+/** Kinds whose params hold a secret (a sign-in link): kept only until the e-mail is sent or fails, never resent. */
+export const SECRET_KINDS: readonly EmailKind[] = ["staff_invitation"];
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
 export interface PlannedEmail {
@@ -79,4 +82,21 @@ export function bookingEmails(
 /** The address the booker's confirmation goes to, when one is sent. */
 export function confirmationAddress(emails: PlannedEmail[]): string | null {
   return emails.find((e) => e.kind === "booking_confirmation")?.recipient ?? null;
+}
+
+/**
+ * A back-office invitation (manage/staff.ts): to the person invited, with the one-time link, in
+ * `language` (the inviter's back office's, else the business's default). None without a sender.
+ * One per invitation link: `linkKey` names it (a prefix of the stored hash of its token).
+ */
+export function staffInvitationEmail(
+  staffId: string,
+  linkKey: string,
+  recipient: string,
+  language: string | null,
+  config: MailConfig,
+  params: { link: string; inviter: string; role: string; expires_at: string },
+): PlannedEmail | null {
+  if (!config.email_from) return null;
+  return planned("staff_invitation", `staff-invitation.${staffId}.${linkKey}`, recipient, mailLanguage(language, config.default_language), config.email_from, params);
 }

@@ -8,6 +8,7 @@
 import { EMAIL_STATUSES } from "../../contract/private-emails";
 import { emailById, listEmails } from "../../db/emails";
 import { readParts } from "../../domain/email/mime";
+import { SECRET_KINDS } from "../../domain/email/plan";
 import { may, type Role } from "../../domain/staff";
 import { notFound } from "../../lib/errors";
 import { resendEmail } from "../../manage/emails";
@@ -85,7 +86,7 @@ export async function emailPage(c: AdminContext) {
   if (!row) throw notFound("The e-mail");
   const e = emailView(row);
   const parts = row.raw ? readParts(row.raw) : { text: null, html: null };
-  const canResend = may(c.get("staff").role as Role, "emails_resend") && (e.status === "sent" || e.status === "failed");
+  const canResend = may(c.get("staff").role as Role, "emails_resend") && (e.status === "sent" || e.status === "failed") && !SECRET_KINDS.includes(e.kind);
   const flash = flashOf(c, { resent: t.emails.resent });
   return c.html(
     <Layout c={c} title={e.subject ?? t.emails.kinds[e.kind] ?? e.kind} current="emails" flash={flash}>
