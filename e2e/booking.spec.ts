@@ -180,6 +180,11 @@ test.describe("a complete booking from the demo page", () => {
     expect(confirmation.html).toContain(estimate!);
     // nothing remote: no image, stylesheet or link that reports the reading
     expect(confirmation.html).not.toMatch(/<img|\bsrc=|url\(|https?:\/\//i);
+    // readable on a phone: at 390 px nothing is wider than the screen
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.setContent(confirmation.html as string);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your booking is confirmed");
     // and the business heard of it, at its notification address
     const notice = mail.find((m) => m.to && "value" in m.to && m.to.value[0].address === "bookings@bluewave.example")!;
     expect(notice.subject).toContain(`New booking ${booking.reference}`);

@@ -35,13 +35,16 @@ export const html = {
   h2: (text: string) => `<h2 style="margin:24px 0 8px;font-size:17px;line-height:1.3;color:#1f2933">${esc(text)}</h2>`,
   p: (text: string) => `<p style="margin:0 0 12px">${esc(text)}</p>`,
   small: (text: string) => `<p style="margin:0 0 12px;font-size:13px;color:#52606d;white-space:pre-line">${esc(text)}</p>`,
-  /** Rows of label and value, the value right-aligned (amounts). */
+  /**
+   * Rows of label and value, the value right-aligned. A short value (an amount, a reference) stays
+   * on one line; a longer one (a date range) may wrap, so that nothing is wider than a phone.
+   */
   rows: (rows: [string, string, boolean?][]) =>
     `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse">${rows
       .map(
         ([label, value, strong]) =>
           `<tr><td style="padding:4px 8px 4px 0;vertical-align:top${strong ? ";font-weight:700" : ""}">${esc(label)}</td>` +
-          `<td align="right" style="padding:4px 0;vertical-align:top;white-space:nowrap${strong ? ";font-weight:700" : ""}">${esc(value)}</td></tr>`,
+          `<td align="right" style="padding:4px 0;vertical-align:top${value.length <= 16 ? ";white-space:nowrap" : ""}${strong ? ";font-weight:700" : ""}">${esc(value)}</td></tr>`,
       )
       .join("")}</table>`,
   /** A bordered card (one guest). */
