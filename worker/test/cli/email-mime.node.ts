@@ -9,6 +9,7 @@ import { BOOKING_TEMPLATES, type BookingMail } from "../../src/domain/email/book
 import { buildMime, encodeWords } from "../../src/domain/email/mime";
 import { MAIL_LANGUAGES } from "../../src/domain/email/strings";
 import { textOn } from "../../src/domain/email/layout";
+import { staffInvitation } from "../../src/domain/email/staff";
 
 const booking = (language: BookingMail["language"]): BookingMail => ({
   brand: { name: "Blue Wave <Surf> & \"Yoga\" Camp", color: "#0a5d7a", contactEmail: "hello@bluewave.example", contactPhone: "+351 261 000 000" },
@@ -121,3 +122,18 @@ describe("the booking e-mails", () => {
     assert.equal(textOn("#ffd84d"), "#111111");
   });
 });
+
+describe("the back-office invitation", () => {
+  for (const language of MAIL_LANGUAGES) {
+    it(`in ${language}: names the business, the inviter and the role, and carries the link in text and HTML`, async () => {
+      const link = "https://book.example/admin/invite/AbC_123-xyzXYZ0987654321";
+      const m = staffInvitation({ brand: { name: "Blue Wave", color: "#ffd84d", contactEmail: null, contactPhone: null }, language, inviter: "ana@bluewave.example", role: "manager", link, expiresAt: "2026-11-27T10:00:00.000Z" });
+      const mail = await simpleParser(buildMime({ from: { email: "b@bluewave.example", name: "Blue Wave" }, to: "new@example.com", subject: m.subject, messageId: "<i@x.example>", date: new Date(), language, text: m.text, html: m.html }));
+      assert.ok(mail.subject?.includes("Blue Wave"));
+      assert.ok(mail.text?.includes(link) && mail.text.includes("ana@bluewave.example") && mail.text.includes("2026-11-27 10:00"));
+      assert.ok(m.html.includes(`href="${link}"`));
+      assert.ok(m.html.includes("color:#111111"), "dark text on a light brand colour");
+    });
+  }
+});
+
