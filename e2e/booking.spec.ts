@@ -1,4 +1,4 @@
-import { expect, heading, test } from "./fixtures";
+import { expect, heading, sentFor, test } from "./fixtures";
 import { addGuests, bookToCart, checkoutCart, continueStep, events, expectStep, fillGuest, pickDay, recordEvents, w } from "./journey";
 
 /** "€1,234.50" -> 1234.5 */
@@ -136,6 +136,9 @@ test.describe("a complete booking from the demo page", () => {
     await expect(w(page, "article.card").first()).toContainText("Mixed Garden Dorm");
     await expect(w(page, "[data-total]")).toHaveText(estimate!);
     await expect(w(page, "[data-payment]")).toContainText("Nothing has been charged");
+    // the promise of an e-mail names where it went
+    expect(booking.confirmation_email).toBe("ana.e2e@example.com");
+    await expect(w(page, "[data-confirmation-email]")).toHaveText("A confirmation goes to ana.e2e@example.com.");
     await axe(page, "done");
     await shot(page, "7-done");
     const purchase = (await events(page)).find((e) => e.name === "purchase")!;
@@ -160,6 +163,32 @@ test.describe("a complete booking from the demo page", () => {
     }
     const persons = await server.privateApi(`/private/persons?email=bea.e2e@example.com`);
     expect(persons.status).toBe(200);
+
+    // The confirmation as really handed to the send_email binding (wrangler's local one writes it
+    // to an .eml file), parsed as MIME: to the booker, in English, with the reference and total.
+    const mail = await sentFor(server, booking.reference);
+    const confirmation = mail.find((m) => m.to && "value" in m.to && m.to.value[0].address === "ana.e2e@example.com")!;
+    expect(confirmation.subject).toBe(`Your booking ${booking.reference} at Blue Wave Surf & Yoga Camp is confirmed`);
+    expect(confirmation.from?.value[0]).toMatchObject({ address: "bookings@bluewave.example", name: "Blue Wave Surf & Yoga Camp" });
+    expect(confirmation.headers.get("content-language")).toBe("en");
+    expect(confirmation.text).toContain(`Booking reference: ${booking.reference}`);
+    expect(confirmation.text).toContain(`Total: ${estimate}`);
+    for (const text of ["Ana Surfer", "Bea Surfer", "Mixed Garden Dorm", "Yoga Class", "Softboard Rental", "Nothing has been charged online", "Blue Wave Surf Camp booking terms"]) {
+      expect(confirmation.text).toContain(text);
+    }
+    expect(confirmation.html).toContain(booking.reference);
+    expect(confirmation.html).toContain(estimate!);
+    // nothing remote: no image, stylesheet or link that reports the reading
+    expect(confirmation.html).not.toMatch(/<img|\bsrc=|url\(|https?:\/\//i);
+    // readable on a phone: at 390 px nothing is wider than the screen
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.setContent(confirmation.html as string);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your booking is confirmed");
+    // and the business heard of it, at its notification address
+    const notice = mail.find((m) => m.to && "value" in m.to && m.to.value[0].address === "bookings@bluewave.example")!;
+    expect(notice.subject).toContain(`New booking ${booking.reference}`);
+    expect(notice.text).toContain("ana.e2e@example.com");
   });
 });
 

@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
+import { simpleParser, type ParsedMail } from "mailparser";
 import { d1ExecuteScript, d1Query, type SqlValue } from "../worker/scripts/lib/d1";
 import { freePort, startServer, type RunningServer } from "../worker/scripts/server";
 import { issueKey } from "../worker/src/lib/keys";
@@ -72,6 +73,26 @@ export interface E2EServer extends RunningServer {
   publicApi<T = any>(path: string): Promise<{ status: number; body: T }>;
   /** Call the private API with a private key. */
   privateApi<T = any>(path: string): Promise<{ status: number; body: T }>;
+  /**
+   * Every e-mail handed to the server's send_email binding so far, parsed as MIME: wrangler's
+   * local binding writes each message it is given to an .eml file under the server's TMPDIR.
+   */
+  sentMail(): Promise<ParsedMail[]>;
+}
+
+/** The .eml files the local send_email binding wrote under `tmp` (miniflare-<random>/files/email/). */
+function emlFiles(tmp: string): string[] {
+  const out: string[] = [];
+  for (const dir of readdirSync(tmp, { withFileTypes: true })) {
+    if (!dir.isDirectory() || !dir.name.startsWith("miniflare-")) continue;
+    const mail = join(tmp, dir.name, "files", "email");
+    try {
+      for (const f of readdirSync(mail)) if (f.endsWith(".eml")) out.push(join(mail, f));
+    } catch {
+      /* nothing sent yet */
+    }
+  }
+  return out;
 }
 
 export const test = base.extend<{ axe: (page: Page, step: string) => Promise<void>; shot: (page: Page, name: string) => Promise<void> }, { server: E2EServer }>({
@@ -79,7 +100,8 @@ export const test = base.extend<{ axe: (page: Page, step: string) => Promise<voi
     async ({}, use, workerInfo) => {
       const persistTo = mkdtempSync(join(tmpdir(), `bw-e2e-${workerInfo.workerIndex}-`));
       const port = await pickPort();
-      const running = await startServer({ port, persistTo, readyTimeoutMs: 90_000 });
+      const tmpDir = join(persistTo, "tmp");
+      const running = await startServer({ port, persistTo, tmpDir, readyTimeoutMs: 90_000 });
       const target = { persistTo };
       const keys: Record<string, string> = {};
       const createKey = async (scope: "public" | "private") => {
@@ -119,6 +141,7 @@ export const test = base.extend<{ axe: (page: Page, step: string) => Promise<voi
         publicKey: () => createKey("public"),
         privateApi: (path: string) => callWith("private", path),
         publicApi: (path: string) => callWith("public", path),
+        sentMail: () => Promise.all(emlFiles(tmpDir).map((file) => simpleParser(readFileSync(file)))),
       });
       await use(server);
       await running.stop();
@@ -151,3 +174,16 @@ export const test = base.extend<{ axe: (page: Page, step: string) => Promise<voi
 
 /** The widget's step heading (the element focus moves to). */
 export const heading = (page: Page) => page.locator("booking-widget h2#step-heading");
+
+/**
+ * The e-mails about a booking (its reference in the subject) handed to the binding, once the
+ * booker's confirmation and the business's notification are there: their delivery runs after the
+ * checkout's answer.
+ */
+export async function sentFor(server: E2EServer, reference: string, count = 2): Promise<ParsedMail[]> {
+  let found: ParsedMail[] = [];
+  await expect
+    .poll(async () => (found = (await server.sentMail()).filter((m) => m.subject?.includes(reference))).length, { message: `e-mails about ${reference}`, timeout: 10_000 })
+    .toBe(count);
+  return found;
+}

@@ -1,8 +1,8 @@
-import { expect, heading, test } from "./fixtures";
+import { expect, heading, sentFor, test } from "./fixtures";
 import { de } from "../widget/src/strings/de";
 import { en, type FirstStrings } from "../widget/src/strings/en";
 import { es } from "../widget/src/strings/es";
-import { bookToCart, w } from "./journey";
+import { bookToCart, checkoutCart, w } from "./journey";
 
 test("language and currency switch among those of the settings, with Intl formatting", async ({ page, server, shot }) => {
   await page.goto(`${server.url}/demo`);
@@ -41,7 +41,7 @@ test("without a product the widget lists the bookable products", async ({ page, 
   await expect(heading(page)).toBeFocused();
 });
 
-test("a guest booking in German sees the cart in German, titles included", async ({ page, server }) => {
+test("a guest booking in German sees the cart in German, titles included, and gets the confirmation e-mail in German", async ({ page, server }) => {
   await page.goto(`${server.url}/book/demo?product=101&language=de`);
   await expect(heading(page)).toHaveText(de.steps.dates);
   await bookToCart(page, { first: "Jonas", last: "Weber", email: "jonas.i18n@example.com", birth: "1990-04-02" }, { nth: 0, room: /Ozean-Schlafsaal/, steps: de.steps });
@@ -49,6 +49,18 @@ test("a guest booking in German sees the cart in German, titles included", async
   await expect(w(page, "p.muted").filter({ hasText: "Surf- & Yoga-Woche" }).first()).toBeVisible();
   await expect(w(page, "ul.lines")).toContainText("Ozean-Schlafsaal (Männer)");
   await expect(w(page, "ul.lines")).not.toContainText("Ocean Dorm");
+  // and gets the confirmation e-mail in German, as handed to the send_email binding
+  const booking = await checkoutCart(page, { steps: { checkout: de.steps.checkout, done: de.steps.done } });
+  await expect(w(page, "[data-confirmation-email]")).toHaveText(`Eine Bestätigung geht an ${booking.confirmation_email}.`);
+  const [confirmation] = (await sentFor(server, booking.reference)).filter((m) => m.headers.get("content-language") === "de");
+  expect(confirmation.subject).toBe(`Ihre Buchung ${booking.reference} bei Blue Wave Surf & Yoga Camp ist bestätigt`);
+  expect(confirmation.to && "value" in confirmation.to && confirmation.to.value[0].address).toBe(booking.confirmation_email);
+  expect(confirmation.text).toContain(`Buchungsnummer: ${booking.reference}`);
+  expect(confirmation.text).toContain("Ozean-Schlafsaal (Männer)");
+  expect(confirmation.text).toContain("Online wurde nichts abgebucht");
+  // the total as German writes it: the widget's own figure, 1.234,50 €
+  const total = new Intl.NumberFormat("de", { style: "currency", currency: booking.currency }).format(booking.total);
+  expect(confirmation.text?.replace(/\s/g, " ")).toContain(`Gesamt: ${total.replace(/\s/g, " ")}`);
 });
 
 test("every language the business offers has the widget's texts; one the widget lacks is English throughout, and says so", async ({ page, server }) => {

@@ -93,15 +93,16 @@ export async function bookToCart(page: Page, guest: GuestDetails, options: { nth
 }
 
 /** Checkout with the details the demo business asks for, accepting the terms. Returns the booking. */
-export async function checkoutCart(page: Page, customer: { phone?: string } = {}): Promise<any> {
+export async function checkoutCart(page: Page, customer: { phone?: string; steps?: { checkout: string; done: string } } = {}): Promise<any> {
+  const steps = customer.steps ?? { checkout: "Checkout", done: "Booking confirmed" };
   await w(page, "button.primary").click();
-  await expectStep(page, "Checkout");
+  await expectStep(page, steps.checkout);
   await w(page, "#c-phone").fill(customer.phone ?? "912 345 678");
   await w(page, "#terms").check();
   const response = page.waitForResponse((r) => r.url().includes("/checkout") && r.request().method() === "POST");
   await w(page, "button[type=submit]").click();
   const booking = await (await response).json();
-  await expectStep(page, "Booking confirmed");
+  await expectStep(page, steps.done);
   return booking;
 }
 

@@ -7,6 +7,7 @@
  *   db/         SQL, the only place that writes it; how a request reads its tenant  domain/, contract/, lib/
  *   carts/      cart operations and checkout (run by the routes)                    db/ and below
  *   manage/     the changes an operator makes (private API, back office, CLIs)      db/ and below
+ *   mail/       e-mails composed from D1 for the delivery object                    db/ and below
  *   durable/    Durable Object classes only                                        carts/, db/ and below
  *   middleware/ the doors' checks: auth, https, idempotency, cors, rate limit      db/ and below
  *   routes/     thin handlers                                                      anything above, never app.ts
@@ -63,6 +64,13 @@ module.exports = {
       comment: "Cart code does not import middleware or routes.",
       from: { path: "^worker/src/carts/" },
       to: { path: [below("routes", "middleware", "durable", "admin"), "^worker/src/(app|index)\\.ts$"] },
+    },
+    {
+      name: "mail-below-the-doors",
+      severity: "error",
+      comment: "mail/ reads D1 and composes with domain/email; it never reaches the doors, the carts or the objects.",
+      from: { path: "^worker/src/mail/" },
+      to: { path: [below("routes", "middleware", "carts", "durable", "admin", "manage"), "^worker/src/(app|index)\\.ts$"] },
     },
     {
       name: "manage-below-the-doors",

@@ -1,5 +1,14 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+
+// The local send_email binding writes each message it is handed to an .eml file under the
+// operating system's temporary directory: this run's own, so the tests can read exactly what was
+// sent (worker/test/mail-files.ts).
+process.env.BW_MAIL_TMPDIR ??= mkdtempSync(join(tmpdir(), "bw-vitest-mail-"));
+process.env.TMPDIR = process.env.BW_MAIL_TMPDIR;
 
 // Tests run inside workerd with real local D1 and Durable Objects.
 export default defineConfig(async () => ({
@@ -13,10 +22,16 @@ export default defineConfig(async () => ({
           KEY_SIGNING_SECRET: "test-signing-secret-not-for-production-0123456789",
           ALLOW_TEST_CLOCK: "1",
           ALLOW_LOOPBACK_WEBHOOKS: "true",
+          // As deployed (wrangler.toml), whatever a local .dev.vars says: `npm start` writes "false"
+          // there, which the pool would read too, and every test visitor would be one address.
+          TRUST_CF_CONNECTING_IP: "true",
           // Fuzz budget (worker/test/fuzz-*.test.ts): more runs or another seed from the shell.
           FUZZ_RUNS: process.env.FUZZ_RUNS ?? "",
           FUZZ_SEED: process.env.FUZZ_SEED ?? "",
         },
+        // The send_email binding of wrangler.toml, restricted to the senders the tests verify (as
+        // Cloudflare refuses a sender whose domain is not onboarded): any other fails its send.
+        email: { send_email: [{ name: "EMAIL", allowed_sender_addresses: ["bookings@bluewave.example", "mail@camp.example"] }] },
       },
     }),
   ],
@@ -24,7 +39,7 @@ export default defineConfig(async () => ({
     include: ["worker/**/*.test.ts"],
     setupFiles: ["./worker/test/setup.ts"],
     // A real loopback HTTP receiver for the webhook tests (worker/test/private-webhooks.test.ts).
-    globalSetup: ["./worker/test/private-webhook-receiver.ts"],
+    globalSetup: ["./worker/test/private-webhook-receiver.ts", "./worker/test/mail-files.ts"],
     testTimeout: 30_000,
     // The per-request log line is wanted in production, not between test results.
     onConsoleLog: (log: string) => !log.startsWith('{"request_id"'),

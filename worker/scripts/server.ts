@@ -45,6 +45,12 @@ export interface StartServerOptions {
   devtools?: boolean;
   /** Progress messages (`npm start` prints them); default silent. */
   onStep?: (message: string) => void;
+  /**
+   * The temporary directory of wrangler and its simulated bindings (TMPDIR): the local send_email
+   * binding writes every message it is handed to `<tmpDir>/miniflare-<random>/files/email/<uuid>.eml` (removed
+   * when the server stops). Default: the system's.
+   */
+  tmpDir?: string;
 }
 
 export interface RunningServer {
@@ -229,6 +235,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // Local wrangler never fires cron triggers by itself; this lets runUpkeep() fire them (GET /__scheduled).
     "--test-scheduled"];
   const env = wranglerEnv(target);
+  if (options.tmpDir) {
+    mkdirSync(options.tmpDir, { recursive: true });
+    env.TMPDIR = options.tmpDir;
+  }
   // wrangler dev has no flag to turn its DevTools bridge off; it leaves it off when it runs in VS
   // Code's JavaScript debug terminal, which it recognizes by this variable (its value is not read).
   if (!options.devtools) env.VSCODE_INSPECTOR_OPTIONS ??= "{}";

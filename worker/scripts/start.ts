@@ -63,6 +63,9 @@ Booking platform is running on local D1 and Durable Objects (state in ${relative
 Make a key for the demo business:
   npm run --silent keys -- create --business demo --scope public --name my-site
 
+E-mails stay on this machine (wrangler simulates sending; docs/email.md). See them with:
+  npm run --silent mail -- list
+
 Press Ctrl-C to stop. Request logs follow.
 `);
 

@@ -13,6 +13,7 @@ import { runMaintenance } from "./db/maintenance";
 export { RateLimiter } from "./durable/rate-limiter";
 export { CartTimer } from "./durable/cart-timer";
 export { WebhookDelivery } from "./durable/webhook-delivery";
+export { EmailDelivery } from "./durable/email-delivery";
 
 const app = createApp();
 

@@ -8,6 +8,8 @@ import { expireCartsStatements, loadCart, nextExpiryStatement } from "../src/db/
 import { checkoutPersonsStatement } from "../src/db/persons";
 import { listPersonsStatements } from "../src/db/persons";
 import { runMaintenance } from "../src/db/maintenance";
+import { dueEmails, listEmails, nextEmailDue } from "../src/db/emails";
+import { isoDateTime } from "../src/lib/time";
 import { createBusiness } from "./helpers";
 import { catalogStateStatements, inventoryRowsStatement, usageStatement } from "../src/db/catalog-admin";
 import { listAuditEntries } from "../src/db/audit-log";
@@ -25,7 +27,7 @@ interface Recorded {
 const recordedOf = new WeakMap<object, Recorded>();
 
 /** Tables whose size grows with a business's activity; a SCAN of any of them is a finding. */
-const BIG = ["allocations", "persons", "guests", "bookers", "bookings", "booking_lines", "carts", "cart_lines", "cart_guests", "api_keys", "outbox", "webhook_deliveries", "inventory", "idempotency"];
+const BIG = ["allocations", "persons", "guests", "bookers", "bookings", "booking_lines", "carts", "cart_lines", "cart_guests", "api_keys", "outbox", "webhook_deliveries", "inventory", "idempotency", "emails"];
 
 async function planRows(sql: string, params: unknown[]) {
   return (await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ id: number; parent: number; detail: string }>()).results;
@@ -241,6 +243,18 @@ describe("query plans of the hot queries", () => {
     }
   });
 
+  it("the e-mail delivery's due rows and next alarm, and the e-mails list, read the business's rows through its indexes", async () => {
+    const { db, seen } = recorder();
+    await dueEmails(db, 1, isoDateTime(now), 20);
+    await nextEmailDue(db, 1);
+    await listEmails(db, 1, { status: ["failed"], page: 1, limit: 10 });
+    await listEmails(db, 1, { bookingId: "00000000-0000-4000-8000-000000000000", page: 1, limit: 10 });
+    const plans = await explainAll(seen);
+    expectIndexed(plans);
+    const all = plans.flatMap((p) => p.plan).join("\n");
+    for (const index of ["emails_due", "emails_list", "emails_booking"]) expect(all).toMatch(new RegExp(`USING (COVERING )?INDEX ${index}\\b`));
+  });
+
   it("the scheduled upkeep finds old and stray rows through indexes, never by reading a whole table", async () => {
     const { db, seen } = recorder();
     await runMaintenance({ ...env, DB: db } as Env, now);
@@ -251,7 +265,7 @@ describe("query plans of the hot queries", () => {
       plans.push(lines.join("\n"));
     }
     const all = plans.join("\n");
-    for (const index of ["carts_open_expiry", "idempotency_age", "webhook_deliveries_settled_age", "outbox_age"]) {
+    for (const index of ["carts_open_expiry", "idempotency_age", "webhook_deliveries_settled_age", "outbox_age", "emails_due_all"]) {
       expect(all).toMatch(new RegExp(`USING (COVERING )?INDEX ${index}\\b`));
     }
   });

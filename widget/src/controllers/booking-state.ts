@@ -10,12 +10,19 @@ import type { BookingWidgetEventDetail, BookingWidgetEventName } from "../events
 export type Step = "loading" | "product" | "dates" | "room" | "extras" | "guests" | "cart" | "checkout" | "done";
 export const FLOW: Step[] = ["product", "dates", "room", "extras", "guests", "cart", "checkout", "done"];
 
-/** The booking as the confirmation step shows it (its booker unknown when found on a stored cart after a reload). */
-export type Confirmation = Pick<Booking, "reference" | "total" | "currency" | "guests"> & { booker: Pick<Booking["booker"], "first_name" | "email"> | null };
+/**
+ * The booking as the confirmation step shows it (its booker unknown when found on a stored cart
+ * after a reload). `confirmation_email`: where the service is sending the confirmation, as the
+ * checkout answered; null when it sends none, or when the booking was found on a cart (the cart
+ * does not say), and the step then promises no e-mail.
+ */
+export type Confirmation = Pick<Booking, "reference" | "total" | "currency" | "guests" | "confirmation_email"> & { booker: Pick<Booking["booker"], "first_name" | "email"> | null };
 
 /** The confirmation of the booking a checked-out cart names; null for a cart not booked. */
 export const confirmationOf = (cart: Cart, booker: Confirmation["booker"]): Confirmation | null =>
-  cart.status === "checked_out" && cart.booking ? { reference: cart.booking.reference, total: cart.total, currency: cart.currency, guests: cart.guests, booker } : null;
+  cart.status === "checked_out" && cart.booking
+    ? { reference: cart.booking.reference, total: cart.total, currency: cart.currency, guests: cart.guests, booker, confirmation_email: null }
+    : null;
 
 export interface ErrorState {
   kind: WidgetApiError["kind"] | "client";

@@ -21,7 +21,7 @@ export function renderDone(v: DoneView) {
     </div>
     ${renderStays(v, b)}
     <p data-payment>${fill(v.s.done.payment, { company: v.company })}</p>
-    ${b.booker ? html`<p>${fill(v.s.done.emailed, { email: b.booker.email })}</p>` : nothing}
+    ${b.confirmation_email ? html`<p data-confirmation-email>${fill(v.s.done.emailed, { email: b.confirmation_email })}</p>` : nothing}
     <div class="actions"><span class="spacer"></span>
       <button type="button" class="btn" part="button" @click=${() => v.startOver()}>${v.s.done.another}</button>
     </div>`;

@@ -18,6 +18,8 @@ import {
   type CartContents,
 } from "../db/carts";
 import { kickDelivery } from "../db/outbox";
+import { confirmationRecipientStatement, emailStatements, kickMail } from "../db/emails";
+import { bookingEmails, confirmationAddress } from "../domain/email/plan";
 import { bookingPeopleStatements } from "../db/people";
 import { checkoutPersonsStatement, personsByNorm, type PersonRow } from "../db/persons";
 import { customerErrors, customerPerson, guestPerson } from "../domain/cart-people";
@@ -102,6 +104,8 @@ async function checkoutOnce(env: Env, call: CartCall, body: CheckoutBody): Promi
     convertHoldsStatement(db, businessId, cartId, bookingId),
     insertBookingLinesStatement(db, businessId, cartId, bookingId),
   ];
+  // The booker's confirmation and the business's notifications, written with the booking.
+  const emails = bookingEmails("booked", bookingId, { email: body.customer.email, language: body.customer.language_code ?? null }, business.config);
   const peopleInput = {
     booker: customerPerson(body.customer, COUNTRY_CODES),
     guests: contents.guests.map((g) => ({ id: g.id, person: guestPerson(g.data) })),
@@ -119,6 +123,7 @@ async function checkoutOnce(env: Env, call: CartCall, body: CheckoutBody): Promi
         ...people.statements,
         checkOutCartStatement(db, businessId, cartId, bookingId, now),
         ...(call.idempotencyKey ? [idempotencyResourceStatement(db, businessId, call.idempotencyKey, bookingId)] : []),
+        ...emailStatements(db, businessId, bookingId, emails, now),
         cartStatement(db, businessId, cartId),
       ]);
       break;
@@ -140,15 +145,16 @@ async function checkoutOnce(env: Env, call: CartCall, body: CheckoutBody): Promi
       throw err;
     }
   }
-  // The events are in D1: their delivery starts after the answer (the alarm covers a lost kick).
-  const kick = kickDelivery(env, businessId);
+  // The events and e-mails are in D1: their delivery starts after the answer (the webhooks' alarm
+  // and the scheduled upkeep cover a lost kick).
+  const kick = Promise.all([kickDelivery(env, businessId), emails.length ? kickMail(env, businessId) : undefined]);
   if (call.after) call.after(kick);
   else await kick;
-  return { status: 200, body: bookingAnswer(cartFrom(written)!, bookerId, body, snap) };
+  return { status: 200, body: bookingAnswer(cartFrom(written)!, bookerId, body, snap, confirmationAddress(emails)) };
 }
 
 /** The checkout's answer: the booked cart (its booking row included), its booker and the request. */
-function bookingAnswer(booked: CartContents, bookerId: string, body: CheckoutBody, snap: CatalogSnapshot): Booking {
+function bookingAnswer(booked: CartContents, bookerId: string, body: CheckoutBody, snap: CatalogSnapshot, confirmationEmail: string | null): Booking {
   const { cart } = booked;
   const ref = booked.booking!;
   return {
@@ -166,6 +172,7 @@ function bookingAnswer(booked: CartContents, bookerId: string, body: CheckoutBod
     created_at: ref.created_at,
     booker: { id: bookerId, first_name: body.customer.first_name, last_name: body.customer.last_name, email: body.customer.email },
     guests: guestViews(booked, cart.currency, snap),
+    confirmation_email: confirmationEmail,
   };
 }
 
@@ -176,13 +183,15 @@ function bookingAnswer(booked: CartContents, bookerId: string, body: CheckoutBod
  */
 export async function bookedAnswer(env: Env, call: CartCall, bookingId: string, body: CheckoutBody): Promise<Booking | null> {
   const db = env.DB;
-  // The booker, then the cart's rows (cartFrom() reads the last ones), in one round trip.
+  // The booker, its confirmation's address, then the cart's rows (cartFrom() reads the last ones), in one round trip.
   const results = await db.batch([
     bookerIdStatement(db, call.businessId, bookingId),
+    confirmationRecipientStatement(db, call.businessId, bookingId),
     cartStatement(db, call.businessId, call.cartId),
   ]);
   const booker = results[0].results[0] as { id: string } | undefined;
+  const confirmation = results[1].results[0] as { recipient: string } | undefined;
   const booked = cartFrom(results);
   if (!booked?.booking || booked.booking.id !== bookingId || !booker) return null;
-  return bookingAnswer(booked, booker.id, body, await catalogOf(db, call));
+  return bookingAnswer(booked, booker.id, body, await catalogOf(db, call), confirmation?.recipient ?? null);
 }

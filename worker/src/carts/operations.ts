@@ -5,6 +5,7 @@
  * the cart became when another request changed it in between (runGuarded): two operations on one
  * cart, from two tabs say, take effect one after the other, as if run one at a time.
  */
+import { referenceOf } from "../domain/reference";
 import type { AddToCartBody, Cart, CartGuest, CartItem } from "../contract/cart";
 import type { BusinessConfig } from "../contract/config";
 import { idempotencyResourceStatement } from "../db/idempotency";
@@ -202,7 +203,7 @@ export function guestViews(contents: CartContents, currency: string, snap: Catal
   });
 }
 
-export const referenceOf = (year: string, number: number) => `${year}-${String(number).padStart(5, "0")}`;
+export { referenceOf };
 
 /** GET /carts/{cart_id}'s answer. */
 export function cartView(contents: CartContents, snap: CatalogSnapshot, now: Date): Cart {

@@ -197,6 +197,10 @@ export const Booking = z
     created_at: z.string(),
     booker: z.object({ id: z.uuid(), first_name: z.string(), last_name: z.string(), email: z.string() }),
     guests: z.array(CartGuest).openapi({ description: "The booking's guests; each id is the guest's id under the private API." }),
+    confirmation_email: z
+      .string()
+      .nullable()
+      .openapi({ description: "The address the booking confirmation e-mail is sent to (the booker's); null when the business sends no e-mail (no sender address in its settings)." }),
   })
   .openapi("Booking", {
     description: "What checkout booked: the booking with its reference, booker, guests and their items, and the total.",

@@ -84,6 +84,19 @@ export const BusinessConfig = z.object({
   notification_emails: z.array(z.email().max(255)).max(20).default([]),
   /** Custom fields asked of guests and customers. */
   custom_fields: z.array(CustomField).max(100).default([]),
+  /**
+   * The sender of every e-mail of the business (guests' confirmations and cancellations, the
+   * notifications above), e.g. "bookings@surfcamp.example". Its domain must be onboarded to
+   * Cloudflare Email Service (docs/email.md). null (the default): the business sends no e-mail,
+   * and the widget promises none.
+   */
+  email_from: z.email().max(255).nullable().default(null),
+  /** The business's contact address, shown in its e-mails and their Reply-To; null: replies go to email_from. */
+  contact_email: z.email().max(255).nullable().default(null),
+  /** The business's contact phone, shown in its e-mails, e.g. "+351 912 345 678"; null: none shown. */
+  contact_phone: z.string().trim().min(1).max(40).nullable().default(null),
+  /** The colour of the e-mails' header band and headings, as #RRGGBB; the default is the widget's own accent. */
+  brand_color: z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be a colour as #RRGGBB").default("#0a5d7a"),
 });
 export type BusinessConfig = z.infer<typeof BusinessConfig>;
 

@@ -14,11 +14,15 @@
  *    subscriptions deleted more than 30 days ago; then outbox events older than 30 days that no
  *    delivery row refers to and that every subscription of the business (a disabled one too: it
  *    delivers what it missed when enabled again) has already planned.
+ * 4. E-mails due more than a minute ago (a request wrote them and its process died before it told
+ *    the business's delivery object; or an attempt was cut off and its object's alarm was lost):
+ *    each such business's EmailDelivery object is told to send them.
  */
 import { EXPIRED_CARTS_PER_SWEEP, expireCartsStatements, STRAY_CART_GRACE_MS } from "./carts";
 import { stamp } from "./allocations";
 import { IDEMPOTENCY_TTL_SECONDS } from "./idempotency";
 import { isoDateTime } from "../lib/time";
+import { businessesWithDueEmails, kickMail } from "./emails";
 
 /** How long webhook events and their delivery log are kept (`GET /webhooks/{id}/deliveries`, redelivery). */
 export const WEBHOOK_LOG_RETENTION_DAYS = 30;
@@ -34,6 +38,8 @@ export interface MaintenanceReport {
   idempotencyKeys: number;
   deliveries: number;
   events: number;
+  /** Businesses whose e-mail delivery was woken for e-mails overdue. */
+  mailWoken: number;
 }
 
 export async function runMaintenance(env: Env, now: Date): Promise<MaintenanceReport> {
@@ -44,7 +50,19 @@ export async function runMaintenance(env: Env, now: Date): Promise<MaintenanceRe
     idempotencyKeys: await pruneIdempotencyKeys(env.DB, now),
     deliveries: await pruneDeliveries(env.DB, cutoff),
     events: await pruneEvents(env.DB, cutoff),
+    mailWoken: await wakeOverdueMail(env, now),
   };
+}
+
+/** Businesses one run wakes for overdue e-mails. */
+const MAIL_BUSINESSES_PER_RUN = 100;
+/** An e-mail this long overdue was not seen by its delivery object (a kick or an alarm was lost). */
+const MAIL_GRACE_MS = 60_000;
+
+async function wakeOverdueMail(env: Env, now: Date): Promise<number> {
+  const businesses = await businessesWithDueEmails(env.DB, isoDateTime(new Date(now.getTime() - MAIL_GRACE_MS)), MAIL_BUSINESSES_PER_RUN);
+  for (const id of businesses) await kickMail(env, id);
+  return businesses.length;
 }
 
 async function sweepStrayCarts(db: D1Database, now: Date): Promise<number> {

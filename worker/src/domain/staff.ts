@@ -2,8 +2,8 @@
  * What each back-office role may do (issue 20). Pure: the back office's pages and manage/ ask
  * `may(role, permission)` and nothing else.
  *
- *   owner       everything, staff and API keys included
- *   manager     catalog, prices, settings, bookings (and everything front desk does); not staff or keys
+ *   owner       everything, staff and API keys included, and resending e-mails
+ *   manager     catalog, prices, settings, bookings, the Outbox (and everything front desk does); not staff, keys or resending
  *   front_desk  bookings, guests, check-in and check-out; no prices, catalog or settings
  */
 export const ROLES = ["owner", "manager", "front_desk"] as const;
@@ -20,11 +20,13 @@ export type Permission =
   | "settings"
   | "audit" // read the audit log
   | "developers" // API keys and webhooks
+  | "emails" // the Outbox: the e-mails sent to guests and the business, and why one failed
+  | "emails_resend" // send an e-mail again
   | "staff"; // invite, change roles, remove
 
 const GRANTS: Record<Role, readonly Permission[]> = {
-  owner: ["bookings", "guests", "check_in", "calendar", "inventory", "catalog", "prices", "settings", "audit", "developers", "staff"],
-  manager: ["bookings", "guests", "check_in", "calendar", "inventory", "catalog", "prices", "settings", "audit"],
+  owner: ["bookings", "guests", "check_in", "calendar", "inventory", "catalog", "prices", "settings", "audit", "developers", "emails", "emails_resend", "staff"],
+  manager: ["bookings", "guests", "check_in", "calendar", "inventory", "catalog", "prices", "settings", "audit", "emails"],
   front_desk: ["bookings", "guests", "check_in", "calendar"],
 };
 

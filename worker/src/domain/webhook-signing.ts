@@ -11,9 +11,8 @@ import { Webhook } from "standardwebhooks";
 
 export const SECRET_PREFIX = "whsec_";
 
-/** Seconds to wait after failed attempt n (1-based) before attempt n + 1; 10 attempts in all. */
-export const RETRY_BACKOFF_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 14 * 3600, 20 * 3600, 24 * 3600] as const;
-export const MAX_ATTEMPTS = RETRY_BACKOFF_SECONDS.length + 1;
+/** The retry schedule, shared with the e-mails' delivery (domain/backoff.ts). */
+export { MAX_ATTEMPTS, RETRY_BACKOFF_SECONDS } from "./backoff";
 
 function toBase64(bytes: Uint8Array): string {
   let s = "";

@@ -5,7 +5,10 @@
 import { bookingEvent } from "../domain/events";
 import { releaseBookingStatement } from "../db/allocations";
 import { auditStatements, type Actor } from "../db/audit-log";
-import { bookingConfirmedGuard, bookingRow, cancelBookingStatement } from "../db/bookings";
+import { bookerRow, bookingConfirmedGuard, bookingRow, cancelBookingStatement } from "../db/bookings";
+import { businessById } from "../db/businesses";
+import { bookerMailTarget, emailStatements, kickMail } from "../db/emails";
+import { bookingEmails } from "../domain/email/plan";
 import { insertBookingNoteStatement } from "../db/booking-notes";
 import { kickDelivery, outboxStatements } from "../db/outbox";
 import { ApiError, invalid, notFound } from "../lib/errors";
@@ -16,15 +19,17 @@ const reference = (b: { reference_year: string; reference_number: number }) => `
 
 /**
  * Cancel a confirmed booking: its units are released at once (available again), BookingCancelled
- * is sent. 404 for no such booking, 409 when it is cancelled already (also when a concurrent
+ * is sent, and so are the e-mails of a cancellation (to the booker and the business). 404 for no such booking, 409 when it is cancelled already (also when a concurrent
  * cancel came first: the guard decides in the batch).
  */
 export async function cancelBooking(env: Env, actor: Actor, businessId: number, bookingId: string, now: Date): Promise<void> {
   const db = env.DB;
-  const booking = await bookingRow(db, businessId, bookingId);
-  if (!booking) throw notFound("The booking");
+  const [booking, booker, business] = await Promise.all([bookingRow(db, businessId, bookingId), bookerRow(db, businessId, bookingId), businessById(db, businessId)]);
+  if (!booking || !business) throw notFound("The booking");
   const already = new ApiError(409, "conflict", "The booking is already cancelled.");
   if (booking.status === "cancelled") throw already;
+  // The booker's cancellation e-mail and the business's notifications, written with the cancellation.
+  const emails = bookingEmails("cancelled", bookingId, bookerMailTarget(booker), business.config);
   try {
     await db.batch([
       bookingConfirmedGuard(db, businessId, bookingId),
@@ -34,12 +39,13 @@ export async function cancelBooking(env: Env, actor: Actor, businessId: number, 
       ...auditStatements(db, businessId, actor, [
         { action: "cancelled", entity: "booking", entityId: bookingId, summary: `Cancelled booking ${reference(booking)}`, before: { status: "confirmed" }, after: { status: "cancelled" } },
       ], now),
+      ...emailStatements(db, businessId, bookingId, emails, now),
     ]);
   } catch (err) {
     if (isGuardFailure(err)) throw already;
     throw err;
   }
-  await kickDelivery(env, businessId);
+  await Promise.all([kickDelivery(env, businessId), emails.length ? kickMail(env, businessId) : undefined]);
 }
 
 export const NOTE_MAX = 2000;

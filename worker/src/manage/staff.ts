@@ -41,6 +41,9 @@ import {
 import { ApiError, invalid, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { sha256Hex } from "../lib/keys";
+import { businessById } from "../db/businesses";
+import { emailStatements, kickMail } from "../db/emails";
+import { staffInvitationEmail } from "../domain/email/plan";
 import { hashPassword, needsRehash, PASSWORD_MAX, PASSWORD_MIN, randomToken, verifyPassword } from "../lib/password";
 import { isGuardFailure } from "./input";
 
@@ -60,6 +63,17 @@ export interface Invitation {
   /** The token of the link (shown once): the link is `/admin/invite/<token>` on the service's origin. */
   token: string;
   expiresAt: Date;
+  /** Where the invitation e-mail went, when one was written (a back-office invitation of a business with a sender). */
+  emailedTo: string | null;
+}
+
+/** An invitation made in the back office is also e-mailed, with the link on the service's origin. */
+export interface InvitationMailOptions {
+  env: Env;
+  /** The service's origin, e.g. "https://book.example" (the link is `<origin>/admin/invite/<token>`). */
+  origin: string;
+  /** The inviter's back-office language; the business's default when there are no e-mails in it. */
+  language: string | null;
 }
 
 /** The path of an invitation link (an e-mail will carry the same link, with the origin in front). */
@@ -82,6 +96,7 @@ export async function inviteStaff(
   input: { email: string; name?: string; role: string },
   now: Date,
   hours = INVITE_HOURS,
+  mail?: InvitationMailOptions,
 ): Promise<Invitation> {
   const email = input.email.trim();
   const name = (input.name ?? "").trim().slice(0, 120);
@@ -95,11 +110,24 @@ export async function inviteStaff(
   }
   const staffId = existing?.id ?? newId(now.getTime());
   const token = randomToken();
+  const tokenHash = await sha256Hex(token);
   const expiresAt = new Date(now.getTime() + hours * 60 * MINUTE);
+  // The invitation e-mail, written with the invitation (none when the business has no sender).
+  const business = mail ? await businessById(db, businessId) : null;
+  const invitationMail =
+    mail && business
+      ? staffInvitationEmail(staffId, tokenHash.slice(0, 16), email, mail.language, business.config, {
+          link: `${mail.origin}${invitePath(token)}`,
+          inviter: actor.name,
+          role,
+          expires_at: expiresAt.toISOString(),
+        })
+      : null;
   try {
     await db.batch([
       existing ? updatePendingStaffStatement(db, businessId, staffId, { name, role }, now) : insertStaffStatement(db, businessId, { id: staffId, email, emailNorm, name, role }, now),
-      insertInviteStatement(db, businessId, { tokenHash: await sha256Hex(token), staffId, purpose: "invite", createdBy: actor.name, expiresAt }, now),
+      insertInviteStatement(db, businessId, { tokenHash, staffId, purpose: "invite", createdBy: actor.name, expiresAt }, now),
+      ...emailStatements(db, businessId, null, invitationMail ? [invitationMail] : [], now),
       ...auditStatements(db, businessId, actor, [
         { action: "invited", entity: "staff", entityId: staffId, summary: `Invited ${email} as ${role.replace("_", " ")}`, after: { email, role } },
       ], now),
@@ -108,7 +136,8 @@ export async function inviteStaff(
     if (/UNIQUE constraint failed: staff_users/.test(String(err))) throw new ApiError(409, "conflict", `${email} was invited meanwhile.`);
     throw err;
   }
-  return { staffId, token, expiresAt };
+  if (invitationMail && mail) await kickMail(mail.env, businessId);
+  return { staffId, token, expiresAt, emailedTo: invitationMail?.recipient ?? null };
 }
 
 /** What an invitation link shows before it is used; 404 for a link that is unknown, used, expired or whose user was removed. */

@@ -70,7 +70,9 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .pager { display: flex; gap: 1rem; align-items: center; margin: .75rem 0; flex-wrap: wrap; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
 dl.facts dt { font-weight: 600; }
-dl.facts dd { margin: 0; }
+dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+ul.filters { list-style: none; padding: 0; margin: 0 0 1rem; }
+pre.message { white-space: pre-wrap; overflow-wrap: anywhere; max-width: 100%; padding: .75rem; border: 1px solid currentColor; border-radius: 4px; font-size: .9rem; }
 details { margin: 1rem 0; }
 summary { cursor: pointer; font-weight: 600; min-height: 2rem; }
 @media (max-width: 40rem) { header.top .me { margin-left: 0; } main { padding: .75rem; } .field { min-width: 100%; } }

@@ -7,7 +7,8 @@
  *   /admin/invite/:token                accept an invitation (set a password)
  *   /admin/:business/sign-in            sign in (e-mail and password)
  *   /admin/:business/...                behind a session of THIS business's staff: today, calendar,
- *                                       bookings, guests, developers, staff, audit, account
+ *                                       bookings, guests, emails (the Outbox), developers, staff,
+ *                                       audit, account
  *
  * Phase 2 (issue 19's settings and catalog code) adds catalog, prices, settings and widget here,
  * each behind its permission (domain/staff.ts) and in the navigation (kit.tsx NAV).
@@ -22,6 +23,7 @@ import { adminAssets } from "./assets";
 import { adminError, mountDoors, signOutRoute, staffSession } from "./auth";
 import { bookerSave, bookingCancel, bookingPage, bookingsPage, guestCheck, noteAdd } from "./bookings";
 import { calendarBlock, calendarPage } from "./calendar";
+import { emailPage, emailResend, emailsPage } from "./emails";
 import { developersPage, hookCreate, hookDelete, hookDeliveries, hookEnable, hookRedeliver, keyCreate, keyRevoke } from "./developers";
 import { guestsCsv, guestsPage } from "./guests";
 import type { AdminEnv } from "./kit";
@@ -73,6 +75,9 @@ export function adminRoutes() {
   admin.post("/:business/bookings/:id/guests/:guest/check-out", (c) => guestCheck(c, "out"));
   admin.get("/:business/guests", guestsPage);
   admin.get("/:business/guests.csv", guestsCsv);
+  admin.get("/:business/emails", emailsPage);
+  admin.get("/:business/emails/:id", emailPage);
+  admin.post("/:business/emails/:id/resend", emailResend);
   admin.get("/:business/developers", developersPage);
   admin.post("/:business/developers/keys", keyCreate);
   admin.post("/:business/developers/keys/:id/revoke", keyRevoke);

@@ -8,7 +8,7 @@ import { ROLES, type Role } from "../../domain/staff";
 import { listStaff } from "../../db/staff";
 import { changeRole, invitePath, inviteStaff, removeStaff } from "../../manage/staff";
 import { uuidParam } from "../private/query";
-import { base, Csrf, done, Field, flashOf, formErrors, FormError, formOf, Layout, need, Select, staffActor, stringsOf, fmtDateTime, type AdminContext } from "./kit";
+import { base, Csrf, done, Field, flashOf, formErrors, FormError, formOf, langOf, Layout, need, Select, staffActor, stringsOf, fmtDateTime, type AdminContext } from "./kit";
 
 interface FormState {
   values?: Record<string, string>;
@@ -16,7 +16,7 @@ interface FormState {
   message?: string;
 }
 
-async function render(c: AdminContext, state: { invite?: FormState; link?: { email: string; url: string; expires: string } } = {}, status: 200 | 201 | 409 | 422 = 200) {
+async function render(c: AdminContext, state: { invite?: FormState; link?: { email: string; url: string; expires: string; emailed: string | null } } = {}, status: 200 | 201 | 409 | 422 = 200) {
   need(c, "staff");
   const t = stringsOf(c);
   const me = c.get("staff");
@@ -36,6 +36,7 @@ async function render(c: AdminContext, state: { invite?: FormState; link?: { ema
           <code id="invite-link" data-copy data-copy-label="Copy" data-copied-label="Copied.">
             {state.link.url}
           </code>
+          {state.link.emailed ? <p data-invite-emailed>{t.staff.inviteEmailed(state.link.emailed)}</p> : null}
         </div>
       ) : null}
       <div class="table-wrap" tabindex={0} role="region" aria-label={t.staff.title}>
@@ -114,9 +115,14 @@ export async function staffInvite(c: AdminContext) {
   need(c, "staff");
   const form = await formOf(c);
   try {
-    const invite = await inviteStaff(c.env.DB, staffActor(c), c.get("staff").business_id, { email: form.email ?? "", name: form.name, role: form.role ?? "" }, c.get("now"));
-    const url = `${new URL(c.req.url).origin}${invitePath(invite.token)}`;
-    return render(c, { link: { email: (form.email ?? "").trim(), url, expires: invite.expiresAt.toISOString() } }, 201);
+    const origin = new URL(c.req.url).origin;
+    const invite = await inviteStaff(c.env.DB, staffActor(c), c.get("staff").business_id, { email: form.email ?? "", name: form.name, role: form.role ?? "" }, c.get("now"), undefined, {
+      env: c.env,
+      origin,
+      language: langOf(c),
+    });
+    const url = `${origin}${invitePath(invite.token)}`;
+    return render(c, { link: { email: (form.email ?? "").trim(), url, expires: invite.expiresAt.toISOString(), emailed: invite.emailedTo } }, 201);
   } catch (err) {
     const failed = formErrors(err);
     if (!failed) throw err;

@@ -1,6 +1,7 @@
 import { createRouter } from "../../lib/openapi";
 import { bookerRoutes } from "./bookers";
 import { bookingRoutes } from "./bookings";
+import { emailRoutes } from "./emails";
 import { guestRoutes } from "./guests";
 import { personRoutes } from "./persons";
 import { webhookRoutes } from "./webhooks";
@@ -10,8 +11,9 @@ import { productAdminRoutes } from "./catalog/products";
 import { settingsAdminRoutes } from "./settings";
 
 /**
- * The private API (spec private-api.md): persons, guests, bookers, bookings and webhooks of the
- * authenticated key's business, and its administration: settings, catalog, audit log. Mounted by index.ts under /private behind a private-scope key.
+ * The private API (spec private-api.md): persons, guests, bookers, bookings, webhooks and e-mails
+ * of the authenticated key's business, and its administration: settings, catalog, audit log.
+ * Mounted by index.ts under /private behind a private-scope key.
  *
  * Envelopes (the spec fixes some, we decided the rest):
  * - GET /guests: a JSON array (spec); a Guest alone elsewhere (spec).
@@ -32,5 +34,6 @@ export function privateApi() {
   api.route("/", lookupAdminRoutes);
   api.route("/", seasonAdminRoutes);
   api.route("/", auditRoutes);
+  api.route("/", emailRoutes);
   return api;
 }

@@ -1,0 +1,269 @@
+/**
+ * The e-mails about a booking, as pure functions of its data: to the booker (confirmation,
+ * cancellation) and to the business (new booking, cancelled booking). Each gives the subject, the
+ * plain text and the HTML, in one language.
+ */
+import { esc, frame, html, type MailBrand } from "./layout";
+import { fill, MAIL_STRINGS, type MailLanguage, type MailStrings } from "./strings";
+
+export interface MailLine {
+  title: string;
+  qty: number;
+  /** As booked: 'YYYY-MM-DD' or, for timeslots, 'YYYY-MM-DD HH:mm:ss'. */
+  dates: string[];
+  /** Minor units of the booking's currency. */
+  price: number;
+}
+
+export interface MailGuest {
+  name: string;
+  /** The package's title, in the e-mail's language where the catalog has it. */
+  stay: string;
+  start: string;
+  end: string;
+  room: string | null;
+  privateRoom: boolean;
+  extras: MailLine[];
+  /** Minor units: the guest's package, room and extras. */
+  total: number;
+}
+
+export interface BookingMail {
+  brand: MailBrand;
+  language: MailLanguage;
+  /** "2026-1001" */
+  reference: string;
+  currency: string;
+  /** Minor digits of the currency. */
+  digits: number;
+  /** Minor units. */
+  total: number;
+  start: string;
+  end: string;
+  booker: { firstName: string; name: string; email: string; phone: string | null };
+  guests: MailGuest[];
+  /** The terms the booker accepted, in their language (null when not known). */
+  terms: string | null;
+  newsletter: boolean;
+}
+
+export interface ComposedMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export type BookingMailKind = "booking_confirmation" | "booking_cancelled" | "owner_new_booking" | "owner_booking_cancelled";
+
+/** Amounts in the booking's currency, as the language writes them ("€1,234.50", "1.234,50 €"). */
+export function money(minor: number, currency: string, digits: number, language: string): string {
+  return new Intl.NumberFormat(language, { style: "currency", currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(minor / 10 ** digits);
+}
+
+/** "Sat, 5 Dec 2026" in the language. */
+export function day(iso: string, language: string): string {
+  return new Intl.DateTimeFormat(language, { weekday: "short", day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(new Date(`${iso.slice(0, 10)}T00:00:00Z`));
+}
+
+function slot(date: string, language: string): string {
+  const d = new Date(`${date.slice(0, 10)}T${date.slice(11, 19) || "00:00:00"}Z`);
+  return new Intl.DateTimeFormat(language, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZone: "UTC" }).format(d);
+}
+
+const range = (start: string, end: string, language: string) => `${day(start, language)} – ${day(end, language)}`;
+
+/** What one extra says beside its title: its timeslots, or how many. */
+function lineDetail(l: MailLine, s: MailStrings, language: string): string {
+  const timed = l.dates.filter((d) => d.length > 10);
+  if (timed.length) return timed.map((d) => slot(d, language)).join(", ");
+  return l.qty > 1 ? fill(s.times, { n: l.qty }) : "";
+}
+
+interface Parts {
+  s: MailStrings;
+  m: BookingMail;
+  amount: (minor: number) => string;
+  /** An extra's price: "included" when it costs nothing of its own. */
+  price: (minor: number) => string;
+  vars: Record<string, string>;
+}
+
+function partsOf(m: BookingMail): Parts {
+  const s = MAIL_STRINGS[m.language];
+  return {
+    s,
+    m,
+    amount: (minor) => money(minor, m.currency, m.digits, m.language),
+    price: (minor) => (minor === 0 ? s.included : money(minor, m.currency, m.digits, m.language)),
+    vars: { business: m.brand.name, reference: m.reference, name: m.booker.firstName, booker: m.booker.name, start: day(m.start, m.language) },
+  };
+}
+
+/** The guests with their stay, room and extras: as text lines and as HTML cards. */
+function guestsBlock({ s, m, amount, price }: Parts, withPrices: boolean): { text: string[]; html: string } {
+  const text: string[] = [];
+  let cards = "";
+  for (const g of m.guests) {
+    const room = g.room ? `${g.room}${g.privateRoom ? ` (${s.privateRoom})` : ""}` : null;
+    text.push(`* ${g.name}`, `  ${s.stay}: ${g.stay}, ${range(g.start, g.end, m.language)}`);
+    if (room) text.push(`  ${s.room}: ${room}`);
+    for (const e of g.extras) {
+      const detail = lineDetail(e, s, m.language);
+      text.push(`  + ${e.title}${detail ? ` (${detail})` : ""}${withPrices ? `: ${price(e.price)}` : ""}`);
+    }
+    if (withPrices) text.push(`  ${s.guestTotal}: ${amount(g.total)}`);
+    text.push("");
+    const rows: [string, string, boolean?][] = [];
+    for (const e of g.extras) {
+      const detail = lineDetail(e, s, m.language);
+      rows.push([`${e.title}${detail ? ` (${detail})` : ""}`, withPrices ? price(e.price) : ""]);
+    }
+    if (withPrices) rows.push([s.guestTotal, amount(g.total), true]);
+    cards += html.card(
+      `<p style="margin:0 0 4px;font-weight:700">${esc(g.name)}</p>` +
+        `<p style="margin:0 0 4px">${esc(g.stay)} · ${esc(range(g.start, g.end, m.language))}</p>` +
+        (room ? `<p style="margin:0 0 8px">${esc(s.room)}: ${esc(room)}</p>` : "") +
+        (g.extras.length ? `<p style="margin:8px 0 0;font-size:14px;color:#52606d">${esc(s.extras)}</p>` : "") +
+        (rows.length ? html.rows(rows) : ""),
+    );
+  }
+  return { text, html: cards };
+}
+
+function contactLines({ s, m }: Parts): string[] {
+  return [m.brand.name, m.brand.contactEmail, m.brand.contactPhone].filter((x): x is string => !!x);
+}
+
+function footer(p: Parts): { text: string[]; html: string } {
+  const { s, m } = p;
+  const contact = contactLines(p);
+  const hint = fill(s.replyHint, p.vars);
+  const auto = fill(s.automatic, p.vars);
+  const mail = m.brand.contactEmail;
+  return {
+    text: ["--", `${s.contactHeading}: ${contact.join(" · ")}`, hint, auto],
+    html:
+      `<p style="margin:0 0 6px"><strong>${esc(s.contactHeading)}:</strong> ${esc(m.brand.name)}` +
+      (mail ? ` · <a href="mailto:${esc(mail)}" style="color:#1f2933">${esc(mail)}</a>` : "") +
+      (m.brand.contactPhone ? ` · ${esc(m.brand.contactPhone)}` : "") +
+      `</p><p style="margin:0 0 6px">${esc(hint)}</p><p style="margin:0">${esc(auto)}</p>`,
+  };
+}
+
+function render(p: Parts, subject: string, heading: string, preheader: string, textBody: string[], htmlBody: string): ComposedMail {
+  const foot = footer(p);
+  return {
+    subject,
+    text: [heading, "", ...textBody, ...foot.text].join("\n") + "\n",
+    html: frame(p.m.brand, p.m.language, subject, preheader, html.h1(heading) + htmlBody, foot.html),
+  };
+}
+
+/** The summary rows every booking e-mail starts with. */
+function summary({ s, m, amount }: Parts, withTotal: boolean): { text: string[]; html: string } {
+  const rows: [string, string, boolean?][] = [
+    [s.reference, m.reference, true],
+    [s.dates, range(m.start, m.end, m.language)],
+    ...(withTotal ? [[s.total, amount(m.total), true] as [string, string, boolean]] : []),
+  ];
+  return { text: rows.map(([k, v]) => `${k}: ${v}`), html: html.rows(rows) };
+}
+
+/** To the booker, when the booking is made. */
+export function bookingConfirmation(m: BookingMail): ComposedMail {
+  const p = partsOf(m);
+  const { s, vars } = p;
+  const top = summary(p, true);
+  const guests = guestsBlock(p, true);
+  const next = fill(s.next, vars);
+  const text = [
+    fill(s.confirmation.hello, vars),
+    fill(s.confirmation.intro, vars),
+    "",
+    ...top.text,
+    "",
+    `${s.guests}:`,
+    ...guests.text,
+    `${s.total}: ${p.amount(m.total)}`,
+    "",
+    `${s.nextHeading}:`,
+    next,
+    "",
+    ...(m.terms ? [`${s.termsHeading}:`, m.terms, ""] : []),
+  ];
+  const body =
+    html.p(fill(s.confirmation.hello, vars)) +
+    html.p(fill(s.confirmation.intro, vars)) +
+    top.html +
+    html.h2(s.guests) +
+    guests.html +
+    html.rows([[s.total, p.amount(m.total), true]]) +
+    html.h2(s.nextHeading) +
+    html.p(next) +
+    (m.terms ? html.h2(s.termsHeading) + html.small(m.terms) : "");
+  const subject = fill(s.confirmation.subject, vars);
+  return render(p, subject, s.confirmation.heading, `${m.reference} · ${p.amount(m.total)}`, text, body);
+}
+
+/** To the booker, when the booking is cancelled. */
+export function bookingCancellation(m: BookingMail): ComposedMail {
+  const p = partsOf(m);
+  const { s, vars } = p;
+  const top = summary(p, false);
+  const guests = guestsBlock(p, false);
+  const text = [fill(s.cancellation.hello, vars), fill(s.cancellation.intro, vars), "", ...top.text, "", `${s.guests}:`, ...guests.text, fill(s.cancellation.questions, vars), ""];
+  const body =
+    html.p(fill(s.cancellation.hello, vars)) +
+    html.p(fill(s.cancellation.intro, vars)) +
+    top.html +
+    html.h2(s.guests) +
+    guests.html +
+    html.p(fill(s.cancellation.questions, vars));
+  return render(p, fill(s.cancellation.subject, vars), s.cancellation.heading, m.reference, text, body);
+}
+
+function bookerLines({ s, m }: Parts): { text: string[]; html: string } {
+  const parts = [m.booker.name, m.booker.email, m.booker.phone].filter((x): x is string => !!x);
+  return {
+    text: [`${s.booker}: ${parts.join(" · ")}`],
+    html:
+      `<p style="margin:12px 0"><strong>${esc(s.booker)}:</strong> ${esc(m.booker.name)} · ` +
+      `<a href="mailto:${esc(m.booker.email)}" style="color:#1f2933">${esc(m.booker.email)}</a>` +
+      (m.booker.phone ? ` · ${esc(m.booker.phone)}` : "") +
+      "</p>",
+  };
+}
+
+/** To the business's notification addresses, when a booking is made. */
+export function ownerNewBooking(m: BookingMail): ComposedMail {
+  const p = partsOf(m);
+  const { s, vars } = p;
+  const top = summary(p, true);
+  const who = bookerLines(p);
+  const guests = guestsBlock(p, true);
+  const newsletter = m.newsletter ? s.ownerNew.newsletterYes : s.ownerNew.newsletterNo;
+  const intro = fill(s.ownerNew.intro, vars);
+  const text = [intro, "", ...top.text, ...who.text, "", `${s.guests}:`, ...guests.text, `${s.total}: ${p.amount(m.total)}`, newsletter, ""];
+  const body = html.p(intro) + top.html + who.html + html.h2(s.guests) + guests.html + html.rows([[s.total, p.amount(m.total), true]]) + html.p(newsletter);
+  return render(p, fill(s.ownerNew.subject, vars), fill(s.ownerNew.heading, vars), intro, text, body);
+}
+
+/** To the business's notification addresses, when a booking is cancelled. */
+export function ownerBookingCancelled(m: BookingMail): ComposedMail {
+  const p = partsOf(m);
+  const { s, vars } = p;
+  const top = summary(p, true);
+  const who = bookerLines(p);
+  const guests = guestsBlock(p, false);
+  const intro = fill(s.ownerCancelled.intro, vars);
+  const text = [intro, "", ...top.text, ...who.text, "", `${s.guests}:`, ...guests.text];
+  const body = html.p(intro) + top.html + who.html + html.h2(s.guests) + guests.html;
+  return render(p, fill(s.ownerCancelled.subject, vars), fill(s.ownerCancelled.heading, vars), intro, text, body);
+}
+
+export const BOOKING_TEMPLATES: Record<BookingMailKind, (m: BookingMail) => ComposedMail> = {
+  booking_confirmation: bookingConfirmation,
+  booking_cancelled: bookingCancellation,
+  owner_new_booking: ownerNewBooking,
+  owner_booking_cancelled: ownerBookingCancelled,
+};

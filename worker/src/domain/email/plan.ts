@@ -1,0 +1,102 @@
+/**
+ * Which e-mails an event gives, to whom, in which language, under which Message-ID. Pure: the
+ * statements that store them are db/emails.ts, in the batch of the change itself.
+ *
+ * One e-mail per event and recipient: its `event_key` names both (unique per business in D1), and
+ * its Message-ID is `<event_key@sender's domain>`, fixed when the row is written, so every attempt
+ * and any duplicate a crash could cause carries the same one.
+ */
+import type { BusinessConfig } from "../../contract/config";
+import { mailLanguage, type MailLanguage } from "./strings";
+import { shortHash } from "./mime";
+
+export const EMAIL_KINDS = ["booking_confirmation", "booking_cancelled", "owner_new_booking", "owner_booking_cancelled", "staff_invitation"] as const;
+
+/** Kinds whose params hold a secret (a sign-in link): kept only until the e-mail is sent or fails, never resent. */
+export const SECRET_KINDS: readonly EmailKind[] = ["staff_invitation"];
+export type EmailKind = (typeof EMAIL_KINDS)[number];
+
+export interface PlannedEmail {
+  kind: EmailKind;
+  eventKey: string;
+  messageId: string;
+  recipient: string;
+  language: MailLanguage;
+  params: Record<string, unknown>;
+}
+
+/** The settings that decide who gets what. */
+export type MailConfig = Pick<BusinessConfig, "email_from" | "notification_emails" | "default_language" | "terms">;
+
+/** The terms in `language` where the business wrote them, else its default terms. */
+export function termsIn(config: MailConfig, _language: string): string {
+  return config.terms;
+}
+
+const domainOf = (address: string) => address.slice(address.lastIndexOf("@") + 1).toLowerCase();
+
+/** `<event_key@domain>`: the domain of the sender the e-mail is written with. */
+export function messageIdFor(eventKey: string, from: string): string {
+  return `<${eventKey}@${domainOf(from)}>`;
+}
+
+function planned(kind: EmailKind, event: string, recipient: string, language: MailLanguage, from: string, params: Record<string, unknown> = {}): PlannedEmail {
+  // The address in the key (hashed: a key names no person) keeps one e-mail per event and address.
+  const eventKey = `${event}.${shortHash(recipient.trim().toLowerCase())}`;
+  return { kind, eventKey, messageId: messageIdFor(eventKey, from), recipient: recipient.trim(), language, params };
+}
+
+/**
+ * A booking made (`booked`) or cancelled: the booker's e-mail in their language (the business's
+ * default when there are no e-mails in theirs) and one to each notification address in the
+ * business's default language. None when the business has no sender (`email_from` null).
+ */
+export function bookingEmails(
+  event: "booked" | "cancelled",
+  bookingId: string,
+  booker: { email: string | null; language: string | null },
+  config: MailConfig,
+): PlannedEmail[] {
+  const from = config.email_from;
+  if (!from) return [];
+  const out: PlannedEmail[] = [];
+  const toBooker: EmailKind = event === "booked" ? "booking_confirmation" : "booking_cancelled";
+  const toOwner: EmailKind = event === "booked" ? "owner_new_booking" : "owner_booking_cancelled";
+  if (booker.email) {
+    const language = mailLanguage(booker.language, config.default_language);
+    // The terms as the booker accepted them: the business may change them after.
+    const params = event === "booked" ? { terms: termsIn(config, language) } : {};
+    out.push(planned(toBooker, `${toBooker.replaceAll("_", "-")}.${bookingId}`, booker.email, language, from, params));
+  }
+  const ownerLanguage = mailLanguage(config.default_language, config.default_language);
+  const seen = new Set<string>();
+  for (const address of config.notification_emails) {
+    const norm = address.trim().toLowerCase();
+    if (seen.has(norm)) continue;
+    seen.add(norm);
+    out.push(planned(toOwner, `${toOwner.replaceAll("_", "-")}.${bookingId}`, address, ownerLanguage, from));
+  }
+  return out;
+}
+
+/** The address the booker's confirmation goes to, when one is sent. */
+export function confirmationAddress(emails: PlannedEmail[]): string | null {
+  return emails.find((e) => e.kind === "booking_confirmation")?.recipient ?? null;
+}
+
+/**
+ * A back-office invitation (manage/staff.ts): to the person invited, with the one-time link, in
+ * `language` (the inviter's back office's, else the business's default). None without a sender.
+ * One per invitation link: `linkKey` names it (a prefix of the stored hash of its token).
+ */
+export function staffInvitationEmail(
+  staffId: string,
+  linkKey: string,
+  recipient: string,
+  language: string | null,
+  config: MailConfig,
+  params: { link: string; inviter: string; role: string; expires_at: string },
+): PlannedEmail | null {
+  if (!config.email_from) return null;
+  return planned("staff_invitation", `staff-invitation.${staffId}.${linkKey}`, recipient, mailLanguage(language, config.default_language), config.email_from, params);
+}

@@ -1,0 +1,69 @@
+/**
+ * The back office's invitation e-mail (issue 20's staff invitations): who invited whom, with which
+ * role, and the one-time link that sets a password. Pure. The link is a secret: the outbox keeps
+ * it only until the e-mail is sent (db/emails.ts), and the message kept afterwards has it removed
+ * (REDACTED_LINK).
+ */
+import type { ComposedMail } from "./booking";
+import { esc, frame, html, type MailBrand } from "./layout";
+import { fill, type MailLanguage } from "./strings";
+
+export interface InvitationMail {
+  brand: MailBrand;
+  language: MailLanguage;
+  /** Who invited (a staff user's name or e-mail, or the CLI). */
+  inviter: string;
+  role: "owner" | "manager" | "front_desk";
+  /** The one-time link, with the service's origin. */
+  link: string;
+  /** UTC, ISO 8601. */
+  expiresAt: string;
+}
+
+/** What the kept copy of an invitation shows in place of its link. */
+export const REDACTED_LINK = "[sign-in link removed once sent]";
+
+const STRINGS: Record<MailLanguage, { subject: string; heading: string; intro: string; action: string; expires: string; ignore: string; roles: Record<InvitationMail["role"], string> }> = {
+  en: {
+    subject: "You are invited to the back office of {business}",
+    heading: "Join {business}",
+    intro: "{inviter} invited you to the back office of {business} as {role}.",
+    action: "Set your password with this link. It works once, until {expires} UTC:",
+    expires: "",
+    ignore: "If you did not expect this invitation, ignore this e-mail: nothing happens without the link.",
+    roles: { owner: "owner", manager: "manager", front_desk: "front desk" },
+  },
+  de: {
+    subject: "Einladung in das Backoffice von {business}",
+    heading: "Willkommen bei {business}",
+    intro: "{inviter} hat Sie in das Backoffice von {business} eingeladen, als {role}.",
+    action: "Legen Sie Ihr Passwort mit diesem Link fest. Er funktioniert einmal, bis {expires} UTC:",
+    expires: "",
+    ignore: "Wenn Sie diese Einladung nicht erwartet haben, ignorieren Sie diese E-Mail: ohne den Link geschieht nichts.",
+    roles: { owner: "Inhaber/in", manager: "Manager/in", front_desk: "Rezeption" },
+  },
+  es: {
+    subject: "Invitación al back office de {business}",
+    heading: "Únete a {business}",
+    intro: "{inviter} te ha invitado al back office de {business} como {role}.",
+    action: "Elige tu contraseña con este enlace. Funciona una vez, hasta el {expires} UTC:",
+    expires: "",
+    ignore: "Si no esperabas esta invitación, ignora este correo: sin el enlace no pasa nada.",
+    roles: { owner: "propietario/a", manager: "gerente", front_desk: "recepción" },
+  },
+};
+
+export function staffInvitation(m: InvitationMail): ComposedMail {
+  const s = STRINGS[m.language];
+  const vars = { business: m.brand.name, inviter: m.inviter, role: s.roles[m.role], expires: m.expiresAt.replace("T", " ").slice(0, 16) };
+  const subject = fill(s.subject, vars);
+  const heading = fill(s.heading, vars);
+  const text = [heading, "", fill(s.intro, vars), "", fill(s.action, vars), m.link, "", fill(s.ignore, vars), ""].join("\n");
+  const body =
+    html.h1(heading) +
+    html.p(fill(s.intro, vars)) +
+    html.p(fill(s.action, vars)) +
+    `<p style="margin:0 0 16px;overflow-wrap:anywhere"><a href="${esc(m.link)}" style="color:#1f2933;font-weight:700">${esc(m.link)}</a></p>` +
+    html.small(fill(s.ignore, vars));
+  return { subject, text, html: frame(m.brand, m.language, subject, fill(s.intro, vars), body, `<p style="margin:0">${esc(m.brand.name)}</p>`) };
+}

@@ -1,0 +1,177 @@
+import { DurableObject } from "cloudflare:workers";
+import { EmailMessage } from "cloudflare:email";
+import { nextAttemptAt } from "../domain/backoff";
+import { isoDateTime } from "../lib/time";
+import { attemptFailedStatement, claimEmailStatement, dueEmails, nextEmailDue, sentStatement, type EmailRow } from "../db/emails";
+import { ComposeError, composeEmail, type ComposedEmail } from "../mail/compose";
+
+/** E-mails one run sends before it looks again (more: the alarm rings at once). */
+const SEND_BATCH = 20;
+/**
+ * How long an attempt may take before it counts as cut off (its process died between handing the
+ * message over and recording the outcome): after it, the e-mail is due again.
+ */
+const SEND_LEASE_MS = 10 * 60_000;
+/** After a run started by a kick failed: the alarm tries again this much later. */
+const RETRY_SOON_MS = 5_000;
+
+/**
+ * Errors of Cloudflare Email Service that no retry can mend (docs: Workers API, error codes): the
+ * e-mail fails at once. Every other error (a sender domain not verified yet, a rate limit, the
+ * service unavailable) is tried again on the backoff.
+ */
+const PERMANENT = new Set([
+  "E_VALIDATION_ERROR", "E_FIELD_MISSING", "E_TOO_MANY_RECIPIENTS", "E_RECIPIENT_SUPPRESSED", "E_CONTENT_TOO_LARGE",
+  "E_HEADER_NOT_ALLOWED", "E_HEADER_USE_API_FIELD", "E_HEADER_VALUE_INVALID", "E_HEADER_VALUE_TOO_LONG", "E_HEADER_NAME_INVALID",
+  "E_HEADERS_TOO_LARGE", "E_HEADERS_TOO_MANY",
+]);
+
+/**
+ * One per business: sends the business's e-mails from the outbox (db/emails.ts), at least once.
+ *
+ * Each due e-mail is claimed in D1 (`sending`, one attempt more, a lease of SEND_LEASE_MS), composed
+ * (mail/compose.ts), handed to the `EMAIL` send_email binding, and its outcome recorded: `sent`
+ * with the message as sent, or the error and the next attempt on the webhooks' backoff (5 s, 5 min,
+ * 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h), `failed` after the 10th or on an error no retry mends.
+ *
+ * Never twice for one event: the rows are unique per event and address, a claim is a guarded
+ * UPDATE (two runs never take the same attempt), and a success is recorded before anything could
+ * try the e-mail again. What is left is the crash between the provider accepting the message and
+ * the record: the lease passes, the e-mail is sent again with the same Message-ID and
+ * X-Booking-Email-Id, and `unconfirmed_attempts` says a duplicate may have gone out.
+ *
+ * A kick (e-mails written) starts a run at once; the alarm rings at the next due e-mail (a retry,
+ * or the lease of an attempt under way). Runs are serialized in memory.
+ */
+export class EmailDelivery extends DurableObject<Env> {
+  private running: Promise<void> | null = null;
+  private again = false;
+  private businessId: number | undefined;
+
+  /** E-mails were written: send them now. The caller does not wait; a failed run retries from the alarm. */
+  async kick(businessId: number): Promise<void> {
+    await this.remember(businessId);
+    this.run().catch(async (err) => {
+      console.error(JSON.stringify({ level: "warn", msg: "mail run failed", business: businessId, error: String(err) }));
+      await this.alarmBy(Date.now() + RETRY_SOON_MS);
+    });
+  }
+
+  private async remember(businessId: number): Promise<void> {
+    if (this.businessId === businessId) return;
+    if ((await this.ctx.storage.get<number>("business_id")) !== businessId) await this.ctx.storage.put("business_id", businessId);
+    this.businessId = businessId;
+  }
+
+  /** The alarm rings at `at` at the latest (an earlier one stays). */
+  private async alarmBy(at: number): Promise<void> {
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
+  }
+
+  /** Resolves when no run is in progress and none is due (tests wait on it). Gives up after 5 s. */
+  async idle(): Promise<void> {
+    const until = Date.now() + 5000;
+    while (Date.now() < until) {
+      if (this.running) {
+        await this.running;
+        continue;
+      }
+      const alarm = await this.ctx.storage.getAlarm();
+      if (alarm === null || alarm > Date.now()) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  /** Tests only (ALLOW_TEST_CLOCK=1): move this object's clock, so retries come due without sleeping. */
+  async setTestNow(iso: string): Promise<void> {
+    if (this.env.ALLOW_TEST_CLOCK !== "1") throw new Error("the test clock is disabled");
+    await this.ctx.storage.put("clock_offset_ms", Date.parse(iso) - Date.now());
+  }
+
+  async alarm(): Promise<void> {
+    await this.run();
+  }
+
+  private async clockOffset(): Promise<number> {
+    if (this.env.ALLOW_TEST_CLOCK !== "1") return 0;
+    return (await this.ctx.storage.get<number>("clock_offset_ms")) ?? 0;
+  }
+
+  private run(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.drain();
+        } while (this.again);
+      } finally {
+        this.running = null;
+      }
+    })();
+    return this.running;
+  }
+
+  private async drain(): Promise<void> {
+    const businessId = this.businessId ?? (await this.ctx.storage.get<number>("business_id"));
+    if (businessId === undefined) return;
+    const db = this.env.DB;
+    const offset = await this.clockOffset();
+    const now = new Date(Date.now() + offset);
+    const due = await dueEmails(db, businessId, isoDateTime(now), SEND_BATCH);
+    if (due.length) {
+      // Should this process die while sending, the alarm comes back when the leases pass.
+      await this.alarmBy(Date.now() + SEND_LEASE_MS);
+      for (const email of due) await this.attempt(db, email, now);
+    }
+    if (due.length === SEND_BATCH) {
+      await this.ctx.storage.setAlarm(Date.now());
+      return;
+    }
+    const next = await nextEmailDue(db, businessId);
+    if (next) await this.ctx.storage.setAlarm(Math.max(Date.now(), Date.parse(next) - offset));
+    else await this.ctx.storage.deleteAlarm();
+  }
+
+  /** One attempt of one e-mail, and its record. */
+  private async attempt(db: D1Database, email: EmailRow, now: Date): Promise<void> {
+    const at = isoDateTime(now);
+    const claimed = await claimEmailStatement(db, email, at, isoDateTime(new Date(now.getTime() + SEND_LEASE_MS))).run();
+    if (!claimed.meta.changes) return; // no longer due as read: another run has it
+    const attempt = email.attempts + 1;
+    let message: ComposedEmail | null = null;
+    let providerId: string | null;
+    try {
+      message = await composeEmail(db, email, now);
+      const result = await this.env.EMAIL.send(new EmailMessage(message.from, message.to, message.raw));
+      providerId = result?.messageId ?? null;
+    } catch (err) {
+      const code = (err as { code?: unknown })?.code;
+      const permanent = typeof code === "string" && PERMANENT.has(code);
+      const reason = err instanceof ComposeError ? `cannot compose: ${err.message}` : `${typeof code === "string" ? `${code}: ` : ""}${String((err as Error)?.message ?? err)}`;
+      const retry = permanent ? null : nextAttemptAt(attempt, now);
+      const as = { sender: message?.from ?? null, subject: message?.subject ?? null, raw: message?.stored ?? null };
+      await attemptFailedStatement(db, email.id, reason, as, retry && isoDateTime(retry), at).run();
+      return;
+    }
+    // Accepted: recorded before anything could try this e-mail again (the claim's lease still holds
+    // it). Should D1 refuse the record three times, the lease passes and the e-mail goes again,
+    // as after a crash here: counted as unconfirmed, with the same Message-ID.
+    const sent = sentStatement(db, email.id, { sender: message.from, subject: message.subject, raw: message.stored, providerId }, at);
+    for (let i = 1; ; i++) {
+      try {
+        await sent.run();
+        return;
+      } catch (err) {
+        if (i === 3) {
+          console.error(JSON.stringify({ level: "error", msg: "mail sent but not recorded", email: email.id, error: String(err) }));
+          return;
+        }
+      }
+    }
+  }
+}

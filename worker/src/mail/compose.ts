@@ -1,0 +1,156 @@
+/**
+ * An e-mail of the outbox as the message to send: its data read from D1 in one round trip (the
+ * business, its catalog for the titles in the e-mail's language, the booking with its booker,
+ * guests and lines), put into the templates of domain/email and wrapped as MIME. Composed at each
+ * attempt until one succeeds, so a retry after the business fixed its sender uses the new one; the
+ * Message-ID is the row's, the same every time.
+ */
+import { snapshotFrom, SNAPSHOT_STATEMENTS, snapshotStatements } from "../db/catalog-snapshot";
+import { bookingMailStatements, type EmailRow, type MailGuestRow } from "../db/emails";
+import type { BookingRow } from "../db/bookings";
+import { BOOKING_TEMPLATES, type BookingMail, type BookingMailKind, type MailGuest } from "../domain/email/booking";
+import { buildMime } from "../domain/email/mime";
+import { REDACTED_LINK, staffInvitation } from "../domain/email/staff";
+import { businessById } from "../db/businesses";
+import { mailLanguage } from "../domain/email/strings";
+import { minorDigits } from "../domain/money";
+import { translated } from "../domain/product";
+import { referenceOf } from "../domain/reference";
+import type { CatalogSnapshot } from "../domain/catalog";
+
+export interface ComposedEmail {
+  from: string;
+  to: string;
+  subject: string;
+  /** The message to hand to the provider. */
+  raw: string;
+  /** The message to keep in the outbox: `raw`, or for an invitation `raw` with its link removed. */
+  stored: string;
+}
+
+/** An e-mail that cannot be composed (no sender set, the booking gone): the attempt fails with this reason. */
+export class ComposeError extends Error {}
+
+const rowsOf = <T>(r: D1Result) => r.results as unknown as T[];
+
+interface LineRow {
+  guest_id: string | null;
+  product_id: number;
+  role: string;
+  dates: string;
+  qty: number;
+  price_minor: number;
+}
+
+function parseJson<T>(text: string | null | undefined, fallback: T): T {
+  try {
+    return text ? (JSON.parse(text) as T) : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+const fullName = (p: Record<string, unknown>) => [p.first_name, p.last_name].filter((x) => typeof x === "string" && x).join(" ");
+
+function guestsOf(snap: CatalogSnapshot, guests: MailGuestRow[], lines: LineRow[], booking: BookingRow, language: string): MailGuest[] {
+  const title = (id: number) => {
+    const p = snap.products.get(id);
+    return p ? translated(p, "title", language) : `#${id}`;
+  };
+  return guests.map((g) => {
+    const person = parseJson<Record<string, unknown>>(g.person_snapshot, {});
+    const own = lines.filter((l) => l.guest_id === g.id);
+    const pkg = own.find((l) => l.role === "package");
+    const room = own.find((l) => l.role === "accommodation");
+    const extras = own.filter((l) => !["package", "accommodation", "srs"].includes(l.role));
+    return {
+      name: fullName(person),
+      stay: title(g.package_id ?? pkg?.product_id ?? 0),
+      start: g.start_date ?? g.arrives_on ?? booking.start_date,
+      end: g.end_date ?? g.departs_on ?? booking.end_date,
+      room: room ? title(room.product_id) : null,
+      privateRoom: own.some((l) => l.role === "srs"),
+      extras: extras.map((l) => ({ title: title(l.product_id), qty: l.qty, dates: parseJson<string[]>(l.dates, []), price: l.price_minor })),
+      total: own.reduce((s, l) => s + l.price_minor, 0),
+    };
+  });
+}
+
+/** The MIME message of a composed e-mail, with its stable Message-ID and the headers every e-mail carries. */
+function mime(email: EmailRow, from: string, name: string, replyTo: string | null, language: string, mail: { subject: string; text: string; html: string }, now: Date): string {
+  return buildMime({
+    from: { email: from, name },
+    to: email.recipient,
+    replyTo,
+    subject: mail.subject,
+    messageId: email.message_id,
+    date: now,
+    language,
+    text: mail.text,
+    html: mail.html,
+    // Survives a provider that writes its own Message-ID: the same on every attempt of this e-mail.
+    headers: { "X-Booking-Email-Id": email.id, "X-Booking-Email-Event": email.event_key },
+  });
+}
+
+/** A back-office invitation: from the business's settings and the link the outbox keeps until it is sent. */
+async function composeInvitation(db: D1Database, email: EmailRow, now: Date): Promise<ComposedEmail> {
+  const business = await businessById(db, email.business_id);
+  if (!business) throw new ComposeError("the business no longer exists");
+  const config = business.config;
+  const from = config.email_from;
+  if (!from) throw new ComposeError("the business has no sender address (settings: email_from)");
+  const p = parseJson<{ link?: string; inviter?: string; role?: string; expires_at?: string }>(email.params, {});
+  if (!p.link) throw new ComposeError("the invitation's link is no longer kept: invite the person again");
+  const language = mailLanguage(email.language, config.default_language);
+  const role = p.role === "owner" || p.role === "manager" ? p.role : "front_desk";
+  const mail = staffInvitation({
+    brand: { name: business.title, color: config.brand_color, contactEmail: config.contact_email, contactPhone: config.contact_phone },
+    language,
+    inviter: p.inviter ?? business.title,
+    role,
+    link: p.link,
+    expiresAt: p.expires_at ?? "",
+  });
+  const raw = mime(email, from, business.title, config.contact_email, language, mail, now);
+  const redacted = { ...mail, text: mail.text.replaceAll(p.link, REDACTED_LINK), html: mail.html.replaceAll(p.link, REDACTED_LINK) };
+  return { from, to: email.recipient, subject: mail.subject, raw, stored: mime(email, from, business.title, config.contact_email, language, redacted, now) };
+}
+
+/** The message of `email` as it would be sent now. Throws ComposeError when it cannot be. */
+export async function composeEmail(db: D1Database, email: EmailRow, now: Date): Promise<ComposedEmail> {
+  if (email.kind === "staff_invitation") return composeInvitation(db, email, now);
+  if (!email.booking_id) throw new ComposeError(`no template for an e-mail of kind ${email.kind}`);
+  const results = await db.batch([...snapshotStatements(db, email.business_id), ...bookingMailStatements(db, email.business_id, email.booking_id)]);
+  const snap = snapshotFrom(results.slice(0, SNAPSHOT_STATEMENTS));
+  if (!snap) throw new ComposeError("the business no longer exists");
+  const [bookingRes, bookerRes, guestsRes, linesRes] = results.slice(SNAPSHOT_STATEMENTS);
+  const booking = rowsOf<BookingRow>(bookingRes)[0];
+  if (!booking) throw new ComposeError(`booking ${email.booking_id} not found`);
+  const config = snap.business.config;
+  const from = config.email_from;
+  if (!from) throw new ComposeError("the business has no sender address (settings: email_from)");
+  const language = mailLanguage(email.language, config.default_language);
+  const booker = parseJson<Record<string, unknown>>(rowsOf<{ person_snapshot: string }>(bookerRes)[0]?.person_snapshot, {});
+  const phone = typeof booker.phone === "string" ? `${booker.phone_country_calling_code ? `+${booker.phone_country_calling_code} ` : ""}${booker.phone}` : null;
+  const params = parseJson<{ terms?: string }>(email.params, {});
+  const data: BookingMail = {
+    brand: { name: snap.business.title, color: config.brand_color, contactEmail: config.contact_email, contactPhone: config.contact_phone },
+    language,
+    reference: referenceOf(booking.reference_year, booking.reference_number),
+    currency: booking.currency,
+    digits: minorDigits(booking.currency),
+    total: booking.total_minor,
+    start: booking.start_date,
+    end: booking.end_date,
+    booker: { firstName: String(booker.first_name ?? ""), name: fullName(booker), email: String(booker.email ?? email.recipient), phone },
+    guests: guestsOf(snap, rowsOf<MailGuestRow>(guestsRes), rowsOf<LineRow>(linesRes), booking, language),
+    terms: params.terms ?? null,
+    newsletter: booking.newsletter_opt_in === 1,
+  };
+  const template = BOOKING_TEMPLATES[email.kind as BookingMailKind];
+  if (!template) throw new ComposeError(`no template for an e-mail of kind ${email.kind}`);
+  const mail = template(data);
+  const raw = mime(email, from, snap.business.title, config.contact_email, language, mail, now);
+  return { from, to: email.recipient, subject: mail.subject, raw, stored: raw };
+}
