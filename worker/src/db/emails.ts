@@ -143,7 +143,9 @@ export async function nextEmailDue(db: D1Database, businessId: number): Promise<
 /** Businesses with an e-mail due before `now` (a kick lost with its process), for the upkeep. */
 export async function businessesWithDueEmails(db: D1Database, now: string, limit: number): Promise<number[]> {
   const rows = await db
-    .prepare("SELECT DISTINCT business_id FROM emails WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? LIMIT ?")
+    // INDEXED BY: for DISTINCT the planner would rather walk emails_due (every pending row of
+    // every business, in business order) than sort the few overdue ones it finds by due time.
+    .prepare("SELECT DISTINCT business_id FROM emails INDEXED BY emails_due_all WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? LIMIT ?")
     .bind(now, limit)
     .all<{ business_id: number }>();
   return rows.results.map((r) => r.business_id);
