@@ -41,6 +41,9 @@ const LENGTH = new RegExp(`^(?:0|${NUM}(?:px|em|rem|%|ch|vw|vh))$`);
 const FAMILY = `(?:"[A-Za-z0-9 -]{1,60}"|'[A-Za-z0-9 -]{1,60}'|[A-Za-z][A-Za-z0-9 -]{0,59})`;
 const FONT = new RegExp(`^${FAMILY}(?:\\s*,\\s*${FAMILY}){0,9}$`);
 
+/** The patterns of each kind, for the back office's live preview to check as the service does. */
+export const THEME_PATTERNS: Record<ThemeKind, RegExp[]> = { color: [HEX, FUNC], length: [LENGTH], font: [FONT] };
+
 export const isThemeProperty = (name: string): name is ThemeProperty => Object.hasOwn(THEME_PROPERTIES, name);
 
 /** Why `value` is not a valid value of `name`, or null when it is. */
