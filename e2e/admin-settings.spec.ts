@@ -46,7 +46,7 @@ async function website(service: string, slug: string): Promise<{ url: string; cl
 /** The widget's own box (inside its shadow root). */
 const widgetRoot = (page: Page, selector = "booking-widget") => page.locator(`${selector} .root`);
 
-test("the Widget screen: an owner allows a website and colours the widget, seen live in the preview, then on the website", async ({ server, browser }) => {
+test("the Widget screen: an owner allows a website and colours the widget, seen live in the preview, then on the website", async ({ server, browser, shot }) => {
   const slug = `wave-${Date.now().toString(36)}`;
   const email = `owner.${slug}@camp.example`;
   await businessWithOwner(server, slug, email, PASSWORD);
@@ -84,6 +84,7 @@ test("the Widget screen: an owner allows a website and colours the widget, seen 
     // a fresh load shows the saved look (no live edit on it)
     await owner.reload();
     await expect(preview).toHaveCSS("background-color", "rgb(255, 244, 224)");
+    await shot(owner, "widget-screen");
     // the embed snippet to copy names this business
     await expect(owner.locator("#embed-snippet")).toContainText(`<booking-widget business="${slug}"></booking-widget>`);
     await expect(owner.getByRole("button", { name: "Copy" }).first()).toBeVisible();
@@ -101,12 +102,15 @@ test("the Widget screen: an owner allows a website and colours the widget, seen 
     await owner.getByRole("link", { name: "Settings", exact: true }).click();
     await expect(owner.getByRole("heading", { level: 1 })).toHaveText("Settings");
     await axeClean(owner, "settings");
+    await shot(owner, "settings-screen");
     await owner.setViewportSize({ width: 390, height: 844 });
     await fitsNarrow(owner, "settings at 390 px");
+    await shot(owner, "settings-screen-390");
     await axeClean(owner, "settings at 390 px");
     await owner.goto(`${base}/widget`);
     await expect(preview).toHaveCSS("background-color", "rgb(255, 244, 224)");
     await fitsNarrow(owner, "widget at 390 px");
+    await shot(owner, "widget-screen-390");
     await axeClean(owner, "widget at 390 px");
   } finally {
     await site.close();

@@ -1,8 +1,9 @@
 /**
  * The back office's one stylesheet and one small script, served from the Worker itself
  * (/admin/assets/...) so that the pages' CSP can say `'self'` and nothing else: no inline style
- * or script, no nonce to thread through. Every page works without the script; it only adds
- * "copy" buttons next to a secret shown once.
+ * or script, no nonce to thread through. Every page works without the script; it adds "copy"
+ * buttons next to a secret shown once (and the Widget screen's snippets), and runs the Widget
+ * screen's live preview.
  */
 import { Hono } from "hono";
 import { THEME_PATTERNS } from "../../contract/widget-theme";
@@ -90,14 +91,14 @@ legend { font-weight: 600; padding: 0 .25rem; }
 fieldset.currencies { gap: .75rem; }
 .currency-row { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
 .currency-row .field { min-width: 8rem; }
-.row-fields { display: flex; flex-wrap: wrap; gap: .75rem 1rem; }
+.row-fields { display: flex; flex-wrap: wrap; gap: .75rem 1rem; align-items: end; }
 .row-fields .field { flex: 1 1 14rem; }
 .row-fields .field input[type=number] { width: 100%; }
 ul.origins { list-style: none; padding: 0; margin: 0 0 1rem; display: grid; gap: .5rem; }
 ul.origins li { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; overflow-wrap: anywhere; }
 form.row .check { min-height: 2.5rem; }
 .theme-layout { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0 2rem; }
-@media (min-width: 64rem) { .theme-layout { grid-template-columns: minmax(0, 22rem) minmax(0, 1fr); } }
+@media (min-width: 64rem) { .theme-layout { grid-template-columns: minmax(0, 22rem) minmax(0, 1fr); } .theme-layout .preview { position: sticky; top: 0; align-self: start; } }
 .theme-form { display: grid; gap: .6rem; }
 .theme-input { display: flex; gap: .5rem; align-items: center; }
 .theme-input input[type=text] { flex: 1 1 auto; min-width: 0; }

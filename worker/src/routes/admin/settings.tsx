@@ -401,7 +401,7 @@ async function render(c: AdminContext, failed?: Failed) {
           <p>{ts.customFieldsNone}</p>
         )}
         <p class="hint">
-          {ts.customFieldsHelp} <a href="/docs/administration#settings">{ts.customFieldsDocs}</a>
+          {ts.customFieldsHelp} <a href="/docs">{ts.customFieldsDocs}</a>
         </p>
       </section>
 
