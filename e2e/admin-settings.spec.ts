@@ -2,7 +2,8 @@
  * The back office's Settings and Widget screens in Chromium: an owner allows a website and gives
  * the widget a colour; the live preview (the real <booking-widget> on the Widget screen) shows the
  * colour as it is typed, before anything is saved; once saved, the widget on that website, a page
- * of another origin, shows it too, and the website's own CSS still wins. axe finds nothing on
+ * of another origin, shows it too, the website's own CSS still wins, and dark mode keeps the
+ * widget's dark colours. axe finds nothing on
  * either screen, at full width and at 390 px, and nothing on the screens is wider than 390 px.
  */
 import AxeBuilder from "@axe-core/playwright";
@@ -97,6 +98,10 @@ test("the Widget screen: an owner allows a website and colours the widget, seen 
     // the website's own CSS on the element wins over the saved theme
     await guest.goto(`${site.url}/own-css`);
     await expect(widgetRoot(guest)).toHaveCSS("background-color", "rgb(224, 240, 255)");
+    // in dark mode the widget keeps its dark colours (a saved light background under its light text would be unreadable)
+    await guest.emulateMedia({ colorScheme: "dark" });
+    await guest.goto(site.url);
+    await expect(widgetRoot(guest)).toHaveCSS("background-color", "rgb(18, 26, 31)");
 
     // Settings: axe, and both screens at 390 px.
     await owner.getByRole("link", { name: "Settings", exact: true }).click();
