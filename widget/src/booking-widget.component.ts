@@ -1,4 +1,4 @@
-import { adoptStyles, html, LitElement, nothing, type PropertyValues, type TemplateResult } from "lit";
+import { adoptStyles, html, LitElement, nothing, unsafeCSS, type CSSResultOrNative, type PropertyValues, type TemplateResult } from "lit";
 import { property } from "lit/decorators.js";
 import { styles } from "./booking-widget.styles";
 import { BookingController, type BookingOptions } from "./controllers/booking";
@@ -18,6 +18,24 @@ const SCRIPT_ORIGIN = (() => {
     return location.origin;
   }
 })();
+
+/**
+ * The business's saved theme (its bootstrap's `theme`, checked strictly by the service:
+ * worker/src/contract/widget-theme.ts) as the CSS the shadow root adopts. Checked again here for
+ * its characters alone (widget.js has a size budget): a `--bw-` name, and a value of letters,
+ * digits, spaces and `#().,%/"'-`, so nothing can end the declaration. Colours apply to the light
+ * scheme only (over the dark defaults they could be unreadable); sizes and the font to both.
+ */
+function themeCss(theme: Record<string, string> = {}): string {
+  let colours = "";
+  let others = "";
+  for (const [name, value] of Object.entries(theme)) {
+    if (!/^--bw-[a-z-]{1,20}$/.test(name) || !/^[\w\s#().,%/"'-]{1,200}$/.test(value) || /url/i.test(value)) continue;
+    if (/^--bw-(radius|font|font-size|min-height|max-width)$/.test(name)) others += `${name}:${value};`;
+    else colours += `${name}:${value};`;
+  }
+  return `:host{${others}}@media (prefers-color-scheme:light){:host(:not([theme=dark])){${colours}}}:host([theme=light]){${colours}}`;
+}
 
 /**
  * `<booking-widget>`: a guest books a stay end to end, inside the host page (shadow DOM, no
@@ -75,7 +93,10 @@ export class BookingWidget extends LitElement {
   /** The guest's booking: state and actions. */
   readonly booking = new BookingController(this);
   private focusHeadingNext = false;
-  private laterStyled = false;
+  private laterStyles: CSSResultOrNative | null = null;
+  /** The saved theme last applied (the bootstrap's `theme`), and its stylesheet. */
+  private appliedTheme: Record<string, string> | undefined;
+  private themeSheet: CSSResultOrNative | null = null;
 
   /** The attributes the booking starts from (read by the controller). */
   get options(): BookingOptions {
@@ -112,6 +133,25 @@ export class BookingWidget extends LitElement {
 
   protected override firstUpdated(): void {
     void this.booking.load().then(() => this.booking.ensureLater().catch(() => undefined));
+  }
+
+  /**
+   * The shadow root's stylesheets: the first screen's, the later steps' once loaded, and the
+   * business's saved theme last. The theme sets `--bw-*` on :host inside the shadow tree, so it
+   * beats the widget's defaults while the host page's own `booking-widget { --bw-... }` rules
+   * (the outer context) still win over it.
+   */
+  private adopt(): void {
+    adoptStyles(this.renderRoot as ShadowRoot, [styles, ...(this.laterStyles ? [this.laterStyles] : []), ...(this.themeSheet ? [this.themeSheet] : [])]);
+  }
+
+  protected override willUpdate(): void {
+    const theme = this.booking.boot?.theme;
+    if (theme !== this.appliedTheme) {
+      this.appliedTheme = theme;
+      this.themeSheet = theme ? unsafeCSS(themeCss(theme)) : null;
+      this.adopt();
+    }
   }
 
   protected override updated(changed: PropertyValues): void {
@@ -173,9 +213,9 @@ export class BookingWidget extends LitElement {
       b.ensureLater().catch(() => b.unreachable(() => this.requestUpdate()));
       return skeleton;
     }
-    if (!this.laterStyled) {
-      this.laterStyled = true;
-      adoptStyles(this.renderRoot as ShadowRoot, [styles, later.laterStyles]);
+    if (!this.laterStyles) {
+      this.laterStyles = later.laterStyles;
+      this.adopt();
     }
     switch (b.step) {
       case "room": return later.renderRoom(b);

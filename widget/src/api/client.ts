@@ -111,6 +111,8 @@ export interface Bootstrap {
   language: string;
   currency: string;
   settings: Settings;
+  /** The business's saved theme (settings widget_theme): `--bw-*` names to values. */
+  theme?: Record<string, string>;
   products: Product[];
   product: Product | null;
   start_date: string | null;

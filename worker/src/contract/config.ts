@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { isThemeProperty, THEME_NAMES, themeValueProblem } from "./widget-theme";
 
 const FieldRule = z.object({ request: z.boolean(), required: z.boolean() });
 const LanguageCode = z.string().regex(/^[a-z]{2}$/, "must be a two-letter lower-case language code");
@@ -17,6 +18,24 @@ export const CustomField = z
     applies_to: z.enum(["guest", "customer", "both"]).default("guest"),
   });
 export type CustomField = z.infer<typeof CustomField>;
+
+/**
+ * The widget's theme: `--bw-*` custom property names (contract/widget-theme.ts) to values, each
+ * of its property's syntax only (a colour, a length, font family names): no CSS can be smuggled in.
+ */
+export const WidgetThemeSetting = z
+  .record(z.string(), z.string())
+  .superRefine((theme, ctx) => {
+    for (const [name, value] of Object.entries(theme)) {
+      if (!isThemeProperty(name)) {
+        ctx.addIssue({ code: "custom", path: [name], message: `is not a theme property; these are: ${THEME_NAMES.join(", ")}` });
+        continue;
+      }
+      const problem = themeValueProblem(name, value);
+      if (problem) ctx.addIssue({ code: "custom", path: [name], message: problem });
+    }
+  })
+  .openapi({ description: "The widget's `--bw-*` custom properties (docs/widget.md), e.g. {\"--bw-accent\": \"#b41e5a\", \"--bw-radius\": \"0\"}." });
 
 /** Whether the runtime knows `zone` as an IANA time zone ("Europe/Lisbon", "UTC"). */
 function isTimeZone(zone: string): boolean {
@@ -80,6 +99,11 @@ export const BusinessConfig = z.object({
   widget_origins: z.array(z.string().max(300)).max(100).default([]),
   /** Allow any loopback origin (http://localhost:*, http://127.0.0.1:*) for local development. */
   widget_allow_loopback: z.boolean().default(false),
+  /**
+   * The widget's look: values for its `--bw-*` custom properties, applied by the widget itself
+   * (its bootstrap answer carries them). The host page's own CSS on the element still wins.
+   */
+  widget_theme: WidgetThemeSetting.default({}),
   /** Where the business's own e-mails go (new bookings, cancellations). */
   notification_emails: z.array(z.email().max(255)).max(20).default([]),
   /** Custom fields asked of guests and customers. */

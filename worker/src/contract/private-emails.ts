@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 
-export const EMAIL_KIND_NAMES = ["booking_confirmation", "booking_cancelled", "owner_new_booking", "owner_booking_cancelled", "staff_invitation"] as const;
+export const EMAIL_KIND_NAMES = ["booking_confirmation", "booking_cancelled", "owner_new_booking", "owner_booking_cancelled", "staff_invitation", "staff_password_reset"] as const;
 export const EMAIL_STATUSES = ["pending", "sending", "retrying", "sent", "failed"] as const;
 
 export const Email = z
@@ -9,7 +9,8 @@ export const Email = z
     kind: z.enum(EMAIL_KIND_NAMES).openapi({
       description:
         "booking_confirmation and booking_cancelled go to the booker; owner_new_booking and owner_booking_cancelled to each of the business's notification_emails; " +
-        "staff_invitation to someone invited to the back office (its kept message has the sign-in link removed, and it cannot be resent: invite again).",
+        "staff_invitation to someone invited to the back office (its kept message has the sign-in link removed, and it cannot be resent: invite again); " +
+        "staff_password_reset to a staff user who asked for a new password (the same: link removed once sent, never resent).",
     }),
     booking_id: z.string().nullable(),
     recipient: z.string(),

@@ -10,7 +10,7 @@ import { bookingMailStatements, type EmailRow, type MailGuestRow } from "../db/e
 import type { BookingRow } from "../db/bookings";
 import { BOOKING_TEMPLATES, type BookingMail, type BookingMailKind, type MailGuest } from "../domain/email/booking";
 import { buildMime } from "../domain/email/mime";
-import { REDACTED_LINK, staffInvitation } from "../domain/email/staff";
+import { REDACTED_LINK, staffInvitation, staffPasswordReset } from "../domain/email/staff";
 import { businessById } from "../db/businesses";
 import { mailLanguage } from "../domain/email/strings";
 import { minorDigits } from "../domain/money";
@@ -117,9 +117,32 @@ async function composeInvitation(db: D1Database, email: EmailRow, now: Date): Pr
   return { from, to: email.recipient, subject: mail.subject, raw, stored: mime(email, from, business.title, config.contact_email, language, redacted, now) };
 }
 
+/** A back-office password reset: from the business's settings and the link the outbox keeps until it is sent. */
+async function composePasswordReset(db: D1Database, email: EmailRow, now: Date): Promise<ComposedEmail> {
+  const business = await businessById(db, email.business_id);
+  if (!business) throw new ComposeError("the business no longer exists");
+  const config = business.config;
+  const from = config.email_from;
+  if (!from) throw new ComposeError("the business has no sender address (settings: email_from)");
+  const p = parseJson<{ link?: string; expires_at?: string }>(email.params, {});
+  if (!p.link) throw new ComposeError("the reset link is no longer kept: ask for a new one");
+  const language = mailLanguage(email.language, config.default_language);
+  const mail = staffPasswordReset({
+    brand: { name: business.title, color: config.brand_color, contactEmail: config.contact_email, contactPhone: config.contact_phone },
+    language,
+    email: email.recipient,
+    link: p.link,
+    expiresAt: p.expires_at ?? "",
+  });
+  const raw = mime(email, from, business.title, config.contact_email, language, mail, now);
+  const redacted = { ...mail, text: mail.text.replaceAll(p.link, REDACTED_LINK), html: mail.html.replaceAll(p.link, REDACTED_LINK) };
+  return { from, to: email.recipient, subject: mail.subject, raw, stored: mime(email, from, business.title, config.contact_email, language, redacted, now) };
+}
+
 /** The message of `email` as it would be sent now. Throws ComposeError when it cannot be. */
 export async function composeEmail(db: D1Database, email: EmailRow, now: Date): Promise<ComposedEmail> {
   if (email.kind === "staff_invitation") return composeInvitation(db, email, now);
+  if (email.kind === "staff_password_reset") return composePasswordReset(db, email, now);
   if (!email.booking_id) throw new ComposeError(`no template for an e-mail of kind ${email.kind}`);
   const results = await db.batch([...snapshotStatements(db, email.business_id), ...bookingMailStatements(db, email.business_id, email.booking_id)]);
   const snap = snapshotFrom(results.slice(0, SNAPSHOT_STATEMENTS));

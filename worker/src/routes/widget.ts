@@ -1,6 +1,6 @@
 import { Hono, type Context } from "hono";
 import { ledgerRead, toLedgers } from "../db/catalog";
-import { readTenantLedger } from "../db/tenant-read";
+import { readTenant, readTenantLedger } from "../db/tenant-read";
 import { emptyLedger, minAvailable, slotState, stayDates } from "../domain/availability";
 import { productsIn, structuresIn } from "../domain/catalog";
 import { notFound, onError, problem } from "../lib/problem";
@@ -319,8 +319,10 @@ export function widgetRoutes() {
         });
       }
     }
+    // The business's saved theme (settings widget_theme), from the snapshot the reads above settled: no extra round trip.
+    const theme = (await readTenant(c)).snap.business.config.widget_theme;
     c.header("Cache-Control", "no-cache");
-    return c.json({ business: c.get("tenant").slug, today, language: lang, currency: cur, settings, products, product, start_date: startDate, calendar: cal, package: pkg }, 200);
+    return c.json({ business: c.get("tenant").slug, today, language: lang, currency: cur, settings, theme, products, product, start_date: startDate, calendar: cal, package: pkg }, 200);
   }
 
   /** Availability and prices of one product over a window (the calendar's other months). */

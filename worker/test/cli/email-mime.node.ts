@@ -9,7 +9,7 @@ import { BOOKING_TEMPLATES, type BookingMail } from "../../src/domain/email/book
 import { buildMime, encodeWords } from "../../src/domain/email/mime";
 import { MAIL_LANGUAGES } from "../../src/domain/email/strings";
 import { textOn } from "../../src/domain/email/layout";
-import { staffInvitation } from "../../src/domain/email/staff";
+import { staffInvitation, staffPasswordReset } from "../../src/domain/email/staff";
 
 const booking = (language: BookingMail["language"]): BookingMail => ({
   brand: { name: "Blue Wave <Surf> & \"Yoga\" Camp", color: "#0a5d7a", contactEmail: "hello@bluewave.example", contactPhone: "+351 261 000 000" },
@@ -137,3 +137,18 @@ describe("the back-office invitation", () => {
   }
 });
 
+
+describe("the back-office password reset", () => {
+  const subjects = { en: "Reset your password for Blue Wave", de: "Passwort für Blue Wave zurücksetzen", es: "Restablece tu contraseña de Blue Wave" };
+  for (const language of MAIL_LANGUAGES) {
+    it(`in ${language}: names the business and the account, carries the one-time link and its expiry in text and HTML`, async () => {
+      const link = "https://book.example/admin/blue-wave/reset/AbC_123-xyzXYZ0987654321";
+      const m = staffPasswordReset({ brand: { name: "Blue Wave", color: "#0a5d7a", contactEmail: null, contactPhone: null }, language, email: "ana@bluewave.example", link, expiresAt: "2026-11-27T10:00:00.000Z" });
+      const mail = await simpleParser(buildMime({ from: { email: "b@bluewave.example", name: "Blue Wave" }, to: "ana@bluewave.example", subject: m.subject, messageId: "<r@x.example>", date: new Date(), language, text: m.text, html: m.html }));
+      assert.equal(mail.subject, subjects[language]);
+      assert.ok(mail.text?.includes(link) && mail.text.includes("ana@bluewave.example") && mail.text.includes("2026-11-27 10:00"));
+      assert.ok(m.html.includes(`href="${link}"`));
+      assert.ok(m.html.includes("color:#ffffff"), "white text on a dark brand colour");
+    });
+  }
+});

@@ -10,10 +10,10 @@ import type { BusinessConfig } from "../../contract/config";
 import { mailLanguage, type MailLanguage } from "./strings";
 import { shortHash } from "./mime";
 
-export const EMAIL_KINDS = ["booking_confirmation", "booking_cancelled", "owner_new_booking", "owner_booking_cancelled", "staff_invitation"] as const;
+export const EMAIL_KINDS = ["booking_confirmation", "booking_cancelled", "owner_new_booking", "owner_booking_cancelled", "staff_invitation", "staff_password_reset"] as const;
 
 /** Kinds whose params hold a secret (a sign-in link): kept only until the e-mail is sent or fails, never resent. */
-export const SECRET_KINDS: readonly EmailKind[] = ["staff_invitation"];
+export const SECRET_KINDS: readonly EmailKind[] = ["staff_invitation", "staff_password_reset"];
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
 export interface PlannedEmail {
@@ -99,4 +99,21 @@ export function staffInvitationEmail(
 ): PlannedEmail | null {
   if (!config.email_from) return null;
   return planned("staff_invitation", `staff-invitation.${staffId}.${linkKey}`, recipient, mailLanguage(language, config.default_language), config.email_from, params);
+}
+
+/**
+ * A back-office password reset (manage/password-reset.ts): to the staff user, with the one-time
+ * link, in `language` (the user's back-office language, else the page's, else the business's
+ * default). None without a sender. One per link: `linkKey` names it (a prefix of its stored hash).
+ */
+export function staffPasswordResetEmail(
+  staffId: string,
+  linkKey: string,
+  recipient: string,
+  language: string | null,
+  config: MailConfig,
+  params: { link: string; expires_at: string },
+): PlannedEmail | null {
+  if (!config.email_from) return null;
+  return planned("staff_password_reset", `staff-password-reset.${staffId}.${linkKey}`, recipient, mailLanguage(language, config.default_language), config.email_from, params);
 }

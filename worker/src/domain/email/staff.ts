@@ -1,8 +1,8 @@
 /**
- * The back office's invitation e-mail (issue 20's staff invitations): who invited whom, with which
- * role, and the one-time link that sets a password. Pure. The link is a secret: the outbox keeps
- * it only until the e-mail is sent (db/emails.ts), and the message kept afterwards has it removed
- * (REDACTED_LINK).
+ * The back office's e-mails to its staff: the invitation (who invited whom, with which role, and
+ * the one-time link that sets a password) and the password reset (a one-time link that sets a new
+ * one). Pure. The links are secrets: the outbox keeps them only until the e-mail is sent
+ * (db/emails.ts), and the message kept afterwards has them removed (REDACTED_LINK).
  */
 import type { ComposedMail } from "./booking";
 import { esc, frame, html, type MailBrand } from "./layout";
@@ -56,6 +56,56 @@ const STRINGS: Record<MailLanguage, { subject: string; heading: string; intro: s
 export function staffInvitation(m: InvitationMail): ComposedMail {
   const s = STRINGS[m.language];
   const vars = { business: m.brand.name, inviter: m.inviter, role: s.roles[m.role], expires: m.expiresAt.replace("T", " ").slice(0, 16) };
+  const subject = fill(s.subject, vars);
+  const heading = fill(s.heading, vars);
+  const text = [heading, "", fill(s.intro, vars), "", fill(s.action, vars), m.link, "", fill(s.ignore, vars), ""].join("\n");
+  const body =
+    html.h1(heading) +
+    html.p(fill(s.intro, vars)) +
+    html.p(fill(s.action, vars)) +
+    `<p style="margin:0 0 16px;overflow-wrap:anywhere"><a href="${esc(m.link)}" style="color:#1f2933;font-weight:700">${esc(m.link)}</a></p>` +
+    html.small(fill(s.ignore, vars));
+  return { subject, text, html: frame(m.brand, m.language, subject, fill(s.intro, vars), body, `<p style="margin:0">${esc(m.brand.name)}</p>`) };
+}
+
+export interface PasswordResetMail {
+  brand: MailBrand;
+  language: MailLanguage;
+  /** The staff user's e-mail (the account the link is for). */
+  email: string;
+  /** The one-time link, with the service's origin. */
+  link: string;
+  /** UTC, ISO 8601. */
+  expiresAt: string;
+}
+
+const RESET: Record<MailLanguage, { subject: string; heading: string; intro: string; action: string; ignore: string }> = {
+  en: {
+    subject: "Reset your password for {business}",
+    heading: "A new password for {business}",
+    intro: "Someone asked to reset the password of {email} in the back office of {business}.",
+    action: "Set a new password with this link. It works once, until {expires} UTC, and ends every open session of the account:",
+    ignore: "If you did not ask for this, ignore this e-mail: your password stays as it is.",
+  },
+  de: {
+    subject: "Passwort für {business} zurücksetzen",
+    heading: "Ein neues Passwort für {business}",
+    intro: "Jemand hat verlangt, das Passwort von {email} im Backoffice von {business} zurückzusetzen.",
+    action: "Legen Sie mit diesem Link ein neues Passwort fest. Er funktioniert einmal, bis {expires} UTC, und beendet alle offenen Sitzungen des Kontos:",
+    ignore: "Wenn Sie das nicht verlangt haben, ignorieren Sie diese E-Mail: Ihr Passwort bleibt, wie es ist.",
+  },
+  es: {
+    subject: "Restablece tu contraseña de {business}",
+    heading: "Una contraseña nueva para {business}",
+    intro: "Alguien ha pedido restablecer la contraseña de {email} en el back office de {business}.",
+    action: "Elige una contraseña nueva con este enlace. Funciona una vez, hasta el {expires} UTC, y cierra todas las sesiones abiertas de la cuenta:",
+    ignore: "Si no lo has pedido tú, ignora este correo: tu contraseña sigue igual.",
+  },
+};
+
+export function staffPasswordReset(m: PasswordResetMail): ComposedMail {
+  const s = RESET[m.language];
+  const vars = { business: m.brand.name, email: m.email, expires: m.expiresAt.replace("T", " ").slice(0, 16) };
   const subject = fill(s.subject, vars);
   const heading = fill(s.heading, vars);
   const text = [heading, "", fill(s.intro, vars), "", fill(s.action, vars), m.link, "", fill(s.ignore, vars), ""].join("\n");

@@ -1,10 +1,12 @@
 /**
  * The back office's one stylesheet and one small script, served from the Worker itself
  * (/admin/assets/...) so that the pages' CSP can say `'self'` and nothing else: no inline style
- * or script, no nonce to thread through. Every page works without the script; it only adds
- * "copy" buttons next to a secret shown once.
+ * or script, no nonce to thread through. Every page works without the script; it adds "copy"
+ * buttons next to a secret shown once (and the Widget screen's snippets), and runs the Widget
+ * screen's live preview.
  */
 import { Hono } from "hono";
+import { THEME_PATTERNS } from "../../contract/widget-theme";
 
 const CSS = `
 :root { color-scheme: light dark; --fg: #1b1b1f; --bg: #ffffff; --muted: #4a4a55; --line: #c9c9d2; --panel: #f3f4f7;
@@ -76,6 +78,36 @@ pre.message { white-space: pre-wrap; overflow-wrap: anywhere; max-width: 100%; p
 details { margin: 1rem 0; }
 summary { cursor: pointer; font-weight: 600; min-height: 2rem; }
 @media (max-width: 40rem) { header.top .me { margin-left: 0; } main { padding: .75rem; } .field { min-width: 100%; } }
+/* settings, widget */
+.warn { background: var(--warn-bg); border: 1px solid var(--line); border-left: 4px solid var(--danger); padding: .5rem .75rem; border-radius: .3rem; }
+.warn h2 { margin-top: 0; font-size: 1.05rem; }
+.toc ul { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; padding: 0; margin: 0 0 1rem; }
+.toc a { display: inline-block; min-height: 2rem; line-height: 2rem; }
+.settings-section { border-top: 1px solid var(--line); margin-top: 1.5rem; }
+.settings-section form.stack { max-width: 48rem; }
+.field.wide { min-width: 100%; }
+fieldset { border: 1px solid var(--line); border-radius: .3rem; padding: .5rem .75rem .75rem; margin: 0; display: grid; gap: .5rem; min-width: 0; }
+legend { font-weight: 600; padding: 0 .25rem; }
+fieldset.currencies { gap: .75rem; }
+.currency-row { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
+.currency-row .field { min-width: 8rem; }
+.row-fields { display: flex; flex-wrap: wrap; gap: .75rem 1rem; align-items: end; }
+.row-fields .field { flex: 1 1 14rem; }
+.row-fields .field input[type=number] { width: 100%; }
+ul.origins { list-style: none; padding: 0; margin: 0 0 1rem; display: grid; gap: .5rem; }
+ul.origins li { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; overflow-wrap: anywhere; }
+form.row .check { min-height: 2.5rem; }
+.theme-layout { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0 2rem; }
+@media (min-width: 64rem) { .theme-layout { grid-template-columns: minmax(0, 22rem) minmax(0, 1fr); } .theme-layout .preview { position: sticky; top: 0; align-self: start; } }
+.theme-form { display: grid; gap: .6rem; }
+.theme-input { display: flex; gap: .5rem; align-items: center; }
+.theme-input input[type=text] { flex: 1 1 auto; min-width: 0; }
+.swatch-slot { flex: 0 0 2.75rem; height: 2.5rem; }
+.swatch-slot input[type=color] { width: 2.75rem; height: 2.5rem; padding: .1rem; border: 1px solid var(--muted); border-radius: .3rem; background: var(--bg); cursor: pointer; }
+.preview-frame { max-width: 100%; overflow-x: auto; }
+booking-widget:not(:defined) { display: block; min-height: 848px; }
+pre.snippet { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--panel); border: 1px solid var(--line); border-radius: .3rem; padding: .75rem; font-size: .9rem; margin: .5rem 0; }
+pre.snippet code { display: block; }
 `;
 
 const JS = `
@@ -92,6 +124,38 @@ for (const el of document.querySelectorAll("[data-copy]")) {
     catch { const r = document.createRange(); r.selectNodeContents(el); const s = getSelection(); s.removeAllRanges(); s.addRange(r); }
   });
   el.after(button, status);
+}
+
+// The Widget screen's live preview: the look's fields apply to the real <booking-widget> on the
+// page as they are typed (custom properties on the element, checked with the service's own
+// patterns); an emptied field shows the widget's default. Each colour gets a picker in its slot.
+const preview = document.querySelector("[data-theme-preview]");
+const patterns = ${JSON.stringify(Object.fromEntries(Object.entries(THEME_PATTERNS).map(([kind, list]) => [kind, list.map((r) => r.source)])))};
+const valid = (kind, v) => (patterns[kind] || []).some((p) => new RegExp(p).test(v));
+const hex = (v) => {
+  const m = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec((v || "").trim());
+  return m ? "#" + (m[1].length === 3 ? [...m[1]].map((x) => x + x).join("") : m[1]).toLowerCase() : null;
+};
+for (const input of document.querySelectorAll("[data-theme-prop]")) {
+  const name = input.getAttribute("data-theme-prop");
+  const kind = input.getAttribute("data-theme-kind");
+  const apply = () => {
+    const v = input.value.trim();
+    if (!preview) return;
+    if (v === "") preview.style.setProperty(name, "initial");
+    else if (valid(kind, v)) preview.style.setProperty(name, v);
+  };
+  input.addEventListener("input", apply);
+  const slot = input.parentElement.querySelector(".swatch-slot");
+  if (kind === "color" && slot) {
+    const pick = document.createElement("input");
+    pick.type = "color";
+    pick.setAttribute("aria-label", input.getAttribute("data-pick-label") || name);
+    pick.value = hex(input.value) || hex(input.placeholder) || "#000000";
+    pick.addEventListener("input", () => { input.value = pick.value; apply(); });
+    input.addEventListener("input", () => { const h = hex(input.value); if (h) pick.value = h; });
+    slot.append(pick);
+  }
 }
 `;
 

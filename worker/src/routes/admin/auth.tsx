@@ -86,6 +86,9 @@ function signInPage(c: AdminContext, business: { title: string; slug: string }, 
         <button type="submit">{t.signIn.submit}</button>
       </form>
       <p>
+        <a href={`/admin/${business.slug}/forgot${state.email ? `?email=${encodeURIComponent(state.email)}` : ""}`}>{t.passwordReset.forgot}</a>
+      </p>
+      <p>
         {(["en", "de", "es"] as const).map((l) => (
           <>
             <a href={`/admin/${business.slug}/sign-in?lang=${l}`} lang={l} hreflang={l}>
@@ -178,7 +181,7 @@ export function mountDoors(admin: import("hono").Hono<AdminEnv>) {
     const business = await businessOr404(c, c.req.param("business"));
     const t = stringsOf(c);
     const q = c.req.query();
-    const note = q.accepted ? t.signIn.accepted : q.out ? t.signIn.signedOut : q.expired ? t.signIn.expired : undefined;
+    const note = q.accepted ? t.signIn.accepted : q.reset ? t.passwordReset.done : q.out ? t.signIn.signedOut : q.expired ? t.signIn.expired : undefined;
     return c.html(signInPage(c, business, { email: q.email, note, next: q.next }));
   });
   admin.post("/:business/sign-in", async (c) => {

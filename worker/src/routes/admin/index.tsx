@@ -29,6 +29,8 @@ import { guestsCsv, guestsPage } from "./guests";
 import type { AdminEnv } from "./kit";
 import { staffInvite, staffPage, staffRemove, staffRole } from "./staff";
 import { todayPage } from "./today";
+import { mountSettings } from "./widget";
+import { mountReset } from "./reset";
 
 export function adminRoutes() {
   const admin = new Hono<AdminEnv>();
@@ -59,6 +61,7 @@ export function adminRoutes() {
 
   admin.route("/assets", adminAssets());
   mountDoors(admin);
+  mountReset(admin);
 
   admin.use("/:business/*", staffSession());
   admin.post("/:business/sign-out", signOutRoute);
@@ -78,6 +81,7 @@ export function adminRoutes() {
   admin.get("/:business/emails", emailsPage);
   admin.get("/:business/emails/:id", emailPage);
   admin.post("/:business/emails/:id/resend", emailResend);
+  mountSettings(admin);
   admin.get("/:business/developers", developersPage);
   admin.post("/:business/developers/keys", keyCreate);
   admin.post("/:business/developers/keys/:id/revoke", keyRevoke);

@@ -132,6 +132,8 @@ const NAV: NavItem[] = [
   { key: "developers", path: "/developers", permission: "developers" },
   { key: "staff", path: "/staff", permission: "staff" },
   { key: "audit", path: "/audit", permission: "audit" },
+  { key: "settings", path: "/settings", permission: "settings" },
+  { key: "widget", path: "/widget", permission: "settings" },
 ];
 
 /** A page without the signed-in navigation (sign-in, invitation, errors before a session). */
