@@ -6,25 +6,12 @@
  * widget's dark colours. axe finds nothing on
  * either screen, at full width and at 390 px, and nothing on the screens is wider than 390 px.
  */
-import AxeBuilder from "@axe-core/playwright";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Page } from "@playwright/test";
 import { businessWithOwner, setWidgetOriginAndThemeInScreens, signInToBackOffice } from "./admin-settings-steps";
+import { axeClean, fitsNarrow, PASSWORD } from "./admin-kit";
 import { expect, test } from "./fixtures";
-
-const PASSWORD = "surf & yoga every day";
-
-async function axeClean(page: Page, step: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const summary = results.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  expect(summary, `axe violations on "${step}"`).toEqual([]);
-}
-
-async function fitsNarrow(page: Page, step: string): Promise<void> {
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(width, `horizontal overflow on "${step}"`).toBeLessThanOrEqual(390);
-}
 
 /** The business's website: another origin (localhost, where the service is 127.0.0.1), embedding the widget as the Widget screen says. */
 async function website(service: string, slug: string): Promise<{ url: string; close(): Promise<void> }> {

@@ -6,64 +6,13 @@
  * nothing; the owner removes them and their open session ends at once. axe on every screen, and
  * the screens at 390 px wide.
  */
-import AxeBuilder from "@axe-core/playwright";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { isoDay, saturdayAfter } from "./bench/seed-scale";
+import { acceptInvite, axeClean, fitsNarrow, parseCsv, PASSWORD, signIn } from "./admin-kit";
 import { expect, test } from "./fixtures";
 import { npmRun } from "../worker/test/cli/helpers";
-
-const PASSWORD = "surf & yoga every day";
-
-async function axeClean(page: Page, step: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const summary = results.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  expect(summary, `axe violations on "${step}"`).toEqual([]);
-}
-
-/** The page fits 390 px: nothing but a table's own scroller is wider than the viewport. */
-async function fitsNarrow(page: Page, step: string): Promise<void> {
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(width, `horizontal overflow on "${step}"`).toBeLessThanOrEqual(390);
-}
-
-/** A tiny CSV reader (quoted fields, doubled quotes), enough for the download's rows. */
-function parseCsv(text: string): Record<string, string>[] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  const src = text.replace(/^\uFEFF/, "");
-  for (let i = 0; i < src.length; i++) {
-    const ch = src[i];
-    if (quoted) {
-      if (ch === '"' && src[i + 1] === '"') (field += '"'), i++;
-      else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ",") row.push(field), (field = "");
-    else if (ch === "\n") row.push(field.replace(/\r$/, "")), rows.push(row), (row = []), (field = "");
-    else field += ch;
-  }
-  if (field || row.length) rows.push([...row, field]);
-  const [head, ...body] = rows;
-  return body.map((r) => Object.fromEntries(head.map((h, i) => [h, r[i] ?? ""])));
-}
-
-async function signIn(page: Page, email: string) {
-  await page.getByLabel("E-mail").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-}
-
-async function acceptInvite(page: Page, link: string) {
-  await page.goto(link);
-  await page.getByLabel("New password").fill(PASSWORD);
-  await page.getByLabel("Repeat the password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Set password" }).click();
-  await expect(page.getByRole("status")).toHaveText("Your password is set. Sign in with it.");
-}
 
 test("the back office: owner and front desk run a day, each only where their role allows", async ({ server, browser }) => {
   const suffix = Date.now().toString(36);
