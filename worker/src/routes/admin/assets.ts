@@ -76,6 +76,23 @@ pre.message { white-space: pre-wrap; overflow-wrap: anywhere; max-width: 100%; p
 details { margin: 1rem 0; }
 summary { cursor: pointer; font-weight: 600; min-height: 2rem; }
 @media (max-width: 40rem) { header.top .me { margin-left: 0; } main { padding: .75rem; } .field { min-width: 100%; } }
+/* Prices, Seasons, Inventory */
+.price-grid th[scope="row"] { position: sticky; left: 0; background: var(--bg); min-width: 10rem; z-index: 1; }
+.price-grid th small, .price-grid td small { display: block; font-weight: 400; }
+.price-grid td input { font: inherit; width: 6.5rem; padding: .35rem .4rem; border: 1px solid var(--muted); border-radius: .3rem; background: var(--bg); color: var(--fg); text-align: right; min-height: 2.5rem; }
+.price-grid td select { font: inherit; padding: .35rem .3rem; border: 1px solid var(--muted); border-radius: .3rem; background: var(--bg); color: var(--fg); min-height: 2.5rem; max-width: 12rem; }
+.price-grid td.invalid input, .price-grid td.invalid select { border-color: var(--danger); border-width: 2px; }
+.price-grid td small.error { max-width: 10rem; white-space: normal; }
+.price-grid .tiers { max-width: 14rem; }
+fieldset.segments, fieldset.weekdays { border: 1px solid var(--line); border-radius: .3rem; padding: .5rem .75rem; margin: 0; min-width: 0; }
+fieldset.segments legend, fieldset.weekdays legend { font-weight: 600; font-size: .9rem; }
+fieldset.weekdays { display: flex; flex-wrap: wrap; gap: .25rem .75rem; align-items: center; }
+fieldset.weekdays.invalid { border-color: var(--danger); border-width: 2px; }
+fieldset.weekdays small { flex-basis: 100%; }
+.row.timeslot { border-bottom: 1px solid var(--line); padding: .5rem 0; }
+ul.plain { list-style: none; margin: 0; padding: 0; }
+.inventory tr.blocked th, .inventory tr.blocked td { background: var(--panel); }
+nav.crumbs { margin: 0 0 .75rem; }
 `;
 
 const JS = `

@@ -132,6 +132,7 @@ const NAV: NavItem[] = [
   { key: "developers", path: "/developers", permission: "developers" },
   { key: "staff", path: "/staff", permission: "staff" },
   { key: "audit", path: "/audit", permission: "audit" },
+  { key: "prices", path: "/prices", permission: "prices" },
 ];
 
 /** A page without the signed-in navigation (sign-in, invitation, errors before a session). */
