@@ -89,6 +89,8 @@ fieldset.segments legend, fieldset.weekdays legend { font-weight: 600; font-size
 fieldset.weekdays { display: flex; flex-wrap: wrap; gap: .25rem .75rem; align-items: center; }
 fieldset.weekdays.invalid { border-color: var(--danger); border-width: 2px; }
 fieldset.weekdays small { flex-basis: 100%; }
+.row.segment, .row.timeslot { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
+.row.segment .field, .row.timeslot .field { min-width: 9rem; }
 .row.timeslot { border-bottom: 1px solid var(--line); padding: .5rem 0; }
 ul.plain { list-style: none; margin: 0; padding: 0; }
 .inventory tr.blocked th, .inventory tr.blocked td { background: var(--panel); }

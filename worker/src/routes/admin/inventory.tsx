@@ -142,49 +142,6 @@ async function render(c: AdminContext, form?: InventoryForm, status: 200 | 409 |
       </nav>
       <p>{ti.productCapacity(product.capacity)}</p>
 
-      <form class="row" method="get" action={root}>
-        <Field id="window-from" name="from" type="date" label={ti.from} value={from} />
-        <Field id="window-to" name="to" type="date" label={ti.to} value={to} />
-        <button type="submit">{ti.show}</button>
-      </form>
-      <div class="table-wrap inventory" tabindex={0} role="region" aria-labelledby="inventory-caption">
-        <table>
-          <caption id="inventory-caption">{ti.tableCaption(from, to)}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{ti.date}</th>
-              <th scope="col">{ti.slot}</th>
-              <th scope="col" class="num">
-                {ti.capacity}
-              </th>
-              <th scope="col">{ti.source}</th>
-              <th scope="col" class="num">
-                {ti.booked}
-              </th>
-              <th scope="col" class="num">
-                {ti.held}
-              </th>
-              <th scope="col" class="num">
-                {ti.available}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {inventory.days.map((d) => (
-              <tr class={d.blocked ? "blocked" : undefined} data-date={d.date} data-slot={d.slot}>
-                <th scope="row">{d.date}</th>
-                <td>{d.slot || ti.wholeDay}</td>
-                <td class="num">{d.capacity === null ? ti.unlimited : d.capacity}</td>
-                <td>{d.blocked ? <span class="badge blocked">{ti.blocked}</span> : ti.sources[d.source]}</td>
-                <td class="num">{d.booked}</td>
-                <td class="num">{d.held}</td>
-                <td class="num">{d.available === null ? ti.unlimited : d.available}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-
       <section>
         <h2 id="block-heading">{ti.blockTitle}</h2>
         <p class="hint">{ti.blockHint}</p>
@@ -241,6 +198,51 @@ async function render(c: AdminContext, form?: InventoryForm, status: 200 | 409 |
           </form>
         </section>
       ) : null}
+      <section>
+        <h2 id="dates-heading">{ti.window}</h2>
+        <form class="row" method="get" action={root}>
+          <Field id="window-from" name="from" type="date" label={ti.from} value={from} />
+          <Field id="window-to" name="to" type="date" label={ti.to} value={to} />
+          <button type="submit">{ti.show}</button>
+        </form>
+        <div class="table-wrap inventory" tabindex={0} role="region" aria-labelledby="inventory-caption">
+          <table>
+            <caption id="inventory-caption">{ti.tableCaption(from, to)}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{ti.date}</th>
+                <th scope="col">{ti.slot}</th>
+                <th scope="col" class="num">
+                  {ti.capacity}
+                </th>
+                <th scope="col">{ti.source}</th>
+                <th scope="col" class="num">
+                  {ti.booked}
+                </th>
+                <th scope="col" class="num">
+                  {ti.held}
+                </th>
+                <th scope="col" class="num">
+                  {ti.available}
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {inventory.days.map((d) => (
+                <tr class={d.blocked ? "blocked" : undefined} data-date={d.date} data-slot={d.slot}>
+                  <th scope="row">{d.date}</th>
+                  <td>{d.slot || ti.wholeDay}</td>
+                  <td class="num">{d.capacity === null ? ti.unlimited : d.capacity}</td>
+                  <td>{d.blocked ? <span class="badge blocked">{ti.blocked}</span> : ti.sources[d.source]}</td>
+                  <td class="num">{d.booked}</td>
+                  <td class="num">{d.held}</td>
+                  <td class="num">{d.available === null ? ti.unlimited : d.available}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
     </Layout>,
     status,
   );
