@@ -16,11 +16,13 @@ export async function axeClean(page: Page, step: string): Promise<void> {
   expect(summary, `axe violations on "${step}"`).toEqual([]);
 }
 
-/** The page fits 390 px: nothing but a table's own scroller is wider than the viewport. */
-export async function fitsNarrow(page: Page, step: string): Promise<void> {
-  const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(width, `horizontal overflow on "${step}"`).toBeLessThanOrEqual(390);
+/** The page fits `width` px: nothing but a table's own scroller is wider than the viewport. */
+export async function fitsWidth(page: Page, width: number, step: string): Promise<void> {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), `horizontal overflow on "${step}"`).toBeLessThanOrEqual(width);
 }
+
+/** The page fits a 390 px phone. */
+export const fitsNarrow = (page: Page, step: string) => fitsWidth(page, 390, step);
 
 /** A tiny CSV reader (quoted fields, doubled quotes), enough for the guests download's rows. */
 export function parseCsv(text: string): Record<string, string>[] {

@@ -108,6 +108,25 @@ form.row .check { min-height: 2.5rem; }
 booking-widget:not(:defined) { display: block; min-height: 848px; }
 pre.snippet { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--panel); border: 1px solid var(--line); border-radius: .3rem; padding: .75rem; font-size: .9rem; margin: .5rem 0; }
 pre.snippet code { display: block; }
+/* Prices, Seasons, Inventory */
+.price-grid th[scope="row"] { position: sticky; left: 0; background: var(--bg); min-width: 10rem; z-index: 1; }
+.price-grid th small, .price-grid td small { display: block; font-weight: 400; }
+.price-grid td input { font: inherit; width: 6.5rem; padding: .35rem .4rem; border: 1px solid var(--muted); border-radius: .3rem; background: var(--bg); color: var(--fg); text-align: right; min-height: 2.5rem; }
+.price-grid td select { font: inherit; padding: .35rem .3rem; border: 1px solid var(--muted); border-radius: .3rem; background: var(--bg); color: var(--fg); min-height: 2.5rem; max-width: 12rem; }
+.price-grid td.invalid input, .price-grid td.invalid select { border-color: var(--danger); border-width: 2px; }
+.price-grid td small.error { max-width: 10rem; white-space: normal; }
+.price-grid .tiers { max-width: 14rem; }
+fieldset.segments, fieldset.weekdays { border: 1px solid var(--line); border-radius: .3rem; padding: .5rem .75rem; margin: 0; min-width: 0; }
+fieldset.segments legend, fieldset.weekdays legend { font-weight: 600; font-size: .9rem; }
+fieldset.weekdays { display: flex; flex-wrap: wrap; gap: .25rem .75rem; align-items: center; }
+fieldset.weekdays.invalid { border-color: var(--danger); border-width: 2px; }
+fieldset.weekdays small { flex-basis: 100%; }
+.row.segment, .row.timeslot { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; }
+.row.segment .field, .row.timeslot .field { min-width: 9rem; }
+.row.timeslot { border-bottom: 1px solid var(--line); padding: .5rem 0; }
+ul.plain { list-style: none; margin: 0; padding: 0; }
+.inventory tr.blocked th, .inventory tr.blocked td { background: var(--panel); }
+nav.crumbs { margin: 0 0 .75rem; }
 `;
 
 const JS = `

@@ -27,6 +27,7 @@ import { emailPage, emailResend, emailsPage } from "./emails";
 import { developersPage, hookCreate, hookDelete, hookDeliveries, hookEnable, hookRedeliver, keyCreate, keyRevoke } from "./developers";
 import { guestsCsv, guestsPage } from "./guests";
 import type { AdminEnv } from "./kit";
+import { mountPrices } from "./prices";
 import { staffInvite, staffPage, staffRemove, staffRole } from "./staff";
 import { todayPage } from "./today";
 import { mountSettings } from "./widget";
@@ -82,6 +83,7 @@ export function adminRoutes() {
   admin.get("/:business/emails/:id", emailPage);
   admin.post("/:business/emails/:id/resend", emailResend);
   mountSettings(admin);
+  mountPrices(admin);
   admin.get("/:business/developers", developersPage);
   admin.post("/:business/developers/keys", keyCreate);
   admin.post("/:business/developers/keys/:id/revoke", keyRevoke);

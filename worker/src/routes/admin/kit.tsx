@@ -134,6 +134,7 @@ const NAV: NavItem[] = [
   { key: "audit", path: "/audit", permission: "audit" },
   { key: "settings", path: "/settings", permission: "settings" },
   { key: "widget", path: "/widget", permission: "settings" },
+  { key: "prices", path: "/prices", permission: "prices" },
 ];
 
 /** A page without the signed-in navigation (sign-in, invitation, errors before a session). */
