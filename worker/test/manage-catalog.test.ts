@@ -1,5 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { ApiError } from "../src/lib/errors";
+import { updateProducts } from "../src/manage/catalog/products";
 import { addDays, adminBusiness, footprint, NOW, weekdayAfter, type AdminBusiness } from "./manage-fixtures";
 
 // An owner builds a surf camp through the private API alone, and the public API sells it.
@@ -173,6 +175,30 @@ describe("an owner builds a business through the API, and the public API sells i
 });
 
 describe("references and bad input", () => {
+  it("changes several products in one batch, all or none: one bad product leaves the others as they were", async () => {
+    const rates = async (id: number) => (await b.admin(`/catalog/products/${id}`)).body.data.rates;
+    const before = { surf: await rates(ids.surf), yoga: await rates(ids.yoga), footprint: await footprint(b.businessId) };
+    const actor = { kind: "cli" as const, id: "test", name: "catalog test" };
+    const refused = await updateProducts(env.DB, actor, b.businessId, [
+      { id: ids.surf, patch: { rates: [{ amount: 31, unit: "person", per: "day" }] } },
+      { id: ids.yoga, patch: { rates: [{ amount: -1 }] } },
+    ], new Date(NOW)).catch((err) => err);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused.status).toBe(422);
+    expect(refused.extra.errors.map((e: { path: string }) => e.path)).toEqual([`${ids.yoga}.rates.0.amount`]);
+    expect({ surf: await rates(ids.surf), yoga: await rates(ids.yoga), footprint: await footprint(b.businessId) }).toEqual(before);
+
+    const saved = await updateProducts(env.DB, actor, b.businessId, [
+      { id: ids.surf, patch: { rates: [{ amount: 31, unit: "person", per: "day" }] } },
+      { id: ids.yoga, patch: { rates: before.yoga.map((r: object) => r) } },
+    ], new Date(NOW));
+    expect(saved.map((p) => p.id)).toEqual([ids.surf, ids.yoga]);
+    expect((await rates(ids.surf)).map((r: { amount: number }) => r.amount)).toEqual([31]);
+    expect(await rates(ids.yoga)).toEqual(before.yoga);
+    // Put back what the later tests quote.
+    await updateProducts(env.DB, actor, b.businessId, [{ id: ids.surf, patch: { rates: before.surf } }], new Date(NOW));
+  });
+
   it("names each missing or wrong reference in one 422, and changes nothing", async () => {
     const before = await footprint(b.businessId);
     const res = await b.admin("/catalog/products", {

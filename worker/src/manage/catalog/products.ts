@@ -33,13 +33,17 @@ export function findProduct(state: CatalogState, id: number): ProductEntity {
   return p;
 }
 
+/** What is wrong with the product as it would be, checked against the catalog as it would be. */
+function problemsOf(state: CatalogState, product: ProductEntity): FieldError[] {
+  const products = [...state.products.filter((p) => p.id !== product.id), product];
+  const errors = productProblems(indexOf({ ...state, products }), product);
+  if (product.ref !== null && duplicateRefs(products).has(product.ref)) errors.push({ path: "ref", message: `another product is ${product.ref} already` });
+  return errors;
+}
+
 /** The product as it would be, checked against the catalog as it would be (422 naming every bad field). */
 function checked(state: CatalogState, product: ProductEntity, errors: FieldError[]): void {
-  const products = [...state.products.filter((p) => p.id !== product.id), product];
-  const idx = indexOf({ ...state, products });
-  errors.push(...productProblems(idx, product));
-  if (product.ref !== null && duplicateRefs(products).has(product.ref)) errors.push({ path: "ref", message: `another product is ${product.ref} already` });
-  failIfInvalid(errors);
+  failIfInvalid([...errors, ...problemsOf(state, product)]);
 }
 
 export async function createProduct(db: D1Database, actor: Actor, businessId: number, body: ProductCreate, now: Date): Promise<AdminProduct> {
@@ -64,26 +68,66 @@ export async function createProduct(db: D1Database, actor: Actor, businessId: nu
 export async function updateProduct(db: D1Database, actor: Actor, businessId: number, id: number, body: ProductPatch, now: Date): Promise<AdminProduct> {
   const input = parseInput(ProductPatch, body);
   const { result } = await commit(db, actor, businessId, now, (state) => {
-    const before = findProduct(state, id);
     const ids = new IdAllocator(state.maxIds);
-    const errors: FieldError[] = [];
-    if (input.type !== undefined && input.type !== before.type) errors.push({ path: "type", message: `a product's type cannot change (it is a ${before.type}); archive it and make a new one` });
-    if (before.type === "accommodation" && input.capacity !== undefined) errors.push({ path: "capacity", message: "an accommodation's capacity is its rooms and beds; change accommodation instead" });
-    if (before.type === "accommodation" && input.accommodation === null) errors.push({ path: "accommodation", message: "an accommodation needs its rooms and beds" });
-    const { product, errors: inputErrors } = applyProductInput(before, { ...input, type: undefined }, currencyOf(state), (t) => ids.take(t));
-    errors.push(...inputErrors);
-    if (input.archived === true && before.archived_at === null) {
-      product.archived_at = isoDateTime(now);
-      const using = productReferrers(indexOf(state), id);
-      if (using.length) {
-        throw new ApiError(409, "in_use", `Product ${id} is in packages that are not archived: ${using.map((p) => `${p.title} (${p.id})`).join(", ")}. Take it out of them first.`);
-      }
-    }
-    if (input.archived === false) product.archived_at = null;
+    const { before, product, errors } = patched(state, ids, id, input, now);
     checked(state, product, errors);
     const plan = emptyPlan();
     planEntity(plan, state, "product", before, product);
     return { plan, result: productView(product, currencyOf(state)) };
   });
   return result;
+}
+
+/**
+ * Several products changed in ONE batch, all or none (the back office's Prices grid saves every
+ * changed row at once). Each patch is checked as PATCH /private/catalog/products/{id}'s body; a
+ * 422 names each bad field as `<product id>.<field>`.
+ */
+export async function updateProducts(db: D1Database, actor: Actor, businessId: number, changes: { id: number; patch: unknown }[], now: Date): Promise<AdminProduct[]> {
+  const inputs: { id: number; input: ProductPatch }[] = [];
+  const bad: FieldError[] = [];
+  for (const { id, patch } of changes) {
+    try {
+      inputs.push({ id, input: parseInput(ProductPatch, patch) });
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 422) throw err;
+      bad.push(...((err.extra.errors ?? []) as FieldError[]).map((e) => ({ ...e, path: `${id}.${e.path}` })));
+    }
+  }
+  failIfInvalid(bad);
+  const { result } = await commit(db, actor, businessId, now, (state) => {
+    const ids = new IdAllocator(state.maxIds);
+    const plan = emptyPlan();
+    const errors: FieldError[] = [];
+    const views: AdminProduct[] = [];
+    for (const { id, input } of inputs) {
+      const { before, product, errors: own } = patched(state, ids, id, input, now);
+      errors.push(...[...own, ...problemsOf(state, product)].map((e) => ({ ...e, path: `${id}.${e.path}` })));
+      planEntity(plan, state, "product", before, product);
+      views.push(productView(product, currencyOf(state)));
+    }
+    failIfInvalid(errors);
+    return { plan, result: views };
+  });
+  return result;
+}
+
+/** The product `id` with `input` applied, and what the input itself gets wrong (409 when archiving one still in use). */
+function patched(state: CatalogState, ids: IdAllocator, id: number, input: ProductPatch, now: Date): { before: ProductEntity; product: ProductEntity; errors: FieldError[] } {
+  const before = findProduct(state, id);
+  const errors: FieldError[] = [];
+  if (input.type !== undefined && input.type !== before.type) errors.push({ path: "type", message: `a product's type cannot change (it is a ${before.type}); archive it and make a new one` });
+  if (before.type === "accommodation" && input.capacity !== undefined) errors.push({ path: "capacity", message: "an accommodation's capacity is its rooms and beds; change accommodation instead" });
+  if (before.type === "accommodation" && input.accommodation === null) errors.push({ path: "accommodation", message: "an accommodation needs its rooms and beds" });
+  const { product, errors: inputErrors } = applyProductInput(before, { ...input, type: undefined }, currencyOf(state), (t) => ids.take(t));
+  errors.push(...inputErrors);
+  if (input.archived === true && before.archived_at === null) {
+    product.archived_at = isoDateTime(now);
+    const using = productReferrers(indexOf(state), id);
+    if (using.length) {
+      throw new ApiError(409, "in_use", `Product ${id} is in packages that are not archived: ${using.map((p) => `${p.title} (${p.id})`).join(", ")}. Take it out of them first.`);
+    }
+  }
+  if (input.archived === false) product.archived_at = null;
+  return { before, product, errors };
 }

@@ -5,8 +5,9 @@
  * first. One form, one Save; it works without script.
  *
  * The grid shows each product's rate for one item (min_qty 1) of each live season. Saving builds
- * each changed product's whole rate list from its current rates plus the grid's edits and hands it
- * to manage/catalog/products.ts updateProduct, as PATCH /private/catalog/products/{id} {rates}:
+ * each changed product's whole rate list from its current rates plus the grid's edits and hands
+ * them all to manage/catalog/products.ts updateProducts (one batch: every row or none; per product
+ * the checks, audit entry and event of PATCH /private/catalog/products/{id} {rates}):
  * quantity tiers (min_qty > 1) and the rates of archived seasons, which the grid does not show,
  * are kept as they were. Every cell is checked before anything is saved: a bad cell is shown at
  * the cell (422) and no product changes.
@@ -17,7 +18,7 @@ import { defaultCurrency, productView, seasonView, toMinor } from "../../domain/
 import { minorDigits } from "../../domain/money";
 import type { RatePer, RateUnit } from "../../domain/pricing";
 import { ApiError, type FieldError } from "../../lib/errors";
-import { updateProduct } from "../../manage/catalog/products";
+import { updateProducts } from "../../manage/catalog/products";
 import { readState } from "../../manage/core";
 import { inventoryBlock, inventoryCapacity, inventoryPage, inventoryTimeslots } from "./inventory";
 import { base, Csrf, done, flashOf, FormError, formOf, Layout, need, staffActor, stringsOf, type AdminContext, type AdminEnv } from "./kit";
@@ -278,22 +279,19 @@ export async function pricesSave(c: AdminContext) {
   }
   if (Object.keys(errors).length) return render(c, { values: form, errors, message: t.fixErrors }, 422);
 
-  const saved: string[] = [];
-  for (const edit of edits) {
-    try {
-      await updateProduct(c.env.DB, staffActor(c), c.get("staff").business_id, edit.product.id, { rates: edit.rates }, c.get("now"));
-      saved.push(edit.product.backoffice_title || edit.product.title);
-    } catch (err) {
-      if (!(err instanceof ApiError) || (err.status !== 422 && err.status !== 409)) throw err;
-      // The service's own check (it names rates by index): at the cell where it can be placed.
-      for (const e of (err.extra.errors ?? []) as FieldError[]) {
-        const m = /^rates\.(\d+)/.exec(e.path);
-        const col = m ? edit.columns[Number(m[1])] : null;
-        if (col !== null && col !== undefined) errors[cellName(edit.product.id, col)] ??= e.message;
-      }
-      const message = [saved.length ? t.prices.partlySaved(saved.join(", ")) : "", err.message].filter(Boolean).join(" ");
-      return render(c, { values: form, errors, message }, err.status as 409 | 422);
+  // Every changed row in one batch: the grid is saved whole or not at all.
+  try {
+    await updateProducts(c.env.DB, staffActor(c), c.get("staff").business_id, edits.map((e) => ({ id: e.product.id, patch: { rates: e.rates } })), c.get("now"));
+  } catch (err) {
+    if (!(err instanceof ApiError) || (err.status !== 422 && err.status !== 409)) throw err;
+    // The service's own check names rates as <product id>.rates.<index>: at the cell where it can be placed.
+    for (const e of (err.extra.errors ?? []) as FieldError[]) {
+      const m = /^(\d+)\.rates\.(\d+)/.exec(e.path);
+      const edit = m ? edits.find((x) => x.product.id === Number(m[1])) : undefined;
+      const col = edit ? edit.columns[Number(m![2])] : null;
+      if (edit && col !== null && col !== undefined) errors[cellName(edit.product.id, col)] ??= e.message;
     }
+    return render(c, { values: form, errors, message: err.message }, err.status as 409 | 422);
   }
-  return done(c, `${base(c)}/prices?n=${saved.length}`, "saved");
+  return done(c, `${base(c)}/prices?n=${edits.length}`, "saved");
 }

@@ -419,7 +419,6 @@ export const de: Strings = {
     kept: "Mengenpreise und die Preise archivierter Saisons bleiben, wie sie sind.",
     save: "Preise speichern",
     saved: (n: number) => (n === 0 ? "Es hatte sich nichts geändert." : n === 1 ? "Preise für 1 Produkt gespeichert." : `Preise für ${n} Produkte gespeichert.`),
-    partlySaved: (titles: string) => `Vor dem Fehler gespeichert: ${titles}. Sonst wurde nichts gespeichert.`,
     notAmount: "Geben Sie einen Betrag wie 45 oder 45,50 ein, oder lassen Sie die Zelle leer.",
     negative: "Ein Preis kann nicht negativ sein.",
     tooLarge: "Höchstens 100.000.000.",

@@ -418,7 +418,6 @@ export const en = {
     kept: "Quantity prices and the prices of archived seasons are kept as they are.",
     save: "Save prices",
     saved: (n: number) => (n === 0 ? "Nothing had changed." : n === 1 ? "Prices saved for 1 product." : `Prices saved for ${n} products.`),
-    partlySaved: (titles: string) => `Saved before the error: ${titles}. Nothing else was saved.`,
     notAmount: "Enter an amount such as 45 or 45.50, or leave the cell empty.",
     negative: "A price cannot be negative.",
     tooLarge: "At most 100,000,000.",

@@ -419,7 +419,6 @@ export const es: Strings = {
     kept: "Los precios por cantidad y los de temporadas archivadas se mantienen como están.",
     save: "Guardar precios",
     saved: (n: number) => (n === 0 ? "No había cambios." : n === 1 ? "Precios guardados para 1 producto." : `Precios guardados para ${n} productos.`),
-    partlySaved: (titles: string) => `Guardado antes del error: ${titles}. No se guardó nada más.`,
     notAmount: "Escriba un importe como 45 o 45,50, o deje la celda vacía.",
     negative: "Un precio no puede ser negativo.",
     tooLarge: "Como máximo 100.000.000.",
