@@ -23,6 +23,7 @@ import { adminAssets } from "./assets";
 import { adminError, mountDoors, signOutRoute, staffSession } from "./auth";
 import { bookerSave, bookingCancel, bookingPage, bookingsPage, guestCheck, noteAdd } from "./bookings";
 import { calendarBlock, calendarPage } from "./calendar";
+import { mountCatalog } from "./catalog";
 import { emailPage, emailResend, emailsPage } from "./emails";
 import { developersPage, hookCreate, hookDelete, hookDeliveries, hookEnable, hookRedeliver, keyCreate, keyRevoke } from "./developers";
 import { guestsCsv, guestsPage } from "./guests";
@@ -78,6 +79,7 @@ export function adminRoutes() {
   admin.get("/:business/emails", emailsPage);
   admin.get("/:business/emails/:id", emailPage);
   admin.post("/:business/emails/:id/resend", emailResend);
+  mountCatalog(admin);
   admin.get("/:business/developers", developersPage);
   admin.post("/:business/developers/keys", keyCreate);
   admin.post("/:business/developers/keys/:id/revoke", keyRevoke);

@@ -128,6 +128,7 @@ const NAV: NavItem[] = [
   { key: "calendar", path: "/calendar", permission: "calendar" },
   { key: "bookings", path: "/bookings", permission: "bookings" },
   { key: "guests", path: "/guests", permission: "guests" },
+  { key: "catalog", path: "/catalog", permission: "catalog" },
   { key: "emails", path: "/emails", permission: "emails" },
   { key: "developers", path: "/developers", permission: "developers" },
   { key: "staff", path: "/staff", permission: "staff" },
