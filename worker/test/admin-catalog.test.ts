@@ -224,7 +224,7 @@ describe("products", () => {
     expect(editor).toContain("Surf lessons has no price yet");
     // The list: by type, each linked to its editor.
     const list = await (await owner.get(admin())).text();
-    expect(list).toMatch(new RegExp(`<section aria-labelledby="type-package" data-type="package">[\\s\\S]*href="/admin/${b.slug}/catalog/products/${ids.week}">Surf week<`));
+    expect(list).toMatch(new RegExp(`<section data-type="package">[\\s\\S]*href="/admin/${b.slug}/catalog/products/${ids.week}">Surf week<`));
   });
 
   it("refuses a bad form with 422: the message at the field, the values kept, nothing created", async () => {
@@ -237,7 +237,10 @@ describe("products", () => {
     expect(html).toContain("Please correct the fields marked below.");
     const fixedMax = await post(owner, admin("/products"), productForm("activity", "Broken yoga", [["pax.min", "5"], ["pax.max", "2"]]));
     expect(fixedMax.status).toBe(422);
-    expect(await fixedMax.text()).toMatch(/id="f-pax-error" class="error">min must not be above max</);
+    const paxHtml = await fixedMax.text();
+    expect(paxHtml).toMatch(/id="f-pax-error" class="error">min must not be above max</);
+    // ... and listed at the top, linked to its field.
+    expect(paxHtml).toContain('<a href="#f-pax">Guests and capacity</a>: min must not be above max');
     // A package item's rule, at its own row (blank rows before it do not shift it).
     const item = await post(
       owner,

@@ -86,14 +86,14 @@ section[data-type] .table-wrap, section[data-type] > p { margin-top: .5rem; }
 form.editor { display: grid; gap: 1rem; max-width: 60rem; }
 fieldset.group { border: 1px solid var(--line); border-radius: .4rem; padding: .75rem; margin: 0; display: flex; flex-wrap: wrap; gap: .75rem 1rem; align-items: end; min-width: 0; }
 fieldset.group > legend { font-weight: 700; padding: 0 .25rem; }
-fieldset.group > p, fieldset.group > small, fieldset.group > h3 { flex-basis: 100%; margin: 0; }
-fieldset.group.nested, fieldset.group > .field.wide, fieldset.group > button { flex-basis: 100%; }
-fieldset.group > button { justify-self: start; width: max-content; max-width: 100%; }
+fieldset.group > p, fieldset.group > small, fieldset.group > h2 { flex-basis: 100%; margin: 0; }
+h2.sub { font-size: 1.05rem; margin-top: .5rem; }
+fieldset.group.nested, fieldset.group > .field.wide { flex-basis: 100%; }
 fieldset.group.days, fieldset.group.qty { flex-basis: auto; }
 fieldset.group.invalid { border-color: var(--danger); border-width: 2px; }
 fieldset.rowset { background: var(--panel); }
 form.editor select, ul.entries select { max-width: 100%; }
-form.editor .field, ul.entries .field { max-width: 100%; }
+form.editor .field, ul.entries .field { max-width: 100%; grid-template-columns: minmax(0, 1fr); }
 .field.wide { flex-basis: 100%; }
 .check.invalid { outline: 2px solid var(--danger); outline-offset: 2px; }
 .field-with-hint { display: grid; gap: .2rem; max-width: 26rem; }

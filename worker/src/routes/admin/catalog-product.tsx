@@ -91,6 +91,56 @@ function pricing(t: Strings, p: AdminProduct | undefined, currency: string): str
   return t.catalog.pricedAt(name, t.catalog.rate(amount, t.catalog.rateUnits[baseRate.unit] ?? baseRate.unit, t.catalog.ratePers[baseRate.per] ?? baseRate.per));
 }
 
+/** The name of a field (or group) of the editor, as its label says it: for the list of errors at the top. */
+function fieldName(tc: Strings["catalog"], key: string, lang: string): string {
+  const names: Record<string, string> = {
+    title: tc.titleLabel,
+    backoffice_title: tc.staffTitle,
+    ref: tc.ref,
+    description: tc.description,
+    extended_description: tc.longDescription,
+    "image.small": tc.imageSmall,
+    "image.medium": tc.imageMedium,
+    "image.large": tc.imageLarge,
+    location_id: tc.location,
+    backoffice_category_id: tc.staffCategory,
+    frontoffice_category_id: tc.frontCategory,
+    is_promoted: tc.frontLegend,
+    duration: tc.durationLegend,
+    "duration.unit": tc.unit,
+    "duration.default": tc.lengthDefault,
+    "duration.min": tc.minStay,
+    "duration.max": tc.maxStay,
+    "duration.is_flexible": tc.durationLegend,
+    "duration.variants": tc.variants,
+    allowed_checkin_days: tc.checkinDays,
+    default_start_time: tc.startTime,
+    pax: tc.guestsLegend,
+    "pax.min": tc.paxMin,
+    "pax.max": tc.paxMax,
+    capacity: tc.capacity,
+    accommodation_type_id: tc.accommodationType,
+    accommodation: tc.roomsLegend,
+    "accommodation.rooms": tc.rooms,
+    "accommodation.beds_per_room": tc.bedsPerRoom,
+    "accommodation.is_private": tc.soldAs,
+    "accommodation.gender": tc.gender,
+    "accommodation.srs": tc.srsLegend,
+    "accommodation.srs.charge": tc.srsLegend,
+    "accommodation.srs.fixed": tc.srsFixed,
+    package: tc.packageLegend,
+    "package.accommodation_ids": tc.roomTypes,
+    "package.groups": tc.groups,
+    "package.items": tc.items,
+  };
+  if (names[key]) return names[key];
+  const parts = key.split(".");
+  if (parts[0] === "translations") return [tc.translationOf(languageName(parts[1], lang)), parts[2] ? names[parts[2]] : ""].filter(Boolean).join(" › ");
+  const field = { name: tc.groupName, product_id: tc.product, role: tc.role, group: tc.group, qty: tc.qtyDefault, is_configurable_dates: tc.guestPicksDays }[parts[3] ?? ""] ?? "";
+  const row = parts[1] === "items" ? tc.itemRow(Number(parts[2]) + 1) : tc.groupRow(Number(parts[2]) + 1);
+  return [row, field].filter(Boolean).join(" › ");
+}
+
 async function renderEditor(c: AdminContext, s: EditorState, status: 200 | 409 | 422 = 200) {
   need(c, "catalog");
   const t = stringsOf(c);
@@ -146,8 +196,13 @@ async function renderEditor(c: AdminContext, s: EditorState, status: 200 | 409 |
       {s.failed ? (
         <div class="form-error" role="alert" id="form-error">
           <p>{s.failed.status === 409 ? `${tc.conflict} ${s.failed.message}` : t.fixErrors}</p>
-          {s.failed.unplaced.length ? (
+          {s.failed.unplaced.length || Object.keys(s.failed.fields).length ? (
             <ul>
+              {Object.entries(s.failed.fields).map(([key, message]) => (
+                <li>
+                  <a href={`#${fid(key)}`}>{fieldName(tc, key, t.lang)}</a>: {message}
+                </li>
+              ))}
               {s.failed.unplaced.map((m) => (
                 <li>{m}</li>
               ))}
@@ -158,6 +213,10 @@ async function renderEditor(c: AdminContext, s: EditorState, status: 200 | 409 |
       <form class="editor" method="post" action={p ? `${root}/catalog/products/${p.id}` : `${root}/catalog/products`}>
         <Csrf c={c} />
         <input type="hidden" name="type" value={type} />
+        {/* First in the form, so Enter in a field saves (a form's first submit button is its default, not "add a row"). */}
+        <p class="actions">
+          <button type="submit">{p ? tc.save : tc.create}</button>
+        </p>
         <Group legend={tc.textsLegend} id="g-texts">
           <Field id={fid("title")} name="title" label={tc.titleLabel} value={val("title")} error={err("title")} required />
           <Field id={fid("backoffice_title")} name="backoffice_title" label={tc.staffTitle} value={val("backoffice_title")} error={err("backoffice_title")} hint={tc.staffTitleHint} />
@@ -253,7 +312,7 @@ async function renderEditor(c: AdminContext, s: EditorState, status: 200 | 409 |
               />
               <p class="hint">{tc.couplesHint}</p>
             </div>
-            <Group legend={tc.srsCharge(d.currency)} id={fid("accommodation.srs")} error={err("accommodation.srs")} hint={tc.srsHint} class="group nested">
+            <Group legend={tc.srsLegend} id={fid("accommodation.srs")} error={err("accommodation.srs")} hint={tc.srsHint} class="group nested">
               <Field id={fid("accommodation.srs.charge")} name="accommodation.srs.charge" inputmode="decimal" label={tc.srsCharge(d.currency)} value={val("accommodation.srs.charge")} error={err("accommodation.srs.charge")} />
               <Select
                 id={fid("accommodation.srs.fixed")}
@@ -282,9 +341,9 @@ async function renderEditor(c: AdminContext, s: EditorState, status: 200 | 409 |
                 />
               ))}
             </Group>
-            <h3 id="groups-heading">{tc.groups}</h3>
+            <h2 id="groups-heading" class="sub">{tc.groups}</h2>
             <p class="hint">{tc.groupsHint}</p>
-            <FieldErrorLine id="package-groups" error={err("package.groups")} />
+            <FieldErrorLine id={fid("package.groups")} error={err("package.groups")} />
             <input type="hidden" name="package.groups.rows" value={String(groupRows)} />
             {Array.from({ length: groupRows }, (_, i) => {
               const row = `package.groups.${i}`;
@@ -296,12 +355,14 @@ async function renderEditor(c: AdminContext, s: EditorState, status: 200 | 409 |
                 </Group>
               );
             })}
-            <button type="submit" class="secondary" name="_more" value="groups" formnovalidate>
-              {tc.moreGroups}
-            </button>
-            <h3 id="items-heading">{tc.items}</h3>
+            <p>
+              <button type="submit" class="secondary" name="_more" value="groups" formnovalidate>
+                {tc.moreGroups}
+              </button>
+            </p>
+            <h2 id="items-heading" class="sub">{tc.items}</h2>
             <p class="hint">{tc.itemsHint}</p>
-            <FieldErrorLine id="package-items" error={err("package.items")} />
+            <FieldErrorLine id={fid("package.items")} error={err("package.items")} />
             <input type="hidden" name="package.items.rows" value={String(itemRows)} />
             {Array.from({ length: itemRows }, (_, i) => {
               const row = `package.items.${i}`;
@@ -331,9 +392,11 @@ async function renderEditor(c: AdminContext, s: EditorState, status: 200 | 409 |
                 </Group>
               );
             })}
-            <button type="submit" class="secondary" name="_more" value="items" formnovalidate>
-              {tc.moreItems}
-            </button>
+            <p>
+              <button type="submit" class="secondary" name="_more" value="items" formnovalidate>
+                {tc.moreItems}
+              </button>
+            </p>
           </Group>
         ) : null}
         <p>
@@ -360,7 +423,7 @@ async function renderEditor(c: AdminContext, s: EditorState, status: 200 | 409 |
 /** A list's own message (e.g. `package.items`: too many), where no row is named. */
 const FieldErrorLine = ({ id, error }: { id: string; error?: string }) =>
   error ? (
-    <p id={`${id}-error`} class="error" role="alert">
+    <p id={id} class="error">
       {error}
     </p>
   ) : null;

@@ -39,7 +39,7 @@ async function productsPage(c: AdminContext) {
         const list = products.filter((p) => p.type === type);
         const heading = `type-${type}`;
         return (
-          <section aria-labelledby={heading} data-type={type}>
+          <section data-type={type}>
             <div class="section-head">
               <h2 id={heading}>{tc.types[type]}</h2>
               <a class="button secondary" href={`${root}/products/new?type=${type}`}>
