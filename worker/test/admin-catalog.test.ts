@@ -222,6 +222,9 @@ describe("products", () => {
     expect(editor).toContain(`/admin/${b.slug}/prices`);
     expect(editor).toContain(`/admin/${b.slug}/catalog/products/${ids.week}/inventory`);
     expect(editor).toContain("Surf lessons has no price yet");
+    // In German and Spanish too (the browser's language).
+    expect(await (await owner.get(admin(`/products/${ids.week}`), { "Accept-Language": "de" })).text()).toContain("Inhalt des Pakets");
+    expect(await (await owner.get(admin("/categories"), { "Accept-Language": "es" })).text()).toContain("Añadir una categoría");
     // The list: by type, each linked to its editor.
     const list = await (await owner.get(admin())).text();
     expect(list).toMatch(new RegExp(`<section data-type="package">[\\s\\S]*href="/admin/${b.slug}/catalog/products/${ids.week}">Surf week<`));
