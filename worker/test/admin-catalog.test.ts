@@ -277,6 +277,10 @@ describe("products", () => {
     const edit = await post(manager, admin(`/products/${ids.surf}`), productForm("activity", "Surf lessons", [["capacity", "10"], ["description", "Two hours a day."]]));
     expect(edit.status).toBe(303);
     expect((await b.admin(`/catalog/products/${ids.surf}`)).body.data).toMatchObject({ capacity: 10, description: "Two hours a day.", location_id: null });
+    // Renamed, with the staff title left blank as the editor shows it: staff see the new name too.
+    expect(await (await owner.get(admin(`/products/${ids.board}`))).text()).toContain('name="backoffice_title" type="text" value=""');
+    expect((await post(owner, admin(`/products/${ids.board}`), productForm("rental", "Surfboard rental", [["capacity", "15"]]))).status).toBe(303);
+    expect((await b.admin(`/catalog/products/${ids.board}`)).body.data).toMatchObject({ title: "Surfboard rental", backoffice_title: "Surfboard rental" });
     await env.DB.prepare("INSERT INTO allocations (business_id, product_id, date, qty, cart_id, expires_at, created_at) VALUES (?, ?, '2035-03-03', 4, 'c-admin-catalog', '2099-01-01T00:00:00Z', ?)")
       .bind(b.businessId, ids.surf, new Date().toISOString())
       .run();

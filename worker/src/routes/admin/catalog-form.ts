@@ -63,7 +63,9 @@ export function productValues(p: AdminProduct): Values {
     v[name] = on ? ["on"] : [];
   };
   set("type", p.type);
-  for (const f of ["title", "backoffice_title", "ref", "description", "extended_description"] as const) set(f, p[f]);
+  for (const f of ["title", "ref", "description", "extended_description"] as const) set(f, p[f]);
+  // The staff title shown blank while it is the title, so that renaming the product renames it too.
+  set("backoffice_title", p.backoffice_title === p.title ? "" : p.backoffice_title);
   for (const [lang, texts] of Object.entries(p.translations)) for (const f of TEXT_FIELDS) set(`translations.${lang}.${f}`, texts[f]);
   for (const f of ["small", "medium", "large"] as const) set(`image.${f}`, p.image[f]);
   for (const f of ["location_id", "backoffice_category_id", "frontoffice_category_id", "accommodation_type_id", "default_start_time", "capacity"] as const) set(f, p[f]);

@@ -122,11 +122,11 @@ async function render(c: AdminContext, kind: LookupKind, path: string, failed?: 
                 </form>
                 <form class="inline" method="post" action={`${root}/${l.id}/${l.archived ? "restore" : "archive"}`}>
                   <Csrf c={c} />
-                  <span class="hint">{l.archived ? t.catalog.entryArchivedHint : t.catalog.archiveEntryHint}</span>{" "}
                   <button type="submit" class="link">
                     {l.archived ? t.catalog.restoreEntry : t.catalog.archiveEntry}
                     <span class="visually-hidden">: {l.title}</span>
-                  </button>
+                  </button>{" "}
+                  <small class="hint">{l.archived ? t.catalog.entryArchivedHint : t.catalog.archiveEntryHint}</small>
                 </form>
               </li>
             );
