@@ -16,9 +16,16 @@ export async function axeClean(page: Page, step: string): Promise<void> {
   expect(summary, `axe violations on "${step}"`).toEqual([]);
 }
 
-/** The page fits `width` px: nothing but a table's own scroller is wider than the viewport. */
+/** The page fits `width` px: nothing but a table's own scroller is wider; the widest others are named. */
 export async function fitsWidth(page: Page, width: number, step: string): Promise<void> {
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), `horizontal overflow on "${step}"`).toBeLessThanOrEqual(width);
+  const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  const wide = await page.evaluate((limit) =>
+    [...document.querySelectorAll("body *")]
+      .filter((el) => el.getBoundingClientRect().right > limit + 1 && !el.closest(".table-wrap"))
+      .slice(-5)
+      .map((el) => `${el.tagName.toLowerCase()}#${el.id}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`),
+  width);
+  expect(scrollWidth, `horizontal overflow on "${step}": ${wide.join(", ")}`).toBeLessThanOrEqual(width);
 }
 
 /** The page fits a 390 px phone. */

@@ -127,6 +127,35 @@ fieldset.weekdays small { flex-basis: 100%; }
 ul.plain { list-style: none; margin: 0; padding: 0; }
 .inventory tr.blocked th, .inventory tr.blocked td { background: var(--panel); }
 nav.crumbs { margin: 0 0 .75rem; }
+/* Catalog */
+.subnav ul { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: 0 0 1rem; padding: 0; }
+.subnav a { display: inline-block; padding: .3rem .1rem; min-height: 2.25rem; line-height: 1.6rem; }
+.subnav a[aria-current="page"] { font-weight: 700; text-decoration-thickness: 3px; }
+.section-head { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; justify-content: space-between; margin-top: 1.5rem; }
+.section-head h2 { margin: 0; }
+section[data-type] .table-wrap, section[data-type] > p { margin-top: .5rem; }
+form.editor { display: grid; gap: 1rem; max-width: 60rem; }
+fieldset.group { border: 1px solid var(--line); border-radius: .4rem; padding: .75rem; margin: 0; display: flex; flex-wrap: wrap; gap: .75rem 1rem; align-items: end; min-width: 0; }
+fieldset.group > legend { font-weight: 700; padding: 0 .25rem; }
+fieldset.group > p, fieldset.group > small, fieldset.group > h2 { flex-basis: 100%; margin: 0; }
+h2.sub { font-size: 1.05rem; margin-top: .5rem; }
+fieldset.group.nested, fieldset.group > .field.wide { flex-basis: 100%; }
+fieldset.group.days, fieldset.group.qty { flex-basis: auto; }
+fieldset.group.invalid { border-color: var(--danger); border-width: 2px; }
+fieldset.rowset { background: var(--panel); }
+form.editor select, ul.entries select { max-width: 100%; }
+form.editor .field, ul.entries .field { max-width: 100%; grid-template-columns: minmax(0, 1fr); }
+.field.wide { flex-basis: 100%; }
+.check.invalid { outline: 2px solid var(--danger); outline-offset: 2px; }
+.field-with-hint { display: grid; gap: .2rem; max-width: 26rem; }
+.field-with-hint .hint { margin: 0; font-size: .9rem; }
+.product-facts ul.links { display: flex; flex-wrap: wrap; gap: .25rem 1.25rem; list-style: none; padding: 0; margin: 0 0 .5rem; }
+.form-error ul { margin: .25rem 0 0; padding-left: 1.25rem; overflow-wrap: anywhere; }
+ul.entries { list-style: none; padding: 0; margin: 0; display: grid; gap: .75rem; }
+ul.entries > li { border: 1px solid var(--line); border-radius: .4rem; padding: .75rem; }
+fieldset.row { border: 0; padding: 0; margin: 0 0 .5rem; display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; min-width: 0; }
+fieldset.row > legend { font-weight: 700; padding: 0; margin-bottom: .25rem; }
+fieldset.row > .form-error { flex-basis: 100%; }
 `;
 
 const JS = `

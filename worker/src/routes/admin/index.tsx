@@ -7,11 +7,10 @@
  *   /admin/invite/:token                accept an invitation (set a password)
  *   /admin/:business/sign-in            sign in (e-mail and password)
  *   /admin/:business/...                behind a session of THIS business's staff: today, calendar,
- *                                       bookings, guests, emails (the Outbox), developers, staff,
- *                                       audit, account
- *
- * Phase 2 (issue 19's settings and catalog code) adds catalog, prices, settings and widget here,
- * each behind its permission (domain/staff.ts) and in the navigation (kit.tsx NAV).
+ *                                       bookings, guests, catalog, prices (seasons, inventory),
+ *                                       settings, widget, emails (the Outbox), developers, staff,
+ *                                       audit, account; each behind its permission (domain/staff.ts)
+ *                                       and in the navigation (kit.tsx NAV)
  */
 import { Hono } from "hono";
 import { csrf } from "hono/csrf";
@@ -23,6 +22,7 @@ import { adminAssets } from "./assets";
 import { adminError, mountDoors, signOutRoute, staffSession } from "./auth";
 import { bookerSave, bookingCancel, bookingPage, bookingsPage, guestCheck, noteAdd } from "./bookings";
 import { calendarBlock, calendarPage } from "./calendar";
+import { mountCatalog } from "./catalog";
 import { emailPage, emailResend, emailsPage } from "./emails";
 import { developersPage, hookCreate, hookDelete, hookDeliveries, hookEnable, hookRedeliver, keyCreate, keyRevoke } from "./developers";
 import { guestsCsv, guestsPage } from "./guests";
@@ -84,6 +84,7 @@ export function adminRoutes() {
   admin.post("/:business/emails/:id/resend", emailResend);
   mountSettings(admin);
   mountPrices(admin);
+  mountCatalog(admin);
   admin.get("/:business/developers", developersPage);
   admin.post("/:business/developers/keys", keyCreate);
   admin.post("/:business/developers/keys/:id/revoke", keyRevoke);

@@ -122,19 +122,19 @@ interface NavItem {
   path: string;
   permission: Permission;
 }
-// Phase 2 slots in here (Catalog, Prices, Settings, Widget), each behind its own permission.
 const NAV: NavItem[] = [
   { key: "today", path: "/today", permission: "bookings" },
   { key: "calendar", path: "/calendar", permission: "calendar" },
   { key: "bookings", path: "/bookings", permission: "bookings" },
   { key: "guests", path: "/guests", permission: "guests" },
+  { key: "catalog", path: "/catalog", permission: "catalog" },
+  { key: "prices", path: "/prices", permission: "prices" },
+  { key: "settings", path: "/settings", permission: "settings" },
+  { key: "widget", path: "/widget", permission: "settings" },
   { key: "emails", path: "/emails", permission: "emails" },
   { key: "developers", path: "/developers", permission: "developers" },
   { key: "staff", path: "/staff", permission: "staff" },
   { key: "audit", path: "/audit", permission: "audit" },
-  { key: "settings", path: "/settings", permission: "settings" },
-  { key: "widget", path: "/widget", permission: "settings" },
-  { key: "prices", path: "/prices", permission: "prices" },
 ];
 
 /** A page without the signed-in navigation (sign-in, invitation, errors before a session). */
