@@ -1,4 +1,4 @@
-import { DurableObject } from "cloudflare:workers";
+import { BusinessDrainer } from "./business-drainer";
 import { EmailMessage } from "cloudflare:email";
 import { nextAttemptAt } from "../domain/backoff";
 import { isoDateTime } from "../lib/time";
@@ -43,10 +43,7 @@ const PERMANENT = new Set([
  * A kick (e-mails written) starts a run at once; the alarm rings at the next due e-mail (a retry,
  * or the lease of an attempt under way). Runs are serialized in memory.
  */
-export class EmailDelivery extends DurableObject<Env> {
-  private running: Promise<void> | null = null;
-  private again = false;
-  private businessId: number | undefined;
+export class EmailDelivery extends BusinessDrainer {
 
   /** E-mails were written: send them now. The caller does not wait; a failed run retries from the alarm. */
   async kick(businessId: number): Promise<void> {
@@ -57,67 +54,8 @@ export class EmailDelivery extends DurableObject<Env> {
     });
   }
 
-  private async remember(businessId: number): Promise<void> {
-    if (this.businessId === businessId) return;
-    if ((await this.ctx.storage.get<number>("business_id")) !== businessId) await this.ctx.storage.put("business_id", businessId);
-    this.businessId = businessId;
-  }
-
-  /** The alarm rings at `at` at the latest (an earlier one stays). */
-  private async alarmBy(at: number): Promise<void> {
-    const current = await this.ctx.storage.getAlarm();
-    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
-  }
-
-  /** Resolves when no run is in progress and none is due (tests wait on it). Gives up after 5 s. */
-  async idle(): Promise<void> {
-    const until = Date.now() + 5000;
-    while (Date.now() < until) {
-      if (this.running) {
-        await this.running;
-        continue;
-      }
-      const alarm = await this.ctx.storage.getAlarm();
-      if (alarm === null || alarm > Date.now()) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
-
-  /** Tests only (ALLOW_TEST_CLOCK=1): move this object's clock, so retries come due without sleeping. */
-  async setTestNow(iso: string): Promise<void> {
-    if (this.env.ALLOW_TEST_CLOCK !== "1") throw new Error("the test clock is disabled");
-    await this.ctx.storage.put("clock_offset_ms", Date.parse(iso) - Date.now());
-  }
-
-  async alarm(): Promise<void> {
-    await this.run();
-  }
-
-  private async clockOffset(): Promise<number> {
-    if (this.env.ALLOW_TEST_CLOCK !== "1") return 0;
-    return (await this.ctx.storage.get<number>("clock_offset_ms")) ?? 0;
-  }
-
-  private run(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.drain();
-        } while (this.again);
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
-  }
-
-  private async drain(): Promise<void> {
-    const businessId = this.businessId ?? (await this.ctx.storage.get<number>("business_id"));
+  protected async drain(): Promise<void> {
+    const businessId = await this.business();
     if (businessId === undefined) return;
     const db = this.env.DB;
     const offset = await this.clockOffset();

@@ -1,4 +1,4 @@
-import { DurableObject } from "cloudflare:workers";
+import { BusinessDrainer } from "./business-drainer";
 import { MAX_ATTEMPTS, RETRY_BACKOFF_SECONDS, signPayload } from "../domain/webhook-signing";
 import { isoDateTime } from "../lib/time";
 import {
@@ -38,10 +38,7 @@ const QUIET_MS = 30_000;
  * State lives in D1, so a crash between a send and its record only repeats a delivery. Runs are
  * serialized in memory: an alarm and a kick never send the same row twice at once.
  */
-export class WebhookDelivery extends DurableObject<Env> {
-  private running: Promise<void> | null = null;
-  private again = false;
-  private businessId: number | undefined;
+export class WebhookDelivery extends BusinessDrainer {
   /** Until when kicks need no run: the last run found no live subscription (wall clock, ms). */
   private quietUntil = 0;
 
@@ -56,9 +53,7 @@ export class WebhookDelivery extends DurableObject<Env> {
     if (Date.now() < this.quietUntil) return;
     this.run().catch(async (err) => {
       console.error(JSON.stringify({ level: "warn", msg: "webhook run failed", business: businessId, error: String(err) }));
-      const soon = Date.now() + RETRY_SOON_MS;
-      const current = await this.ctx.storage.getAlarm();
-      if (current === null || current > soon) await this.ctx.storage.setAlarm(soon);
+      await this.alarmBy(Date.now() + RETRY_SOON_MS);
     });
   }
 
@@ -69,69 +64,11 @@ export class WebhookDelivery extends DurableObject<Env> {
     // A run under way may have read the subscriptions before this one and would end by clearing
     // the alarm: it goes round once more, and sees it.
     if (this.running) this.again = true;
-    const at = Date.now();
-    const current = await this.ctx.storage.getAlarm();
-    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
+    await this.alarmBy(Date.now());
   }
 
-  private async remember(businessId: number): Promise<void> {
-    if (this.businessId === businessId) return;
-    if ((await this.ctx.storage.get<number>("business_id")) !== businessId) await this.ctx.storage.put("business_id", businessId);
-    this.businessId = businessId;
-  }
-
-  /**
-   * Resolves when no run is in progress and none is due (tests wait on it after firing the
-   * alarm: the runtime may have started a due alarm of its own just before). Gives up after 5 s.
-   */
-  async idle(): Promise<void> {
-    const until = Date.now() + 5000;
-    while (Date.now() < until) {
-      if (this.running) {
-        await this.running;
-        continue;
-      }
-      const alarm = await this.ctx.storage.getAlarm();
-      if (alarm === null || alarm > Date.now()) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
-
-  /** Tests only (ALLOW_TEST_CLOCK=1): move this object's clock, so retries come due without sleeping. */
-  async setTestNow(iso: string): Promise<void> {
-    if (this.env.ALLOW_TEST_CLOCK !== "1") throw new Error("the test clock is disabled");
-    await this.ctx.storage.put("clock_offset_ms", Date.parse(iso) - Date.now());
-  }
-
-  async alarm(): Promise<void> {
-    await this.run();
-  }
-
-  private async clockOffset(): Promise<number> {
-    if (this.env.ALLOW_TEST_CLOCK !== "1") return 0;
-    return (await this.ctx.storage.get<number>("clock_offset_ms")) ?? 0;
-  }
-
-  private run(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.drain();
-        } while (this.again);
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
-  }
-
-  private async drain(): Promise<void> {
-    const businessId = this.businessId ?? (await this.ctx.storage.get<number>("business_id"));
+  protected async drain(): Promise<void> {
+    const businessId = await this.business();
     if (businessId === undefined) return;
     const db = this.env.DB;
     const hooks = await liveHooks(db, businessId);
