@@ -162,6 +162,44 @@ describe("Settings", () => {
     expect(pub.body.settings.guest_fields.minimum_age).toBe(16);
   });
 
+  it("custom fields: added, changed and removed through the form; a bad one is shown at its row's field, nothing changed", async () => {
+    const b = await business();
+    const path = `/admin/${b.slug}/settings/custom-fields`;
+    const added = await b.asManager.post(path, {
+      custom_field_rows: "0",
+      "custom_fields.0.key": "surf_level", "custom_fields.0.title": "Your surf level", "custom_fields.0.type": "select",
+      "custom_fields.0.options": "never, beginner, intermediate", "custom_fields.0.applies_to": "guest", "custom_fields.0.required": "on",
+      "custom_fields.1.key": "", "custom_fields.1.title": "",
+    });
+    expect(added.status, await added.clone().text()).toBe(303);
+    expect((await privateSettings(b)).custom_fields).toEqual([
+      { key: "surf_level", title: "Your surf level", type: "select", options: ["never", "beginner", "intermediate"], required: true, applies_to: "guest" },
+    ]);
+    // The page shows it as a row of its own, with a blank row to add another.
+    const page = await (await b.asManager.get(`/admin/${b.slug}/settings`)).text();
+    expect(page).toContain('data-custom-field="surf_level"');
+    expect(page).toMatch(/id="f-custom_fields\.0\.options"[^>]*value="never, beginner, intermediate"/);
+
+    // A second row whose key is bad: 422 at that row's key, the typed values kept, nothing saved.
+    const before = await privateSettings(b);
+    const bad = await b.asManager.post(path, {
+      custom_field_rows: "1",
+      "custom_fields.0.key": "surf_level", "custom_fields.0.title": "Your surf level", "custom_fields.0.type": "select",
+      "custom_fields.0.options": "never, beginner", "custom_fields.0.applies_to": "guest",
+      "custom_fields.1.key": "Board Size", "custom_fields.1.title": "Board size", "custom_fields.1.type": "text", "custom_fields.1.applies_to": "guest",
+    });
+    expect(bad.status).toBe(422);
+    const html = await bad.text();
+    expect(fieldError(html, "custom_fields.1.key")).toMatch(/lower-case letters/);
+    expect(html).toMatch(/id="f-custom_fields\.1\.key"[^>]*value="Board Size"/);
+    expect(await privateSettings(b)).toEqual(before);
+
+    // Removing it.
+    const removed = await b.asManager.post(path, { custom_field_rows: "1", "custom_fields.0.key": "surf_level", "custom_fields.0.title": "Your surf level", "custom_fields.0.remove": "on" });
+    expect(removed.status).toBe(303);
+    expect((await privateSettings(b)).custom_fields).toEqual([]);
+  });
+
   it("warns of a stored setting that does not parse, naming the field", async () => {
     const b = await business({ cart_lifetime_seconds: "ten minutes" });
     const html = await (await b.asManager.get(`/admin/${b.slug}/settings`)).text();
@@ -180,6 +218,7 @@ describe("Settings", () => {
     const posts: [string, Record<string, string>][] = [
       ["settings/limits", { cart_lifetime_seconds: "900" }],
       ["settings/languages", { default_language: "de", languages: "de" }],
+      ["settings/custom-fields", { custom_field_rows: "0", "custom_fields.0.key": "desk", "custom_fields.0.title": "Desk" }],
       ["widget/origins/add", { origin: "https://desk.example" }],
       ["widget/theme", { "widget_theme.--bw-accent": "#000000" }],
     ];

@@ -11,10 +11,14 @@
 import type { Child, FC } from "hono/jsx";
 import { ApiError, type FieldError } from "../../lib/errors";
 import { getSettings, updateSettings, type SettingsView } from "../../manage/settings";
-import { base, Csrf, Field, flashOf, FormError, formErrors, Layout, need, staffActor, stringsOf, type AdminContext } from "./kit";
+import { base, Csrf, Field, flashOf, FormError, formErrors, Layout, need, Select, staffActor, stringsOf, type AdminContext } from "./kit";
 
-export type SectionName = "languages" | "currencies" | "terms" | "fields" | "limits" | "time-zone" | "email";
-const SECTIONS: SectionName[] = ["languages", "currencies", "terms", "fields", "limits", "time-zone", "email"];
+export type SectionName = "languages" | "currencies" | "terms" | "fields" | "custom-fields" | "limits" | "time-zone" | "email";
+const SECTIONS: SectionName[] = ["languages", "currencies", "terms", "fields", "custom-fields", "limits", "time-zone", "email"];
+const FIELD_TYPES = ["text", "number", "boolean", "date", "select"] as const;
+const APPLIES_TO = ["guest", "customer", "both"] as const;
+/** Blank rows the custom fields form offers for new fields. */
+const NEW_FIELD_ROWS = 2;
 const LIMITS = [
   "cart_lifetime_seconds",
   "max_items_per_cart",
@@ -125,6 +129,15 @@ export function valuesOf(s: SettingsView): Record<string, string> {
   };
   for (const [lang, text] of Object.entries(s.terms_translations)) v[`terms_translations.${lang}`] = text;
   for (const k of LIMITS) v[k] = num(s[k]);
+  v.custom_field_rows = String(s.custom_fields.length);
+  s.custom_fields.forEach((f, i) => {
+    v[`custom_fields.${i}.key`] = f.key;
+    v[`custom_fields.${i}.title`] = f.title;
+    v[`custom_fields.${i}.type`] = f.type;
+    v[`custom_fields.${i}.options`] = f.options.join(", ");
+    v[`custom_fields.${i}.required`] = on(f.required);
+    v[`custom_fields.${i}.applies_to`] = f.applies_to;
+  });
   s.currencies.forEach((c, i) => {
     v[`currencies.${i}.iso_code`] = c.iso_code;
     v[`currencies.${i}.exchange_rate`] = num(c.exchange_rate);
@@ -206,6 +219,29 @@ export function patchOf(section: SectionName, form: Record<string, string>, s: S
         fieldOf: byPath,
       };
     }
+    case "custom-fields": {
+      // The stored fields' rows, then the blank ones; a row without key and title, or marked
+      // "remove", is not sent. The list is replaced whole, as PATCH /private/settings does.
+      const rows = Math.min(100, Math.max(0, Number(form.custom_field_rows) || 0)) + NEW_FIELD_ROWS;
+      const sent: number[] = [];
+      for (let i = 0; i < rows; i++) {
+        const at = (k: string) => (form[`custom_fields.${i}.${k}`] ?? "").trim();
+        if ((at("key") || at("title")) && form[`custom_fields.${i}.remove`] !== "on") sent.push(i);
+      }
+      const custom_fields = sent.map((i) => {
+        const at = (k: string) => (form[`custom_fields.${i}.${k}`] ?? "").trim();
+        return { key: at("key"), title: at("title"), type: at("type") || "text", options: list(at("options"), /\s*,\s*/), required: at("required") === "on", applies_to: at("applies_to") || "guest" };
+      });
+      // An error of custom_fields.K names the K-th field sent: the form's row sent[K].
+      const fieldOf = (path: string) => {
+        const m = /^custom_fields\.(\d+)(?:\.(\w+))?/.exec(path);
+        if (!m || sent[Number(m[1])] === undefined) return "";
+        const row = sent[Number(m[1])];
+        const name = `custom_fields.${row}.${m[2] ?? "key"}`;
+        return fields.has(name) ? name : `custom_fields.${row}.key`;
+      };
+      return { patch: { custom_fields }, fieldOf };
+    }
     case "limits": {
       const patch: Record<string, unknown> = {};
       for (const k of LIMITS) {
@@ -278,6 +314,9 @@ async function render(c: AdminContext, failed?: Failed) {
   const te = errOf("terms");
   const fv = vOf("fields");
   const fe = errOf("fields");
+  const xv = vOf("custom-fields");
+  const xe = errOf("custom-fields");
+  const fieldRows = Math.min(100, Math.max(0, Number(xv.custom_field_rows) || 0)) + NEW_FIELD_ROWS;
   const mv = vOf("limits");
   const me = errOf("limits");
   const zv = vOf("time-zone");
@@ -366,44 +405,28 @@ async function render(c: AdminContext, failed?: Failed) {
         </fieldset>
       </Section>
 
-      <section aria-labelledby="h-custom-fields" class="settings-section">
-        <h2 id="h-custom-fields">{ts.customFieldsTitle}</h2>
-        {s.custom_fields.length ? (
-          <div class="table-wrap" tabindex={0} role="region" aria-label={ts.customFieldsTitle}>
-            <table>
-              <caption class="visually-hidden">{ts.customFieldsTitle}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{ts.key}</th>
-                  <th scope="col">{ts.fieldTitle}</th>
-                  <th scope="col">{ts.type}</th>
-                  <th scope="col">{ts.appliesTo}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {s.custom_fields.map((f) => (
-                  <tr>
-                    <td>
-                      <code>{f.key}</code>
-                    </td>
-                    <td>
-                      {f.title}
-                      {f.required ? " *" : ""}
-                    </td>
-                    <td>{f.type === "select" ? `${f.type}: ${f.options.join(", ")}` : f.type}</td>
-                    <td>{f.applies_to}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : (
-          <p>{ts.customFieldsNone}</p>
-        )}
-        <p class="hint">
-          {ts.customFieldsHelp} <a href="/docs">{ts.customFieldsDocs}</a>
-        </p>
-      </section>
+      <Section c={c} name="custom-fields" title={ts.customFieldsTitle} failed={failed} hint={ts.customFieldsHelp}>
+        <input type="hidden" name="custom_field_rows" value={String(fieldRows - NEW_FIELD_ROWS)} />
+        {[...Array(fieldRows).keys()].map((i) => {
+          const key = xv[`custom_fields.${i}.key`] ?? "";
+          const adding = i >= fieldRows - NEW_FIELD_ROWS;
+          const n = (k: string) => `custom_fields.${i}.${k}`;
+          return (
+            <fieldset class="custom-field" data-custom-field={key || undefined}>
+              <legend>{adding ? ts.addCustomField : key}</legend>
+              <div class="row-fields">
+                <Field name={n("key")} label={ts.key} value={xv[n("key")]} error={xe[n("key")]} hint={ts.keyHint} autocomplete="off" />
+                <Field name={n("title")} label={ts.fieldTitle} value={xv[n("title")]} error={xe[n("title")]} autocomplete="off" />
+                <Select name={n("type")} label={ts.type} value={xv[n("type")] || "text"} error={xe[n("type")]} options={FIELD_TYPES.map((v) => [v, ts.fieldTypes[v]])} />
+                <Select name={n("applies_to")} label={ts.appliesTo} value={xv[n("applies_to")] || "guest"} error={xe[n("applies_to")]} options={APPLIES_TO.map((v) => [v, ts.appliesToValues[v]])} />
+                <Field name={n("options")} label={ts.options} value={xv[n("options")]} error={xe[n("options")]} hint={ts.optionsHint} autocomplete="off" />
+              </div>
+              <Check name={n("required")} label={ts.fieldRequired} checked={xv[n("required")] === "on"} error={xe[n("required")]} />
+              {adding ? null : <Check name={n("remove")} label={`${ts.remove} ${key}`} checked={xv[n("remove")] === "on"} />}
+            </fieldset>
+          );
+        })}
+      </Section>
 
       <Section c={c} name="limits" title={ts.limitsTitle} failed={failed}>
         <div class="row-fields">
@@ -451,7 +474,7 @@ async function render(c: AdminContext, failed?: Failed) {
 
 function sectionTitle(t: ReturnType<typeof stringsOf>, name: SectionName): string {
   const ts = t.settings;
-  return { languages: ts.languagesTitle, currencies: ts.currenciesTitle, terms: ts.termsTitle, fields: ts.fieldsTitle, limits: ts.limitsTitle, "time-zone": ts.timeZoneTitle, email: ts.emailTitle }[name];
+  return { languages: ts.languagesTitle, currencies: ts.currenciesTitle, terms: ts.termsTitle, fields: ts.fieldsTitle, "custom-fields": ts.customFieldsTitle, limits: ts.limitsTitle, "time-zone": ts.timeZoneTitle, email: ts.emailTitle }[name];
 }
 
 export const settingsPage = (c: AdminContext) => render(c);
