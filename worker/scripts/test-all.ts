@@ -11,7 +11,7 @@
  *   widget   vitest in node: the pure parts of widget/src (*.test.ts     counts from its JSON report
  *            beside their files; widget/vitest.config.ts)
  *   node     node:test files worker/test/cli/*.node.ts (CLI, servers,  counts from TAP
- *            OpenAPI lint)
+ *            OpenAPI lint), two files at a time
  *   e2e      Playwright (e2e/playwright.config.ts), when it exists     counts from its JSON report
  *
  * Pass suite names to run only those: `npm test -- worker node`.
@@ -81,13 +81,11 @@ async function vitestSuite(name: string, config: string): Promise<Counts> {
 const workerSuite = () => vitestSuite("worker", "worker/vitest.config.ts");
 const widgetSuite = () => vitestSuite("widget", "widget/vitest.config.ts");
 
-async function nodeSuite(): Promise<Counts> {
-  const dir = join(ROOT, "worker", "test", "cli");
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".node.ts")).sort().map((f) => join("worker", "test", "cli", f)) : [];
-  if (!files.length) return { passed: 0, failed: 0, skipped: 0, note: "no files" };
-  const tap = join(REPORTS, "node.tap");
+/** One `node --test` run over some files, its counts from its TAP report. */
+async function nodeRun(files: string[], concurrency: number, name: string): Promise<Counts> {
+  const tap = join(REPORTS, `${name}.tap`);
   const code = await run(process.execPath, [
-    "--import", "tsx", "--test", "--test-concurrency=1",
+    "--import", "tsx", "--test", `--test-concurrency=${concurrency}`,
     "--test-reporter=spec", "--test-reporter-destination=stdout",
     "--test-reporter=tap", `--test-reporter-destination=${tap}`,
     ...files,
@@ -100,6 +98,21 @@ async function nodeSuite(): Promise<Counts> {
   }
   const num = (label: string) => Number(new RegExp(`^# ${label} (\\d+)$`, "m").exec(text)?.[1] ?? 0);
   return settle({ passed: num("pass"), failed: num("fail") + num("cancelled"), skipped: num("skipped") + num("todo") }, code, "node --test");
+}
+
+/**
+ * The node files, two at a time (most of their time is spent waiting on a server or a CLI), except
+ * `npm start`'s test, which runs alone first: it rebuilds worker/public, which the other files'
+ * servers serve.
+ */
+async function nodeSuite(): Promise<Counts> {
+  const dir = join(ROOT, "worker", "test", "cli");
+  const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".node.ts")).sort().map((f) => join("worker", "test", "cli", f)) : [];
+  if (!files.length) return { passed: 0, failed: 0, skipped: 0, note: "no files" };
+  const alone = files.filter((f) => f.endsWith("start.node.ts"));
+  const together = files.filter((f) => !alone.includes(f));
+  const runs = [alone.length ? await nodeRun(alone, 1, "node-alone") : undefined, together.length ? await nodeRun(together, 2, "node") : undefined].filter((c): c is Counts => !!c);
+  return runs.reduce((a, b) => ({ passed: a.passed + b.passed, failed: a.failed + b.failed, skipped: a.skipped + b.skipped, note: [a.note, b.note].filter(Boolean).join("; ") || undefined }));
 }
 
 async function e2eSuite(): Promise<Counts> {
