@@ -39,6 +39,28 @@ describe("Today", () => {
   });
 });
 
+describe("the pages' stylesheet and script", () => {
+  it("are linked under their fingerprint and kept a year there; a page from before a deployment gets today's text, revalidated", async () => {
+    const html = await (await browser().get("/admin/demo/sign-in")).text();
+    const css = /<link rel="stylesheet" href="(\/admin\/assets\/admin\.css\?v=[0-9a-f]{8})"/.exec(html)?.[1];
+    expect(css, "the sign-in page links the fingerprinted stylesheet").toBeDefined();
+    const current = await browser().get(css!);
+    expect(current.status).toBe(200);
+    expect(current.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+    const text = await current.text();
+    expect(text).toContain(":root");
+    for (const old of ["/admin/assets/admin.css", "/admin/assets/admin.css?v=00000000"]) {
+      const res = await browser().get(old);
+      expect(res.headers.get("Cache-Control"), old).toBe("no-cache");
+      expect(await res.text(), old).toBe(text);
+    }
+    const signedInPage = await (await (await signedIn("demo", (await createStaff(DEMO_BUSINESS_ID, "front_desk")).email)).get("/admin/demo/today")).text();
+    const js = /<script type="module" src="(\/admin\/assets\/admin\.js\?v=[0-9a-f]{8})"/.exec(signedInPage)?.[1];
+    expect(js, "a signed-in page loads the fingerprinted script").toBeDefined();
+    expect((await browser().get(js!)).headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+  });
+});
+
 describe("Bookings", () => {
   it("finds a booking by its booker's name, shows it, and checks a guest in and out as the private API would", async () => {
     const b = await owner();

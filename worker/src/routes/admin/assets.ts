@@ -5,7 +5,7 @@
  * buttons next to a secret shown once (and the Widget screen's snippets), and runs the Widget
  * screen's live preview.
  */
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { THEME_PATTERNS } from "../../contract/widget-theme";
 
 const CSS = `
@@ -207,11 +207,33 @@ for (const input of document.querySelectorAll("[data-theme-prop]")) {
 }
 `;
 
-/** /admin/assets/*: cached for an hour (they change only with a deployment). */
+/** FNV-1a, 32 bits, as 8 hex digits: a fingerprint of an asset's text, not a secret. */
+function fingerprint(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, "0");
+}
+
+const VERSION = { css: fingerprint(CSS), js: fingerprint(JS) };
+
+/** The URLs the pages link: each carries its asset's fingerprint, so a deployment that changes it is a new URL. */
+export const ASSET_CSS = `/admin/assets/admin.css?v=${VERSION.css}`;
+export const ASSET_JS = `/admin/assets/admin.js?v=${VERSION.js}`;
+
+/**
+ * /admin/assets/*: kept by the browser for a year under the URL of its current fingerprint (that
+ * URL never changes content); any other URL (none, or an older page's) is served the current text
+ * and revalidated each time, so no page ever runs a script older than the deployment.
+ */
 export function adminAssets() {
   const assets = new Hono();
-  const headers = (type: string) => ({ "Content-Type": type, "Cache-Control": "public, max-age=3600", "X-Content-Type-Options": "nosniff" });
-  assets.get("/admin.css", (c) => c.body(CSS, 200, headers("text/css; charset=utf-8")));
-  assets.get("/admin.js", (c) => c.body(JS, 200, headers("text/javascript; charset=utf-8")));
+  const serve = (body: string, type: string, version: string) => (c: Context) =>
+    c.body(body, 200, {
+      "Content-Type": type,
+      "Cache-Control": c.req.query("v") === version ? "public, max-age=31536000, immutable" : "no-cache",
+      "X-Content-Type-Options": "nosniff",
+    });
+  assets.get("/admin.css", serve(CSS, "text/css; charset=utf-8", VERSION.css));
+  assets.get("/admin.js", serve(JS, "text/javascript; charset=utf-8", VERSION.js));
   return assets;
 }

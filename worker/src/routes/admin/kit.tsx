@@ -15,6 +15,7 @@ import type { StaffSession } from "../../manage/staff";
 import { de } from "./strings/de";
 import { en, type Strings } from "./strings/en";
 import { es } from "./strings/es";
+import { ASSET_CSS, ASSET_JS } from "./assets";
 
 export type Lang = "en" | "de" | "es";
 export const LANGS: Record<Lang, Strings> = { en, de, es };
@@ -157,9 +158,6 @@ export const Bare: FC<PropsWithChildren<{ t: Strings; title: string }>> = ({ t, 
     </body>
   </html>
 );
-
-export const ASSET_CSS = "/admin/assets/admin.css";
-export const ASSET_JS = "/admin/assets/admin.js";
 
 /** The signed-in layout: skip link, navigation by role, who is signed in, sign-out, the page. */
 export const Layout: FC<PropsWithChildren<{ c: AdminContext; title: string; current?: keyof Strings["nav"]; flash?: Child }>> = ({ c, title, current, flash, children }) => {
