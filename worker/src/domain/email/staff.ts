@@ -53,19 +53,29 @@ const STRINGS: Record<MailLanguage, { subject: string; heading: string; intro: s
   },
 };
 
-export function staffInvitation(m: InvitationMail): ComposedMail {
-  const s = STRINGS[m.language];
-  const vars = { business: m.brand.name, inviter: m.inviter, role: s.roles[m.role], expires: m.expiresAt.replace("T", " ").slice(0, 16) };
+/**
+ * An e-mail whose point is one link (an invitation, a password reset): heading, why, the action
+ * with the link spelt out (no button image, readable as text), and what to do if it was not asked for.
+ */
+function linkMail(brand: MailBrand, language: MailLanguage, s: { subject: string; heading: string; intro: string; action: string; ignore: string }, vars: Record<string, string>, link: string): ComposedMail {
   const subject = fill(s.subject, vars);
   const heading = fill(s.heading, vars);
-  const text = [heading, "", fill(s.intro, vars), "", fill(s.action, vars), m.link, "", fill(s.ignore, vars), ""].join("\n");
+  const [intro, action, ignore] = [fill(s.intro, vars), fill(s.action, vars), fill(s.ignore, vars)];
+  const text = [heading, "", intro, "", action, link, "", ignore, ""].join("\n");
   const body =
     html.h1(heading) +
-    html.p(fill(s.intro, vars)) +
-    html.p(fill(s.action, vars)) +
-    `<p style="margin:0 0 16px;overflow-wrap:anywhere"><a href="${esc(m.link)}" style="color:#1f2933;font-weight:700">${esc(m.link)}</a></p>` +
-    html.small(fill(s.ignore, vars));
-  return { subject, text, html: frame(m.brand, m.language, subject, fill(s.intro, vars), body, `<p style="margin:0">${esc(m.brand.name)}</p>`) };
+    html.p(intro) +
+    html.p(action) +
+    `<p style="margin:0 0 16px;overflow-wrap:anywhere"><a href="${esc(link)}" style="color:#1f2933;font-weight:700">${esc(link)}</a></p>` +
+    html.small(ignore);
+  return { subject, text, html: frame(brand, language, subject, intro, body, `<p style="margin:0">${esc(brand.name)}</p>`) };
+}
+
+const minutesOf = (iso: string) => iso.replace("T", " ").slice(0, 16);
+
+export function staffInvitation(m: InvitationMail): ComposedMail {
+  const s = STRINGS[m.language];
+  return linkMail(m.brand, m.language, s, { business: m.brand.name, inviter: m.inviter, role: s.roles[m.role], expires: minutesOf(m.expiresAt) }, m.link);
 }
 
 export interface PasswordResetMail {
@@ -104,16 +114,5 @@ const RESET: Record<MailLanguage, { subject: string; heading: string; intro: str
 };
 
 export function staffPasswordReset(m: PasswordResetMail): ComposedMail {
-  const s = RESET[m.language];
-  const vars = { business: m.brand.name, email: m.email, expires: m.expiresAt.replace("T", " ").slice(0, 16) };
-  const subject = fill(s.subject, vars);
-  const heading = fill(s.heading, vars);
-  const text = [heading, "", fill(s.intro, vars), "", fill(s.action, vars), m.link, "", fill(s.ignore, vars), ""].join("\n");
-  const body =
-    html.h1(heading) +
-    html.p(fill(s.intro, vars)) +
-    html.p(fill(s.action, vars)) +
-    `<p style="margin:0 0 16px;overflow-wrap:anywhere"><a href="${esc(m.link)}" style="color:#1f2933;font-weight:700">${esc(m.link)}</a></p>` +
-    html.small(fill(s.ignore, vars));
-  return { subject, text, html: frame(m.brand, m.language, subject, fill(s.intro, vars), body, `<p style="margin:0">${esc(m.brand.name)}</p>`) };
+  return linkMail(m.brand, m.language, RESET[m.language], { business: m.brand.name, email: m.email, expires: minutesOf(m.expiresAt) }, m.link);
 }
