@@ -7,7 +7,7 @@
 import type { Child, FC, PropsWithChildren } from "hono/jsx";
 import type { LookupKind } from "../../contract/catalog-admin";
 import { ApiError, type FieldError } from "../../lib/errors";
-import { base, stringsOf, type AdminContext } from "./kit";
+import { base, describedBy, FieldMessage, stringsOf, type AdminContext } from "./kit";
 
 /** The lookups in the order the sub-navigation shows them, with their path under /catalog. */
 export const LOOKUP_PATHS: [LookupKind, string][] = [
@@ -17,9 +17,6 @@ export const LOOKUP_PATHS: [LookupKind, string][] = [
   ["diet", "diets"],
   ["level", "levels"],
 ];
-
-/** The input's id of a form field (its name is the API's path, dots and all). */
-export const fid = (name: string) => `f-${name.replace(/[^A-Za-z0-9_-]/g, "-")}`;
 
 /** A positive integer id of the path, or the 404 page. */
 export function idParam(value: string | undefined): number {
@@ -79,51 +76,6 @@ export const ArchivedFilter: FC<{ c: AdminContext; path: string }> = ({ c, path 
         </li>
       </ul>
     </nav>
-  );
-};
-
-/** The error of a field, tied to it by id (aria-describedby). */
-export const FieldMessage: FC<{ id: string; error?: string }> = ({ id, error }) =>
-  error ? (
-    <small id={`${id}-error`} class="error">
-      {error}
-    </small>
-  ) : null;
-
-const describedBy = (id: string, hint?: string, error?: string) => [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
-
-export const TextArea: FC<{ name: string; label: string; value: string; error?: string; hint?: string; id?: string; rows?: number }> = (p) => {
-  const id = p.id ?? fid(p.name);
-  return (
-    <div class={`field wide${p.error ? " invalid" : ""}`}>
-      <label for={id}>{p.label}</label>
-      <textarea id={id} name={p.name} rows={p.rows ?? 3} aria-invalid={p.error ? "true" : undefined} aria-describedby={describedBy(id, p.hint, p.error)}>
-        {p.value}
-      </textarea>
-      {p.hint ? (
-        <small id={`${id}-hint`} class="hint">
-          {p.hint}
-        </small>
-      ) : null}
-      <FieldMessage id={id} error={p.error} />
-    </div>
-  );
-};
-
-/** A check box (or a radio button) with its label after it. */
-export const Check: FC<{ name: string; label: Child; checked: boolean; value?: string; type?: "checkbox" | "radio"; id?: string; error?: string; hint?: string }> = (p) => {
-  const id = p.id ?? fid(`${p.name}-${p.value ?? "on"}`);
-  return (
-    <div class={`check${p.error ? " invalid" : ""}`}>
-      <input type={p.type ?? "checkbox"} id={id} name={p.name} value={p.value ?? "on"} checked={p.checked} aria-invalid={p.error ? "true" : undefined} aria-describedby={describedBy(id, p.hint, p.error)} />
-      <label for={id}>{p.label}</label>
-      {p.hint ? (
-        <small id={`${id}-hint`} class="hint">
-          {p.hint}
-        </small>
-      ) : null}
-      <FieldMessage id={id} error={p.error} />
-    </div>
   );
 };
 

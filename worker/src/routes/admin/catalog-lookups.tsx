@@ -9,8 +9,8 @@ import type { Hono } from "hono";
 import type { AdminLookup, LookupCreate, LookupKind } from "../../contract/catalog-admin";
 import { kickDelivery } from "../../db/outbox";
 import { createLookup, listLookups, updateLookup } from "../../manage/catalog/lookups";
-import { archivedView, ArchivedFilter, CatalogNav, failureOf, FieldMessage, idParam, LOOKUP_PATHS } from "./catalog-kit";
-import { base, Csrf, done, Field, flashOf, FormError, formOf, Layout, need, Select, staffActor, stringsOf, type AdminContext, type AdminEnv } from "./kit";
+import { archivedView, ArchivedFilter, CatalogNav, failureOf, idParam, LOOKUP_PATHS } from "./catalog-kit";
+import { base, Csrf, done, Field, FieldMessage, flashOf, FormError, formOf, Layout, need, Select, staffActor, stringsOf, type AdminContext, type AdminEnv } from "./kit";
 
 const TEXTED = (kind: LookupKind) => kind === "diet" || kind === "level";
 

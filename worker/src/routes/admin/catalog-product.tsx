@@ -17,8 +17,8 @@ import { listLookups } from "../../manage/catalog/lookups";
 import { createProduct, getProduct, listProducts, updateProduct } from "../../manage/catalog/products";
 import { getSettings } from "../../manage/settings";
 import { editorKeys, isOn, ITEM_ROLES, newProductValues, one, placeErrors, productBody, productValues, rowsOf, WEEKDAYS, BLANK_GROUPS, BLANK_ITEMS, type Values } from "./catalog-form";
-import { CatalogNav, Check, failureOf, fid, Group, idParam, TextArea } from "./catalog-kit";
-import { base, Csrf, done, Field, flashOf, Layout, need, Select, staffActor, stringsOf, type AdminContext, type AdminEnv } from "./kit";
+import { CatalogNav, failureOf, Group, idParam } from "./catalog-kit";
+import { base, Check, Csrf, done, fid, Field, flashOf, Layout, need, Select, staffActor, stringsOf, TextArea, type AdminContext, type AdminEnv } from "./kit";
 import type { Strings } from "./strings/en";
 
 interface Failed {

@@ -18,7 +18,7 @@ import { ApiError, type FieldError } from "../../lib/errors";
 import { addDays, daysBetween } from "../../lib/time";
 import { getInventory, updateInventory } from "../../manage/catalog/inventory";
 import { getProduct, updateProduct } from "../../manage/catalog/products";
-import { base, businessToday, Csrf, done, Field, flashOf, FormError, formAll, formOf, Layout, need, Select, staffActor, stringsOf, type AdminContext } from "./kit";
+import { base, businessToday, Csrf, describedBy, done, Field, FieldHint, FieldMessage, flashOf, FormError, formAll, formOf, Layout, need, Select, staffActor, stringsOf, type AdminContext } from "./kit";
 
 const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 type Weekday = (typeof WEEKDAYS)[number];
@@ -64,7 +64,7 @@ const windowQuery = (c: AdminContext) => {
 const Weekdays = ({ c, name, legend, checked, hint, error }: { c: AdminContext; name: string; legend: string; checked: string[]; hint?: string; error?: string }) => {
   const t = stringsOf(c).prices.inventory;
   return (
-    <fieldset class={`weekdays${error ? " invalid" : ""}`} aria-describedby={[hint ? `${name}-hint` : "", error ? `${name}-error` : ""].filter(Boolean).join(" ") || undefined}>
+    <fieldset class={`weekdays${error ? " invalid" : ""}`} aria-describedby={describedBy(name, hint, error)}>
       <legend>{legend}</legend>
       {WEEKDAYS.map((d) => (
         <label class="check">
@@ -72,16 +72,8 @@ const Weekdays = ({ c, name, legend, checked, hint, error }: { c: AdminContext; 
           {t.weekdays[d]}
         </label>
       ))}
-      {hint ? (
-        <small id={`${name}-hint`} class="hint">
-          {hint}
-        </small>
-      ) : null}
-      {error ? (
-        <small id={`${name}-error`} class="error">
-          {error}
-        </small>
-      ) : null}
+      <FieldHint id={name} hint={hint} />
+      <FieldMessage id={name} error={error} />
     </fieldset>
   );
 };

@@ -226,6 +226,56 @@ export const Layout: FC<PropsWithChildren<{ c: AdminContext; title: string; curr
 /** The session's CSRF token, in every form that changes something. */
 export const Csrf: FC<{ c: AdminContext }> = ({ c }) => <input type="hidden" name="_csrf" value={c.get("staff").csrf_token} />;
 
+/** What a field's input is described by (aria-describedby): its hint and its error, when it has them. */
+export const describedBy = (id: string, hint?: string, error?: string) => [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+
+/** The hint under a field, read with it (`${id}-hint`). */
+export const FieldHint: FC<{ id: string; hint?: string }> = ({ id, hint }) =>
+  hint ? (
+    <small id={`${id}-hint`} class="hint">
+      {hint}
+    </small>
+  ) : null;
+
+/** The error of a field, tied to it by id (`${id}-error`). */
+export const FieldMessage: FC<{ id: string; error?: string }> = ({ id, error }) =>
+  error ? (
+    <small id={`${id}-error`} class="error">
+      {error}
+    </small>
+  ) : null;
+
+/** The input's id of a form field (its name is the API's path, dots and all, which an id selector would need escaped). */
+export const fid = (name: string) => `f-${name.replace(/[^A-Za-z0-9_-]/g, "-")}`;
+
+/** A labelled text area with its hint and error. */
+export const TextArea: FC<{ name: string; label: string; value?: string; error?: string; hint?: string; id?: string; rows?: number }> = (p) => {
+  const id = p.id ?? fid(p.name);
+  return (
+    <div class={`field wide${p.error ? " invalid" : ""}`}>
+      <label for={id}>{p.label}</label>
+      <textarea id={id} name={p.name} rows={p.rows ?? 3} aria-invalid={p.error ? "true" : undefined} aria-describedby={describedBy(id, p.hint, p.error)}>
+        {p.value ?? ""}
+      </textarea>
+      <FieldHint id={id} hint={p.hint} />
+      <FieldMessage id={id} error={p.error} />
+    </div>
+  );
+};
+
+/** A check box (or a radio button) with its label after it. */
+export const Check: FC<{ name: string; label: Child; checked: boolean; value?: string; type?: "checkbox" | "radio"; id?: string; error?: string; hint?: string }> = (p) => {
+  const id = p.id ?? fid(`${p.name}-${p.value ?? "on"}`);
+  return (
+    <div class={`check${p.error ? " invalid" : ""}`}>
+      <input type={p.type ?? "checkbox"} id={id} name={p.name} value={p.value ?? "on"} checked={p.checked} aria-invalid={p.error ? "true" : undefined} aria-describedby={describedBy(id, p.hint, p.error)} />
+      <label for={id}>{p.label}</label>
+      <FieldHint id={id} hint={p.hint} />
+      <FieldMessage id={id} error={p.error} />
+    </div>
+  );
+};
+
 /** A labelled input with its error, tied together for screen readers. */
 export const Field: FC<{
   name: string;
@@ -241,7 +291,6 @@ export const Field: FC<{
   id?: string;
 }> = (p) => {
   const id = p.id ?? `f-${p.name}`;
-  const described = [p.hint ? `${id}-hint` : "", p.error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
   return (
     <div class={`field${p.error ? " invalid" : ""}`}>
       <label for={id}>{p.label}</label>
@@ -255,18 +304,10 @@ export const Field: FC<{
         inputmode={p.inputmode as "text" | undefined}
         placeholder={p.placeholder}
         aria-invalid={p.error ? "true" : undefined}
-        aria-describedby={described}
+        aria-describedby={describedBy(id, p.hint, p.error)}
       />
-      {p.hint ? (
-        <small id={`${id}-hint`} class="hint">
-          {p.hint}
-        </small>
-      ) : null}
-      {p.error ? (
-        <small id={`${id}-error`} class="error">
-          {p.error}
-        </small>
-      ) : null}
+      <FieldHint id={id} hint={p.hint} />
+      <FieldMessage id={id} error={p.error} />
     </div>
   );
 };
@@ -276,18 +317,14 @@ export const Select: FC<{ name: string; label: string; value?: string; options: 
   return (
     <div class={`field${p.error ? " invalid" : ""}`}>
       <label for={id}>{p.label}</label>
-      <select id={id} name={p.name} aria-invalid={p.error ? "true" : undefined} aria-describedby={p.error ? `${id}-error` : undefined}>
+      <select id={id} name={p.name} aria-invalid={p.error ? "true" : undefined} aria-describedby={describedBy(id, undefined, p.error)}>
         {p.options.map(([value, label]) => (
           <option value={value} selected={value === (p.value ?? "")}>
             {label}
           </option>
         ))}
       </select>
-      {p.error ? (
-        <small id={`${id}-error`} class="error">
-          {p.error}
-        </small>
-      ) : null}
+      <FieldMessage id={id} error={p.error} />
     </div>
   );
 };

@@ -21,7 +21,7 @@ import { ApiError, type FieldError } from "../../lib/errors";
 import { updateProducts } from "../../manage/catalog/products";
 import { readState } from "../../manage/core";
 import { inventoryBlock, inventoryCapacity, inventoryPage, inventoryTimeslots } from "./inventory";
-import { base, Csrf, done, flashOf, FormError, formOf, Layout, need, staffActor, stringsOf, type AdminContext, type AdminEnv } from "./kit";
+import { base, Csrf, done, FieldMessage, flashOf, FormError, formOf, Layout, need, staffActor, stringsOf, type AdminContext, type AdminEnv } from "./kit";
 import { seasonArchive, seasonCreate, seasonEditPage, seasonSave, seasonsPage } from "./seasons";
 
 /** Prices, Seasons and a product's Inventory (issue 20, phase 2): mounted by index.tsx. */
@@ -194,11 +194,7 @@ async function render(c: AdminContext, form: GridForm = {}, status: 200 | 409 | 
                                 {tp.units[rate.unit]} {tp.pers[rate.per]}
                               </small>
                             ) : null}
-                            {error ? (
-                              <small id={`${name}-error`} class="error">
-                                {error}
-                              </small>
-                            ) : null}
+                            <FieldMessage id={name} error={error} />
                           </td>
                         );
                       })}

@@ -11,7 +11,7 @@
 import type { Child, FC } from "hono/jsx";
 import { ApiError, type FieldError } from "../../lib/errors";
 import { getSettings, updateSettings, type SettingsView } from "../../manage/settings";
-import { base, Csrf, Field, flashOf, FormError, formErrors, Layout, need, Select, staffActor, stringsOf, type AdminContext } from "./kit";
+import { base, Check, Csrf, describedBy, Field, FieldHint, FieldMessage, flashOf, FormError, formErrors, Layout, need, Select, staffActor, stringsOf, TextArea, type AdminContext } from "./kit";
 
 export type SectionName = "languages" | "currencies" | "terms" | "fields" | "custom-fields" | "limits" | "time-zone" | "email";
 const SECTIONS: SectionName[] = ["languages", "currencies", "terms", "fields", "custom-fields", "limits", "time-zone", "email"];
@@ -37,48 +37,6 @@ export interface Failed {
   message: string;
 }
 
-// ---- Form parts this screen needs beyond kit.tsx's ----
-
-const describedBy = (id: string, hint?: string, error?: string) => [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
-
-const Notes: FC<{ id: string; hint?: string; error?: string }> = ({ id, hint, error }) => (
-  <>
-    {hint ? (
-      <small id={`${id}-hint`} class="hint">
-        {hint}
-      </small>
-    ) : null}
-    {error ? (
-      <small id={`${id}-error`} class="error">
-        {error}
-      </small>
-    ) : null}
-  </>
-);
-
-export const Area: FC<{ name: string; label: string; value?: string; error?: string; hint?: string; rows?: number }> = (p) => {
-  const id = `f-${p.name}`;
-  return (
-    <div class={`field wide${p.error ? " invalid" : ""}`}>
-      <label for={id}>{p.label}</label>
-      <textarea id={id} name={p.name} rows={p.rows ?? 4} aria-invalid={p.error ? "true" : undefined} aria-describedby={describedBy(id, p.hint, p.error)}>
-        {p.value ?? ""}
-      </textarea>
-      <Notes id={id} hint={p.hint} error={p.error} />
-    </div>
-  );
-};
-
-export const Check: FC<{ name: string; label: string; checked: boolean; error?: string }> = (p) => {
-  const id = `f-${p.name}`;
-  return (
-    <div class={`check${p.error ? " invalid" : ""}`}>
-      <input type="checkbox" id={id} name={p.name} value="on" checked={p.checked} aria-invalid={p.error ? "true" : undefined} aria-describedby={p.error ? `${id}-error` : undefined} />
-      <label for={id}>{p.label}</label>
-      <Notes id={id} error={p.error} />
-    </div>
-  );
-};
 
 const Section: FC<{ c: AdminContext; name: SectionName; title: string; failed?: Failed; children?: Child; hint?: string }> = ({ c, name, title, failed, hint, children }) => {
   const t = stringsOf(c);
@@ -380,11 +338,11 @@ async function render(c: AdminContext, failed?: Failed) {
       </Section>
 
       <Section c={c} name="terms" title={ts.termsTitle} failed={failed} hint={ts.termsHint}>
-        <Area name="terms" label={ts.termsDefault(s.default_language)} value={tv.terms} error={te.terms} rows={6} />
+        <TextArea name="terms" label={ts.termsDefault(s.default_language)} value={tv.terms} error={te.terms} rows={6} />
         {s.languages
           .filter((l) => l !== s.default_language)
           .map((lang) => (
-            <Area name={`terms_translations.${lang}`} label={ts.termsIn(lang)} value={tv[`terms_translations.${lang}`]} error={te[`terms_translations.${lang}`]} rows={6} />
+            <TextArea name={`terms_translations.${lang}`} label={ts.termsIn(lang)} value={tv[`terms_translations.${lang}`]} error={te[`terms_translations.${lang}`]} rows={6} />
           ))}
       </Section>
 
@@ -449,7 +407,8 @@ async function render(c: AdminContext, failed?: Failed) {
             aria-invalid={ze.time_zone ? "true" : undefined}
             aria-describedby={describedBy("f-time_zone", ts.timeZoneHint, ze.time_zone)}
           />
-          <Notes id="f-time_zone" hint={ts.timeZoneHint} error={ze.time_zone} />
+          <FieldHint id="f-time_zone" hint={ts.timeZoneHint} />
+          <FieldMessage id="f-time_zone" error={ze.time_zone} />
           {zones.length ? (
             <datalist id="time-zones">
               {zones.map((z) => (
@@ -465,7 +424,7 @@ async function render(c: AdminContext, failed?: Failed) {
         <Field name="contact_email" type="email" label={ts.contactEmail} value={ev.contact_email} error={ee.contact_email} hint={ts.contactEmailHint} autocomplete="off" />
         <Field name="contact_phone" type="tel" label={ts.contactPhone} value={ev.contact_phone} error={ee.contact_phone} autocomplete="off" />
         <Field name="brand_color" label={ts.brandColor} value={ev.brand_color} error={ee.brand_color} hint={ts.brandColorHint} autocomplete="off" />
-        <Area name="notification_emails" label={ts.notificationEmails} value={ev.notification_emails} error={ee.notification_emails} hint={ts.notificationEmailsHint} />
+        <TextArea name="notification_emails" label={ts.notificationEmails} value={ev.notification_emails} error={ee.notification_emails} hint={ts.notificationEmailsHint} rows={4} />
       </Section>
     </Layout>,
     failed ? 422 : 200,

@@ -16,8 +16,8 @@
  */
 import { THEME_NAMES, THEME_PROPERTIES, type ThemeProperty } from "../../contract/widget-theme";
 import { getSettings, updateSettings } from "../../manage/settings";
-import { Check, failedOf, formStrings, mountSettingsRoutes, type Failed } from "./settings";
-import { base, Csrf, Field, flashOf, FormError, Layout, need, staffActor, stringsOf, type AdminContext, type AdminEnv } from "./kit";
+import { failedOf, formStrings, mountSettingsRoutes, type Failed } from "./settings";
+import { base, Check, Csrf, Field, FieldMessage, flashOf, FormError, Layout, need, staffActor, stringsOf, type AdminContext, type AdminEnv } from "./kit";
 
 /** The widget's own light defaults (widget/src/booking-widget.styles.ts), shown as placeholders. */
 const DEFAULTS: Record<ThemeProperty, string> = {
@@ -141,11 +141,7 @@ async function render(c: AdminContext, failed?: Failed) {
                   <small id={`${id}-hint`} class="hint">
                     <code>{name}</code> · {hint}
                   </small>
-                  {error ? (
-                    <small id={`${id}-error`} class="error">
-                      {error}
-                    </small>
-                  ) : null}
+                  <FieldMessage id={id} error={error} />
                 </div>
               );
             })}
