@@ -7,7 +7,6 @@
  * guest in and downloads the guests CSV (parsed here); the front desk is refused at Prices with a
  * 403 that changes nothing; the owner removes the front desk and its open session ends at once.
  */
-import { createServer } from "node:http";
 import { readFileSync } from "node:fs";
 import { freePort } from "../worker/scripts/server";
 import { npmRun } from "../worker/test/cli/helpers";
@@ -17,6 +16,7 @@ import { setPricesInScreens, surfCampPricesInScreens } from "./admin-screens-kit
 import { setWidgetOriginAndThemeInScreens } from "./admin-settings-steps";
 import { expect, heading, test } from "./fixtures";
 import { addGuests, checkoutCart, continueStep, expectStep, fillGuest, pickDay, w } from "./journey";
+import { serveOwnerSite } from "./surf-camp";
 
 test("the owner builds and sells a surf week in the back office; the front desk checks the guest in; roles hold", async ({ server, browser }) => {
   test.setTimeout(240_000);
@@ -57,13 +57,7 @@ test("the owner builds and sells a surf week in the back office; the front desk 
   const site = `http://localhost:${port}`;
   const accent = "#b4451f";
   await setWidgetOriginAndThemeInScreens(owner, admin, site, { "--bw-accent": accent });
-  const host = createServer((_req, res) => {
-    res.writeHead(200, { "Content-Type": "text/html" });
-    res.end(`<!doctype html><html lang="en"><title>Atlantic Surf House</title><h1>Atlantic Surf House</h1>
-      <script type="module" src="${server.url}/widget.js"></script>
-      <booking-widget business="${slug}" product="${camp.packageId}"></booking-widget>`);
-  });
-  await new Promise<void>((done) => host.listen(port, "127.0.0.1", done));
+  const host = await serveOwnerSite(port, server.url, slug, camp.packageId);
   let reference = "";
   const guestEmail = `tomas.${slug}@example.com`;
   try {
@@ -95,7 +89,7 @@ test("the owner builds and sells a surf week in the back office; the front desk 
     const booking = await checkoutCart(guest);
     reference = booking.reference;
   } finally {
-    await new Promise((done) => host.close(done));
+    await host.close();
   }
 
   // The booking shows on the owner's Today.

@@ -1,9 +1,8 @@
-import { createServer } from "node:http";
 import { freePort } from "../worker/scripts/server";
 import { npmRun } from "../worker/test/cli/helpers";
 import { expect, heading, test } from "./fixtures";
 import { addGuests, checkoutCart, continueStep, expectStep, fillGuest, pickDay, w } from "./journey";
-import { buildSurfCamp } from "./surf-camp";
+import { buildSurfCamp, serveOwnerSite } from "./surf-camp";
 
 // Issue 19's "done when": a new site owner sets up a business of their own with the CLI and the
 // private API only (no SQL, no seed code), and a guest books it in <booking-widget> on a page of
@@ -22,13 +21,7 @@ test("a new owner's surf camp, built through the CLI and the API, is booked in t
   const port = await freePort();
   const site = `http://localhost:${port}`;
   const camp = await buildSurfCamp(server.url, privateKey, site);
-  const host = createServer((_req, res) => {
-    res.writeHead(200, { "Content-Type": "text/html" });
-    res.end(`<!doctype html><html lang="en"><title>Atlantic Surf House</title><h1>Atlantic Surf House</h1>
-      <script type="module" src="${server.url}/widget.js"></script>
-      <booking-widget business="${slug}" product="${camp.packageId}"></booking-widget>`);
-  });
-  await new Promise<void>((done) => host.listen(port, "127.0.0.1", done));
+  const host = await serveOwnerSite(port, server.url, slug, camp.packageId);
   try {
     await page.goto(site);
     await expect(heading(page)).toHaveText("Choose your dates");
@@ -69,6 +62,6 @@ test("a new owner's surf camp, built through the CLI and the API, is booked in t
     const refused = await fetch(`${server.url}/widget/v1/${slug}/settings`, { headers: { Origin: "http://127.0.0.1:1" } });
     expect(refused.status).toBe(403);
   } finally {
-    await new Promise((done) => host.close(done));
+    await host.close();
   }
 });

@@ -1,8 +1,11 @@
 /**
  * A new site owner's surf camp, built the way the owner would: through the private API alone (no
  * SQL, no seed code), with a private key made by `npm run keys`. Used by the own-business journey
- * (e2e/own-business.spec.ts) and the catalog CLI's test (worker/test/cli/catalog-cli.node.ts).
+ * (e2e/own-business.spec.ts), the back office's (e2e/admin-journey.spec.ts, its website) and the
+ * catalog CLI's test (worker/test/cli/catalog-cli.node.ts).
  */
+
+import { createServer } from "node:http";
 
 export interface SurfCamp {
   packageId: number;
@@ -108,4 +111,19 @@ export async function buildSurfCamp(base: string, privateKey: string, widgetOrig
   const blockedDate = day(200);
   await call("PATCH", `/catalog/products/${pkg.id}/inventory`, { from: blockedDate, to: blockedDate, blocked: true }, 200);
   return { packageId: pkg.id, dormId: dorm.id, roomId: room.id, surfId: surf.id, yogaId: yoga.id, boardId: board.id, blockedDate };
+}
+
+/**
+ * The surf camp's own website on `port` of loopback (reached as localhost, another origin than the
+ * service's 127.0.0.1): one page embedding the widget for the package, as the owner would paste it.
+ */
+export async function serveOwnerSite(port: number, service: string, slug: string, packageId: number): Promise<{ close(): Promise<void> }> {
+  const host = createServer((_req, res) => {
+    res.writeHead(200, { "Content-Type": "text/html" });
+    res.end(`<!doctype html><html lang="en"><title>Atlantic Surf House</title><h1>Atlantic Surf House</h1>
+      <script type="module" src="${service}/widget.js"></script>
+      <booking-widget business="${slug}" product="${packageId}"></booking-widget>`);
+  });
+  await new Promise<void>((done) => host.listen(port, "127.0.0.1", done));
+  return { close: () => new Promise((done) => host.close(() => done())) };
 }
