@@ -14,6 +14,7 @@ import {
   IdAllocator,
   LOOKUP_TABLE,
   productDefaults,
+  productView,
   refOf,
   type CatalogState,
   type IdTable,
@@ -51,7 +52,6 @@ export async function exportCatalog(db: D1Database, businessId: number): Promise
   const { config, problems } = readConfig(JSON.stringify(state.settings.config));
   const refs = refMaps(state);
   const currency = defaultCurrency(state.settings).iso_code;
-  const major = (minor: number) => minor / 10 ** digitsOf(currency);
   const file: CatalogFile = {
     version: 1,
     settings: {
@@ -70,46 +70,25 @@ export async function exportCatalog(db: D1Database, businessId: number): Promise
     products: state.products.map((p): FileProduct => {
       const rows = inventory.get(p.id) ?? [];
       const r = (kind: LookupKind, id: number | null) => (id === null ? null : (refs[kind].get(id) ?? null));
+      // The product as the API shows it (productView lists its fields once), with every id that
+      // points at another entry replaced by that entry's ref, and what only the API shows left out.
+      const view = productView(p, currency);
+      const {
+        location_id, backoffice_category_id, frontoffice_category_id, accommodation_type_id,
+        listed: _listed, archived: _archived, archived_at: _archivedAt, capacity, rates, package: pkg, ...same
+      } = view;
       return {
-        id: p.id,
-        ref: refOf("product", p),
-        type: p.type,
-        title: p.title,
-        backoffice_title: p.backoffice_title,
-        description: p.description,
-        extended_description: p.extended_description,
-        translations: p.translations,
-        image: p.image,
-        location: r("location", p.location_id),
-        backoffice_category: r("category", p.backoffice_category_id),
-        frontoffice_category: r("category", p.frontoffice_category_id),
-        is_promoted: p.is_promoted,
-        accommodation_type: r("accommodation_type", p.accommodation_type_id),
-        duration: { ...p.duration },
-        pax: { min: p.pax_min, max: p.pax_max },
-        allowed_checkin_days: p.allowed_checkin_days,
-        default_start_time: p.default_start_time,
-        ...(p.type === "accommodation" ? {} : { capacity: p.capacity }),
-        timeslots: p.timeslots,
-        accommodation: p.accommodation && {
-          rooms: p.accommodation.rooms,
-          beds_per_room: p.accommodation.beds_per_room,
-          is_private: p.accommodation.is_private,
-          gender: p.accommodation.gender,
-          srs: p.accommodation.srs && { charge: major(p.accommodation.srs.charge_minor), fixed: p.accommodation.srs.fixed },
-        },
-        rates: p.rates.map((x) => ({ season: x.season_id === null ? null : (refs.season.get(x.season_id) ?? null), amount: major(x.amount_minor), unit: x.unit, per: x.per, min_qty: x.min_qty })),
-        package: p.package && {
-          accommodations: p.package.accommodation_ids.map((id) => refs.product.get(id)!).filter(Boolean),
-          groups: p.package.groups.map((g) => ({ name: g.name, is_configurable_dates: g.is_configurable_dates })),
-          items: p.package.items.map((i) => ({
-            id: i.id,
-            product: refs.product.get(i.product_id)!,
-            role: i.role,
-            group: i.group,
-            qty: { min: i.qty_min, max: i.qty_max, default: i.qty_default },
-            is_configurable_dates: i.is_configurable_dates,
-          })),
+        ...same,
+        location: r("location", location_id),
+        backoffice_category: r("category", backoffice_category_id),
+        frontoffice_category: r("category", frontoffice_category_id),
+        accommodation_type: r("accommodation_type", accommodation_type_id),
+        ...(p.type === "accommodation" ? {} : { capacity }),
+        rates: rates.map(({ season_id, ...rate }) => ({ season: season_id === null ? null : (refs.season.get(season_id) ?? null), ...rate })),
+        package: pkg && {
+          accommodations: pkg.accommodation_ids.map((id) => refs.product.get(id)!).filter(Boolean),
+          groups: pkg.groups,
+          items: pkg.items.map(({ product_id, ...item }) => ({ ...item, product: refs.product.get(product_id)! })),
         },
         inventory: rowRanges(rows.filter((x) => x.override)).map(({ from, to, slot, capacity }) => ({ from, to, ...(slot ? { slot } : {}), capacity })),
         blocked: rowRanges(rows.filter((x) => x.blocked).map((x) => ({ ...x, capacity: 0, override: false }))).map(({ from, to, slot }) => ({ from, to, ...(slot ? { slot } : {}) })),
@@ -119,14 +98,6 @@ export async function exportCatalog(db: D1Database, businessId: number): Promise
   };
   return { file, problems };
 }
-
-const digitsOf = (iso: string) => {
-  try {
-    return new Intl.NumberFormat("en", { style: "currency", currency: iso }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
-};
 
 function refMaps(state: Pick<CatalogState, "lookups" | "seasons" | "products">) {
   const of = <T extends { id: number; ref: string | null }>(kind: string, list: T[]) => new Map(list.map((e) => [e.id, refOf(kind, e)]));
