@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { AppEnv } from "../env";
 import { ApiError } from "../lib/errors";
+import { redactPath } from "../lib/redact";
 
 export interface RequestContextOptions {
   /** Largest accepted request body in bytes (default 256 KiB). */
@@ -57,7 +58,8 @@ export function requestContext(options: RequestContextOptions = {}): MiddlewareH
         JSON.stringify({
           request_id: requestId,
           method: c.req.method,
-          path: c.req.path,
+          // Never a link's secret (invitations, password resets): see lib/redact.ts.
+          path: redactPath(c.req.path),
           status: c.res?.status,
           key: tenant?.actor,
           business: tenant?.slug,
