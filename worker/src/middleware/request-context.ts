@@ -18,6 +18,28 @@ export interface RequestContextOptions {
  * The clock is the wall clock, except in tests (`ALLOW_TEST_CLOCK=1`) where `X-Test-Now`
  * sets it, so that expiries can be tested without sleeping.
  */
+/** How much of a refused chunked body is read and dropped so that its connection stays usable. */
+const DRAIN_BYTES = 4 * 1024 * 1024;
+
+/** Reads `body` to its end and drops it; past `bound` bytes it is cancelled instead. */
+async function drain(body: ReadableStream<Uint8Array>, bound: number): Promise<void> {
+  const reader = body.getReader();
+  let read = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.byteLength;
+      if (read > bound) {
+        await reader.cancel();
+        return;
+      }
+    }
+  } catch {
+    // The client went away: nothing left to drop.
+  }
+}
+
 export function requestContext(options: RequestContextOptions = {}): MiddlewareHandler<AppEnv> {
   const maxBodyBytes = options.maxBodyBytes ?? 256 * 1024;
   const limit = bodyLimit({
@@ -45,7 +67,30 @@ export function requestContext(options: RequestContextOptions = {}): MiddlewareH
           throw new ApiError(415, "unsupported_media_type", "Send the request body as application/json.");
         }
         // Counts the bytes as they are read, chunked bodies too, and stops at the limit.
-        await limit(c, next);
+        const body = c.req.raw.body;
+        if (!body || c.req.header("Transfer-Encoding") === undefined) {
+          await limit(c, next);
+        } else {
+          // hono/body-limit stops reading a chunked body at the limit and leaves the rest unread
+          // in a reader of its own; the connection then cannot carry the next request (locally it
+          // failed with 503 "Your worker restarted mid-request", and cancelling the body did not
+          // help). So the body reaches it through a pipe this middleware holds, and on a refusal
+          // the rest is read and dropped, up to a bound past which it is cancelled.
+          const cut = new AbortController();
+          const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+          const piped = body.pipeTo(writable, { signal: cut.signal, preventCancel: true }).catch(() => undefined);
+          c.req.raw = new Request(c.req.raw, { body: readable, duplex: "half" } as RequestInit);
+          try {
+            await limit(c, next);
+          } catch (err) {
+            if (err instanceof ApiError && err.status === 413) {
+              cut.abort();
+              await piped;
+              await drain(body, DRAIN_BYTES);
+            }
+            throw err;
+          }
+        }
       } else {
         await next();
       }
