@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { CurrencyCode, IsoDate, LanguageCode } from "./common";
+import { CurrencyCode, EmailAddress, IsoDate, LanguageCode, NameText } from "./common";
 
 /** 'YYYY-MM-DD' or 'YYYY-MM-DD HH:mm:ss' (timeslot items), a real calendar date and time. */
 export const ItemDate = z
@@ -11,8 +11,8 @@ export const ItemDate = z
   }, "is not a calendar date")
   .openapi({ example: "2026-12-07 08:00:00" });
 
-const Name = z.string().trim().min(1, "is required").max(255);
-const Email = z.email("must be an e-mail address").max(255);
+const Name = NameText(255).min(1, "is required");
+const Email = EmailAddress();
 
 export const CartItemInput = z.object({
   package_item_id: z.number().int().min(1).openapi({ description: "The package item's id (not a product id).", example: 1002 }),

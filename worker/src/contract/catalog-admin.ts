@@ -4,7 +4,7 @@
  * business's default currency (rates are stored in it; other currencies convert by exchange rate).
  */
 import { z } from "@hono/zod-openapi";
-import { IntId, IsoDate, ProductType } from "./common";
+import { IntId, IsoDate, NameText, ProductType } from "./common";
 
 export const RefName = z
   .string()
@@ -12,7 +12,7 @@ export const RefName = z
   .openapi({ description: "A handle of the entry, unique in its kind in the business (the catalog file refers to entries by it). Made from the title when not given.", example: "surf-week" });
 
 const Id = z.number().int().min(1).max(2_147_483_647);
-const Title = z.string().trim().min(1).max(200);
+const Title = NameText(200).min(1);
 const Text = z.string().max(20_000);
 export const Weekday = z.enum(["mon", "tue", "wed", "thu", "fri", "sat", "sun"]);
 export const Weekdays = z.object({ mon: z.boolean(), tue: z.boolean(), wed: z.boolean(), thu: z.boolean(), fri: z.boolean(), sat: z.boolean(), sun: z.boolean() }).strict();
@@ -82,7 +82,7 @@ const itemFields = {
   qty: Qty.default({ min: 0, max: 1, default: 1 }),
   is_configurable_dates: z.boolean().default(false).openapi({ description: "true: the guest picks the days; false: every day of the stay." }),
 };
-const Group = z.object({ name: z.string().min(1).max(60), is_configurable_dates: z.boolean().default(false) }).strict();
+const Group = z.object({ name: NameText(60).min(1), is_configurable_dates: z.boolean().default(false) }).strict();
 
 /**
  * The fields of a product that are the same in the API and in the catalog file. A field left out

@@ -8,12 +8,12 @@
  */
 import { z } from "@hono/zod-openapi";
 import { Accommodation, Amount, Duration, RefName, Timeslot, Translations, Weekdays } from "./catalog-admin";
-import { IsoDate, ProductType } from "./common";
+import { IsoDate, NameText, ProductType } from "./common";
 import { BusinessConfig } from "./config";
 import { CurrencySetting } from "./settings";
 
 const Id = z.number().int().min(1).max(2_147_483_647);
-const Title = z.string().trim().min(1).max(200);
+const Title = NameText(200).min(1);
 const Text = z.string().max(20_000);
 const Time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time HH:MM");
 const Url = z.union([z.literal(""), z.url({ protocol: /^https?$/ }).max(2000)]);
@@ -47,7 +47,7 @@ const FileRate = z
 const FilePackage = z
   .object({
     accommodations: z.array(RefName).max(100).default([]),
-    groups: z.array(z.object({ name: z.string().min(1).max(60), is_configurable_dates: z.boolean().default(false) }).strict()).max(50).default([]),
+    groups: z.array(z.object({ name: NameText(60).min(1), is_configurable_dates: z.boolean().default(false) }).strict()).max(50).default([]),
     items: z
       .array(
         z
@@ -101,7 +101,7 @@ const FileProduct = z
 
 const FileSettings = BusinessConfig.extend({
   title: Title,
-  company_name: z.string().trim().max(200).default(""),
+  company_name: NameText(200).default(""),
   frontoffice_domain: z.string().trim().max(253).default(""),
   currencies: z.array(CurrencySetting).min(1).max(20),
 }).strict();

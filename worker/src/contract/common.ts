@@ -29,3 +29,32 @@ export function queryList<T extends z.ZodType>(item: T) {
 }
 
 export const ProductType = z.enum(["package", "accommodation", "activity", "rental", "service", "bundle", "item"]);
+
+/**
+ * Characters no name or title may hold (issue 28): C0 and C1 controls (NUL, newlines, escapes),
+ * the bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), which make
+ * "gpj.exe" read as "exe.jpg" in the back office and e-mails, and lone UTF-16 surrogates, which
+ * are no character at all. Longer texts (descriptions, terms) may hold newlines and are not
+ * checked here.
+ */
+const UNSAFE_IN_NAMES = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+export const isSafeName = (s: string) => !UNSAFE_IN_NAMES.test(s);
+export const UNSAFE_NAME_MESSAGE = "must not contain control characters or characters that change the reading direction";
+/** A person's name, a title, a company's name: trimmed, at most `max` characters, no control or bidi-override character. */
+export const NameText = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`).refine(isSafeName, UNSAFE_NAME_MESSAGE);
+
+/**
+ * An e-mail address the provider will take: RFC 5321's limits (a local part of at most 64
+ * octets, labels of at most 63, 254 in all) on top of the address's shape, so that a checkout is
+ * refused at the field rather than promised a confirmation that can never be sent.
+ */
+export const EMAIL_MAX = 254;
+export function withinMailLimits(address: string): boolean {
+  const at = address.lastIndexOf("@");
+  // Not an address at all: its shape's own check says so, once.
+  if (at < 1) return true;
+  const bytes = (s: string) => new TextEncoder().encode(s).length;
+  return bytes(address) <= EMAIL_MAX && bytes(address.slice(0, at)) <= 64 && address.slice(at + 1).split(".").every((label) => bytes(label) <= 63);
+}
+export const EmailAddress = (message = "must be an e-mail address") =>
+  z.email(message).max(EMAIL_MAX, `must be at most ${EMAIL_MAX} characters`).refine(withinMailLimits, "is longer than e-mail allows (64 characters before the @, 63 per part of the domain)");

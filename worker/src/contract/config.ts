@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { isThemeProperty, THEME_NAMES, themeValueProblem } from "./widget-theme";
+import { EmailAddress } from "./common";
 
 const FieldRule = z.object({ request: z.boolean(), required: z.boolean() });
 const LanguageCode = z.string().regex(/^[a-z]{2}$/, "must be a two-letter lower-case language code");
@@ -105,7 +106,7 @@ export const BusinessConfig = z.object({
    */
   widget_theme: WidgetThemeSetting.default({}),
   /** Where the business's own e-mails go (new bookings, cancellations). */
-  notification_emails: z.array(z.email().max(255)).max(20).default([]),
+  notification_emails: z.array(EmailAddress()).max(20).default([]),
   /** Custom fields asked of guests and customers. */
   custom_fields: z.array(CustomField).max(100).default([]),
   /**
@@ -114,9 +115,9 @@ export const BusinessConfig = z.object({
    * Cloudflare Email Service (docs/email.md). null (the default): the business sends no e-mail,
    * and the widget promises none.
    */
-  email_from: z.email().max(255).nullable().default(null),
+  email_from: EmailAddress().nullable().default(null),
   /** The business's contact address, shown in its e-mails and their Reply-To; null: replies go to email_from. */
-  contact_email: z.email().max(255).nullable().default(null),
+  contact_email: EmailAddress().nullable().default(null),
   /** The business's contact phone, shown in its e-mails, e.g. "+351 912 345 678"; null: none shown. */
   contact_phone: z.string().trim().min(1).max(40).nullable().default(null),
   /** The colour of the e-mails' header band and headings, as #RRGGBB; the default is the widget's own accent. */

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { IsoDate } from "./common";
+import { EmailAddress, IsoDate, NameText } from "./common";
 import { isCountryCode, isLanguageCode } from "./iso-codes";
 
 /**
@@ -23,7 +23,7 @@ const LanguageCode = z
   .transform((s) => s.toLowerCase())
   .openapi({ example: "en" });
 const Email = z
-  .preprocess((v) => (typeof v === "string" ? v.trim() : v), z.email("must be an e-mail address").max(255, "must be at most 255 characters"))
+  .preprocess((v) => (typeof v === "string" ? v.trim() : v), EmailAddress())
   .openapi({ example: "ana.lopez@example.com", description: "Unique per business (trimmed, case-insensitive) among persons not deleted." });
 const Phone = z
   .preprocess(
@@ -49,8 +49,8 @@ export const CustomFields = z
 
 /** Every writable Person field (all optional); the routes add `email` rules of their own. */
 const personWriteShape = {
-  first_name: nullableText(255),
-  last_name: nullableText(255),
+  first_name: NameText(255).nullable().optional(),
+  last_name: NameText(255).nullable().optional(),
   salutation: nullableText(50),
   gender: Gender.nullable().optional(),
   birth_date: IsoDate.nullable().optional(),
@@ -68,7 +68,7 @@ const personWriteShape = {
   id_type: IdType.nullable().optional(),
   id_number: nullableText(64),
   id_expiry_date: IsoDate.nullable().optional(),
-  company_name: nullableText(255),
+  company_name: NameText(255).nullable().optional(),
   tax_number: nullableText(64),
   company_address_line_1: nullableText(255),
   company_address_line_2: nullableText(255),

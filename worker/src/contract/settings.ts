@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { BusinessConfig, CONFIG_FIELDS } from "./config";
+import { NameText } from "./common";
 
 const FieldRule = z.object({ request: z.boolean(), required: z.boolean() });
 const Titled = z.object({ id: z.number().int(), title: z.string(), description: z.string(), abbreviation: z.string().nullable() });
@@ -38,7 +39,7 @@ const configShape = Object.fromEntries(
 export const CurrencySetting = z
   .object({
     iso_code: z.string().regex(/^[A-Z]{3}$/, "must be a three-letter ISO 4217 code"),
-    title: z.string().trim().min(1).max(100).optional().openapi({ description: "Default: the code's English name where known." }),
+    title: NameText(100).min(1).optional().openapi({ description: "Default: the code's English name where known." }),
     symbol: z.string().trim().min(1).max(10).optional(),
     exchange_rate: z.number().positive().max(1_000_000).default(1).openapi({ description: "Units of this currency for one unit of the default currency (the default's is 1)." }),
     default: z.boolean().default(false).openapi({ description: "The currency prices are kept in; exactly one (or none: the first)." }),
@@ -48,8 +49,8 @@ export const CurrencySetting = z
 /** Every field optional; a field sent replaces the stored one whole (an object or a list included). */
 export const SettingsPatch = z
   .object({
-    title: z.string().trim().min(1).max(200).optional(),
-    company_name: z.string().trim().max(200).optional(),
+    title: NameText(200).min(1).optional(),
+    company_name: NameText(200).optional(),
     frontoffice_domain: z.string().trim().max(253).optional(),
     currencies: z.array(CurrencySetting).min(1).max(20).optional().openapi({ description: "The business's currencies, replaced whole. The default cannot change while products have rates." }),
     ...configShape,
