@@ -320,7 +320,11 @@ export function widgetRoutes() {
       }
     }
     // The business's saved theme (settings widget_theme), from the snapshot the reads above settled: no extra round trip.
-    const theme = (await readTenant(c)).snap.business.config.widget_theme;
+    const config = (await readTenant(c)).snap.business.config;
+    const theme = config.widget_theme;
+    // The terms the guest will accept, in the language the widget is shown in where the business
+    // wrote them (the confirmation e-mail quotes the same text: domain/email/plan.ts termsIn).
+    settings.terms = config.terms_translations[lang] || config.terms;
     c.header("Cache-Control", "no-cache");
     return c.json({ business: c.get("tenant").slug, today, language: lang, currency: cur, settings, theme, products, product, start_date: startDate, calendar: cal, package: pkg }, 200);
   }

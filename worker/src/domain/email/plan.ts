@@ -26,11 +26,14 @@ export interface PlannedEmail {
 }
 
 /** The settings that decide who gets what. */
-export type MailConfig = Pick<BusinessConfig, "email_from" | "notification_emails" | "default_language" | "terms">;
+export type MailConfig = Pick<BusinessConfig, "email_from" | "notification_emails" | "default_language" | "terms" | "terms_translations">;
 
-/** The terms in `language` where the business wrote them, else its default terms. */
-export function termsIn(config: MailConfig, _language: string): string {
-  return config.terms;
+/**
+ * The terms a guest accepted: in `language` (the booking's, as the widget showed them) where the
+ * business wrote them, else its default terms.
+ */
+export function termsIn(config: MailConfig, language: string | null): string {
+  return (language && config.terms_translations[language]) || config.terms;
 }
 
 const domainOf = (address: string) => address.slice(address.lastIndexOf("@") + 1).toLowerCase();
@@ -65,7 +68,7 @@ export function bookingEmails(
   if (booker.email) {
     const language = mailLanguage(booker.language, config.default_language);
     // The terms as the booker accepted them: the business may change them after.
-    const params = event === "booked" ? { terms: termsIn(config, language) } : {};
+    const params = event === "booked" ? { terms: termsIn(config, booker.language ?? language) } : {};
     out.push(planned(toBooker, `${toBooker.replaceAll("_", "-")}.${bookingId}`, booker.email, language, from, params));
   }
   const ownerLanguage = mailLanguage(config.default_language, config.default_language);

@@ -1,0 +1,60 @@
+/**
+ * Issue 28, e-mails that say the truth: the confirmation quotes the terms the guest accepted, in
+ * their language, as the widget showed them. Read from the real message handed to the binding.
+ */
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { addToCart, cartBusiness, customer, guest, smallPackage, stay } from "./carts-fixtures";
+import { callJson } from "./helpers";
+import { handedOver, mailHeader, mailSettled, outboxRows, textPart } from "./mail-fixtures";
+
+const TERMS = { en: "English terms: free cancellation up to 30 days.", de: "Deutsche Bedingungen: kostenlose Stornierung bis 30 Tage vorher.", es: "Condiciones en español: cancelación gratuita hasta 30 días antes." };
+
+async function business() {
+  const { businessId, key } = await cartBusiness({
+    email_from: "mail@camp.example",
+    languages: ["en", "de", "es"],
+    default_language: "en",
+    terms: TERMS.en,
+    terms_translations: { de: TERMS.de },
+  });
+  return { businessId, key, pkg: await smallPackage(businessId, 5, "Surf Week") };
+}
+
+async function confirmationOf(b: { businessId: number; key: string; pkg: number }, language: string) {
+  const { start, end } = stay(2);
+  const added = await addToCart(b.key, { guests: [guest(b.pkg, start, end)] }, new Date().toISOString());
+  expect(added.status).toBe(201);
+  const booker = customer({ language_code: language });
+  const res = await callJson(`/api/pub/v2/carts/${added.body.cart_id}/checkout`, { key: b.key, body: { terms_accepted: true, customer: booker } });
+  expect(res.status).toBe(200);
+  await mailSettled(b.businessId);
+  const row = (await outboxRows(b.businessId)).find((e: any) => e.kind === "booking_confirmation" && e.recipient === booker.email);
+  const [file] = await handedOver(row.message_id);
+  return { raw: file.raw, text: textPart(file.raw) };
+}
+
+describe("the confirmation's terms", () => {
+  it("are the German terms for a German guest, and the default terms where the business wrote none in the guest's language", async () => {
+    const b = await business();
+    const de = await confirmationOf(b, "de");
+    expect(mailHeader(de.raw, "Content-Language")).toBe("de");
+    expect(de.text).toContain(TERMS.de);
+    expect(de.text).not.toContain(TERMS.en);
+    const es = await confirmationOf(b, "es");
+    expect(es.text).toContain(TERMS.en);
+    const en = await confirmationOf(b, "en");
+    expect(en.text).toContain(TERMS.en);
+    expect(en.text).not.toContain(TERMS.de);
+  });
+
+  it("are the ones the widget showed in that language", async () => {
+    const b = await business();
+    const { slug } = (await env.DB.prepare("SELECT slug FROM businesses WHERE id = ?").bind(b.businessId).first<{ slug: string }>())!;
+    const boot = await callJson(`/widget/v1/${slug}/bootstrap?language=de`);
+    expect(boot.status).toBe(200);
+    expect(boot.body.language).toBe("de");
+    expect(boot.body.settings.terms).toBe(TERMS.de);
+    expect((await callJson(`/widget/v1/${slug}/bootstrap?language=es`)).body.settings.terms).toBe(TERMS.en);
+  });
+});
