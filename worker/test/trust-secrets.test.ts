@@ -44,3 +44,19 @@ describe("the request log", () => {
     expect(lines.some((l) => l.includes('"path":"/admin/demo/reset/:token"'))).toBe(true);
   });
 });
+
+describe("a new password (NIST SP 800-63B)", () => {
+  it("is refused when it is common, repetitive, a run, only spaces or the user's own address, and the link stays usable", async () => {
+    const email = staffEmail("marta.lopes");
+    const invite = await inviteStaff(env.DB, { kind: "cli", id: "t", name: "t" }, DEMO_BUSINESS_ID, { email, role: "front_desk" }, new Date());
+    const b = browser();
+    const local = email.split("@")[0];
+    for (const password of [" ".repeat(12), "aaaaaaaaaa", "abcabcabcabc", "1234567890", "qwertyuiop", "iloveyou12", "Password123", `${local}1`]) {
+      const res = await b.post(`/admin/invite/${invite.token}`, { password, confirm: password });
+      expect(res.status, JSON.stringify(password)).toBe(422);
+    }
+    // No composition rule: a long phrase of plain lower-case words is welcome.
+    const ok = await b.post(`/admin/invite/${invite.token}`, { password: "surf the morning glass", confirm: "surf the morning glass" });
+    expect(ok.status).toBe(303);
+  });
+});

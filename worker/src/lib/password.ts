@@ -10,12 +10,41 @@
  * of CPU per request by default), too much for the Free plan's 10 ms. The count is stored with each
  * hash, so a later runtime that allows more can raise it and rehash at the next sign-in.
  */
+import { COMMON_PASSWORDS } from "./common-passwords";
+
 export const PBKDF2_ITERATIONS = 100_000;
 const SALT_BYTES = 16;
 const HASH_BITS = 256;
 
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 200;
+
+let common: Set<string> | undefined;
+
+/**
+ * What is wrong with a new password, or null (NIST SP 800-63B 3.1.1.2): at least PASSWORD_MIN
+ * characters, any characters allowed and no composition rule, but not one of the most common
+ * passwords (lib/common-passwords.ts), not one character or a few repeated ("aaaaaaaaaa",
+ * "abcabcabca", ten spaces), not a run of consecutive characters ("1234567890", "abcdefghij"),
+ * and not the user's own e-mail address or the business's name with a few characters added.
+ * `context`: those words (an address counts with its part before the @).
+ */
+export function passwordProblem(password: string, context: (string | null | undefined)[] = []): string | null {
+  const chars = [...password];
+  if (chars.length < PASSWORD_MIN) return `must be at least ${PASSWORD_MIN} characters`;
+  if (chars.length > PASSWORD_MAX) return `must be at most ${PASSWORD_MAX} characters`;
+  const lower = password.toLowerCase();
+  if (new Set(chars).size < 4) return "repeats too few characters: choose a longer phrase";
+  const steps = chars.slice(1).map((ch, i) => ch.codePointAt(0)! - chars[i].codePointAt(0)!);
+  if (steps.every((s) => s === 1) || steps.every((s) => s === -1)) return "is a run of consecutive characters";
+  common ??= new Set(COMMON_PASSWORDS.split("\n"));
+  if (common.has(lower)) return "is one of the most common passwords";
+  const words = context.flatMap((w) => (w ? [w.toLowerCase(), w.toLowerCase().split("@")[0]] : [])).filter((w) => w.length >= 4);
+  for (const word of words) {
+    if (lower.includes(word) && lower.length - word.length < 6) return "is too close to your e-mail address or the business's name";
+  }
+  return null;
+}
 
 const b64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 const unb64 = (text: string): Uint8Array<ArrayBuffer> => Uint8Array.from(atob(text), (ch) => ch.charCodeAt(0));

@@ -44,7 +44,7 @@ import { sha256Hex } from "../lib/keys";
 import { businessById } from "../db/businesses";
 import { emailStatements, kickMail } from "../db/emails";
 import { staffInvitationEmail } from "../domain/email/plan";
-import { hashPassword, needsRehash, PASSWORD_MAX, PASSWORD_MIN, randomToken, verifyPassword } from "../lib/password";
+import { hashPassword, needsRehash, passwordProblem, randomToken, verifyPassword } from "../lib/password";
 import { isGuardFailure } from "./input";
 
 const MINUTE = 60_000;
@@ -79,9 +79,10 @@ export interface InvitationMailOptions {
 /** The path of an invitation link (an e-mail will carry the same link, with the origin in front). */
 export const invitePath = (token: string) => `/admin/invite/${token}`;
 
-function checkPassword(password: string): void {
-  if (password.length < PASSWORD_MIN) throw invalid("password", `must be at least ${PASSWORD_MIN} characters`);
-  if (password.length > PASSWORD_MAX) throw invalid("password", `must be at most ${PASSWORD_MAX} characters`);
+/** The password rule (lib/password.ts passwordProblem), with the user's address and the business as context words. */
+function checkPassword(password: string, context: (string | null | undefined)[]): void {
+  const problem = passwordProblem(password, context);
+  if (problem) throw invalid("password", problem);
 }
 
 /**
@@ -156,7 +157,7 @@ export async function openInvite(db: D1Database, token: string, now: Date) {
  */
 export async function acceptInvite(db: D1Database, token: string, password: string, now: Date): Promise<{ slug: string; email: string }> {
   const invite = await openInvite(db, token, now);
-  checkPassword(password);
+  checkPassword(password, [invite.email, invite.slug]);
   const tokenHash = await sha256Hex(token);
   const hash = await hashPassword(password);
   const actor: Actor = { kind: "staff", id: invite.staff_id, name: invite.email };
@@ -260,7 +261,7 @@ export async function changePassword(db: D1Database, session: StaffSession, inpu
   const user = await staffById(db, session.business_id, session.staff_id);
   if (!user || user.removed_at) throw notFound("The user");
   if (!(await verifyPassword(input.current.slice(0, 1024), user.password_hash))) throw invalid("current", "is not your current password");
-  checkPassword(input.password);
+  checkPassword(input.password, [user.email, session.slug]);
   const actor: Actor = { kind: "staff", id: user.id, name: user.email };
   return openSession(db, session.business_id, user.id, now, [
     setPasswordStatement(db, user.id, await hashPassword(input.password), now),
