@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { AddToCartBody, CheckoutBody } from "../src/contract/cart";
 import { EXPIRED_CARTS_PER_SWEEP } from "../src/db/carts";
 import { checkoutCart } from "../src/carts/checkout";
-import { abandonCart, addToCart as addToCart_, extendCart, type CartCall } from "../src/carts/operations";
+import { abandonCart, addToCart as addToCart_, extendCart } from "../src/carts/operations";
+import type { CartCall } from "../src/carts/run";
 import { addToCart, cartBusiness, clock, count, customer, fireCartTimer, guest, liveUnits, loseTimer, smallPackage, stay, timerAlarm } from "./carts-fixtures";
 import { callJson, watchedDb } from "./helpers";
 

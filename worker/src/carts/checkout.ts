@@ -24,12 +24,15 @@ import { bookingPeopleStatements } from "../db/people";
 import { checkoutPersonsStatement, personsByNorm, type PersonRow } from "../db/persons";
 import { customerErrors, customerPerson, guestPerson } from "../domain/cart-people";
 import { transition } from "../domain/cart-state";
-import { minorDigits, roundHalfUp, toMajor } from "../domain/money";
+import { currencyOfCart, minorDigits, toMajor } from "../domain/money";
+import { referenceOf } from "../domain/reference";
+import { totalsOf } from "../domain/totals";
 import { ApiError, notFound } from "../lib/errors";
 import { isoDateTime } from "../lib/time";
 import { stamp } from "../db/allocations";
 import { idempotencyResourceStatement } from "../db/idempotency";
-import { batchAbortReason, catalogOf, guestViews, referenceOf, runGuarded, sender, takeRead, type CartCall, type Outcome } from "./operations";
+import { batchAbortReason, catalogOf, runGuarded, sender, takeRead, type CartCall, type Outcome } from "./run";
+import { guestViews } from "./view";
 import { newId } from "../lib/ids";
 import { bookerIdStatement } from "../db/bookings";
 import { type CatalogSnapshot } from "../domain/catalog";
@@ -75,12 +78,8 @@ async function checkoutOnce(env: Env, call: CartCall, body: CheckoutBody): Promi
 
   const bookingId = newId();
   const referenceYear = String(now.getUTCFullYear());
-  const totalMinor = contents.lines.reduce((s, l) => s + l.price_minor, 0);
-  const currencies = snap.currencies;
-  const base = currencies.find((c) => c.is_default) ?? currencies[0];
-  const target = currencies.find((c) => c.iso_code === cart.currency) ?? base;
-  const totalDefaultMinor =
-    target.iso_code === base.iso_code ? totalMinor : roundHalfUp((totalMinor / target.exchange_rate) * 10 ** (base.digits - target.digits));
+  // The booking keeps its totals as of now: its total, and its total in the default currency at today's rate.
+  const totals = totalsOf(contents.lines, currencyOfCart(snap.currencies, cart.currency));
   const startDate = contents.guests.reduce((m, g) => (g.start_date < m ? g.start_date : m), contents.guests[0].start_date);
   const endDate = contents.guests.reduce((m, g) => (g.end_date > m ? g.end_date : m), contents.guests[0].end_date);
   const locationId = snap.products.get(contents.guests[0].package_id)?.location_id ?? null;
@@ -93,8 +92,8 @@ async function checkoutOnce(env: Env, call: CartCall, body: CheckoutBody): Promi
       cartId,
       referenceYear,
       currency: cart.currency,
-      totalMinor,
-      totalDefaultMinor,
+      totalMinor: totals.total,
+      totalDefaultMinor: totals.total_default,
       startDate,
       endDate,
       locationId,

@@ -1,12 +1,10 @@
 /**
- * What the cart endpoints do. Every write is one D1 batch; capacity, cart state and limits are
- * checked inside that batch (trigger and guards), never between a read and a write. A write that
- * decided on what it read of a cart also guards on the cart's revision, and is run again on what
- * the cart became when another request changed it in between (runGuarded): two operations on one
- * cart, from two tabs say, take effect one after the other, as if run one at a time.
+ * What the cart endpoints do: view, add, extend, delete (checkout is checkout.ts). Every write is
+ * one D1 batch; capacity, cart state and limits are checked inside that batch (trigger and
+ * guards), never between a read and a write. How an operation reads, sends and runs again when
+ * the cart changed under it is run.ts's; the cart's answer shape is view.ts's.
  */
-import { referenceOf } from "../domain/reference";
-import type { AddToCartBody, Cart, CartGuest, CartItem } from "../contract/cart";
+import type { AddToCartBody, Cart } from "../contract/cart";
 import type { BusinessConfig } from "../contract/config";
 import { idempotencyResourceStatement } from "../db/idempotency";
 import { holdStatements, releaseCartHoldsStatement, extendCartHoldsStatement, findShortages, stamp, type Hold } from "../db/allocations";
@@ -25,89 +23,15 @@ import {
   touchCartStatement,
   type CartContents,
   type CartGuestData,
-  type CartLineRow,
 } from "../db/carts";
 import { effectiveState, transition, type CartAction, type CartStateRow } from "../domain/cart-state";
 import { guestErrors, normEmail } from "../domain/cart-people";
-import { minorDigits, toMajor } from "../domain/money";
 import { quotePackages } from "../domain/package-quote";
-import { translated } from "../domain/product";
-import { ApiError, notFound } from "../lib/errors";
+import { ApiError } from "../lib/errors";
 import { dateIn, isoDateTime } from "../lib/time";
-import { snapshotAt, type FusedAccess } from "../db/tenant-read";
 import { newId } from "../lib/ids";
-import { type CatalogSnapshot } from "../domain/catalog";
-
-/** Who asks, about which cart, at what time (the request's clock). */
-export interface CartCall {
-  businessId: number;
-  clientId: string;
-  cartId: string;
-  now: Date;
-  catalogVersion?: number;
-  /** The request's Idempotency-Key: the write batch records on it what the request made. */
-  idempotencyKey?: string;
-  /**
-   * The cart as read in the round trip that settled the request's access (the routes' cartRead:
-   * the statements of the operation's first read, cartStatement's last). The operation's first
-   * read takes it; a retry reads again.
-   */
-  read?: D1Result[];
-  /** How the operation sends its batches (the routes pass the request's sender), else db.batch. */
-  send?: (statements: D1PreparedStatement[]) => Promise<D1Result[]>;
-  /** The request's access check, to make inside a new cart's write (db/tenant-read.ts fuseAccess). */
-  access?: FusedAccess;
-  /** Work to finish after the answer (the request's waitUntil); without it, the work is awaited. */
-  after?: (work: Promise<unknown>) => void;
-}
-
-/** The operation's way of sending a batch (CartCall.send, else db.batch). */
-export function sender(db: D1Database, call: CartCall): (statements: D1PreparedStatement[]) => Promise<D1Result[]> {
-  return call.send ?? ((statements) => db.batch(statements));
-}
-
-/** The request's first read of the cart, once (takeRead), else null: the caller reads itself. */
-export function takeRead(call: CartCall): D1Result[] | null {
-  const read = call.read ?? null;
-  call.read = undefined;
-  return read;
-}
-
-/** An operation's answer; a new cart's expiry, for its business's timer (durable/cart-timer.ts). */
-export interface Outcome<T> {
-  status: number;
-  body: T;
-  expiresAt?: Date;
-}
-
-/** Why a batch was aborted: the trigger's or a guard's message, if it is one of ours. */
-export function batchAbortReason(err: unknown): string | null {
-  const m = /\b(sold_out|cart_not_open|cart_expired|hold_expired|limit_open_carts|limit_items|limit_visitor_guests|cart_changed|access_refused|guard_failed)\b/.exec(String((err as Error)?.message ?? err));
-  return m ? m[1] : null;
-}
-
-/** How many times an operation is run when the cart keeps changing under it. */
-const CHANGE_ATTEMPTS = 5;
-
-/**
- * Runs a cart operation, and runs it again (reading the cart again) when its batch found the cart
- * changed since it was read ('cart_changed': another request on the same cart wrote in between).
- * Each run decides afresh on what it reads, so the answer is what running it after the other
- * request gives: a checkout after an add books the added guest too; an add after a checkout is
- * refused (cart_not_open).
- */
-export async function runGuarded<T>(op: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await op();
-    } catch (err) {
-      if (batchAbortReason(err) !== "cart_changed") throw err;
-      if (attempt >= CHANGE_ATTEMPTS) {
-        throw new ApiError(409, "conflict", "The cart kept changing while this request ran (other requests on the same cart): nothing was done. Try again.");
-      }
-    }
-  }
-}
+import { batchAbortReason, catalogOf, requireCart, runGuarded, sender, type CartCall, type Outcome } from "./run";
+import { cartView } from "./view";
 
 const limitExceeded = (detail: string) => new ApiError(409, "limit_exceeded", detail);
 
@@ -120,26 +44,8 @@ const visitorGuestsExceeded = (config: BusinessConfig) =>
 /** A widget visitor's calls (middleware/widget.ts names them "widget:<address>"), not an API key's. */
 export const isWidgetVisitor = (clientId: string) => clientId.startsWith("widget:");
 
-/** The business's catalog as of the request (its config, diets, levels, products and rates). */
-export async function catalogOf(db: D1Database, call: CartCall): Promise<CatalogSnapshot> {
-  try {
-    return await snapshotAt(db, call.businessId, call.catalogVersion);
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 404) throw notFound("The business");
-    throw err;
-  }
-}
-
 async function configOf(db: D1Database, call: CartCall): Promise<BusinessConfig> {
   return (await catalogOf(db, call)).business.config;
-}
-
-/** The cart, or 404 exactly like a cart of another business. */
-async function requireCart(db: D1Database, call: CartCall): Promise<CartContents> {
-  const read = takeRead(call);
-  const contents = cartFrom(read ?? (await sender(db, call)([cartStatement(db, call.businessId, call.cartId)])));
-  if (!contents) throw notFound(`Cart ${call.cartId}`);
-  return contents;
 }
 
 /** Throws the cart's refusal of `action` at `now` (409 cart_not_open, 410 cart_expired). */
@@ -148,87 +54,7 @@ function allow(row: CartStateRow, action: CartAction, now: Date): void {
   if (!t.ok) throw new ApiError(t.refusal.status, t.refusal.code, t.refusal.detail);
 }
 
-// --- views ---------------------------------------------------------------------------------
-
-function itemView(l: CartLineRow, major: (minor: number) => number, title: string): CartItem {
-  return {
-    id: l.id,
-    package_item_id: l.package_item_id,
-    product_id: l.product_id,
-    product_type: l.product_type,
-    title,
-    role: l.role as CartItem["role"],
-    dates: l.dates,
-    qty: l.qty,
-    price: major(l.price_minor),
-    is_fixed: l.is_fixed,
-  };
-}
-
-/**
- * The guests of a cart with their items and totals, in major units of `currency`. Titles are in
- * the guest's language_code where the catalog has a translation (the widget sends its own
- * language there), else in the business's default language.
- */
-export function guestViews(contents: CartContents, currency: string, snap: CatalogSnapshot): CartGuest[] {
-  const digits = minorDigits(currency);
-  const major = (minor: number) => toMajor(minor, digits);
-  return contents.guests.map((g) => {
-    const lines = contents.lines.filter((l) => l.cart_guest_id === g.id);
-    const d = g.data;
-    const language = d.language_code ?? undefined;
-    const titleOf = (productId: number, stored: string) => {
-      const p = snap.products.get(productId);
-      return p ? translated(p, "title", language) : stored;
-    };
-    return {
-      id: g.id,
-      first_name: d.first_name,
-      last_name: d.last_name,
-      email: d.email ?? null,
-      gender: d.gender,
-      language_code: d.language_code ?? null,
-      birth_date: d.birth_date ?? null,
-      package: {
-        id: g.package_id,
-        title: titleOf(g.package_id, g.package_title),
-        start_date: g.start_date,
-        end_date: g.end_date,
-        accommodation_id: d.package.accommodation_id ?? null,
-        srs: d.package.srs === true,
-      },
-      items: lines.map((l) => itemView(l, major, titleOf(l.product_id, l.title))),
-      total: major(lines.reduce((s, l) => s + l.price_minor, 0)),
-    };
-  });
-}
-
-export { referenceOf };
-
-/** GET /carts/{cart_id}'s answer. */
-export function cartView(contents: CartContents, snap: CatalogSnapshot, now: Date): Cart {
-  const { cart, booking } = contents;
-  const config = snap.business.config;
-  const state = effectiveState(cart, stamp(now));
-  const open = state.status === "open";
-  const digits = minorDigits(cart.currency);
-  return {
-    cart_id: cart.id,
-    status: state.status,
-    abandon_reason: state.abandon_reason,
-    currency: cart.currency,
-    created_at: cart.created_at,
-    expiry_date: isoDateTime(new Date(cart.expires_at)),
-    seconds_left: open ? Math.max(0, Math.floor((Date.parse(cart.expires_at) - now.getTime()) / 1000)) : 0,
-    extensions_left: open ? Math.max(0, config.max_extensions_per_cart - cart.extensions) : 0,
-    item_count: contents.lines.length,
-    guests: guestViews(contents, cart.currency, snap),
-    total: toMajor(contents.lines.reduce((s, l) => s + l.price_minor, 0), digits),
-    booking: booking
-      ? { id: booking.id, reference: referenceOf(booking.reference_year, booking.reference_number), reference_number: booking.reference_number, reference_year: booking.reference_year }
-      : null,
-  };
-}
+// --- view ----------------------------------------------------------------------------------
 
 export async function viewCart(env: Env, call: CartCall): Promise<Outcome<Cart>> {
   const contents = await requireCart(env.DB, call);

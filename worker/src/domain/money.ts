@@ -1,7 +1,7 @@
 /**
  * Money: integer minor units inside, major units (rounded half-up to the currency's minor unit)
  * in the API. Prices are stored in the business's default currency; another currency converts
- * from it by its exchange rate, then rounds.
+ * from it by its exchange rate, then rounds. What a cart or a booking adds up to is totals.ts's.
  */
 import { ApiError } from "../lib/errors";
 
@@ -64,6 +64,18 @@ export function convertMinor(baseMinor: number, choice: CurrencyChoice): number 
   return roundHalfUp(baseMinor * target.exchange_rate * 10 ** (target.digits - base.digits));
 }
 
+/**
+ * Convert an amount in the target's minor units back to the default currency's (a booking's total
+ * in the business's own currency, for its books): divided by the target's rate, rounded half-up
+ * once. The same as the amount before convertMinor only up to that rounding: 834.00 EUR priced line
+ * by line at 1.085 is 904.90 USD, which is 834.01 EUR back.
+ */
+export function toDefaultMinor(targetMinor: number, choice: CurrencyChoice): number {
+  const { base, target } = choice;
+  if (target.iso_code === base.iso_code) return targetMinor;
+  return roundHalfUp((targetMinor / target.exchange_rate) * 10 ** (base.digits - target.digits));
+}
+
 /** Convert from the default currency and show in major units of the target. */
 export function displayPrice(baseMinor: number, choice: CurrencyChoice): number {
   return toMajor(convertMinor(baseMinor, choice), choice.target.digits);
@@ -77,6 +89,17 @@ export function toCurrencies(rows: { iso_code: string; exchange_rate: number; is
     is_default: Boolean(r.is_default),
     digits: minorDigits(r.iso_code),
   }));
+}
+
+/**
+ * The business's default currency and the currency a cart was opened in. Never refuses: the cart's
+ * prices were fixed when they were priced, and only its total in the default currency needs a
+ * rate, so a currency the business removed since converts at 1.
+ */
+export function currencyOfCart(currencies: Currency[], iso: string): CurrencyChoice {
+  const target = currencies.find((c) => c.iso_code === iso) ?? { iso_code: iso, exchange_rate: 1, is_default: false, digits: minorDigits(iso) };
+  const base = currencies.find((c) => c.is_default) ?? currencies[0] ?? { ...target, is_default: true };
+  return { base, target };
 }
 
 /**

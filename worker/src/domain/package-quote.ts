@@ -24,6 +24,7 @@ import { genderAllowed, srsChargePerNight, srsUnits } from "./accommodation";
 import { stayDates } from "./availability";
 import { chooseCurrency, convertMinor } from "./money";
 import { priceFor, type Rate, type SeasonSegment } from "./pricing";
+import { linesTotal } from "./totals";
 import { durationsText, isAllowedDuration, isCheckinDay, isSession, slotsOn, type Product } from "./product";
 import { type PackageItemRow, type PackageStructure, pricingIn, productsIn, structuresIn, type CatalogSnapshot } from "./catalog";
 
@@ -47,7 +48,7 @@ export interface QuoteLine {
   role: "package" | "accommodation" | "srs" | "default" | "option" | "alternative" | "upgrade";
   dates: string[];
   qty: number;
-  price_minor: number; // in the requested currency, already converted and rounded
+  price_minor: number; // in the requested currency, converted and rounded once here (domain/totals.ts: the rounding rule)
   is_fixed: boolean;
   guest_to_charge: string[]; // guest keys sharing this line (a private room for two)
 }
@@ -338,6 +339,5 @@ export function quotePackages(snap: CatalogSnapshot, currency: string, guests: Q
     }
   }
 
-  const total_minor = lines.reduce((s, l) => s + l.price_minor, 0);
-  return { currency: choice.target.iso_code, minor_digits: choice.target.digits, lines, holds: [...holdMap.values()], total_minor };
+  return { currency: choice.target.iso_code, minor_digits: choice.target.digits, lines, holds: [...holdMap.values()], total_minor: linesTotal(lines) };
 }

@@ -13,7 +13,7 @@ import { buildMime } from "../domain/email/mime";
 import { REDACTED_LINK, staffInvitation, staffPasswordReset } from "../domain/email/staff";
 import { businessById } from "../db/businesses";
 import { mailLanguage } from "../domain/email/strings";
-import { minorDigits } from "../domain/money";
+import { bookedTotals, linesTotal } from "../domain/totals";
 import { translated } from "../domain/product";
 import { referenceOf } from "../domain/reference";
 import type { CatalogSnapshot } from "../domain/catalog";
@@ -71,7 +71,7 @@ function guestsOf(snap: CatalogSnapshot, guests: MailGuestRow[], lines: LineRow[
       room: room ? title(room.product_id) : null,
       privateRoom: own.some((l) => l.role === "srs"),
       extras: extras.map((l) => ({ title: title(l.product_id), qty: l.qty, dates: parseJson<string[]>(l.dates, []), price: l.price_minor })),
-      total: own.reduce((s, l) => s + l.price_minor, 0),
+      total: linesTotal(own),
     };
   });
 }
@@ -157,17 +157,19 @@ export async function composeEmail(db: D1Database, email: EmailRow, now: Date): 
   const booker = parseJson<Record<string, unknown>>(rowsOf<{ person_snapshot: string }>(bookerRes)[0]?.person_snapshot, {});
   const phone = typeof booker.phone === "string" ? `${booker.phone_country_calling_code ? `+${booker.phone_country_calling_code} ` : ""}${booker.phone}` : null;
   const params = parseJson<{ terms?: string }>(email.params, {});
+  const lines = rowsOf<LineRow>(linesRes);
+  const totals = bookedTotals(booking, snap.currencies, lines);
   const data: BookingMail = {
     brand: { name: snap.business.title, color: config.brand_color, contactEmail: config.contact_email, contactPhone: config.contact_phone },
     language,
     reference: referenceOf(booking.reference_year, booking.reference_number),
-    currency: booking.currency,
-    digits: minorDigits(booking.currency),
-    total: booking.total_minor,
+    currency: totals.currency,
+    digits: totals.digits,
+    total: totals.total,
     start: booking.start_date,
     end: booking.end_date,
     booker: { firstName: String(booker.first_name ?? ""), name: fullName(booker), email: String(booker.email ?? email.recipient), phone },
-    guests: guestsOf(snap, rowsOf<MailGuestRow>(guestsRes), rowsOf<LineRow>(linesRes), booking, language),
+    guests: guestsOf(snap, rowsOf<MailGuestRow>(guestsRes), lines, booking, language),
     terms: params.terms ?? null,
     newsletter: booking.newsletter_opt_in === 1,
   };

@@ -2,7 +2,8 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { BookingEnvelope, BookingList } from "../../contract/private";
 import { problemResponse } from "../../contract/problem";
-import { minorDigits, toMajor } from "../../domain/money";
+import { toMajor } from "../../domain/money";
+import { bookedTotals } from "../../domain/totals";
 import { bookerRow, bookingLines, bookingRow, listBookings } from "../../db/bookings";
 import { guestsOfBooking } from "../../db/guests";
 import { personsWithDerivedByIds } from "../../db/persons";
@@ -86,13 +87,12 @@ export async function detail(c: Context<AppEnv>, bookingId: string) {
   const diets = dietsIn(snap);
   const locations = locationsIn(snap);
   const persons = await personsWithDerivedByIds(db, businessId, [...(booker ? [booker.person_id] : []), ...guests.map((g) => g.person_id)]);
-  const digits = minorDigits(booking.currency);
-  const defaultCurrency = snap.currencies.find((x) => x.is_default);
-  const linesMinor = lines.reduce((sum, l) => sum + l.price_minor, 0);
+  const totals = bookedTotals(booking, snap.currencies, lines);
+  const major = (minor: number) => toMajor(minor, totals.digits);
   return {
     data: {
       ...bookingSummaryView(booking),
-      total_default_currency: toMajor(booking.total_default_minor, minorDigits(defaultCurrency?.iso_code ?? booking.currency)),
+      total_default_currency: toMajor(totals.total_default, totals.default_digits),
       newsletter_opt_in: booking.newsletter_opt_in === 1,
       booker: booker ? bookerView(booker, persons.get(booker.person_id)!, diets) : null,
       guests: guests.map((g) => guestView(g, persons.get(g.person_id)!, { diets, locations, expand: [] })),
@@ -106,9 +106,9 @@ export async function detail(c: Context<AppEnv>, bookingId: string) {
         role: l.role,
         dates: safeDates(l.dates),
         qty: l.qty,
-        price: toMajor(l.price_minor, digits),
+        price: major(l.price_minor),
       })),
-      totals: { lines: toMajor(linesMinor, digits), total: toMajor(booking.total_minor, digits), currency: booking.currency, guest_count: guests.length },
+      totals: { lines: major(totals.lines), total: major(totals.total), currency: totals.currency, guest_count: guests.length },
     },
   };
 }

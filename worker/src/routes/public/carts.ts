@@ -4,7 +4,8 @@ import { AddToCartBody, Booking, Cart, CartIdParam, CheckoutBody, DeleteResult, 
 import { problemResponse } from "../../contract/problem";
 import { cartStatement } from "../../db/carts";
 import { bookedAnswer, checkoutCart, checkoutReadStatements } from "../../carts/checkout";
-import { abandonCart, addToCart, batchAbortReason, extendCart, viewCart, type CartCall } from "../../carts/operations";
+import { abandonCart, addToCart, extendCart, viewCart } from "../../carts/operations";
+import { batchAbortReason, type CartCall } from "../../carts/run";
 import type { AppEnv } from "../../env";
 import { ApiError, notFound } from "../../lib/errors";
 import { waitUntil } from "../../lib/wait-until";
