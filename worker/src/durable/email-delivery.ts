@@ -1,6 +1,7 @@
 import { BusinessDrainer } from "./business-drainer";
 import { EmailMessage } from "cloudflare:email";
 import { nextAttemptAt } from "../domain/backoff";
+import { isPermanentSendError } from "../domain/email/send-errors";
 import { isoDateTime } from "../lib/time";
 import { attemptFailedStatement, claimEmailStatement, dueEmails, nextEmailDue, sentStatement, type EmailRow } from "../db/emails";
 import { ComposeError, composeEmail, type ComposedEmail } from "../mail/compose";
@@ -14,17 +15,13 @@ const SEND_BATCH = 20;
 const SEND_LEASE_MS = 10 * 60_000;
 /** After a run started by a kick failed: the alarm tries again this much later. */
 const RETRY_SOON_MS = 5_000;
-
 /**
- * Errors of Cloudflare Email Service that no retry can mend (docs: Workers API, error codes): the
- * e-mail fails at once. Every other error (a sender domain not verified yet, a rate limit, the
- * service unavailable) is tried again on the backoff.
+ * Should this process die during a run, the alarm comes back this soon for the e-mails not tried
+ * yet (the one under way waits for its lease). It used to be the lease itself: after a crash,
+ * e-mails never tried waited ten minutes.
  */
-const PERMANENT = new Set([
-  "E_VALIDATION_ERROR", "E_FIELD_MISSING", "E_TOO_MANY_RECIPIENTS", "E_RECIPIENT_SUPPRESSED", "E_CONTENT_TOO_LARGE",
-  "E_HEADER_NOT_ALLOWED", "E_HEADER_USE_API_FIELD", "E_HEADER_VALUE_INVALID", "E_HEADER_VALUE_TOO_LONG", "E_HEADER_NAME_INVALID",
-  "E_HEADERS_TOO_LARGE", "E_HEADERS_TOO_MANY",
-]);
+const RESUME_MS = 60_000;
+
 
 /**
  * One per business: sends the business's e-mails from the outbox (db/emails.ts), at least once.
@@ -62,8 +59,8 @@ export class EmailDelivery extends BusinessDrainer {
     const now = new Date(Date.now() + offset);
     const due = await dueEmails(db, businessId, isoDateTime(now), SEND_BATCH);
     if (due.length) {
-      // Should this process die while sending, the alarm comes back when the leases pass.
-      await this.alarmBy(Date.now() + SEND_LEASE_MS);
+      // Should this process die while sending, the alarm comes back within a minute for the rest.
+      await this.alarmBy(Date.now() + RESUME_MS);
       for (const email of due) await this.attempt(db, email, now);
     }
     if (due.length === SEND_BATCH) {
@@ -89,7 +86,7 @@ export class EmailDelivery extends BusinessDrainer {
       providerId = result?.messageId ?? null;
     } catch (err) {
       const code = (err as { code?: unknown })?.code;
-      const permanent = typeof code === "string" && PERMANENT.has(code);
+      const permanent = isPermanentSendError(err);
       const reason = err instanceof ComposeError ? `cannot compose: ${err.message}` : `${typeof code === "string" ? `${code}: ` : ""}${String((err as Error)?.message ?? err)}`;
       const retry = permanent ? null : nextAttemptAt(attempt, now);
       const as = { sender: message?.from ?? null, subject: message?.subject ?? null, raw: message?.stored ?? null };
