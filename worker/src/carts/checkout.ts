@@ -11,6 +11,7 @@ import { convertHoldsStatement } from "../db/allocations";
 import {
   cartGuard,
   checkOutCartStatement,
+  visitorBookingsGuard,
   insertBookingLinesStatement,
   insertBookingStatement,
   cartFrom,
@@ -31,7 +32,7 @@ import { ApiError, notFound } from "../lib/errors";
 import { isoDateTime } from "../lib/time";
 import { stamp } from "../db/allocations";
 import { idempotencyResourceStatement } from "../db/idempotency";
-import { batchAbortReason, catalogOf, runGuarded, sender, takeRead, type CartCall, type Outcome } from "./run";
+import { batchAbortReason, catalogOf, isWidgetVisitor, runGuarded, sender, takeRead, type CartCall, type Outcome } from "./run";
 import { guestViews } from "./view";
 import { newId } from "../lib/ids";
 import { bookerIdStatement } from "../db/bookings";
@@ -84,8 +85,13 @@ async function checkoutOnce(env: Env, call: CartCall, body: CheckoutBody): Promi
   const endDate = contents.guests.reduce((m, g) => (g.end_date > m ? g.end_date : m), contents.guests[0].end_date);
   const locationId = snap.products.get(contents.guests[0].package_id)?.location_id ?? null;
 
+  const config = business.config;
   const fixed = [
     cartGuard(db, businessId, cartId, now, cart.revision, { liveHolds: true }),
+    // What one widget visitor may confirm, decided in the batch (racing checkouts cannot both pass).
+    ...(isWidgetVisitor(cart.client_id)
+      ? [visitorBookingsGuard(db, businessId, cart.client_id, config.max_bookings_per_visitor_per_hour, config.max_bookings_per_visitor_per_day, now)]
+      : []),
     insertBookingStatement(db, {
       id: bookingId,
       businessId,
@@ -128,6 +134,16 @@ async function checkoutOnce(env: Env, call: CartCall, body: CheckoutBody): Promi
       break;
     } catch (err) {
       const reason = batchAbortReason(err);
+      if (reason === "limit_visitor_bookings") {
+        throw new ApiError(
+          429,
+          "rate_limited",
+          `This browser has confirmed as many bookings as one visitor may (max_bookings_per_visitor_per_hour ${config.max_bookings_per_visitor_per_hour}, ` +
+            `max_bookings_per_visitor_per_day ${config.max_bookings_per_visitor_per_day}). Nothing was booked; the places stay held until the cart expires. ` +
+            "Contact the business to book more.",
+          { headers: { "Retry-After": "3600" } },
+        );
+      }
       if (reason === "hold_expired") {
         throw new ApiError(410, "cart_expired", "Some items of this cart are no longer held (their hold expired); nothing was booked. Start a new cart.");
       }

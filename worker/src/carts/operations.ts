@@ -30,7 +30,7 @@ import { quotePackages } from "../domain/package-quote";
 import { ApiError } from "../lib/errors";
 import { dateIn, isoDateTime } from "../lib/time";
 import { newId } from "../lib/ids";
-import { batchAbortReason, catalogOf, requireCart, runGuarded, sender, type CartCall, type Outcome } from "./run";
+import { batchAbortReason, catalogOf, requireCart, runGuarded, sender, type CartCall, type Outcome, isWidgetVisitor } from "./run";
 import { cartView } from "./view";
 
 const limitExceeded = (detail: string) => new ApiError(409, "limit_exceeded", detail);
@@ -42,7 +42,6 @@ const visitorGuestsExceeded = (config: BusinessConfig) =>
   );
 
 /** A widget visitor's calls (middleware/widget.ts names them "widget:<address>"), not an API key's. */
-export const isWidgetVisitor = (clientId: string) => clientId.startsWith("widget:");
 
 async function configOf(db: D1Database, call: CartCall): Promise<BusinessConfig> {
   return (await catalogOf(db, call)).business.config;

@@ -52,9 +52,12 @@ export interface Outcome<T> {
   expiresAt?: Date;
 }
 
+/** Whether a cart's client is a widget visitor (an address), not an API key: the visitor bounds apply. */
+export const isWidgetVisitor = (clientId: string) => clientId.startsWith("widget:");
+
 /** Why a batch was aborted: the trigger's or a guard's message, if it is one of ours. */
 export function batchAbortReason(err: unknown): string | null {
-  const m = /\b(sold_out|cart_not_open|cart_expired|hold_expired|limit_open_carts|limit_items|limit_visitor_guests|cart_changed|access_refused|guard_failed)\b/.exec(String((err as Error)?.message ?? err));
+  const m = /\b(sold_out|cart_not_open|cart_expired|hold_expired|limit_open_carts|limit_items|limit_visitor_guests|limit_visitor_bookings|cart_changed|access_refused|guard_failed)\b/.exec(String((err as Error)?.message ?? err));
   return m ? m[1] : null;
 }
 

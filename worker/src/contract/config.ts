@@ -96,6 +96,14 @@ export const BusinessConfig = z.object({
    * its extensions end there (an extension that would pass it is refused). Default 30 minutes.
    */
   max_hold_seconds_per_visitor: z.number().int().min(60).max(86_400).default(1800),
+  /**
+   * Bookings one widget visitor may confirm in an hour and in a day (a visitor is a browser's
+   * address: docs/security.md). Low by default so that one browser cannot book a date out with
+   * bookings nobody will honour, nor make the business's address e-mail strangers in a loop; a
+   * family books once. API keys are not visitors and keep their own rate limit.
+   */
+  max_bookings_per_visitor_per_hour: z.number().int().min(1).max(1000).default(5),
+  max_bookings_per_visitor_per_day: z.number().int().min(1).max(10_000).default(10),
   /** Origins allowed to call the widget proxy, e.g. "https://surfcamp.example". */
   widget_origins: z.array(z.string().max(300)).max(100).default([]),
   /** Allow any loopback origin (http://localhost:*, http://127.0.0.1:*) for local development. */

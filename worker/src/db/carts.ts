@@ -171,6 +171,21 @@ export function visitorGuestsGuard(db: D1Database, businessId: number, clientId:
     .bind(businessId, clientId, stamp(now), adding, max);
 }
 
+/**
+ * Aborts with 'limit_visitor_bookings' when the client already confirmed `perHour` bookings in the
+ * hour before `now`, or `perDay` in the day before it (migration 0410).
+ */
+export function visitorBookingsGuard(db: D1Database, businessId: number, clientId: string, perHour: number, perDay: number, now: Date): D1PreparedStatement {
+  const since = (ms: number) => isoDateTime(new Date(now.getTime() - ms));
+  return db
+    .prepare(
+      `INSERT INTO cart_guard (reason, ok) SELECT 'limit_visitor_bookings',
+         (SELECT COUNT(*) FROM carts WHERE business_id = ?1 AND client_id = ?2 AND status = 'checked_out' AND updated_at > ?3) < ?4
+         AND (SELECT COUNT(*) FROM carts WHERE business_id = ?1 AND client_id = ?2 AND status = 'checked_out' AND updated_at > ?5) < ?6`,
+    )
+    .bind(businessId, clientId, since(3_600_000), perHour, since(86_400_000), perDay);
+}
+
 /** Aborts with 'limit_items' when adding `adding` guests would take the cart beyond `max` (items are guests). */
 export function itemsGuard(db: D1Database, businessId: number, cartId: string, adding: number, max: number): D1PreparedStatement {
   return db

@@ -122,7 +122,9 @@ const checkoutRoute = createRoute({
     "the holds become the booking's units, the customer becomes the Booker and each guest a Guest, and the events " +
     "(BookingCreated, BookerCreated, GuestCreated, PersonCreated/PersonUpdated) are written to the outbox. A new e-mail makes a new Person with the data entered; " +
     "an e-mail of a stored Person links the Booker or Guest to that Person but never overwrites it (anyone may type anyone's e-mail): only its empty fields are filled, " +
-    "and the data entered stays with the booking's Booker and Guests. `terms_accepted` not true: 422 `terms_not_accepted`, nothing changes.",
+    "and the data entered stays with the booking's Booker and Guests. `terms_accepted` not true: 422 `terms_not_accepted`, nothing changes. " +
+    "A cart opened by a widget visitor (through /widget/v1, not with an API key) is refused with 429 `rate_limited` and `Retry-After` when that visitor " +
+    "already confirmed max_bookings_per_visitor_per_hour bookings in the last hour (default 5) or max_bookings_per_visitor_per_day in the last day (default 10); nothing is booked.",
   middleware: [keyCheck.byHandler, idempotency({ replay: (c, bookingId, text) => replayCheckout(c, bookingId, text) })] as const,
   request: { params: CartIdParam, headers: IdempotencyHeader, body: { required: true, content: { "application/json": { schema: CheckoutBody } } } },
   responses: {
