@@ -99,3 +99,24 @@ describe("after a crash in the middle of sending", () => {
     expect((await outboxRows(businessId)).map((e: any) => e.status)).toEqual(["sent", "sent", "sent"]);
   });
 });
+
+describe("text a stranger typed at checkout", () => {
+  it("is never the greeting or the subject of the e-mail the business sends to the address they typed", async () => {
+    const b = await business();
+    const { start, end } = stay(2);
+    const added = await addToCart(b.key, { guests: [guest(b.pkg, start, end)] }, new Date().toISOString());
+    const lure = "URGENT your card was charged 2000 EUR. Dispute at https://evil.example/refund";
+    const booker = customer({ first_name: lure, last_name: "Support" });
+    expect((await callJson(`/api/pub/v2/carts/${added.body.cart_id}/checkout`, { key: b.key, body: { terms_accepted: true, customer: booker } })).status).toBe(200);
+    await mailSettled(b.businessId);
+    const row = (await outboxRows(b.businessId)).find((e: any) => e.kind === "booking_confirmation");
+    const [file] = await handedOver(row.message_id);
+    const text = textPart(file.raw);
+    expect(mailHeader(file.raw, "Subject")).not.toContain("URGENT");
+    const lines = text.split("\n").map((l) => l.trim());
+    const hello = lines.indexOf("Hello,");
+    expect(hello).toBeGreaterThanOrEqual(0);
+    // Nothing the stranger typed before the booking's labelled data.
+    expect(lines.slice(0, hello + 2).join("\n")).not.toContain("URGENT");
+  });
+});

@@ -8,6 +8,11 @@ export const MAIL_LANGUAGES = ["en", "de", "es"] as const;
 export type MailLanguage = (typeof MAIL_LANGUAGES)[number];
 
 export interface MailStrings {
+  /**
+   * `hello` names nobody: the greeting is where the business speaks, and the name in it would be
+   * whatever a stranger typed at checkout ("URGENT: your card was charged..."), sent from the
+   * business's address to any address they chose. Names appear only as labelled data (the guests).
+   */
   confirmation: { subject: string; heading: string; hello: string; intro: string };
   cancellation: { subject: string; heading: string; hello: string; intro: string; questions: string };
   ownerNew: { subject: string; heading: string; intro: string; newsletterYes: string; newsletterNo: string };
@@ -37,13 +42,13 @@ const en: MailStrings = {
   confirmation: {
     subject: "Your booking {reference} at {business} is confirmed",
     heading: "Your booking is confirmed",
-    hello: "Hello {name},",
+    hello: "Hello,",
     intro: "thank you for booking with {business}. Your place is confirmed; here is everything you booked.",
   },
   cancellation: {
     subject: "Your booking {reference} at {business} has been cancelled",
     heading: "Your booking has been cancelled",
-    hello: "Hello {name},",
+    hello: "Hello,",
     intro: "your booking {reference} with {business} has been cancelled, and its places have been released.",
     questions: "If you did not expect this, or have a question about a payment, please contact {business}.",
   },
@@ -84,13 +89,13 @@ const de: MailStrings = {
   confirmation: {
     subject: "Ihre Buchung {reference} bei {business} ist bestätigt",
     heading: "Ihre Buchung ist bestätigt",
-    hello: "Hallo {name},",
+    hello: "Hallo,",
     intro: "vielen Dank für Ihre Buchung bei {business}. Ihr Platz ist bestätigt; hier ist alles, was Sie gebucht haben.",
   },
   cancellation: {
     subject: "Ihre Buchung {reference} bei {business} wurde storniert",
     heading: "Ihre Buchung wurde storniert",
-    hello: "Hallo {name},",
+    hello: "Hallo,",
     intro: "Ihre Buchung {reference} bei {business} wurde storniert, die Plätze sind freigegeben.",
     questions: "Wenn Sie das nicht erwartet haben oder eine Frage zu einer Zahlung haben, wenden Sie sich bitte an {business}.",
   },
@@ -131,13 +136,13 @@ const es: MailStrings = {
   confirmation: {
     subject: "Tu reserva {reference} en {business} está confirmada",
     heading: "Tu reserva está confirmada",
-    hello: "Hola, {name}:",
+    hello: "Hola:",
     intro: "gracias por reservar con {business}. Tu plaza está confirmada; aquí tienes todo lo que has reservado.",
   },
   cancellation: {
     subject: "Tu reserva {reference} en {business} ha sido cancelada",
     heading: "Tu reserva ha sido cancelada",
-    hello: "Hola, {name}:",
+    hello: "Hola:",
     intro: "tu reserva {reference} con {business} ha sido cancelada y sus plazas han quedado libres.",
     questions: "Si no lo esperabas o tienes una pregunta sobre un pago, ponte en contacto con {business}.",
   },
