@@ -120,3 +120,30 @@ describe("text a stranger typed at checkout", () => {
     expect(lines.slice(0, hello + 2).join("\n")).not.toContain("URGENT");
   });
 });
+
+describe("e-mails to one address in a day", () => {
+  it("stop at max_emails_per_recipient_per_day: the next fails unsent with its reason, other addresses and the owner's are sent", async () => {
+    const { businessId, key } = await cartBusiness({ email_from: "mail@camp.example", notification_emails: ["owner@camp.example"], max_emails_per_recipient_per_day: 2 });
+    const pkg = await smallPackage(businessId, 50, "Surf Week");
+    const victim = `victim-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const bookWith = async (email: string) => {
+      const { start, end } = stay(2);
+      const added = await addToCart(key, { guests: [guest(pkg, start, end)] }, new Date().toISOString());
+      const res = await callJson(`/api/pub/v2/carts/${added.body.cart_id}/checkout`, { key, body: { terms_accepted: true, customer: customer({ email }) } });
+      expect(res.status).toBe(200);
+      await mailSettled(businessId);
+    };
+    await bookWith(victim);
+    await bookWith(victim.toUpperCase());
+    await bookWith(victim);
+    await bookWith("someone-else@example.com");
+    const rows = await outboxRows(businessId);
+    const toVictim = rows.filter((e: any) => e.recipient.toLowerCase() === victim).map((e: any) => e.status).sort();
+    expect(toVictim).toEqual(["failed", "sent", "sent"]);
+    const refused = rows.find((e: any) => e.status === "failed");
+    expect(refused.last_error).toContain("max_emails_per_recipient_per_day");
+    expect(await handedOver(refused.message_id)).toEqual([]);
+    expect(rows.filter((e: any) => e.recipient === "someone-else@example.com").map((e: any) => e.status)).toEqual(["sent"]);
+    expect(rows.filter((e: any) => e.kind === "owner_new_booking").map((e: any) => e.status)).toEqual(["sent", "sent", "sent", "sent"]);
+  });
+});

@@ -104,6 +104,12 @@ export const BusinessConfig = z.object({
    */
   max_bookings_per_visitor_per_hour: z.number().int().min(1).max(1000).default(5),
   max_bookings_per_visitor_per_day: z.number().int().min(1).max(10_000).default(10),
+  /**
+   * E-mails to a booker's address (confirmations, cancellations) the business sends in a day; past
+   * it the e-mail fails with its reason in the Outbox, unsent. Anyone may type anyone's address at
+   * checkout: this keeps the business's address from being used to flood a stranger's inbox.
+   */
+  max_emails_per_recipient_per_day: z.number().int().min(1).max(1000).default(5),
   /** Origins allowed to call the widget proxy, e.g. "https://surfcamp.example". */
   widget_origins: z.array(z.string().max(300)).max(100).default([]),
   /** Allow any loopback origin (http://localhost:*, http://127.0.0.1:*) for local development. */

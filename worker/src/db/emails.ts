@@ -275,3 +275,22 @@ export function bookerMailTarget(booker: { person_snapshot: string } | null): { 
     return { email: null, language: null };
   }
 }
+
+/**
+ * How many e-mails the business sent to `recipient` (any case) since `since`, and how many it may
+ * send in a day (settings max_emails_per_recipient_per_day; its default when unset). One read,
+ * through the index of migration 0411.
+ */
+export async function recipientDayCount(db: D1Database, businessId: number, recipient: string, since: string): Promise<{ sent: number; max: number }> {
+  const row = await db
+    .prepare(
+      `SELECT (SELECT COUNT(*) FROM emails WHERE business_id = ?1 AND recipient = ?2 COLLATE NOCASE AND status = 'sent' AND updated_at > ?3) AS sent,
+              json_extract(config, '$.max_emails_per_recipient_per_day') AS max
+         FROM businesses WHERE id = ?1`,
+    )
+    .bind(businessId, recipient, since)
+    .first<{ sent: number; max: number | null }>();
+  return { sent: row?.sent ?? 0, max: row?.max ?? RECIPIENT_DAY_DEFAULT };
+}
+/** BusinessConfig's default of max_emails_per_recipient_per_day. */
+export const RECIPIENT_DAY_DEFAULT = 5;

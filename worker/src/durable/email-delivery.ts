@@ -3,8 +3,11 @@ import { EmailMessage } from "cloudflare:email";
 import { nextAttemptAt } from "../domain/backoff";
 import { isPermanentSendError } from "../domain/email/send-errors";
 import { isoDateTime } from "../lib/time";
-import { attemptFailedStatement, claimEmailStatement, dueEmails, nextEmailDue, sentStatement, type EmailRow } from "../db/emails";
+import { attemptFailedStatement, claimEmailStatement, dueEmails, nextEmailDue, recipientDayCount, sentStatement, type EmailRow } from "../db/emails";
 import { ComposeError, composeEmail, type ComposedEmail } from "../mail/compose";
+
+/** Kinds sent to an address typed at checkout: bounded per address and day. */
+const BOUNDED_KINDS = new Set(["booking_confirmation", "booking_cancelled"]);
 
 /** E-mails one run sends before it looks again (more: the alarm rings at once). */
 const SEND_BATCH = 20;
@@ -78,6 +81,15 @@ export class EmailDelivery extends BusinessDrainer {
     const claimed = await claimEmailStatement(db, email, at, isoDateTime(new Date(now.getTime() + SEND_LEASE_MS))).run();
     if (!claimed.meta.changes) return; // no longer due as read: another run has it
     const attempt = email.attempts + 1;
+    if (BOUNDED_KINDS.has(email.kind)) {
+      // A booker's address is whatever was typed at checkout: a day's bound per address.
+      const { sent, max } = await recipientDayCount(db, email.business_id, email.recipient, isoDateTime(new Date(now.getTime() - 86_400_000)));
+      if (sent >= max) {
+        const reason = `recipient_daily_limit: ${sent} e-mails were sent to this address in the last 24 hours (max_emails_per_recipient_per_day ${max}); this one is not sent`;
+        await attemptFailedStatement(db, email.id, reason, { sender: null, subject: null, raw: null }, null, at).run();
+        return;
+      }
+    }
     let message: ComposedEmail | null = null;
     let providerId: string | null;
     try {
