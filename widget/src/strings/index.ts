@@ -50,7 +50,5 @@ export function loadLaterStrings(language: string): Promise<LaterStrings> {
 
 export { en as fallbackStrings };
 
-/** Fill `{name}` placeholders. */
-export function fill(template: string, values: Record<string, string | number> = {}): string {
-  return template.replace(/\{(\w+)\}/g, (_, k: string) => (k in values ? String(values[k]) : `{${k}}`));
-}
+/** Fill `{name}` placeholders (the same function as the e-mails' texts). */
+export { fill } from "../../../worker/src/contract/fill";
