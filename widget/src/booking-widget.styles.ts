@@ -6,7 +6,7 @@ const palette = (scheme: "light" | "dark"): CSSResult =>
   unsafeCSS(Object.entries(WIDGET_PALETTES[scheme]).map(([name, value]) => `--_${name.slice(5)}:var(${name},${value});`).join("") + `--_scheme:${scheme};`);
 
 /**
- * The first screen's styles (the later steps bring theirs: steps/later.styles.ts).
+ * The first screen's styles (the checkout steps bring theirs: steps/checkout.styles.ts).
  *
  * Theming: every colour, radius and font comes from a `--bw-*` custom property with a default
  * for light and one for dark (prefers-color-scheme, or the `theme` attribute). Host pages set
