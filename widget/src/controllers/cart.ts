@@ -5,7 +5,18 @@ import { addToCartBody, rebuildBody, validateGuests, type CustomerForm, type Fie
 import { fill } from "../strings";
 import type { CatalogController } from "./catalog";
 import { CountdownController } from "./countdown";
-import { confirmationOf, type BookingStore, type Confirmation } from "./store";
+import type { BookingWidgetItem } from "../events";
+import type { BookingStore, Confirmation } from "./store";
+
+/** The confirmation of the booking a checked-out cart names; null for a cart not booked. */
+export const confirmationOf = (cart: Cart, booker: Confirmation["booker"]): Confirmation | null =>
+  cart.status === "checked_out" && cart.booking
+    ? { reference: cart.booking.reference, total: cart.total, currency: cart.currency, guests: cart.guests, booker, confirmation_email: null }
+    : null;
+
+/** A cart's lines as analytics items. */
+const cartItems = (cart: Cart): BookingWidgetItem[] =>
+  cart.guests.flatMap((g) => g.items.map((i) => ({ item_id: String(i.product_id), item_name: i.title, item_category: i.role, price: i.price, quantity: i.qty })));
 
 /** The checkout form's errors before sending, by field path ("customer.email", "terms_accepted"); empty when it can be sent. */
 export function checkoutErrors(
@@ -40,8 +51,38 @@ export class CartController {
     const e = () => store.s.errors;
     store.remedies.cart_expired = () => [{ label: e().rebuild, run: () => void this.rebuildCart() }, { label: e().startOver, run: () => catalog.startOver() }];
     store.onEnter.checkout = () => {
-      if (store.cart) store.track("begin_checkout", store.cartItems(store.cart), store.cart.total, store.cart.cart_id);
+      if (store.cart) store.track("begin_checkout", cartItems(store.cart), store.cart.total, store.cart.cart_id);
     };
+  }
+
+  /** Field errors found before sending: the banner counts them and focus goes to the first. */
+  private async refuse(errors: FieldErrors): Promise<boolean> {
+    const st = this.store;
+    st.fieldErrors = errors;
+    const n = Object.keys(errors).length;
+    if (!n) return false;
+    st.error = { kind: "client", message: n === 1 ? st.s.errors.fieldError : fill(st.s.errors.fieldErrors, { n }), actions: [] };
+    await st.host.focusInvalid();
+    return true;
+  }
+
+  /** Forget a field's error once the guest changes it; the banner goes with the last one. */
+  private clearFieldError(...paths: string[]): void {
+    const st = this.store;
+    if (!paths.some((p) => p in st.fieldErrors)) return;
+    st.fieldErrors = Object.fromEntries(Object.entries(st.fieldErrors).filter(([k]) => !paths.includes(k)));
+    if (st.error?.kind === "client" && Object.keys(st.fieldErrors).length === 0) st.error = null;
+  }
+
+  /** An idempotency key per logical action, reused by its retries so nothing is booked twice. */
+  private keyFor(action: string, payload: unknown): string {
+    const id = `${action}:${JSON.stringify(payload)}`;
+    let key = this.store.keys.get(id);
+    if (!key) {
+      key = crypto.randomUUID();
+      this.store.keys.set(id, key);
+    }
+    return key;
   }
 
   /** The cart shown and stored, and its countdown (made with the first cart: most visitors never have one). */
@@ -62,7 +103,7 @@ export class CartController {
   updateGuest(i: number, patch: Partial<GuestForm>): void {
     const st = this.store;
     st.guests = st.guests.map((g, n) => (n === i ? { ...g, ...patch } : g));
-    st.clearFieldError(...Object.keys(patch).map((k) => `guests.${i}.${k}`));
+    this.clearFieldError(...Object.keys(patch).map((k) => `guests.${i}.${k}`));
   }
 
   /** Hold the party's stay in the cart (a new one, or the open one). */
@@ -72,18 +113,18 @@ export class CartController {
     const invalid = validateGuests(st.guests, { birthdayRequired: settings.birthday.required, minimumAge: settings.minimum_age, startDate: st.sel.startDate! }, {
       required: st.s.guests.required, tooYoung: fill(st.s.guests.tooYoung, { age: settings.minimum_age }), invalidEmail: st.s.guests.invalidEmail,
     });
-    if (await st.refuse(invalid)) return;
+    if (await this.refuse(invalid)) return;
     const openCart = st.cart?.status === "open" ? st.cart.cart_id : undefined;
     const body = addToCartBody(st.sel, st.pkg, st.guests, openCart ? st.cart!.currency : st.cur, st.lang, openCart);
     await st.run("add", async () => {
-      const cart = await st.api.addToCart(body, st.keyFor("add", body));
+      const cart = await st.api.addToCart(body, this.keyFor("add", body));
       // first the general "held for" line; a countdown threshold crossed at once (a short
       // lifetime) announces after it and wins
       st.announce(fill(st.s.hold.expiresIn, { time: formatCountdown(cart.seconds_left) }));
       this.setCart(cart);
-      st.forgetKeys();
+      st.keys.clear();
       const added = cart.guests.slice(-st.guests.length);
-      st.track("add_to_cart", st.cartItems({ ...cart, guests: added }), added.reduce((t, g) => t + g.total, 0), cart.cart_id);
+      st.track("add_to_cart", cartItems({ ...cart, guests: added }), added.reduce((t, g) => t + g.total, 0), cart.cart_id);
       st.fieldErrors = {};
       st.go("cart");
     });
@@ -123,9 +164,9 @@ export class CartController {
     if (!old) return void this.catalog.startOver();
     const body = rebuildBody(old);
     await st.run("rebuild", async () => {
-      const cart = await st.api.addToCart(body, st.keyFor("rebuild", { from: old.cart_id }));
+      const cart = await st.api.addToCart(body, this.keyFor("rebuild", { from: old.cart_id }));
       this.setCart(cart);
-      st.track("add_to_cart", st.cartItems(cart), cart.total, cart.cart_id);
+      st.track("add_to_cart", cartItems(cart), cart.total, cart.cart_id);
       // held again: a guest at the checkout stays there, with everything typed
       if (st.step === "checkout") st.host.focusHeading();
       else st.go("cart");
@@ -152,12 +193,12 @@ export class CartController {
 
   setCustomer(key: keyof CustomerForm, value: string): void {
     this.store.customer = { ...this.store.customer, [key]: value };
-    this.store.clearFieldError(`customer.${key}`);
+    this.clearFieldError(`customer.${key}`);
   }
 
   setTerms(on: boolean): void {
     this.store.terms = on;
-    if (on) this.store.clearFieldError("terms_accepted");
+    if (on) this.clearFieldError("terms_accepted");
   }
 
   setNewsletter(on: boolean): void {
@@ -169,7 +210,7 @@ export class CartController {
     const st = this.store;
     const form = st.customer;
     const errors = checkoutErrors(form, st.terms, st.settings.settings.customer_fields, { required: st.s.guests.required, invalidEmail: st.s.guests.invalidEmail, mustAccept: st.s.checkout.mustAccept });
-    if (await st.refuse(errors)) return;
+    if (await this.refuse(errors)) return;
     const customer: CheckoutBody["customer"] & Record<string, string> = { first_name: form.first_name.trim(), last_name: form.last_name.trim(), email: form.email.trim(), language_code: st.lang };
     for (const k of ["phone_countrycode", "phone", "address_line_1", "city", "zipcode", "country"] as const) if (form[k].trim()) (customer as Record<string, string>)[k] = form[k].trim().replace(/^\+/, "");
     const body = { terms_accepted: true as const, newsletter_opt_in: st.newsletter, customer };
@@ -177,7 +218,7 @@ export class CartController {
     await st.run("checkout", async () => {
       let booking: Confirmation;
       try {
-        booking = await st.api.checkout(cart.cart_id, body, st.keyFor("checkout", { cart: cart.cart_id, body }));
+        booking = await st.api.checkout(cart.cart_id, body, this.keyFor("checkout", { cart: cart.cart_id, body }));
       } catch (err) {
         // "Not open": an earlier attempt may have booked it and its answer never arrived (the
         // connection dropped, the guest changed a field and sent again with a new key). "In
@@ -190,10 +231,10 @@ export class CartController {
         booking = found;
       }
       st.booking = booking;
-      st.track("purchase", st.cartItems(cart), booking.total, cart.cart_id, booking.reference);
+      st.track("purchase", cartItems(cart), booking.total, cart.cart_id, booking.reference);
       this.setCart(null);
       saveCart(st.o.business, null);
-      st.forgetKeys();
+      st.keys.clear();
       st.fieldErrors = {};
       st.go("done");
     });
@@ -223,7 +264,7 @@ export class CartController {
         // was checked out is one whose answer never arrived: show the booking it names (once).
         st.booking = booked;
         st.cur = cart.currency;
-        st.track("purchase", st.cartItems(cart), cart.total, cart.cart_id, booked.reference);
+        st.track("purchase", cartItems(cart), cart.total, cart.cart_id, booked.reference);
         saveCart(st.o.business, null);
         st.go("done", false);
         return true;
@@ -245,7 +286,7 @@ export class CartController {
     const st = this.store;
     if (!st.cart || st.step === "done") return;
     const expired = st.cart;
-    st.track("cart_expired", st.cartItems(expired), expired.total, expired.cart_id);
+    st.track("cart_expired", cartItems(expired), expired.total, expired.cart_id);
     try {
       st.cart = await st.api.cart(expired.cart_id);
     } catch {

@@ -218,7 +218,7 @@ export class CatalogController {
     st.terms = false;
     st.sel = { ...st.sel, accommodationId: null, srs: false, items: {} };
     st.rooms = null;
-    st.forgetKeys();
+    st.keys.clear();
     st.go(st.productFixed ? "dates" : "product");
     if (st.sel.productId) void this.setDuration(st.sel.duration);
   }

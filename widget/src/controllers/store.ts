@@ -6,7 +6,7 @@ import { describeError } from "../errors";
 import type { BookingWidgetEventDetail, BookingWidgetEventName, BookingWidgetItem } from "../events";
 import { formatCountdown, formatPrice } from "../format";
 import { endDate, type CustomerForm, type FieldErrors, type GuestForm, type Selection } from "../selection";
-import { fallbackStrings, fill, hasStrings, type Strings } from "../strings";
+import { fallbackStrings, hasStrings, type Strings } from "../strings";
 import type { CountdownController } from "./countdown";
 
 /**
@@ -27,12 +27,6 @@ export const FLOW: Step[] = ["product", "dates", "room", "extras", "guests", "ca
  * does not say), and the step then promises no e-mail.
  */
 export type Confirmation = Pick<Booking, "reference" | "total" | "currency" | "guests" | "confirmation_email"> & { booker: Pick<Booking["booker"], "first_name" | "email"> | null };
-
-/** The confirmation of the booking a checked-out cart names; null for a cart not booked. */
-export const confirmationOf = (cart: Cart, booker: Confirmation["booker"]): Confirmation | null =>
-  cart.status === "checked_out" && cart.booking
-    ? { reference: cart.booking.reference, total: cart.total, currency: cart.currency, guests: cart.guests, booker, confirmation_email: null }
-    : null;
 
 export interface ErrorState {
   kind: WidgetApiError["kind"] | "client";
@@ -152,7 +146,8 @@ export class BookingStore {
   readonly onEnter: Partial<Record<Step, () => void>> = {};
   /** The actions an error's banner offers, by error kind, as each concern registers them. */
   readonly remedies: Partial<Record<ErrorState["kind"], Remedy>> = {};
-  private idempotency = new Map<string, string>();
+  /** Idempotency keys by logical action (cart.ts): a retry reuses its key, so nothing is booked twice. */
+  readonly keys = new Map<string, string>();
 
   constructor(readonly host: BookingHost) {
     Object.assign(this, initialState());
@@ -279,16 +274,6 @@ export class BookingStore {
     }, seconds * 1000);
   }
 
-  /** Field errors found before sending: the banner counts them and focus goes to the first. */
-  async refuse(errors: FieldErrors): Promise<boolean> {
-    this.fieldErrors = errors;
-    const n = Object.keys(errors).length;
-    if (!n) return false;
-    this.error = { kind: "client", message: n === 1 ? this.s.errors.fieldError : fill(this.s.errors.fieldErrors, { n }), actions: [] };
-    await this.host.focusInvalid();
-    return true;
-  }
-
   /** The service could not be reached outside an API call (a part of the widget failed to load). */
   unreachable(retry: () => void): void {
     if (this.error?.kind !== "network") this.error = { kind: "network", message: this.s.errors.network, actions: [{ label: this.s.errors.retry, run: retry }] };
@@ -298,40 +283,13 @@ export class BookingStore {
     this.error = null;
   }
 
-  /** Forget a field's error once the guest changes it; the banner goes with the last one. */
-  clearFieldError(...paths: string[]): void {
-    if (!paths.some((p) => p in this.fieldErrors)) return;
-    this.fieldErrors = Object.fromEntries(Object.entries(this.fieldErrors).filter(([k]) => !paths.includes(k)));
-    if (this.error?.kind === "client" && Object.keys(this.fieldErrors).length === 0) this.error = null;
-  }
-
   announce(text: string): void {
     // re-announce identical text: clear first, set on the next frame
     this.status = "";
     requestAnimationFrame(() => (this.status = text));
   }
 
-  /** An idempotency key per logical action, reused by its retries so nothing is booked twice. */
-  keyFor(action: string, payload: unknown): string {
-    const id = `${action}:${JSON.stringify(payload)}`;
-    let key = this.idempotency.get(id);
-    if (!key) {
-      key = crypto.randomUUID();
-      this.idempotency.set(id, key);
-    }
-    return key;
-  }
-
-  /** A new logical action begins: its keys are new. */
-  forgetKeys(): void {
-    this.idempotency.clear();
-  }
-
   // ---- analytics ---------------------------------------------------------------------------------
-
-  cartItems(cart: Cart): BookingWidgetItem[] {
-    return cart.guests.flatMap((g) => g.items.map((i) => ({ item_id: String(i.product_id), item_name: i.title, item_category: i.role, price: i.price, quantity: i.qty })));
-  }
 
   track(name: BookingWidgetEventName, items: BookingWidgetItem[], value: number, cartId?: string, transactionId?: string): void {
     this.host.track(name, {
