@@ -131,7 +131,6 @@ export const initialState = () => ({ ...pathSlice(), ...catalogSlice(), ...party
 export type BookingState = ReturnType<typeof initialState>;
 
 // The store has the state's fields (declared by this interface, defined on its prototype below).
-// eslint-disable-next-line @typescript-eslint/no-unsafe-declaration-merging
 export interface BookingStore extends BookingState {}
 
 /** What a concern adds to the store: the way forward from an error of its own kind. */
