@@ -14,7 +14,20 @@
  *   app.ts, index.ts   the composition; only index.ts imports app.ts
  *
  * env.ts holds the request's types (bindings, tenant, access) and imports types from below only.
- * Nothing may form an import cycle. See docs/design.md.
+ *
+ * The widget (widget/src), from the bottom up:
+ *
+ *   api/, strings/   the service's client, the texts and their loading              each other's only; worker/src/contract/
+ *   helpers          format, selection, errors, events, cart-store, reveal (pure)    api/, strings/, each other
+ *   controllers/     the typed store and one controller per concern                 the above
+ *   steps/           the views, one per step, rendering the store                   the above; of controllers/ the store's types only
+ *   booking.ts, load-checkout-steps.ts, checkout-steps.ts   the composition and the chunk loaded on demand
+ *   booking-widget.component.ts (and its styles), booking-widget.ts   the element on top; only the entry imports it
+ *
+ * checkout-steps.ts (the steps after the calendar, their controllers) is a chunk fetched on
+ * demand: only load-checkout-steps.ts imports it, dynamically, and nothing of the first screen
+ * imports what only that chunk needs. Of worker/src the widget imports contract/ and the pure
+ * domain/ only. Nothing may form an import cycle. See docs/design.md and docs/widget.md.
  */
 // dependency-cruiser hands swc fixed parse options, TypeScript without JSX, so the back office's
 // pages (routes/admin/*.tsx, Hono JSX) would not parse. swc's module object is shared with
@@ -26,6 +39,16 @@
 }
 
 const below = (...rooms) => `^worker/src/(${rooms.join("|")})/`;
+
+const W = "^widget/src/";
+/** The widget's pure helpers at the root of widget/src. */
+const W_HELPERS = `${W}(format|selection|errors|events|cart-store|reveal)\\.ts$`;
+/** The composition, the loader and the chunk entry, and the element on top. */
+const W_TOP = `${W}(booking|load-checkout-steps|checkout-steps|booking-widget|booking-widget\\.component|booking-widget\\.styles)\\.ts$`;
+/** What only the checkout steps' chunk needs (never in widget.js). Their texts are chunks of their own (strings/index.ts imports their type only). */
+const W_CHUNK_ONLY = [`${W}checkout-steps\\.ts$`, `${W}controllers/(party|cart)\\.ts$`, `${W}steps/(room|extras|guests|cart|checkout|done|summary|checkout\\.styles)\\.ts$`];
+/** What widget.js itself holds: the first screen. */
+const W_FIRST_SCREEN = [`${W}(booking|load-checkout-steps|booking-widget|booking-widget\\.component|booking-widget\\.styles)\\.ts$`, `${W}controllers/(store|catalog|countdown)\\.ts$`, `${W}steps/(product|dates|parts)\\.ts$`, W_HELPERS, `${W}(api|strings)/`];
 
 /** lib/ modules that are pure (no framework, no platform): the only ones domain/ may use. */
 const PURE_LIB = "^worker/src/lib/(errors|time|ids|memo|keys)\\.ts$";
@@ -102,6 +125,67 @@ module.exports = {
       severity: "error",
       from: { path: "^worker/src/env\\.ts$" },
       to: { path: "^worker/src/", pathNot: ["^worker/src/(domain|contract|lib)/"] },
+    },
+    {
+      name: "widget-api-and-strings-at-the-bottom",
+      severity: "error",
+      comment: "The widget's client and texts import nothing of the widget but each other.",
+      from: { path: `${W}(api|strings)/` },
+      to: { path: W, pathNot: `${W}(api|strings)/` },
+    },
+    {
+      name: "widget-helpers-below-controllers",
+      severity: "error",
+      comment: "The pure helpers import api/, strings/ and each other, never a controller, a step or the element.",
+      from: { path: W_HELPERS },
+      to: { path: [`${W}(controllers|steps)/`, W_TOP] },
+    },
+    {
+      name: "widget-controllers-below-the-views",
+      severity: "error",
+      comment: "Controllers hold state and actions; they never render (steps/) nor reach the composition or the element.",
+      from: { path: `${W}controllers/` },
+      to: { path: [`${W}steps/`, W_TOP] },
+    },
+    {
+      name: "widget-steps-are-views",
+      severity: "error",
+      comment: "A step renders what it is given: of controllers/ it imports the store's types only, and never the composition or the element.",
+      from: { path: `${W}steps/` },
+      to: { path: [`${W}controllers/`, W_TOP], pathNot: `${W}controllers/store\\.ts$` },
+    },
+    {
+      name: "widget-only-the-entry-imports-the-element",
+      severity: "error",
+      from: { path: W, pathNot: `${W}booking-widget\\.ts$` },
+      to: { path: `${W}booking-widget(\\.component)?\\.ts$` },
+    },
+    {
+      name: "widget-checkout-steps-loaded-on-demand",
+      severity: "error",
+      comment: "The checkout steps' chunk is imported by its loader only, and only dynamically (import()), so widget.js stays small.",
+      from: { path: W },
+      to: { path: `${W}checkout-steps\\.ts$`, dependencyTypesNot: ["dynamic-import"] },
+    },
+    {
+      name: "widget-checkout-steps-loader-only",
+      severity: "error",
+      from: { path: W, pathNot: `${W}load-checkout-steps\\.ts$` },
+      to: { path: `${W}checkout-steps\\.ts$` },
+    },
+    {
+      name: "widget-first-screen-holds-no-checkout-step",
+      severity: "error",
+      comment: "What widget.js holds never imports statically what only the checkout steps' chunk needs (it would land in widget.js).",
+      from: { path: W_FIRST_SCREEN },
+      to: { path: W_CHUNK_ONLY, dependencyTypesNot: ["dynamic-import"] },
+    },
+    {
+      name: "widget-reaches-only-the-pure-worker",
+      severity: "error",
+      comment: "Of the worker, the widget imports the shapes (contract/) and pure rules (domain/) only.",
+      from: { path: W },
+      to: { path: "^worker/src/", pathNot: "^worker/src/(contract|domain)/" },
     },
   ],
   options: {

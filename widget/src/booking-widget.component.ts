@@ -1,10 +1,10 @@
 import { adoptStyles, html, LitElement, nothing, unsafeCSS, type CSSResultOrNative, type PropertyValues, type TemplateResult } from "lit";
 import { property } from "lit/decorators.js";
 import { styles } from "./booking-widget.styles";
-import { BookingController, type BookingOptions } from "./controllers/booking";
+import { Booking } from "./booking";
+import type { BookingOptions } from "./controllers/store";
 import { emit, type BookingWidgetEventDetail, type BookingWidgetEventName } from "./events";
 import { languageName } from "./format";
-import { laterLoaded } from "./load-later";
 import { focusAndReveal } from "./reveal";
 import { renderDates } from "./steps/dates";
 import { renderProducts } from "./steps/product";
@@ -41,7 +41,8 @@ function themeCss(theme: Record<string, string> = {}): string {
  * `<booking-widget>`: a guest books a stay end to end, inside the host page (shadow DOM, no
  * iframe), talking only to the edge proxy `/widget/v1/{business}`. The element holds the
  * attributes, the shell (header, error banner, announcements) and focus; the booking itself,
- * its state and actions, live in a BookingController, and each step renders from it.
+ * its state and actions, live in a Booking (booking.ts: a shared store and a controller per
+ * concern), and each step renders from the store and its concern's controller.
  *
  * @fires booking-widget:view_item - a product was shown (detail: currency, value, items)
  * @fires booking-widget:add_to_cart - the party's holds were added to the cart
@@ -91,14 +92,14 @@ export class BookingWidget extends LitElement {
   @property({ reflect: true }) theme?: string;
 
   /** The guest's booking: state and actions. */
-  readonly booking = new BookingController(this);
+  readonly booking = new Booking(this);
   private focusHeadingNext = false;
-  private laterStyles: CSSResultOrNative | null = null;
+  private checkoutStyles: CSSResultOrNative | null = null;
   /** The saved theme last applied (the bootstrap's `theme`), and its stylesheet. */
   private appliedTheme: Record<string, string> | undefined;
   private themeSheet: CSSResultOrNative | null = null;
 
-  /** The attributes the booking starts from (read by the controller). */
+  /** The attributes the booking starts from (read by the controllers). */
   get options(): BookingOptions {
     return {
       business: this.business, product: this.product, language: this.language, currency: this.currency, startDate: this.startDate,
@@ -132,21 +133,21 @@ export class BookingWidget extends LitElement {
   }
 
   protected override firstUpdated(): void {
-    void this.booking.load().then(() => this.booking.ensureLater().catch(() => undefined));
+    void this.booking.load().then(() => this.booking.steps().catch(() => undefined));
   }
 
   /**
-   * The shadow root's stylesheets: the first screen's, the later steps' once loaded, and the
+   * The shadow root's stylesheets: the first screen's, the checkout steps' once loaded, and the
    * business's saved theme last. The theme sets `--bw-*` on :host inside the shadow tree, so it
    * beats the widget's defaults while the host page's own `booking-widget { --bw-... }` rules
    * (the outer context) still win over it.
    */
   private adopt(): void {
-    adoptStyles(this.renderRoot as ShadowRoot, [styles, ...(this.laterStyles ? [this.laterStyles] : []), ...(this.themeSheet ? [this.themeSheet] : [])]);
+    adoptStyles(this.renderRoot as ShadowRoot, [styles, ...(this.checkoutStyles ? [this.checkoutStyles] : []), ...(this.themeSheet ? [this.themeSheet] : [])]);
   }
 
   protected override willUpdate(): void {
-    const theme = this.booking.boot?.theme;
+    const theme = this.booking.store.boot?.theme;
     if (theme !== this.appliedTheme) {
       this.appliedTheme = theme;
       this.themeSheet = theme ? unsafeCSS(themeCss(theme)) : null;
@@ -155,7 +156,7 @@ export class BookingWidget extends LitElement {
   }
 
   protected override updated(changed: PropertyValues): void {
-    if (changed.has("language")) this.booking.languageChanged(this.language);
+    if (changed.has("language")) this.booking.catalog.languageChanged(this.language);
     const h2 = this.focusHeadingNext && this.renderRoot.querySelector<HTMLElement>("h2[tabindex]");
     if (h2) {
       this.focusHeadingNext = false;
@@ -164,7 +165,8 @@ export class BookingWidget extends LitElement {
   }
 
   private renderSwitchers(): TemplateResult | typeof nothing {
-    const b = this.booking;
+    const b = this.booking.store;
+    const catalog = this.booking.catalog;
     const settings = b.boot?.settings;
     if (!settings) return nothing;
     const cartCurrency = b.cart?.status === "open";
@@ -173,13 +175,13 @@ export class BookingWidget extends LitElement {
     return html`<div class="switchers">
       ${settings.languages.length > 1
         ? html`<label><span class="lbl">${b.s.language}</span>
-            <select @change=${(e: Event) => b.setLanguage((e.target as HTMLSelectElement).value)} .value=${shown}>
+            <select @change=${(e: Event) => catalog.setLanguage((e.target as HTMLSelectElement).value)} .value=${shown}>
               ${settings.languages.map((l) => html`<option value=${l} ?selected=${l === shown}>${languageName(l)}</option>`)}
             </select></label>`
         : nothing}
       ${settings.currencies.length > 1
         ? html`<label><span class="lbl">${b.s.currency}</span>
-            <select ?disabled=${cartCurrency} @change=${(e: Event) => b.setCurrency((e.target as HTMLSelectElement).value)} .value=${b.cur}>
+            <select ?disabled=${cartCurrency} @change=${(e: Event) => catalog.setCurrency((e.target as HTMLSelectElement).value)} .value=${b.cur}>
               ${settings.currencies.map((c) => html`<option value=${c.iso_code} ?selected=${c.iso_code === b.cur}>${c.iso_code} (${c.symbol})</option>`)}
             </select></label>`
         : nothing}
@@ -187,7 +189,7 @@ export class BookingWidget extends LitElement {
   }
 
   private renderError(): TemplateResult | typeof nothing {
-    const b = this.booking;
+    const b = this.booking.store;
     const err = b.error;
     if (!err) return nothing;
     return html`<div class="banner" part="error" tabindex="-1">
@@ -200,35 +202,37 @@ export class BookingWidget extends LitElement {
   }
 
   private renderStep(): TemplateResult {
-    const b = this.booking;
+    const b = this.booking.store;
+    const catalog = this.booking.catalog;
     const skeleton = html`<div aria-busy="true"><h2>${b.s.loading}</h2><div class="skeleton-block"></div></div>`;
     // a first load that failed says why in the banner: no skeleton promising more (a refused origin gets nothing more);
     // with a product, the skeleton is the calendar's own layout, empty (no jump when it fills)
-    if (b.step === "loading") return b.error ? html`` : b.productFixed ? renderDates(b) : skeleton;
-    if (b.step === "product") return renderProducts(b);
-    if (b.step === "dates") return renderDates(b);
-    const later = b.laterReady && laterLoaded();
-    if (!later) {
+    if (b.step === "loading") return b.error ? html`` : b.productFixed ? renderDates(b, catalog) : skeleton;
+    if (b.step === "product") return renderProducts(b, catalog);
+    if (b.step === "dates") return renderDates(b, catalog);
+    const loaded = b.checkoutReady && this.booking.loaded;
+    if (!loaded) {
       // a stored cart resumed at once, or a guest faster than the network: rendered again when it is here
-      b.ensureLater().catch(() => b.unreachable(() => this.requestUpdate()));
+      this.booking.steps().catch(() => b.unreachable(() => this.requestUpdate()));
       return skeleton;
     }
-    if (!this.laterStyles) {
-      this.laterStyles = later.laterStyles;
+    const { module: steps, party, cart } = loaded;
+    if (!this.checkoutStyles) {
+      this.checkoutStyles = steps.checkoutStyles;
       this.adopt();
     }
     switch (b.step) {
-      case "room": return later.renderRoom(b);
-      case "extras": return later.renderExtras(b);
-      case "guests": return later.renderGuests(b);
-      case "cart": return later.renderCart(b);
-      case "checkout": return later.renderCheckout(b);
-      case "done": return later.renderDone(b);
+      case "room": return steps.renderRoom(b, party);
+      case "extras": return steps.renderExtras(b, party);
+      case "guests": return steps.renderGuests(b, cart);
+      case "cart": return steps.renderCart(b, cart);
+      case "checkout": return steps.renderCheckout(b, cart);
+      case "done": return steps.renderDone(b, catalog);
     }
   }
 
   override render(): TemplateResult {
-    const b = this.booking;
+    const b = this.booking.store;
     const flow = b.flow;
     const index = flow.indexOf(b.step);
     return html`<section class="root" part="root" aria-label=${b.boot?.settings.title ?? b.s.widgetLabel} lang=${b.lang}>

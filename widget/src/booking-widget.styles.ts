@@ -1,7 +1,12 @@
-import { css } from "lit";
+import { css, unsafeCSS, type CSSResult } from "lit";
+import { WIDGET_PALETTES } from "../../worker/src/contract/widget-theme";
+
+/** A scheme's colours as the widget's private properties, each defaulting to its palette's value unless `--bw-*` is set. */
+const palette = (scheme: "light" | "dark"): CSSResult =>
+  unsafeCSS(Object.entries(WIDGET_PALETTES[scheme]).map(([name, value]) => `--_${name.slice(5)}:var(${name},${value});`).join("") + `--_scheme:${scheme};`);
 
 /**
- * The first screen's styles (the later steps bring theirs: steps/later.styles.ts).
+ * The first screen's styles (the checkout steps bring theirs: steps/checkout.styles.ts).
  *
  * Theming: every colour, radius and font comes from a `--bw-*` custom property with a default
  * for light and one for dark (prefers-color-scheme, or the `theme` attribute). Host pages set
@@ -17,53 +22,19 @@ import { css } from "lit";
  */
 export const styles = css`
   :host {
-    --_accent: var(--bw-accent, #0a5d7a);
-    --_accent-text: var(--bw-accent-text, #ffffff);
-    --_bg: var(--bw-bg, #ffffff);
-    --_surface: var(--bw-surface, #f3f6f8);
-    --_text: var(--bw-text, #17232b);
-    --_muted: var(--bw-muted, #4f5e68);
-    --_border: var(--bw-border, #b9c6ce);
-    --_danger: var(--bw-danger, #a8201a);
-    --_success: var(--bw-success, #1d6b3a);
+    ${palette("light")}
     --_radius: var(--bw-radius, 0.5em);
     --_font: var(--bw-font, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif);
-    --_focus: var(--bw-focus, #c2410c);
     --_size: var(--bw-font-size, 16px);
     /* a comfortable touch target, whatever the font size of the element it is on */
     --_tap: calc(2.75 * var(--_size));
-    --_scheme: light;
     display: block;
   }
   :host([hidden]) { display: none; }
   @media (prefers-color-scheme: dark) {
-    :host(:not([theme="light"])) {
-      --_accent: var(--bw-accent, #6cc4e4);
-      --_accent-text: var(--bw-accent-text, #06212c);
-      --_bg: var(--bw-bg, #121a1f);
-      --_surface: var(--bw-surface, #1c272e);
-      --_text: var(--bw-text, #e8eef2);
-      --_muted: var(--bw-muted, #a9b8c2);
-      --_border: var(--bw-border, #3b4a54);
-      --_danger: var(--bw-danger, #ff9c94);
-      --_success: var(--bw-success, #8fd8a8);
-      --_focus: var(--bw-focus, #fdba74);
-      --_scheme: dark;
-    }
+    :host(:not([theme="light"])) { ${palette("dark")} }
   }
-  :host([theme="dark"]) {
-    --_accent: var(--bw-accent, #6cc4e4);
-    --_accent-text: var(--bw-accent-text, #06212c);
-    --_bg: var(--bw-bg, #121a1f);
-    --_surface: var(--bw-surface, #1c272e);
-    --_text: var(--bw-text, #e8eef2);
-    --_muted: var(--bw-muted, #a9b8c2);
-    --_border: var(--bw-border, #3b4a54);
-    --_danger: var(--bw-danger, #ff9c94);
-    --_success: var(--bw-success, #8fd8a8);
-    --_focus: var(--bw-focus, #fdba74);
-    --_scheme: dark;
-  }
+  :host([theme="dark"]) { ${palette("dark")} }
   *, *::before, *::after { box-sizing: border-box; }
   [hidden] { display: none !important; }
   .root {

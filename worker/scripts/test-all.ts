@@ -4,8 +4,8 @@
  * including a suite that crashed before reporting (counted as one failure).
  *
  *   typecheck  tsc --noEmit over the whole project                counted as one test
- *   house    layer rules (dependency-cruiser; worker/src and, for import   one test each
- *            cycles, widget/src) and Env's drift from wrangler.toml
+ *   house    layer rules (dependency-cruiser; worker/src and widget/src,  one test each
+ *            each with its rooms) and Env's drift from wrangler.toml
  *            (wrangler types --check)
  *   worker   vitest inside workerd (worker/vitest.config.ts)           counts from its JSON report
  *   widget   vitest in node: the pure parts of widget/src (*.test.ts     counts from its JSON report
@@ -137,7 +137,8 @@ async function typecheckSuite(): Promise<Counts> {
 
 /**
  * The house keeps its shape: the layer rules of worker/layers.cjs (dependency-cruiser: no import
- * cycle, nothing back up out of domain/, db/ or lib/, only the entry imports app.ts), and `Env`
+ * cycle, nothing back up out of domain/, db/ or lib/, only the entry imports app.ts; the
+ * widget's rooms, its checkout steps imported on demand only), and `Env`
  * as `npm run types` generates it from wrangler.toml (no drift). One test each.
  */
 async function houseSuite(): Promise<Counts> {

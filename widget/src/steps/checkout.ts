@@ -15,6 +15,10 @@ export interface CheckoutView extends StepBase {
   readonly fieldErrors: FieldErrors;
   readonly terms: boolean;
   readonly newsletter: boolean;
+}
+
+/** What the step does, through its concern's controller. */
+export interface CheckoutActions {
   setCustomer(key: keyof CustomerForm, value: string): void;
   setTerms(on: boolean): void;
   setNewsletter(on: boolean): void;
@@ -46,14 +50,14 @@ function field(v: CheckoutView, key: Labelled, required: boolean, control: (attr
   </div>`;
 }
 
-function input(v: CheckoutView, key: Labelled, type: string, required: boolean, autocomplete: string) {
+function input(v: CheckoutView, act: CheckoutActions, key: Labelled, type: string, required: boolean, autocomplete: string) {
   return field(v, key, required, ({ id, error }) => html`<input id=${id} type=${type} .value=${v.customer[key]} ?required=${required} autocomplete=${autocomplete}
       aria-invalid=${error ? "true" : "false"} aria-describedby=${error ? `${id}-err` : nothing}
-      @input=${(e: Event) => v.setCustomer(key, (e.target as HTMLInputElement).value)} />`);
+      @input=${(e: Event) => act.setCustomer(key, (e.target as HTMLInputElement).value)} />`);
 }
 
 /** A list to choose from: the country, or the phone number's country (its calling code goes with it). */
-function choice(v: CheckoutView, key: "country" | "phone_countrycode", required: boolean, autocomplete: string, list: [string, string][]) {
+function choice(v: CheckoutView, act: CheckoutActions, key: "country" | "phone_countrycode", required: boolean, autocomplete: string, list: [string, string][]) {
   const bound = key === "country" ? "country" : "phone_country";
   return field(v, key, required, ({ id, error }) => html`<select id=${id} .value=${v.customer[bound]} ?required=${required} autocomplete=${autocomplete}
       aria-invalid=${error ? "true" : "false"} aria-describedby=${error ? `${id}-err` : nothing}
@@ -61,24 +65,24 @@ function choice(v: CheckoutView, key: "country" | "phone_countrycode", required:
         const code = (e.target as HTMLSelectElement).value;
         // a phone's country: the service wants its calling code; a home country: the phone's too, until chosen
         if (key === "phone_countrycode" || !v.customer.phone_country) {
-          v.setCustomer("phone_country", code);
-          v.setCustomer("phone_countrycode", CALLING_CODES[code] ?? "");
+          act.setCustomer("phone_country", code);
+          act.setCustomer("phone_countrycode", CALLING_CODES[code] ?? "");
         }
-        if (key === "country") v.setCustomer("country", code);
+        if (key === "country") act.setCustomer("country", code);
       }}>
       <option value="">${v.s.checkout.choose}</option>
       ${list.map(([value, label]) => html`<option value=${value} ?selected=${value === v.customer[bound]}>${label}</option>`)}
     </select>`);
 }
 
-export function renderCheckout(v: CheckoutView) {
+export function renderCheckout(v: CheckoutView, act: CheckoutActions) {
   const t = v.s.checkout;
   const rules = v.settings.settings.customer_fields;
   const cart = v.cart!;
   const termsError = v.fieldErrors.terms_accepted;
   const list = countries(v.lang);
   return html`${heading(v.s.steps.checkout)}
-    <form novalidate @submit=${(e: Event) => { e.preventDefault(); if (v.held) v.checkout(); }}>
+    <form novalidate @submit=${(e: Event) => { e.preventDefault(); if (v.held) act.checkout(); }}>
       <section class="cards" aria-labelledby="summary-title">
         <h3 id="summary-title">${t.summary}</h3>
         ${renderStays(v, cart)}
@@ -87,18 +91,18 @@ export function renderCheckout(v: CheckoutView) {
       <fieldset>
         <legend>${t.customer}</legend>
         <div class="grid2">
-          ${input(v, "first_name", "text", true, "given-name")}
-          ${input(v, "last_name", "text", true, "family-name")}
-          ${input(v, "email", "email", true, "email")}
+          ${input(v, act, "first_name", "text", true, "given-name")}
+          ${input(v, act, "last_name", "text", true, "family-name")}
+          ${input(v, act, "email", "email", true, "email")}
           ${rules.phone.request
-            ? html`${choice(v, "phone_countrycode", false, "tel-country-code", list.map(([code, name]) => [code, `${name} +${CALLING_CODES[code]}`]))}
-                ${input(v, "phone", "tel", rules.phone.required, "tel-national")}`
+            ? html`${choice(v, act, "phone_countrycode", false, "tel-country-code", list.map(([code, name]) => [code, `${name} +${CALLING_CODES[code]}`]))}
+                ${input(v, act, "phone", "tel", rules.phone.required, "tel-national")}`
             : nothing}
           ${rules.address.request
-            ? html`${input(v, "address_line_1", "text", rules.address.required, "address-line1")}
-                ${input(v, "zipcode", "text", rules.address.required, "postal-code")}
-                ${input(v, "city", "text", rules.address.required, "address-level2")}
-                ${choice(v, "country", rules.address.required, "country", list)}`
+            ? html`${input(v, act, "address_line_1", "text", rules.address.required, "address-line1")}
+                ${input(v, act, "zipcode", "text", rules.address.required, "postal-code")}
+                ${input(v, act, "city", "text", rules.address.required, "address-level2")}
+                ${choice(v, act, "country", rules.address.required, "country", list)}`
             : nothing}
         </div>
       </fieldset>
@@ -109,12 +113,12 @@ export function renderCheckout(v: CheckoutView) {
       <div>
         <label class="check">
           <input type="checkbox" id="terms" .checked=${v.terms} aria-invalid=${termsError ? "true" : "false"} aria-describedby=${termsError ? "terms-err" : nothing}
-            @change=${(e: Event) => v.setTerms((e.target as HTMLInputElement).checked)} />
+            @change=${(e: Event) => act.setTerms((e.target as HTMLInputElement).checked)} />
           <span>${t.accept}</span>
         </label>
         ${termsError ? html`<span class="error-text" id="terms-err">${termsError}</span>` : nothing}
         <label class="check">
-          <input type="checkbox" .checked=${v.newsletter} @change=${(e: Event) => v.setNewsletter((e.target as HTMLInputElement).checked)} />
+          <input type="checkbox" .checked=${v.newsletter} @change=${(e: Event) => act.setNewsletter((e.target as HTMLInputElement).checked)} />
           <span>${t.newsletter}</span>
         </label>
       </div>

@@ -18,6 +18,10 @@ export interface DatesView extends StepBase {
   readonly currentProduct: Product | null;
   /** No way back to a product list when the widget was given its product. */
   readonly productFixed: boolean;
+}
+
+/** What the step does, through its concern's controller. */
+export interface DatesActions {
   showMonth(month: string): void;
   pickDate(date: string): void;
   setDuration(nights: number): void;
@@ -48,18 +52,18 @@ function monthShift(month: string, delta: number): string {
 
 const KEY_DAYS: Record<string, number> = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7, PageUp: -28, PageDown: 28 };
 
-function onKey(v: DatesView, e: KeyboardEvent) {
+function onKey(v: DatesView, act: DatesActions, e: KeyboardEvent) {
   const date = (e.target as HTMLElement).dataset?.date;
   if (!date || !(e.key in KEY_DAYS)) return;
   e.preventDefault();
-  v.moveCalendarFocus(addDays(date, KEY_DAYS[e.key]));
+  act.moveCalendarFocus(addDays(date, KEY_DAYS[e.key]));
 }
 
 /**
  * The calendar. Before the first answer (no product yet) the same layout renders empty, as the
  * first screen's skeleton: what arrives then fills it in place, and nothing on the page moves.
  */
-export function renderDates(v: DatesView) {
+export function renderDates(v: DatesView, act: DatesActions) {
   const product = v.currentProduct;
   const d = v.s.dates;
   const today = v.today;
@@ -79,18 +83,18 @@ export function renderDates(v: DatesView) {
     <p class="muted">${product?.title ?? "\u00a0"}</p>
     <div class="field">
       <label for="duration">${d.duration}</label>
-      <select id="duration" .value=${String(v.sel.duration)} @change=${(e: Event) => v.setDuration(Number((e.target as HTMLSelectElement).value))}>
+      <select id="duration" .value=${String(v.sel.duration)} @change=${(e: Event) => act.setDuration(Number((e.target as HTMLSelectElement).value))}>
         ${choices.map((n) => html`<option value=${n} ?selected=${n === v.sel.duration}>${n === 1 ? d.night : fill(d.nights, { n })}</option>`)}
       </select>
     </div>
     <div part="calendar">
       <div class="cal-head">
         <button type="button" class="btn cal-nav" part="button" aria-label=${d.prevMonth} ?disabled=${month.slice(0, 7) <= today.slice(0, 7)}
-          @click=${() => v.showMonth(monthShift(month, -1))}>‹</button>
+          @click=${() => act.showMonth(monthShift(month, -1))}>‹</button>
         <span class="month" id="cal-month" aria-live="polite">${formatMonth(month, v.lang)}</span>
-        <button type="button" class="btn cal-nav" part="button" aria-label=${d.nextMonth} @click=${() => v.showMonth(monthShift(month, 1))}>›</button>
+        <button type="button" class="btn cal-nav" part="button" aria-label=${d.nextMonth} @click=${() => act.showMonth(monthShift(month, 1))}>›</button>
       </div>
-      <table class="cal" role="grid" aria-labelledby="cal-month" aria-busy=${loading ? "true" : "false"} @keydown=${(e: KeyboardEvent) => onKey(v, e)}>
+      <table class="cal" role="grid" aria-labelledby="cal-month" aria-busy=${loading ? "true" : "false"} @keydown=${(e: KeyboardEvent) => onKey(v, act, e)}>
         <thead><tr>${names.map((n) => html`<th scope="col" abbr=${n}>${n}</th>`)}</tr></thead>
         <tbody>
           ${weeks.map((week) => html`<tr>
@@ -106,7 +110,7 @@ export function renderDates(v: DatesView) {
               const price = !why && entry.price != null ? formatShortPrice(entry.price, v.cur, v.lang) : "";
               // the cell is the control (a grid's cells are), with one label: the date and its price or why it is closed
               const label = `${formatDate(cell.date, v.lang, "long")}${why ? `, ${why}` : price ? `, ${price} ${d.perPerson}` : ""}`;
-              const pick = () => why || v.pickDate(cell.date);
+              const pick = () => why || act.pickDate(cell.date);
               return html`<td role="gridcell" data-date=${cell.date} class=${why ? "closed" : "open"} tabindex=${cell.date === focusDate ? 0 : -1}
                 aria-label=${label} aria-selected=${selected ? "true" : "false"} aria-disabled=${why ? "true" : nothing}
                 @click=${pick} @keydown=${(e: KeyboardEvent) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(); } }}>
@@ -126,6 +130,6 @@ export function renderDates(v: DatesView) {
     <div class="actions">
       ${v.productFixed ? html`<span></span>` : html`<button type="button" class="btn" part="button" @click=${() => v.back()}>${v.s.back}</button>`}
       <button type="button" class="btn primary" part="button primary-button" ?disabled=${!v.sel.startDate || !!v.busy}
-        @click=${() => v.toRooms()}>${v.s.continue}</button>
+        @click=${() => act.toRooms()}>${v.s.continue}</button>
     </div>`;
 }

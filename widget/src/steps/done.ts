@@ -1,5 +1,5 @@
 import { html, nothing } from "lit";
-import type { Confirmation } from "../controllers/booking-state";
+import type { Confirmation } from "../controllers/store";
 import { fill } from "../strings";
 import { heading, type StepBase } from "./parts";
 import { renderStays } from "./summary";
@@ -8,10 +8,14 @@ export interface DoneView extends StepBase {
   readonly booking: Confirmation | null;
   /** The business, as the guest knows it. */
   readonly company: string;
+}
+
+/** What the step does, through its concern's controller. */
+export interface DoneActions {
   startOver(): void;
 }
 
-export function renderDone(v: DoneView) {
+export function renderDone(v: DoneView, act: DoneActions) {
   const b = v.booking!;
   return html`${heading(v.s.steps.done)}
     <p>${b.booker ? fill(v.s.done.thanks, { name: b.booker.first_name }) : v.s.done.confirmed}</p>
@@ -23,6 +27,6 @@ export function renderDone(v: DoneView) {
     <p data-payment>${fill(v.s.done.payment, { company: v.company })}</p>
     ${b.confirmation_email ? html`<p data-confirmation-email>${fill(v.s.done.emailed, { email: b.confirmation_email })}</p>` : nothing}
     <div class="actions"><span class="spacer"></span>
-      <button type="button" class="btn" part="button" @click=${() => v.startOver()}>${v.s.done.another}</button>
+      <button type="button" class="btn" part="button" @click=${() => act.startOver()}>${v.s.done.another}</button>
     </div>`;
 }

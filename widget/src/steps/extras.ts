@@ -14,8 +14,12 @@ export interface ExtrasView extends StepBase {
   readonly estimate: number | null;
   /** What each chosen extra adds for the whole party, by package item. */
   readonly extraTotals: Record<number, number>;
-  setItemDates(itemId: number, dates: string[]): void;
   go(step: "guests"): void;
+}
+
+/** What the step does, through its concern's controller. */
+export interface ExtrasActions {
+  setItemDates(itemId: number, dates: string[]): void;
 }
 
 const partyLabel = (v: ExtrasView) => {
@@ -34,13 +38,13 @@ function itemPrice(v: ExtrasView, item: PackageItem) {
 }
 
 /** Per-day choice: a checkbox per date, or for timeslot items a time per date. */
-function dayPicker(v: ExtrasView, item: PackageItem) {
+function dayPicker(v: ExtrasView, act: ExtrasActions, item: PackageItem) {
   const x = v.s.extras;
   const chosen = new Set(v.sel.items[item.package_item_id] ?? []);
   const set = (date: string, value: string | null) => {
     const next = [...chosen].filter((d) => d.slice(0, 10) !== date);
     if (value) next.push(value);
-    v.setItemDates(item.package_item_id, next.sort());
+    act.setItemDates(item.package_item_id, next.sort());
   };
   return html`<fieldset>
     <legend class="small">${x.pickDays}</legend>
@@ -68,28 +72,28 @@ function dayPicker(v: ExtrasView, item: PackageItem) {
   </fieldset>`;
 }
 
-function optionItem(v: ExtrasView, item: PackageItem) {
+function optionItem(v: ExtrasView, act: ExtrasActions, item: PackageItem) {
   const selected = !!v.sel.items[item.package_item_id]?.length || (item.is_configurable_dates && item.package_item_id in v.sel.items);
   const none = bookableDates(item).length === 0;
   return html`<div class="card" part="card">
     <label class="check">
       <input type="checkbox" .checked=${selected} ?disabled=${none}
-        @change=${(e: Event) => v.setItemDates(item.package_item_id, (e.target as HTMLInputElement).checked ? wholeItemDates(item) : [])} />
+        @change=${(e: Event) => act.setItemDates(item.package_item_id, (e.target as HTMLInputElement).checked ? wholeItemDates(item) : [])} />
       <span class="grow"><strong>${item.product.title}</strong> ${itemPrice(v, item)}
         ${item.product.description ? html`<br /><span class="muted small">${item.product.description}</span>` : nothing}
         ${none ? html`<br /><span class="error-text">${v.s.extras.soldOut}</span>` : nothing}</span>
     </label>
-    ${selected && item.is_configurable_dates ? dayPicker(v, item) : nothing}
+    ${selected && item.is_configurable_dates ? dayPicker(v, act, item) : nothing}
   </div>`;
 }
 
 /** A group of alternatives (and its upgrade): one of them, or none. */
-function group(v: ExtrasView, items: PackageItem[], index: number) {
+function group(v: ExtrasView, act: ExtrasActions, items: PackageItem[], index: number) {
   const x = v.s.extras;
   const chosen = items.find((i) => v.sel.items[i.package_item_id]?.length);
   const pick = (item: PackageItem | null) => {
-    for (const i of items) v.setItemDates(i.package_item_id, []);
-    if (item) v.setItemDates(item.package_item_id, wholeItemDates(item));
+    for (const i of items) act.setItemDates(i.package_item_id, []);
+    if (item) act.setItemDates(item.package_item_id, wholeItemDates(item));
   };
   return html`<fieldset part="card">
     <legend>${items.map((i) => i.product.title).join(" / ")}</legend>
@@ -98,11 +102,11 @@ function group(v: ExtrasView, items: PackageItem[], index: number) {
       <input type="radio" name="group-${index}" .checked=${chosen === i} ?disabled=${bookableDates(i).length === 0} @change=${() => pick(i)} />
       <span><strong>${i.product.title}</strong> ${itemPrice(v, i)}</span>
     </label>`)}
-    ${chosen && chosen.is_configurable_dates ? dayPicker(v, chosen) : nothing}
+    ${chosen && chosen.is_configurable_dates ? dayPicker(v, act, chosen) : nothing}
   </fieldset>`;
 }
 
-export function renderExtras(v: ExtrasView) {
+export function renderExtras(v: ExtrasView, act: ExtrasActions) {
   const x = v.s.extras;
   const pkg = v.pkg;
   const included = allItems(pkg).filter((i) => i.role === "default");
@@ -115,8 +119,8 @@ export function renderExtras(v: ExtrasView) {
     <div class="cards">
       <h3>${x.optional}</h3>
       ${partySize(v.sel) > 1 ? html`<p class="muted small">${x.appliesToAll}</p>` : nothing}
-      ${singles.map((i) => optionItem(v, i))}
-      ${groups.map((g, i) => group(v, g, i))}
+      ${singles.map((i) => optionItem(v, act, i))}
+      ${groups.map((g, i) => group(v, act, g, i))}
     </div>
     ${renderEstimate(v)}
     <div class="actions">

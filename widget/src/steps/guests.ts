@@ -9,13 +9,17 @@ export interface GuestsView extends StepBase {
   readonly today: string;
   readonly guests: GuestForm[];
   readonly fieldErrors: FieldErrors;
+}
+
+/** What the step does, through its concern's controller. */
+export interface GuestsActions {
   updateGuest(i: number, patch: Partial<GuestForm>): void;
   addToCart(): void;
 }
 
 type TextKey = "first_name" | "last_name" | "email" | "birth_date";
 
-function input(v: GuestsView, i: number, key: TextKey, type: string, label: string, required: boolean, autocomplete: string) {
+function input(v: GuestsView, act: GuestsActions, i: number, key: TextKey, type: string, label: string, required: boolean, autocomplete: string) {
   const id = `g${i}-${key}`;
   const error = v.fieldErrors[`guests.${i}.${key}`];
   return html`<div class="field">
@@ -23,48 +27,48 @@ function input(v: GuestsView, i: number, key: TextKey, type: string, label: stri
     <input id=${id} type=${type} .value=${v.guests[i][key]} ?required=${required} autocomplete=${i === 0 ? autocomplete : "off"}
       aria-invalid=${error ? "true" : "false"} aria-describedby=${error ? `${id}-err` : nothing}
       max=${key === "birth_date" ? v.today || nothing : nothing}
-      @input=${(e: Event) => v.updateGuest(i, { [key]: (e.target as HTMLInputElement).value })} />
+      @input=${(e: Event) => act.updateGuest(i, { [key]: (e.target as HTMLInputElement).value })} />
     ${error ? html`<span class="error" id="${id}-err">${error}</span>` : nothing}
   </div>`;
 }
 
-function select(v: GuestsView, i: number, key: "diet_id" | "level_id", label: string, options: { id: number; title: string }[]) {
+function select(v: GuestsView, act: GuestsActions, i: number, key: "diet_id" | "level_id", label: string, options: { id: number; title: string }[]) {
   if (!options.length) return nothing;
   const id = `g${i}-${key}`;
   return html`<div class="field">
     <label for=${id}>${label}</label>
-    <select id=${id} .value=${v.guests[i][key]} @change=${(e: Event) => v.updateGuest(i, { [key]: (e.target as HTMLSelectElement).value })}>
+    <select id=${id} .value=${v.guests[i][key]} @change=${(e: Event) => act.updateGuest(i, { [key]: (e.target as HTMLSelectElement).value })}>
       <option value="">${v.s.guests.noPreference}</option>
       ${options.map((o) => html`<option value=${String(o.id)} ?selected=${String(o.id) === v.guests[i][key]}>${o.title}</option>`)}
     </select>
   </div>`;
 }
 
-export function renderGuests(v: GuestsView) {
+export function renderGuests(v: GuestsView, act: GuestsActions) {
   const t = v.s.guests;
   const settings = v.settings;
   const birthday = settings.settings.guest_fields.birthday;
   return html`${heading(v.s.steps.guests)}
-    <form novalidate @submit=${(e: Event) => { e.preventDefault(); v.addToCart(); }}>
+    <form novalidate @submit=${(e: Event) => { e.preventDefault(); act.addToCart(); }}>
       <div class="cards">
         ${v.guests.map((g, i) => html`<fieldset>
           <legend>${fill(t.guest, { n: i + 1 })} · ${g.gender === "m" ? t.male : t.female}</legend>
           <div class="grid2">
-            ${input(v, i, "first_name", "text", t.first_name, true, "given-name")}
-            ${input(v, i, "last_name", "text", t.last_name, true, "family-name")}
-            ${input(v, i, "email", "email", t.email, false, "email")}
-            ${birthday.request ? input(v, i, "birth_date", "date", t.birth_date, birthday.required, "bday") : nothing}
+            ${input(v, act, i, "first_name", "text", t.first_name, true, "given-name")}
+            ${input(v, act, i, "last_name", "text", t.last_name, true, "family-name")}
+            ${input(v, act, i, "email", "email", t.email, false, "email")}
+            ${birthday.request ? input(v, act, i, "birth_date", "date", t.birth_date, birthday.required, "bday") : nothing}
             ${g.genderEditable
               ? html`<div class="field">
                   <label for="g${i}-gender">${t.gender}</label>
-                  <select id="g${i}-gender" .value=${g.gender} @change=${(e: Event) => v.updateGuest(i, { gender: (e.target as HTMLSelectElement).value as "m" | "f" })}>
+                  <select id="g${i}-gender" .value=${g.gender} @change=${(e: Event) => act.updateGuest(i, { gender: (e.target as HTMLSelectElement).value as "m" | "f" })}>
                     <option value="m" ?selected=${g.gender === "m"}>${t.male}</option>
                     <option value="f" ?selected=${g.gender === "f"}>${t.female}</option>
                   </select>
                 </div>`
               : nothing}
-            ${select(v, i, "diet_id", t.diet, settings.diets)}
-            ${select(v, i, "level_id", t.level, settings.levels)}
+            ${select(v, act, i, "diet_id", t.diet, settings.diets)}
+            ${select(v, act, i, "level_id", t.level, settings.levels)}
           </div>
         </fieldset>`)}
       </div>

@@ -6,11 +6,15 @@ import { heading, type StepBase } from "./parts";
 export interface ProductView extends StepBase {
   readonly cur: string;
   readonly products: Product[];
+}
+
+/** What the step does, through its concern's controller. */
+export interface ProductActions {
   chooseProduct(product: Product): void;
 }
 
 /** No product attribute: the business's bookable products (packages: the cart books packages). */
-export function renderProducts(v: ProductView) {
+export function renderProducts(v: ProductView, act: ProductActions) {
   const products = v.products.filter((p) => p.type === "package");
   return html`${heading(v.s.steps.product)}
     ${products.length === 0
@@ -24,7 +28,7 @@ export function renderProducts(v: ProductView) {
               ${from ? html`<p class="price">${fill(v.s.product.from, { price: v.price(from.value, from.currency) })}</p>` : ""}
               <div class="actions">
                 <span class="spacer"></span>
-                <button type="button" class="btn primary" part="button primary-button" ?disabled=${!!v.busy} @click=${() => v.chooseProduct(p)}>
+                <button type="button" class="btn primary" part="button primary-button" ?disabled=${!!v.busy} @click=${() => act.chooseProduct(p)}>
                   ${fill(v.s.product.choose, { title: p.title })}
                 </button>
               </div>

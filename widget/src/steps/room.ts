@@ -12,13 +12,17 @@ export interface RoomView extends StepBase {
   readonly rooms: AccommodationOption[] | null;
   readonly days: Record<string, DayEntry>;
   readonly roomTypes: RoomType[];
-  setParty(part: Part, value: number): void;
-  chooseRoom(id: number): void;
-  setSrs(on: boolean): void;
   go(step: "extras"): void;
 }
 
-function stepper(v: RoomView, part: Part) {
+/** What the step does, through its concern's controller. */
+export interface RoomActions {
+  setParty(part: Part, value: number): void;
+  chooseRoom(id: number): void;
+  setSrs(on: boolean): void;
+}
+
+function stepper(v: RoomView, act: RoomActions, part: Part) {
   const r = v.s.room;
   const value = v.sel[part];
   const max = v.currentProduct?.pax.max ?? 20;
@@ -27,10 +31,10 @@ function stepper(v: RoomView, part: Part) {
     <div><span id="party-${part}" class="label">${r[part]}</span><br /><span class="muted small">${r[`${part}_hint`]}</span></div>
     <div class="ctl" role="group" aria-labelledby="party-${part}">
       <button type="button" class="btn" part="button" aria-label=${fill(r.decrease, { what: r[part] })} ?disabled=${value === 0}
-        @click=${() => v.setParty(part, value - 1)}>−</button>
+        @click=${() => act.setParty(part, value - 1)}>−</button>
       <output aria-live="polite" aria-labelledby="party-${part}">${value}</output>
       <button type="button" class="btn" part="button" aria-label=${fill(r.increase, { what: r[part] })} ?disabled=${partySize(v.sel) + grow > max}
-        @click=${() => v.setParty(part, value + 1)}>+</button>
+        @click=${() => act.setParty(part, value + 1)}>+</button>
     </div>
   </div>`;
 }
@@ -44,7 +48,7 @@ function soldOut(v: RoomView) {
     </label>`);
 }
 
-export function renderRoom(v: RoomView) {
+export function renderRoom(v: RoomView, act: RoomActions) {
   const r = v.s.room;
   const size = partySize(v.sel);
   const rooms = v.rooms;
@@ -52,7 +56,7 @@ export function renderRoom(v: RoomView) {
   return html`${heading(v.s.steps.room)}
     <fieldset>
       <legend>${r.party}</legend>
-      ${stepper(v, "males")}${stepper(v, "females")}${stepper(v, "couples")}
+      ${stepper(v, act, "males")}${stepper(v, act, "females")}${stepper(v, act, "couples")}
       <p class="muted" aria-live="polite">${size === 1 ? r.guestOne : size ? fill(r.total, { n: size }) : r.partyEmpty}</p>
     </fieldset>
     <fieldset aria-busy=${loading ? "true" : "false"}>
@@ -68,7 +72,7 @@ export function renderRoom(v: RoomView) {
                 const kind = p.is_private ? r.private : p.gender ? (r as Record<string, string>)[`gender_${p.gender}`] ?? "" : "";
                 const price = fill(opt.price.type === "room" ? r.perRoom : r.perPerson, { price: v.price(opt.price.value, opt.price.currency) });
                 return html`<label class="option" part="card">
-                    <input type="radio" name="room" .checked=${checked} value=${p.id} @change=${() => v.chooseRoom(p.id)} />
+                    <input type="radio" name="room" .checked=${checked} value=${p.id} @change=${() => act.chooseRoom(p.id)} />
                     <span class="grow">
                       <strong>${p.title}</strong>
                       <span class="muted small">${[kind, fill(r.available, { n: opt.available })].filter(Boolean).join(" · ")}</span>
@@ -78,7 +82,7 @@ export function renderRoom(v: RoomView) {
                   </label>
                   ${checked && p.srs
                     ? html`<label class="check">
-                        <input type="checkbox" .checked=${v.sel.srs} @change=${(e: Event) => v.setSrs((e.target as HTMLInputElement).checked)} />
+                        <input type="checkbox" .checked=${v.sel.srs} @change=${(e: Event) => act.setSrs((e.target as HTMLInputElement).checked)} />
                         <span>${fill(r.srs, { price: v.price(p.srs.charge, opt.price.currency) })}${p.srs.fixed ? "" : ` ${r.srsPerBed}`}</span>
                       </label>`
                     : nothing}`;

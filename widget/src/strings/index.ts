@@ -1,25 +1,26 @@
 import { en, type FirstStrings } from "./en";
-import type { LaterStrings } from "./en-later";
+import type { CheckoutStrings } from "./en-checkout";
 
 /**
  * Every text of the widget, per language, in two halves: the first screen's (with the errors
- * and the cart's hold, which can come at any time) and the later steps'. English's first half
- * is in widget.js; every other half is a chunk of its own, fetched when a page or a guest picks
- * the language (alongside the first API call, so the first paint still waits for one round
- * trip), the later halves together with the later steps.
+ * and the cart's hold, which can come at any time) and the checkout steps' (room, extras,
+ * guests, cart, checkout, done). English's first half is in widget.js; every other half is a
+ * chunk of its own, fetched when a page or a guest picks the language (alongside the first API
+ * call, so the first paint still waits for one round trip), the checkout halves together with
+ * the checkout steps.
  */
-export type Strings = FirstStrings & LaterStrings;
-export type { FirstStrings, LaterStrings };
+export type Strings = FirstStrings & CheckoutStrings;
+export type { FirstStrings, CheckoutStrings };
 
 const firstHalves: Record<string, () => Promise<FirstStrings>> = {
   en: async () => en,
   de: () => import("./de").then((m) => m.de),
   es: () => import("./es").then((m) => m.es),
 };
-const laterHalves: Record<string, () => Promise<LaterStrings>> = {
-  en: () => import("./en-later").then((m) => m.enLater),
-  de: () => import("./de-later").then((m) => m.deLater),
-  es: () => import("./es-later").then((m) => m.esLater),
+const checkoutHalves: Record<string, () => Promise<CheckoutStrings>> = {
+  en: () => import("./en-checkout").then((m) => m.enCheckout),
+  de: () => import("./de-checkout").then((m) => m.deCheckout),
+  es: () => import("./es-checkout").then((m) => m.esCheckout),
 };
 const loaded = new Map<string, Promise<unknown>>();
 
@@ -42,15 +43,13 @@ export function loadStrings(language: string): Promise<FirstStrings> {
   return once(`${lang}:first`, firstHalves[lang]).catch(() => en);
 }
 
-/** The later half in a language (English for one the widget has none of). */
-export function loadLaterStrings(language: string): Promise<LaterStrings> {
+/** The checkout steps' half in a language (English for one the widget has none of). */
+export function loadCheckoutStrings(language: string): Promise<CheckoutStrings> {
   const lang = hasStrings(language) ? language : "en";
-  return once(`${lang}:later`, laterHalves[lang]);
+  return once(`${lang}:checkout`, checkoutHalves[lang]);
 }
 
 export { en as fallbackStrings };
 
-/** Fill `{name}` placeholders. */
-export function fill(template: string, values: Record<string, string | number> = {}): string {
-  return template.replace(/\{(\w+)\}/g, (_, k: string) => (k in values ? String(values[k]) : `{${k}}`));
-}
+/** Fill `{name}` placeholders (the same function as the e-mails' texts). */
+export { fill } from "../../../worker/src/contract/fill";

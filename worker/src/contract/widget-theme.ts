@@ -31,15 +31,51 @@ export const THEME_PROPERTIES = {
 } as const satisfies Record<string, ThemeKind>;
 
 export type ThemeProperty = keyof typeof THEME_PROPERTIES;
+
+/** The colour properties (the palette a scheme sets). */
+export type ThemeColour = { [K in ThemeProperty]: (typeof THEME_PROPERTIES)[K] extends "color" ? K : never }[ThemeProperty];
+
+/**
+ * The widget's own palettes, written once: the light scheme, and the dark one it shows under
+ * `prefers-color-scheme: dark` or `theme="dark"`. The widget's stylesheet builds its defaults
+ * from them (widget/src/booking-widget.styles.ts); a business's saved theme and the host page's
+ * `--bw-*` rules win over them. The back office can show them as its placeholders.
+ */
+export const WIDGET_PALETTES: Record<"light" | "dark", Record<ThemeColour, string>> = {
+  light: {
+    "--bw-accent": "#0a5d7a",
+    "--bw-accent-text": "#ffffff",
+    "--bw-bg": "#ffffff",
+    "--bw-surface": "#f3f6f8",
+    "--bw-text": "#17232b",
+    "--bw-muted": "#4f5e68",
+    "--bw-border": "#b9c6ce",
+    "--bw-danger": "#a8201a",
+    "--bw-success": "#1d6b3a",
+    "--bw-focus": "#c2410c",
+  },
+  dark: {
+    "--bw-accent": "#6cc4e4",
+    "--bw-accent-text": "#06212c",
+    "--bw-bg": "#121a1f",
+    "--bw-surface": "#1c272e",
+    "--bw-text": "#e8eef2",
+    "--bw-muted": "#a9b8c2",
+    "--bw-border": "#3b4a54",
+    "--bw-danger": "#ff9c94",
+    "--bw-success": "#8fd8a8",
+    "--bw-focus": "#fdba74",
+  },
+};
 export const THEME_NAMES = Object.keys(THEME_PROPERTIES) as ThemeProperty[];
 export type WidgetTheme = Partial<Record<ThemeProperty, string>>;
 
 const NUM = "\\d{1,4}(?:\\.\\d{1,4})?";
 const HEX = /^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/;
-const FUNC = new RegExp(`^(?:rgb|rgba|hsl|hsla)\\(\\s*${NUM}(?:deg|%)?(?:\\s*[,\\s]\\s*${NUM}%?){2}(?:\\s*[,/]\\s*${NUM}%?)?\\s*\\)$`);
-const LENGTH = new RegExp(`^(?:0|${NUM}(?:px|em|rem|%|ch|vw|vh))$`);
+const FUNC = /* @__PURE__ */ new RegExp(`^(?:rgb|rgba|hsl|hsla)\\(\\s*${NUM}(?:deg|%)?(?:\\s*[,\\s]\\s*${NUM}%?){2}(?:\\s*[,/]\\s*${NUM}%?)?\\s*\\)$`);
+const LENGTH = /* @__PURE__ */ new RegExp(`^(?:0|${NUM}(?:px|em|rem|%|ch|vw|vh))$`);
 const FAMILY = `(?:"[A-Za-z0-9 -]{1,60}"|'[A-Za-z0-9 -]{1,60}'|[A-Za-z][A-Za-z0-9 -]{0,59})`;
-const FONT = new RegExp(`^${FAMILY}(?:\\s*,\\s*${FAMILY}){0,9}$`);
+const FONT = /* @__PURE__ */ new RegExp(`^${FAMILY}(?:\\s*,\\s*${FAMILY}){0,9}$`);
 
 /** The patterns of each kind, for the back office's live preview to check as the service does. */
 export const THEME_PATTERNS: Record<ThemeKind, RegExp[]> = { color: [HEX, FUNC], length: [LENGTH], font: [FONT] };

@@ -194,7 +194,5 @@ export function mailLanguage(requested: string | null | undefined, businessDefau
   return "en";
 }
 
-/** `text` with each `{key}` replaced by its value. */
-export function fill(text: string, values: Record<string, string | number>): string {
-  return text.replace(/\{(\w+)\}/g, (m, key: string) => (key in values ? String(values[key]) : m));
-}
+/** `text` with each `{key}` replaced by its value (one fill for the widget's texts and these). */
+export { fill } from "../../contract/fill";

@@ -1,7 +1,7 @@
-import type { LaterStrings } from "./en-later";
+import type { CheckoutStrings } from "./en-checkout";
 
 /** Die Texte der Schritte nach dem Kalender, auf Deutsch. */
-export const deLater: LaterStrings = {
+export const deCheckout: CheckoutStrings = {
   room: {
     soldOut: "An diesen Tagen ausgebucht",
     party: "Wer kommt mit?",

@@ -1,7 +1,7 @@
-import type { LaterStrings } from "./en-later";
+import type { CheckoutStrings } from "./en-checkout";
 
 /** Los textos de los pasos después del calendario, en español. */
-export const esLater: LaterStrings = {
+export const esCheckout: CheckoutStrings = {
   room: {
     soldOut: "Agotado en estas fechas",
     party: "¿Quién viene?",

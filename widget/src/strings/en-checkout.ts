@@ -1,7 +1,7 @@
 /** The texts of the steps after the calendar, in English (they load with those steps). */
 import type { Widen } from "./en";
 
-export const enLater = {
+export const enCheckout = {
   room: {
     soldOut: "Sold out for these dates",
     party: "Who is coming?",
@@ -104,4 +104,4 @@ export const enLater = {
   },
 } as const;
 
-export type LaterStrings = Widen<typeof enLater>;
+export type CheckoutStrings = Widen<typeof enCheckout>;

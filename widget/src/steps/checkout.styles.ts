@@ -4,7 +4,7 @@ import { css } from "lit";
  * The styles only the steps after the calendar use: adopted by the element next to its own
  * (booking-widget.styles.ts, whose custom properties these use) when those steps arrive.
  */
-export const laterStyles = css`
+export const checkoutStyles = css`
   form > .actions { margin-top: 0.25em; }
   fieldset { border: 1px solid var(--_border); border-radius: var(--_radius); padding: 0.75em 1em 1em; margin: 0; min-width: 0; }
   legend { font-weight: 600; padding: 0 0.25em; }
