@@ -134,6 +134,8 @@ export const BusinessConfig = z.object({
   contact_email: EmailAddress().nullable().default(null),
   /** The business's contact phone, shown in its e-mails, e.g. "+351 912 345 678"; null: none shown. */
   contact_phone: z.string().trim().min(1).max(40).nullable().default(null),
+  /** The business's postal address, shown with its legal name (company_name) in its e-mails; null: none shown. */
+  company_address: z.string().trim().min(1).max(300).nullable().default(null),
   /** The colour of the e-mails' header band and headings, as #RRGGBB; the default is the widget's own accent. */
   brand_color: z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be a colour as #RRGGBB").default("#0a5d7a"),
 });

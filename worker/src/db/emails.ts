@@ -178,6 +178,13 @@ export function bookingMailStatements(db: D1Database, businessId: number, bookin
     db
       .prepare("SELECT guest_id, product_id, role, dates, qty, price_minor FROM booking_lines WHERE booking_id = ? AND business_id = ? ORDER BY id")
       .bind(bookingId, businessId),
+    // How the booking came: the cart's client (a widget visitor, or an API key and its name); none: the back office.
+    db
+      .prepare(
+        `SELECT c.client_id, (SELECT k.name FROM api_keys k WHERE c.client_id = 'key:' || k.id) AS key_name
+           FROM bookings b JOIN carts c ON c.id = b.cart_id WHERE b.id = ? AND b.business_id = ?`,
+      )
+      .bind(bookingId, businessId),
   ];
 }
 

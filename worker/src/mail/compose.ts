@@ -10,6 +10,7 @@ import { bookingMailStatements, type EmailRow, type MailGuestRow } from "../db/e
 import type { BookingRow } from "../db/bookings";
 import { BOOKING_TEMPLATES, type BookingMail, type BookingMailKind, type MailGuest } from "../domain/email/booking";
 import { buildMime } from "../domain/email/mime";
+import { calendarFile, nextDay, type CalendarEvent } from "../domain/email/ics";
 import { REDACTED_LINK, staffInvitation, staffPasswordReset } from "../domain/email/staff";
 import { businessById } from "../db/businesses";
 import { mailLanguage } from "../domain/email/strings";
@@ -63,21 +64,55 @@ function guestsOf(snap: CatalogSnapshot, guests: MailGuestRow[], lines: LineRow[
     const pkg = own.find((l) => l.role === "package");
     const room = own.find((l) => l.role === "accommodation");
     const extras = own.filter((l) => !["package", "accommodation", "srs"].includes(l.role));
+    const srs = own.filter((l) => l.role === "srs");
     return {
       name: fullName(person),
       stay: title(g.package_id ?? pkg?.product_id ?? 0),
       start: g.start_date ?? g.arrives_on ?? booking.start_date,
       end: g.end_date ?? g.departs_on ?? booking.end_date,
+      stayPrice: pkg?.price_minor ?? 0,
       room: room ? title(room.product_id) : null,
-      privateRoom: own.some((l) => l.role === "srs"),
+      roomPrice: room ? room.price_minor : null,
+      privateRoom: srs.length > 0,
+      srsPrice: srs.length ? linesTotal(srs) : null,
       extras: extras.map((l) => ({ title: title(l.product_id), qty: l.qty, dates: parseJson<string[]>(l.dates, []), price: l.price_minor })),
       total: linesTotal(own),
     };
   });
 }
 
+/**
+ * The events of a booking's calendar file: each guest's stay (all day, check-in to check-out) once
+ * per distinct stay, and each timeslot booked (at its local time) once per product and time.
+ */
+function calendarEvents(guests: MailGuest[], lines: LineRow[], title: (id: number) => string): CalendarEvent[] {
+  const events = new Map<string, CalendarEvent>();
+  for (const g of guests) {
+    const key = `stay-${g.start}-${g.end}-${g.stay}`;
+    // A stay ends on its check-out day, which it does not occupy; a single day ends the day after.
+    if (!events.has(key)) events.set(key, { key: `stay-${events.size + 1}`, title: g.stay, start: g.start, end: g.end > g.start ? g.end : nextDay(g.start) });
+  }
+  for (const l of lines) {
+    for (const d of parseJson<string[]>(l.dates, [])) {
+      if (d.length <= 10) continue;
+      const key = `slot-${l.product_id}-${d}`;
+      if (!events.has(key)) events.set(key, { key: `slot-${l.product_id}-${d.replace(/\D/g, "")}`, title: title(l.product_id), start: d });
+    }
+  }
+  return [...events.values()];
+}
+
 /** The MIME message of a composed e-mail, with its stable Message-ID and the headers every e-mail carries. */
-function mime(email: EmailRow, from: string, name: string, replyTo: string | null, language: string, mail: { subject: string; text: string; html: string }, now: Date): string {
+function mime(
+  email: EmailRow,
+  from: string,
+  name: string,
+  replyTo: string | null,
+  language: string,
+  mail: { subject: string; text: string; html: string },
+  now: Date,
+  attachments: { filename: string; type: string; content: string }[] = [],
+): string {
   return buildMime({
     from: { email: from, name },
     to: email.recipient,
@@ -90,6 +125,7 @@ function mime(email: EmailRow, from: string, name: string, replyTo: string | nul
     html: mail.html,
     // Survives a provider that writes its own Message-ID: the same on every attempt of this e-mail.
     headers: { "X-Booking-Email-Id": email.id, "X-Booking-Email-Event": email.event_key },
+    attachments,
   });
 }
 
@@ -147,7 +183,7 @@ export async function composeEmail(db: D1Database, email: EmailRow, now: Date): 
   const results = await db.batch([...snapshotStatements(db, email.business_id), ...bookingMailStatements(db, email.business_id, email.booking_id)]);
   const snap = snapshotFrom(results.slice(0, SNAPSHOT_STATEMENTS));
   if (!snap) throw new ComposeError("the business no longer exists");
-  const [bookingRes, bookerRes, guestsRes, linesRes] = results.slice(SNAPSHOT_STATEMENTS);
+  const [bookingRes, bookerRes, guestsRes, linesRes, channelRes] = results.slice(SNAPSHOT_STATEMENTS);
   const booking = rowsOf<BookingRow>(bookingRes)[0];
   if (!booking) throw new ComposeError(`booking ${email.booking_id} not found`);
   const config = snap.business.config;
@@ -159,6 +195,28 @@ export async function composeEmail(db: D1Database, email: EmailRow, now: Date): 
   const params = parseJson<{ terms?: string }>(email.params, {});
   const lines = rowsOf<LineRow>(linesRes);
   const totals = bookedTotals(booking, snap.currencies, lines);
+  const guests = guestsOf(snap, rowsOf<MailGuestRow>(guestsRes), lines, booking, language);
+  const client = rowsOf<{ client_id: string; key_name: string | null }>(channelRes)[0];
+  const channel: BookingMail["channel"] = !client ? { kind: "back_office" } : client.key_name ? { kind: "api", key: client.key_name } : { kind: "widget" };
+  const firstProduct = snap.products.get(rowsOf<MailGuestRow>(guestsRes)[0]?.package_id ?? lines[0]?.product_id ?? 0);
+  const location = firstProduct?.location_id ? (snap.lookups.locations.get(firstProduct.location_id) ?? null) : null;
+  const toOwner = email.kind === "owner_new_booking" || email.kind === "owner_booking_cancelled";
+  const bookerEmail = String(booker.email ?? email.recipient);
+  // The confirmation carries the booking's dates as a calendar file.
+  const ics =
+    email.kind === "booking_confirmation"
+      ? calendarFile({
+          bookingId: booking.id,
+          domain: from.slice(from.lastIndexOf("@") + 1),
+          location,
+          description: `${snap.business.title} · ${referenceOf(booking.reference_year, booking.reference_number)}`,
+          events: calendarEvents(guests, lines, (id) => {
+            const p = snap.products.get(id);
+            return p ? translated(p, "title", language) : `#${id}`;
+          }),
+          now,
+        })
+      : null;
   const data: BookingMail = {
     brand: { name: snap.business.title, color: config.brand_color, contactEmail: config.contact_email, contactPhone: config.contact_phone },
     language,
@@ -168,14 +226,21 @@ export async function composeEmail(db: D1Database, email: EmailRow, now: Date): 
     total: totals.total,
     start: booking.start_date,
     end: booking.end_date,
-    booker: { firstName: String(booker.first_name ?? ""), name: fullName(booker), email: String(booker.email ?? email.recipient), phone },
-    guests: guestsOf(snap, rowsOf<MailGuestRow>(guestsRes), lines, booking, language),
+    booker: { firstName: String(booker.first_name ?? ""), name: fullName(booker), email: bookerEmail, phone },
+    guests,
     terms: params.terms ?? null,
     newsletter: booking.newsletter_opt_in === 1,
+    location,
+    legal: { name: snap.business.company_name || snap.business.title, address: config.company_address },
+    channel,
+    calendar: ics !== null,
   };
   const template = BOOKING_TEMPLATES[email.kind as BookingMailKind];
   if (!template) throw new ComposeError(`no template for an e-mail of kind ${email.kind}`);
   const mail = template(data);
-  const raw = mime(email, from, snap.business.title, config.contact_email, language, mail, now);
+  // The business's own notification is answered to the booker; the booker's to the business.
+  const replyTo = toOwner ? (bookerEmail.includes("@") ? bookerEmail : null) : config.contact_email;
+  const files = ics ? [{ filename: `booking-${data.reference}.ics`, type: "text/calendar; method=PUBLISH", content: ics }] : [];
+  const raw = mime(email, from, snap.business.title, replyTo, language, mail, now, files);
   return { from, to: email.recipient, subject: mail.subject, raw, stored: raw };
 }

@@ -27,8 +27,11 @@ const booking = (language: BookingMail["language"]): BookingMail => ({
       stay: "Surf- & Yoga-Woche",
       start: "2026-12-05",
       end: "2026-12-12",
+      stayPrice: 70000,
       room: "Ozean-Schlafsaal (Männer)",
+      roomPrice: 31950,
       privateRoom: true,
+      srsPrice: 10500,
       extras: [
         { title: "Yogastunde", qty: 1, dates: ["2026-12-07 18:00:00"], price: 1500 },
         { title: "Surfunterricht", qty: 1, dates: ["2026-12-06"], price: 0 },
@@ -38,6 +41,10 @@ const booking = (language: BookingMail["language"]): BookingMail => ({
   ],
   terms: "1. Kostenlose Stornierung bis 30 Tage vor der Anreise.",
   newsletter: true,
+  location: "Ericeira",
+  legal: { name: "Blue Wave Adventures Lda.", address: "Rua do Mar 1, 2655-320 Ericeira, Portugal" },
+  channel: { kind: "widget" },
+  calendar: true,
 });
 
 describe("MIME", () => {

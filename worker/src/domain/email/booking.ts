@@ -21,8 +21,14 @@ export interface MailGuest {
   stay: string;
   start: string;
   end: string;
+  /** Minor units: the package's own price (its line). */
+  stayPrice: number;
   room: string | null;
+  /** Minor units: the room's line; null without a room. */
+  roomPrice: number | null;
   privateRoom: boolean;
+  /** Minor units: the single room supplement's line; null without one. */
+  srsPrice: number | null;
   extras: MailLine[];
   /** Minor units: the guest's package, room and extras. */
   total: number;
@@ -45,6 +51,14 @@ export interface BookingMail {
   /** The terms the booker accepted, in their language (null when not known). */
   terms: string | null;
   newsletter: boolean;
+  /** Where the booking takes place (the first product's location), in the e-mail's language. */
+  location: string | null;
+  /** Who sells: the legal name (company_name, else the title) and its postal address, shown in the footer. */
+  legal: { name: string; address: string | null };
+  /** How the booking came: the widget, an API key (by its name) or the back office. */
+  channel: { kind: "widget" } | { kind: "api"; key: string } | { kind: "back_office" };
+  /** Whether a calendar file (.ics) rides with the e-mail. */
+  calendar: boolean;
 }
 
 export interface ComposedMail {
@@ -95,7 +109,7 @@ function partsOf(m: BookingMail): Parts {
     m,
     amount: (minor) => money(minor, m.currency, m.digits, m.language),
     price: (minor) => (minor === 0 ? s.included : money(minor, m.currency, m.digits, m.language)),
-    vars: { business: m.brand.name, reference: m.reference, name: m.booker.firstName, booker: m.booker.name, start: day(m.start, m.language) },
+    vars: { business: m.brand.name, reference: m.reference, booker: m.booker.name, start: day(m.start, m.language), key: m.channel.kind === "api" ? m.channel.key : "" },
   };
 }
 
@@ -105,8 +119,10 @@ function guestsBlock({ s, m, amount, price }: Parts, withPrices: boolean): { tex
   let cards = "";
   for (const g of m.guests) {
     const room = g.room ? `${g.room}${g.privateRoom ? ` (${s.privateRoom})` : ""}` : null;
-    text.push(`* ${g.name}`, `  ${s.stay}: ${g.stay}, ${range(g.start, g.end, m.language)}`);
-    if (room) text.push(`  ${s.room}: ${room}`);
+    const withPrice = (label: string, minor: number | null) => (withPrices && minor !== null ? `${label}: ${price(minor)}` : label);
+    text.push(`* ${g.name}`, `  ${s.stay}: ${withPrice(`${g.stay}, ${range(g.start, g.end, m.language)}`, g.stayPrice)}`);
+    if (room) text.push(`  ${s.room}: ${withPrice(room, g.roomPrice)}`);
+    if (g.srsPrice !== null) text.push(`  + ${withPrice(s.srs, g.srsPrice)}`);
     for (const e of g.extras) {
       const detail = lineDetail(e, s, m.language);
       text.push(`  + ${e.title}${detail ? ` (${detail})` : ""}${withPrices ? `: ${price(e.price)}` : ""}`);
@@ -114,6 +130,9 @@ function guestsBlock({ s, m, amount, price }: Parts, withPrices: boolean): { tex
     if (withPrices) text.push(`  ${s.guestTotal}: ${amount(g.total)}`);
     text.push("");
     const rows: [string, string, boolean?][] = [];
+    if (withPrices) rows.push([g.stay, price(g.stayPrice)]);
+    if (withPrices && room && g.roomPrice !== null) rows.push([`${s.room}: ${room}`, price(g.roomPrice)]);
+    if (withPrices && g.srsPrice !== null) rows.push([s.srs, price(g.srsPrice)]);
     for (const e of g.extras) {
       const detail = lineDetail(e, s, m.language);
       rows.push([`${e.title}${detail ? ` (${detail})` : ""}`, withPrices ? price(e.price) : ""]);
@@ -130,28 +149,30 @@ function guestsBlock({ s, m, amount, price }: Parts, withPrices: boolean): { tex
   return { text, html: cards };
 }
 
-function contactLines({ s, m }: Parts): string[] {
-  return [m.brand.name, m.brand.contactEmail, m.brand.contactPhone].filter((x): x is string => !!x);
+function contactLines({ m }: Parts): string[] {
+  return [m.legal.name, m.legal.address, m.brand.contactEmail, m.brand.contactPhone].filter((x): x is string => !!x);
 }
 
-function footer(p: Parts): { text: string[]; html: string } {
+/** The contact block; `toOwner`: the business's own notification (a reply reaches the booker, not the business). */
+function footer(p: Parts, toOwner: boolean): { text: string[]; html: string } {
   const { s, m } = p;
   const contact = contactLines(p);
-  const hint = fill(s.replyHint, p.vars);
+  const hint = fill(toOwner ? s.ownerFooter : s.replyHint, p.vars);
   const auto = fill(s.automatic, p.vars);
   const mail = m.brand.contactEmail;
   return {
     text: ["--", `${s.contactHeading}: ${contact.join(" · ")}`, hint, auto],
     html:
-      `<p style="margin:0 0 6px"><strong>${esc(s.contactHeading)}:</strong> ${esc(m.brand.name)}` +
+      `<p style="margin:0 0 6px"><strong>${esc(s.contactHeading)}:</strong> ${esc(m.legal.name)}` +
+      (m.legal.address ? ` · ${esc(m.legal.address)}` : "") +
       (mail ? ` · <a href="mailto:${esc(mail)}" style="color:#1f2933">${esc(mail)}</a>` : "") +
       (m.brand.contactPhone ? ` · ${esc(m.brand.contactPhone)}` : "") +
       `</p><p style="margin:0 0 6px">${esc(hint)}</p><p style="margin:0">${esc(auto)}</p>`,
   };
 }
 
-function render(p: Parts, subject: string, heading: string, preheader: string, textBody: string[], htmlBody: string): ComposedMail {
-  const foot = footer(p);
+function render(p: Parts, subject: string, heading: string, preheader: string, textBody: string[], htmlBody: string, toOwner = false): ComposedMail {
+  const foot = footer(p, toOwner);
   return {
     subject,
     text: [heading, "", ...textBody, ...foot.text].join("\n") + "\n",
@@ -164,6 +185,7 @@ function summary({ s, m, amount }: Parts, withTotal: boolean): { text: string[];
   const rows: [string, string, boolean?][] = [
     [s.reference, m.reference, true],
     [s.dates, range(m.start, m.end, m.language)],
+    ...(m.location ? [[s.location, m.location] as [string, string]] : []),
     ...(withTotal ? [[s.total, amount(m.total), true] as [string, string, boolean]] : []),
   ];
   return { text: rows.map(([k, v]) => `${k}: ${v}`), html: html.rows(rows) };
@@ -190,6 +212,7 @@ export function bookingConfirmation(m: BookingMail): ComposedMail {
     next,
     "",
     ...(m.terms ? [`${s.termsHeading}:`, m.terms, ""] : []),
+    ...(m.calendar ? [s.calendarHint, ""] : []),
   ];
   const body =
     html.p(fill(s.confirmation.hello, vars)) +
@@ -200,7 +223,8 @@ export function bookingConfirmation(m: BookingMail): ComposedMail {
     html.rows([[s.total, p.amount(m.total), true]]) +
     html.h2(s.nextHeading) +
     html.p(next) +
-    (m.terms ? html.h2(s.termsHeading) + html.small(m.terms) : "");
+    (m.terms ? html.h2(s.termsHeading) + html.small(m.terms) : "") +
+    (m.calendar ? html.p(s.calendarHint) : "");
   const subject = fill(s.confirmation.subject, vars);
   return render(p, subject, s.confirmation.heading, `${m.reference} · ${p.amount(m.total)}`, text, body);
 }
@@ -242,10 +266,11 @@ export function ownerNewBooking(m: BookingMail): ComposedMail {
   const who = bookerLines(p);
   const guests = guestsBlock(p, true);
   const newsletter = m.newsletter ? s.ownerNew.newsletterYes : s.ownerNew.newsletterNo;
-  const intro = fill(s.ownerNew.intro, vars);
-  const text = [intro, "", ...top.text, ...who.text, "", `${s.guests}:`, ...guests.text, `${s.total}: ${p.amount(m.total)}`, newsletter, ""];
-  const body = html.p(intro) + top.html + who.html + html.h2(s.guests) + guests.html + html.rows([[s.total, p.amount(m.total), true]]) + html.p(newsletter);
-  return render(p, fill(s.ownerNew.subject, vars), fill(s.ownerNew.heading, vars), intro, text, body);
+  const intro = fill(s.ownerNew.intro[m.channel.kind], vars);
+  const unpaid = s.ownerNew.unpaid;
+  const text = [intro, unpaid, "", ...top.text, ...who.text, "", `${s.guests}:`, ...guests.text, `${s.total}: ${p.amount(m.total)}`, newsletter, ""];
+  const body = html.p(`${intro} ${unpaid}`) + top.html + who.html + html.h2(s.guests) + guests.html + html.rows([[s.total, p.amount(m.total), true]]) + html.p(newsletter);
+  return render(p, fill(s.ownerNew.subject, vars), fill(s.ownerNew.heading, vars), intro, text, body, true);
 }
 
 /** To the business's notification addresses, when a booking is cancelled. */
@@ -258,7 +283,7 @@ export function ownerBookingCancelled(m: BookingMail): ComposedMail {
   const intro = fill(s.ownerCancelled.intro, vars);
   const text = [intro, "", ...top.text, ...who.text, "", `${s.guests}:`, ...guests.text];
   const body = html.p(intro) + top.html + who.html + html.h2(s.guests) + guests.html;
-  return render(p, fill(s.ownerCancelled.subject, vars), fill(s.ownerCancelled.heading, vars), intro, text, body);
+  return render(p, fill(s.ownerCancelled.subject, vars), fill(s.ownerCancelled.heading, vars), intro, text, body, true);
 }
 
 export const BOOKING_TEMPLATES: Record<BookingMailKind, (m: BookingMail) => ComposedMail> = {

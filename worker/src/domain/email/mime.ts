@@ -26,6 +26,8 @@ export interface MimeInput {
   html: string;
   /** Extra headers (X-...), ASCII values. */
   headers?: Record<string, string>;
+  /** Files that ride with the message (a calendar file): it becomes multipart/mixed around the text and HTML. */
+  attachments?: { filename: string; type: string; content: string }[];
 }
 
 const CRLF = "\r\n";
@@ -119,16 +121,29 @@ export function buildMime(m: MimeInput): string {
       if (!/^X-[A-Za-z0-9-]+$/.test(k) || !isPlainAscii(v)) throw new Error(`header not allowed: ${k}`);
       return [k, v] as [string, string];
     }),
-    ["Content-Type", `multipart/alternative; boundary="${boundary}"`],
   ];
   const part = (type: string, body: string) =>
     [`--${boundary}`, `Content-Type: ${type}; charset=utf-8`, "Content-Transfer-Encoding: base64", "", base64Body(body)].join(CRLF);
+  const alternative = [part("text/plain", m.text), part("text/html", m.html), `--${boundary}--`];
+  const files = m.attachments ?? [];
+  if (!files.length) {
+    return [...headers.map(([k, v]) => `${k}: ${v}`), `Content-Type: multipart/alternative; boundary="${boundary}"`, "", ...alternative, ""].join(CRLF);
+  }
+  const mixed = `=_bwm_${shortHash(m.messageId)}${shortHash(files.map((f) => f.filename).join())}`;
+  const file = (f: { filename: string; type: string; content: string }) => {
+    if (!/^[\w.-]+$/.test(f.filename) || !/^[\w.+-]+\/[\w.+-]+(; ?[\w-]+=[\w.-]+)*$/.test(f.type)) throw new Error(`attachment not allowed: ${f.filename}`);
+    return [`--${mixed}`, `Content-Type: ${f.type}; charset=utf-8; name="${f.filename}"`, `Content-Disposition: attachment; filename="${f.filename}"`, "Content-Transfer-Encoding: base64", "", base64Body(f.content)].join(CRLF);
+  };
   return [
     ...headers.map(([k, v]) => `${k}: ${v}`),
+    `Content-Type: multipart/mixed; boundary="${mixed}"`,
     "",
-    part("text/plain", m.text),
-    part("text/html", m.html),
-    `--${boundary}--`,
+    `--${mixed}`,
+    `Content-Type: multipart/alternative; boundary="${boundary}"`,
+    "",
+    ...alternative,
+    ...files.map(file),
+    `--${mixed}--`,
     "",
   ].join(CRLF);
 }

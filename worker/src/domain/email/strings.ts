@@ -15,7 +15,8 @@ export interface MailStrings {
    */
   confirmation: { subject: string; heading: string; hello: string; intro: string };
   cancellation: { subject: string; heading: string; hello: string; intro: string; questions: string };
-  ownerNew: { subject: string; heading: string; intro: string; newsletterYes: string; newsletterNo: string };
+  /** `intro`: through which channel the booking came (widget, an API key by name, the back office). */
+  ownerNew: { subject: string; heading: string; intro: { widget: string; api: string; back_office: string }; unpaid: string; newsletterYes: string; newsletterNo: string };
   ownerCancelled: { subject: string; heading: string; intro: string };
   reference: string;
   dates: string;
@@ -33,6 +34,12 @@ export interface MailStrings {
   termsHeading: string;
   contactHeading: string;
   replyHint: string;
+  /** The footer of the business's own notifications: why it gets them, and that a reply reaches the booker. */
+  ownerFooter: string;
+  location: string;
+  srs: string;
+  /** The calendar file attached to a confirmation. */
+  calendarHint: string;
   times: string;
   days: string;
   automatic: string;
@@ -55,7 +62,8 @@ const en: MailStrings = {
   ownerNew: {
     subject: "New booking {reference}: {booker}, from {start}",
     heading: "New booking {reference}",
-    intro: "{booker} booked through the booking widget. Nothing was charged online: get in touch about payment.",
+    intro: { widget: "{booker} booked through the booking widget on your website.", api: "{booker} booked through the API, with the key \u201c{key}\u201d.", back_office: "{booker} was booked in the back office." },
+    unpaid: "Nothing was charged online: get in touch about payment.",
     newsletterYes: "The booker would like to receive your newsletter.",
     newsletterNo: "The booker did not ask for your newsletter.",
   },
@@ -80,6 +88,10 @@ const en: MailStrings = {
   termsHeading: "The booking terms you accepted",
   contactHeading: "Contact",
   replyHint: "Reply to this e-mail to reach {business}.",
+  ownerFooter: "You get this e-mail because this address is one of the notification addresses in the settings of {business}. A reply goes to the booker.",
+  location: "Location",
+  srs: "Single room supplement",
+  calendarHint: "The attached calendar file (.ics) adds your dates to your calendar.",
   times: "{n}×",
   days: "{n} days",
   automatic: "This e-mail was sent automatically by the booking system of {business}.",
@@ -102,7 +114,8 @@ const de: MailStrings = {
   ownerNew: {
     subject: "Neue Buchung {reference}: {booker}, ab {start}",
     heading: "Neue Buchung {reference}",
-    intro: "{booker} hat über das Buchungs-Widget gebucht. Online wurde nichts abgebucht: Bitte melden Sie sich wegen der Zahlung.",
+    intro: { widget: "{booker} hat über das Buchungs-Widget auf Ihrer Website gebucht.", api: "{booker} hat über die API gebucht, mit dem Schlüssel \u201e{key}\u201c.", back_office: "{booker} wurde im Back Office gebucht." },
+    unpaid: "Online wurde nichts abgebucht: Bitte melden Sie sich wegen der Zahlung.",
     newsletterYes: "Die buchende Person möchte Ihren Newsletter erhalten.",
     newsletterNo: "Die buchende Person hat keinen Newsletter bestellt.",
   },
@@ -127,6 +140,10 @@ const de: MailStrings = {
   termsHeading: "Die Buchungsbedingungen, die Sie akzeptiert haben",
   contactHeading: "Kontakt",
   replyHint: "Antworten Sie auf diese E-Mail, um {business} zu erreichen.",
+  ownerFooter: "Sie erhalten diese E-Mail, weil diese Adresse in den Einstellungen von {business} für Benachrichtigungen eingetragen ist. Eine Antwort geht an die buchende Person.",
+  location: "Ort",
+  srs: "Einzelzimmerzuschlag",
+  calendarHint: "Mit der angehängten Kalenderdatei (.ics) tragen Sie Ihre Termine in Ihren Kalender ein.",
   times: "{n}×",
   days: "{n} Tage",
   automatic: "Diese E-Mail wurde automatisch vom Buchungssystem von {business} gesendet.",
@@ -149,7 +166,8 @@ const es: MailStrings = {
   ownerNew: {
     subject: "Nueva reserva {reference}: {booker}, desde el {start}",
     heading: "Nueva reserva {reference}",
-    intro: "{booker} ha reservado con el widget de reservas. No se ha cobrado nada en línea: ponte en contacto para el pago.",
+    intro: { widget: "{booker} ha reservado con el widget de reservas de tu web.", api: "{booker} ha reservado a través de la API, con la clave \u00ab{key}\u00bb.", back_office: "{booker} ha sido reservado en el back office." },
+    unpaid: "No se ha cobrado nada en línea: ponte en contacto para el pago.",
     newsletterYes: "La persona que reserva quiere recibir tu boletín.",
     newsletterNo: "La persona que reserva no ha pedido tu boletín.",
   },
@@ -174,6 +192,10 @@ const es: MailStrings = {
   termsHeading: "Las condiciones de reserva que aceptaste",
   contactHeading: "Contacto",
   replyHint: "Responde a este correo para contactar con {business}.",
+  ownerFooter: "Recibes este correo porque esta dirección figura entre las direcciones de aviso en los ajustes de {business}. Una respuesta llega a quien ha reservado.",
+  location: "Lugar",
+  srs: "Suplemento de habitación individual",
+  calendarHint: "El archivo de calendario adjunto (.ics) añade tus fechas a tu calendario.",
   times: "{n}×",
   days: "{n} días",
   automatic: "Este correo lo ha enviado automáticamente el sistema de reservas de {business}.",
