@@ -8,7 +8,8 @@
  *   await server.stop();
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { DEMO_BUSINESS_SQL, DEMO_SLUG, demoCatalog } from "../seed/demo";
@@ -54,6 +55,12 @@ export interface StartServerOptions {
 }
 
 export interface RunningServer {
+  /**
+   * The temporary directory of wrangler and its simulated bindings: the one asked for, else one of
+   * the server's own. The e-mails the local binding wrote there (guests' names and addresses) are
+   * removed when the server stops or crashes.
+   */
+  tmpDir: string;
   /** e.g. "http://127.0.0.1:8841" (no trailing slash). */
   url: string;
   port: number;
@@ -235,10 +242,18 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // Local wrangler never fires cron triggers by itself; this lets runUpkeep() fire them (GET /__scheduled).
     "--test-scheduled"];
   const env = wranglerEnv(target);
-  if (options.tmpDir) {
-    mkdirSync(options.tmpDir, { recursive: true });
-    env.TMPDIR = options.tmpDir;
-  }
+  // Always a directory of this server's own (mode 0700), never the shared system one: miniflare
+  // removes its files only on a clean exit, and a stop that ends in SIGKILL (or a crash) left the
+  // .eml files of every e-mail sent, with guests' data, in /tmp. They are removed here instead.
+  const tmpDir = options.tmpDir ?? mkdtempSync(join(tmpdir(), "booking-server-"));
+  mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
+  env.TMPDIR = tmpDir;
+  const removeTemporaryFiles = () => {
+    if (!options.tmpDir) return rmSync(tmpDir, { recursive: true, force: true });
+    for (const entry of readdirSync(tmpDir, { withFileTypes: true })) {
+      if (entry.isDirectory() && entry.name.startsWith("miniflare-")) rmSync(join(tmpDir, entry.name), { recursive: true, force: true });
+    }
+  };
   // wrangler dev has no flag to turn its DevTools bridge off; it leaves it off when it runs in VS
   // Code's JavaScript debug terminal, which it recognizes by this variable (its value is not read).
   if (!options.devtools) env.VSCODE_INSPECTOR_OPTIONS ??= "{}";
@@ -277,6 +292,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       clearTimeout(timer);
       // workerd may outlive wrangler for a moment; make sure the group is gone.
       killGroup(child, "SIGKILL");
+      removeTemporaryFiles();
     })());
 
   const crash = async () => {
@@ -286,6 +302,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     // The group's other processes (workerd) can take a moment longer to die and free the port.
     const deadline = Date.now() + 10_000;
     while (!(await portIsFree(port)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    removeTemporaryFiles();
   };
 
   const url = `http://127.0.0.1:${port}`;
@@ -298,6 +315,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   }
   forwarding = options.inheritOutput ?? false;
   return {
+    tmpDir,
     url,
     port,
     persistTo,
