@@ -98,7 +98,7 @@ async function applyCommand(argv: string[]): Promise<void> {
   const dryRun = values["dry-run"] === true;
   const { db, close } = await openDatabase(target);
   const result = await businessId(db, slug)
-    .then((id) => applyCatalog(db, cli(), id, parsed.data, new Date(), { dryRun }))
+    .then((id) => applyCatalog({ DB: db }, cli(), id, parsed.data, new Date(), { dryRun }))
     .catch(explainApiError)
     .finally(close);
   if (!result.changes.length) return console.log(`Nothing to change: business "${slug}" already is as ${path} says.`);

@@ -133,7 +133,7 @@ export async function prepareDatabase(target: Target): Promise<{ migrations: num
   try {
     const [, found] = await db.batch([db.prepare(DEMO_BUSINESS_SQL), db.prepare("SELECT id FROM businesses WHERE slug = ?").bind(DEMO_SLUG)]);
     const demo = found.results[0] as { id: number };
-    const { changes } = await applyCatalog(db, { kind: "cli", id: "npm start", name: "cli" }, demo.id, CatalogFile.parse(demoCatalog), new Date());
+    const { changes } = await applyCatalog({ DB: db }, { kind: "cli", id: "npm start", name: "cli" }, demo.id, CatalogFile.parse(demoCatalog), new Date());
     return { migrations, demoChanges: changes.length };
   } finally {
     await close();

@@ -56,7 +56,7 @@ export function emailStatements(db: D1Database, businessId: number, bookingId: s
 }
 
 /** The business's EmailDelivery Durable Object (one per business). */
-export function mailStub(env: Env, businessId: number) {
+export function mailStub(env: Pick<Env, "EMAIL_DELIVERY">, businessId: number) {
   return env.EMAIL_DELIVERY.get(env.EMAIL_DELIVERY.idFromName(`business:${businessId}`));
 }
 
@@ -65,7 +65,7 @@ export function mailStub(env: Env, businessId: number) {
  * caller does not wait for the sending). Never throws: the e-mails are safe in D1, and a lost
  * kick is made up by the next one or by the scheduled upkeep.
  */
-export async function kickMail(env: Env, businessId: number): Promise<void> {
+export async function kickMail(env: Pick<Env, "EMAIL_DELIVERY">, businessId: number): Promise<void> {
   try {
     await mailStub(env, businessId).kick(businessId);
   } catch (err) {
