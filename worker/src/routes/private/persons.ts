@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { PersonCreate, PersonEnvelope, PersonList, PersonUpdate } from "../../contract/private";
 import { problemResponse } from "../../contract/problem";
 import type { PersonData } from "../../domain/persons";
-import { listPersonsStatements, personListFrom, personRow, personWithDerived } from "../../db/persons";
+import { listPersonsStatements, PERSON_SORT_FIELDS, personListFrom, personRow, personWithDerived } from "../../db/persons";
 import { createPerson, deletePerson, updatePerson } from "../../manage/persons";
 import { keyActor } from "./actor";
 import type { AppEnv } from "../../env";
@@ -20,13 +20,6 @@ const tags = ["Persons"];
 
 const PersonIdParam = z.object({ person_id: uuidPath("person_id") });
 
-const SORT_COLUMNS: Record<string, string> = {
-  first_name: "p.first_name COLLATE NOCASE",
-  last_name: "p.last_name COLLATE NOCASE",
-  full_name: "(COALESCE(p.first_name, '') || ' ' || COALESCE(p.last_name, '')) COLLATE NOCASE",
-  country: "p.country_code",
-  birth_date: "p.birth_date",
-};
 
 const listRoute = createRoute({
   method: "get",
@@ -158,7 +151,7 @@ export const personRoutes = createRouter()
       nationality_code: twoLetters(q, "nationality_code"),
       country_code: twoLetters(q, "country_code"),
       phone_country_code: twoLetters(q, "phone_country_code"),
-      order: parseSort(q, SORT_COLUMNS),
+      order: parseSort(q, PERSON_SORT_FIELDS),
       ...q.paging(),
     };
     q.done();
