@@ -275,3 +275,45 @@ export function bookerMailTarget(booker: { person_snapshot: string } | null): { 
     return { email: null, language: null };
   }
 }
+
+/** An e-mail of any business as the mail CLI lists it, with its business's slug. */
+export interface ListedEmailRow {
+  id: string;
+  slug: string;
+  kind: string;
+  recipient: string;
+  status: string;
+  attempts: number;
+  unconfirmed_attempts: number;
+  subject: string | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+/** The newest e-mails of every business (or of one, by slug), for the mail CLI. */
+export async function listEmailsOfAll(db: D1Database, f: { slug?: string; status?: string; bookingId?: string; limit: number }): Promise<ListedEmailRow[]> {
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  for (const [condition, value] of [["b.slug = ?", f.slug], ["e.status = ?", f.status], ["e.booking_id = ?", f.bookingId]] as const) {
+    if (value === undefined) continue;
+    where.push(condition);
+    params.push(value);
+  }
+  const rows = await db
+    .prepare(
+      `SELECT e.id, b.slug, e.kind, e.recipient, e.status, e.attempts, e.unconfirmed_attempts, e.subject, e.last_error, e.next_attempt_at, e.created_at, e.sent_at
+         FROM emails e JOIN businesses b ON b.id = e.business_id
+        ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+        ORDER BY e.created_at DESC, e.id DESC LIMIT ?`,
+    )
+    .bind(...params, f.limit)
+    .all<ListedEmailRow>();
+  return rows.results;
+}
+
+/** One e-mail of any business as it was sent (its MIME message), for the mail CLI. */
+export async function sentEmailById(db: D1Database, id: string): Promise<{ id: string; status: string; raw: string | null; last_error: string | null } | null> {
+  return db.prepare("SELECT id, status, raw, last_error FROM emails WHERE id = ?").bind(id).first();
+}

@@ -1,8 +1,8 @@
 /**
- * The CLIs change data the way the back office does (issue 26): keys made and revoked with
- * `npm run keys`, staff invited and removed with `npm run staff`, each leave an audit entry whose
- * actor is the CLI, read back as an integrator reads the log (GET /private/audit on a running
- * server).
+ * The CLIs change data the way the back office does (issue 26): a business created with
+ * `npm run business`, keys made and revoked with `npm run keys`, staff invited and removed with
+ * `npm run staff` each leave an audit entry whose actor is the CLI, read back as an integrator
+ * reads the log (GET /private/audit on a running server).
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -43,6 +43,11 @@ describe("the CLIs' changes in the audit log", () => {
   after(async () => {
     await server?.stop();
     rmSync(persistTo, { recursive: true, force: true });
+  });
+
+  it("a business created with `npm run business` is audited as the business CLI's", async () => {
+    const entries = await audit("business CLI");
+    assert.deepEqual(entries.map((e) => [e.actor.kind, e.action, e.entity, e.summary]), [["cli", "created", "business", 'Created business "Audit Camp" (audit-camp)']]);
   });
 
   it("keys created and revoked with `npm run keys` are audited as the keys CLI's", async () => {
