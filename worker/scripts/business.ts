@@ -2,11 +2,13 @@
  * `npm run --silent business -- create --slug <slug> --title <title> [--currency EUR]`:
  * onboard an empty business (settings from BusinessConfig's defaults, one default currency).
  * `business -- list` shows the businesses. Local database by default, `--remote` for the deployed one.
+ * The business is made by the Worker's own code (worker/src/manage/businesses.ts), with an audit
+ * entry whose actor is the CLI ("business CLI").
  */
-import { BusinessConfig } from "../src/contract/config";
-import { isoDateTime } from "../src/lib/time";
-import { CliError, parse, required, runCli, targetOf } from "./lib/cli";
-import { D1CommandError, d1Query } from "./lib/d1";
+import { listBusinesses } from "../src/db/businesses";
+import { ApiError } from "../src/lib/errors";
+import { createBusiness } from "../src/manage/businesses";
+import { cliActor, CliError, explainApiError, parse, required, runCli, targetOf, withDatabase } from "./lib/cli";
 
 const USAGE = `Usage:
   npm run --silent business -- create --slug <slug> --title <title> [--currency <ISO code>] [--company-name <name>]
@@ -37,27 +39,13 @@ async function create(argv: string[]): Promise<void> {
   if (!/^[A-Z]{3}$/.test(currency)) throw new CliError(`Invalid --currency "${values.currency}": give a three-letter ISO 4217 code such as EUR.`, 2);
   const [currencyTitle, symbol] = CURRENCIES[currency] ?? [currency, currency];
   const companyName = typeof values["company-name"] === "string" ? values["company-name"].trim() : "";
-  const config = JSON.stringify(BusinessConfig.parse({}));
   const target = targetOf(values);
-
-  let rows;
-  try {
-    // One command, so wrangler runs it as one transaction: the business and its currency, or nothing.
-    rows = await d1Query<{ id: number }>(target, [
-      { sql: "INSERT INTO businesses (slug, title, company_name, config, created_at) VALUES (?, ?, ?, ?, ?)", params: [slug, title, companyName, config, isoDateTime(new Date())] },
-      {
-        sql: "INSERT INTO currencies (business_id, iso_code, title, symbol, exchange_rate, is_default) SELECT id, ?, ?, ?, 1, 1 FROM businesses WHERE slug = ?",
-        params: [currency, currencyTitle, symbol, slug],
-      },
-      { sql: "SELECT id FROM businesses WHERE slug = ?", params: [slug] },
-    ]);
-  } catch (err) {
-    if (err instanceof D1CommandError && /UNIQUE constraint failed: businesses\.slug/.test(err.message)) {
-      throw new CliError(`A business with the slug "${slug}" already exists.`);
-    }
-    throw err;
-  }
-  const id = rows[2][0]?.id;
+  const id = await withDatabase(target, (db) =>
+    createBusiness({ DB: db }, cliActor("business"), { slug, title, companyName, currency: { isoCode: currency, title: currencyTitle, symbol } }, new Date()).catch((err) => {
+      if (err instanceof ApiError && err.status === 409) throw new CliError(err.message);
+      return explainApiError(err);
+    }),
+  );
   console.log(`Created business "${title}" (slug ${slug}, id ${id}, currency ${currency}) in the ${target.remote ? "remote" : "local"} database.`);
   console.log(`Next: npm run --silent keys -- create --business ${slug} --scope public --name <name>${target.remote ? " --remote" : ""}`);
 }
@@ -65,9 +53,7 @@ async function create(argv: string[]): Promise<void> {
 async function list(argv: string[]): Promise<void> {
   const { values, positionals } = parse(argv, {}, USAGE);
   if (positionals.length) throw new CliError(`Unexpected argument: ${positionals[0]}\n\n${USAGE}`, 2);
-  const [rows] = await d1Query<{ id: number; slug: string; title: string; created_at: string }>(targetOf(values), [
-    { sql: "SELECT id, slug, title, created_at FROM businesses ORDER BY id", params: [] },
-  ]);
+  const rows = await withDatabase(targetOf(values), listBusinesses);
   if (!rows.length) return console.log("No businesses.");
   const w = Math.max(4, ...rows.map((r) => r.slug.length));
   console.log(`${"ID".padEnd(5)} ${"SLUG".padEnd(w)}  CREATED               TITLE`);

@@ -9,14 +9,11 @@
  * Local database by default, `--remote` for the deployed one, `--persist-to <dir>` for another local state.
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { userInfo } from "node:os";
 import { z } from "@hono/zod-openapi";
 import { CatalogFile } from "../src/contract/catalog-file";
 import type { Change } from "../src/domain/catalog-plan";
-import { ApiError } from "../src/lib/errors";
 import { applyCatalog, exportCatalog } from "../src/manage/catalog/file";
-import type { Actor } from "../src/manage/core";
-import { CliError, parse, required, runCli, targetOf } from "./lib/cli";
+import { businessOf, cliActor, CliError, explainApiError, parse, required, runCli, targetOf } from "./lib/cli";
 import { openDatabase } from "./lib/database";
 import type { Target } from "./lib/wrangler";
 
@@ -28,29 +25,8 @@ Options for export and apply:
   --remote            the deployed D1 database instead of the local one
   --persist-to <dir>  a local state directory other than .wrangler/state`;
 
-async function businessId(db: D1Database, slug: string): Promise<number> {
-  const row = await db.prepare("SELECT id FROM businesses WHERE slug = ?").bind(slug).first<{ id: number }>();
-  if (!row) throw new CliError(`Unknown business "${slug}". See \`npm run --silent business -- list\`, or create it with \`npm run --silent business -- create\`.`);
-  return row.id;
-}
-
-const cli = (): Actor => {
-  let who = "unknown";
-  try {
-    who = userInfo().username;
-  } catch {
-    /* no user name: unknown */
-  }
-  return { kind: "cli", id: who, name: "cli" };
-};
-
-function explainApiError(err: unknown): never {
-  if (err instanceof ApiError) {
-    const lines = err.extra.errors?.map((e) => `  ${e.path}: ${e.message}`) ?? [];
-    throw new CliError(lines.length ? `${err.message.split(":")[0]}:\n${lines.join("\n")}` : err.message);
-  }
-  throw err;
-}
+const businessId = async (db: D1Database, slug: string) => (await businessOf(db, slug)).id;
+const cli = () => cliActor("catalog");
 
 async function exportCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parse(argv, { business: { type: "string" }, out: { type: "string" } }, USAGE);
@@ -98,7 +74,7 @@ async function applyCommand(argv: string[]): Promise<void> {
   const dryRun = values["dry-run"] === true;
   const { db, close } = await openDatabase(target);
   const result = await businessId(db, slug)
-    .then((id) => applyCatalog(db, cli(), id, parsed.data, new Date(), { dryRun }))
+    .then((id) => applyCatalog({ DB: db }, cli(), id, parsed.data, new Date(), { dryRun }))
     .catch(explainApiError)
     .finally(close);
   if (!result.changes.length) return console.log(`Nothing to change: business "${slug}" already is as ${path} says.`);

@@ -7,8 +7,8 @@
  * Local database by default, `--remote` for the deployed one.
  */
 import { simpleParser } from "mailparser";
-import { CliError, parse, runCli, targetOf } from "./lib/cli";
-import { d1Query, type SqlValue } from "./lib/d1";
+import { listEmailsOfAll, sentEmailById } from "../src/db/emails";
+import { CliError, parse, runCli, targetOf, withDatabase } from "./lib/cli";
 
 const USAGE = `Usage:
   npm run --silent mail -- list [--business <slug>] [--status <status>] [--booking <id>] [--limit <n>] [--json]
@@ -20,21 +20,6 @@ Options for every command:
 
 const STATUSES = ["pending", "sending", "retrying", "sent", "failed"];
 
-interface ListedRow {
-  id: string;
-  slug: string;
-  kind: string;
-  recipient: string;
-  status: string;
-  attempts: number;
-  unconfirmed_attempts: number;
-  subject: string | null;
-  last_error: string | null;
-  next_attempt_at: string | null;
-  created_at: string;
-  sent_at: string | null;
-}
-
 async function list(argv: string[]): Promise<void> {
   const { values, positionals } = parse(
     argv,
@@ -42,32 +27,12 @@ async function list(argv: string[]): Promise<void> {
     USAGE,
   );
   if (positionals.length) throw new CliError(`Unexpected argument: ${positionals[0]}\n\n${USAGE}`, 2);
-  const where: string[] = [];
-  const params: SqlValue[] = [];
-  if (typeof values.business === "string") {
-    where.push("b.slug = ?");
-    params.push(values.business);
-  }
-  if (typeof values.status === "string") {
-    if (!STATUSES.includes(values.status)) throw new CliError(`Invalid --status "${values.status}": one of ${STATUSES.join(", ")}.`, 2);
-    where.push("e.status = ?");
-    params.push(values.status);
-  }
-  if (typeof values.booking === "string") {
-    where.push("e.booking_id = ?");
-    params.push(values.booking);
-  }
+  const status = typeof values.status === "string" ? values.status : undefined;
+  if (status !== undefined && !STATUSES.includes(status)) throw new CliError(`Invalid --status "${status}": one of ${STATUSES.join(", ")}.`, 2);
   const limit = typeof values.limit === "string" ? Number(values.limit) : 20;
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new CliError(`Invalid --limit "${values.limit}": 1 to 1000.`, 2);
-  const [rows] = await d1Query<ListedRow>(targetOf(values), [
-    {
-      sql: `SELECT e.id, b.slug, e.kind, e.recipient, e.status, e.attempts, e.unconfirmed_attempts, e.subject, e.last_error, e.next_attempt_at, e.created_at, e.sent_at
-              FROM emails e JOIN businesses b ON b.id = e.business_id
-             ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
-             ORDER BY e.created_at DESC, e.id DESC LIMIT ${limit}`,
-      params,
-    },
-  ]);
+  const filter = { slug: typeof values.business === "string" ? values.business : undefined, status, bookingId: typeof values.booking === "string" ? values.booking : undefined, limit };
+  const rows = await withDatabase(targetOf(values), (db) => listEmailsOfAll(db, filter));
   if (values.json) return console.log(JSON.stringify(rows, null, 2));
   if (!rows.length) return console.log("No e-mails.");
   for (const r of rows) {
@@ -82,9 +47,7 @@ async function show(argv: string[]): Promise<void> {
   const { values, positionals } = parse(argv, { raw: { type: "boolean" }, html: { type: "boolean" } }, USAGE);
   if (positionals.length !== 1) throw new CliError(`Give one e-mail id (see \`npm run --silent mail -- list\`).\n\n${USAGE}`, 2);
   if (values.raw && values.html) throw new CliError("--raw and --html exclude each other.", 2);
-  const [[row]] = await d1Query<{ id: string; status: string; raw: string | null; last_error: string | null }>(targetOf(values), [
-    { sql: "SELECT id, status, raw, last_error FROM emails WHERE id = ?", params: [positionals[0]] },
-  ]);
+  const row = await withDatabase(targetOf(values), (db) => sentEmailById(db, positionals[0]));
   if (!row) throw new CliError(`No e-mail "${positionals[0]}".`);
   if (!row.raw) throw new CliError(`E-mail ${row.id} is ${row.status} and has not been composed yet${row.last_error ? ` (${row.last_error})` : ""}.`);
   if (values.raw) return void process.stdout.write(row.raw);

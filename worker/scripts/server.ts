@@ -12,7 +12,8 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, w
 import { tmpdir } from "node:os";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
-import { DEMO_BUSINESS_SQL, DEMO_SLUG, demoCatalog } from "../seed/demo";
+import { DEMO_BUSINESS, demoCatalog } from "../seed/demo";
+import { businessBySlug, ensureBusinessStatement } from "../src/db/businesses";
 import { CatalogFile } from "../src/contract/catalog-file";
 import { applyCatalog } from "../src/manage/catalog/file";
 import { applyMigrations } from "./lib/d1";
@@ -138,9 +139,9 @@ export async function prepareDatabase(target: Target): Promise<{ migrations: num
   const migrations = await applyMigrations(target);
   const { db, close } = await openDatabase(target);
   try {
-    const [, found] = await db.batch([db.prepare(DEMO_BUSINESS_SQL), db.prepare("SELECT id FROM businesses WHERE slug = ?").bind(DEMO_SLUG)]);
-    const demo = found.results[0] as { id: number };
-    const { changes } = await applyCatalog(db, { kind: "cli", id: "npm start", name: "cli" }, demo.id, CatalogFile.parse(demoCatalog), new Date());
+    await db.batch([ensureBusinessStatement(db, DEMO_BUSINESS)]);
+    const demo = (await businessBySlug(db, DEMO_BUSINESS.slug))!;
+    const { changes } = await applyCatalog({ DB: db }, { kind: "cli", id: "npm start", name: "cli" }, demo.id, CatalogFile.parse(demoCatalog), new Date());
     return { migrations, demoChanges: changes.length };
   } finally {
     await close();

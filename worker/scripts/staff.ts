@@ -5,29 +5,27 @@
  *
  * prints a one-time sign-in link (alone on its line) that expires in 24 hours: whoever opens it
  * sets the password of that e-mail's account, then signs in. This is how a business gets its first
- * owner; owners invite everyone else from the back office (Staff). `list` shows the staff.
- * The link's token is shown once: only its SHA-256 is stored (as for the back office's own
- * invitations, manage/staff.ts, whose rules this command applies to a database it reaches
- * through wrangler).
+ * owner; owners invite everyone else from the back office (Staff). `remove` takes someone off the
+ * staff (their sessions end at once); `list` shows the staff.
+ * The link's token is shown once: only its SHA-256 is stored. Invitations and removals are made
+ * by the Worker's own code (worker/src/manage/staff.ts), as in the back office, with their audit
+ * entries, whose actor is the CLI ("staff CLI").
  */
+import { activeStaffByEmail, listStaff } from "../src/db/staff";
 import { isEmail, isRole, normalizeStaffEmail } from "../src/domain/staff";
-import { newId } from "../src/lib/ids";
-import { sha256Hex } from "../src/lib/keys";
-import { randomToken } from "../src/lib/password";
+import { ApiError } from "../src/lib/errors";
 import { isoDateTime } from "../src/lib/time";
-import { CLI_INVITE_HOURS, invitePath } from "../src/manage/staff";
-import { CliError, parse, required, runCli, targetOf } from "./lib/cli";
-import { d1Query } from "./lib/d1";
+import { CLI_INVITE_HOURS, invitePath, inviteStaff, removeStaff } from "../src/manage/staff";
+import { businessOf, cliActor, CliError, explainApiError, parse, required, runCli, targetOf, withDatabase } from "./lib/cli";
 
 const USAGE = `Usage:
   npm run --silent staff -- invite --business <slug> --email <e-mail> --role owner|manager|front_desk [--name <name>] [--url <origin>]
+  npm run --silent staff -- remove --business <slug> --email <e-mail>
   npm run --silent staff -- list --business <slug> [--json]
 Options for every command:
   --url <origin>      where the back office is served, for the link (default http://localhost:8787; required with --remote)
   --remote            the deployed D1 database
   --persist-to <dir>  a local state directory other than .wrangler/state`;
-
-const unknownBusiness = (slug: string) => new CliError(`Unknown business "${slug}". See \`npm run --silent business -- list\`.`);
 
 function originOf(values: Record<string, string | boolean | undefined>): string {
   const raw = typeof values.url === "string" ? values.url.trim() : values.remote ? "" : `http://localhost:${process.env.PORT ?? "8787"}`;
@@ -55,58 +53,40 @@ async function invite(argv: string[]): Promise<void> {
   if (!isRole(role)) throw new CliError(`Invalid --role "${role}": owner, manager or front_desk.`, 2);
   const origin = originOf(values);
   const target = targetOf(values);
-  const emailNorm = normalizeStaffEmail(email);
+  const invitation = await withDatabase(target, async (db) => {
+    const business = await businessOf(db, slug);
+    return inviteStaff(db, cliActor("staff"), business.id, { email, name, role }, new Date(), CLI_INVITE_HOURS).catch((err) => {
+      if (err instanceof ApiError && /on the staff already/.test(err.message)) throw new CliError(`${email} is on the staff of "${slug}" already. They sign in at ${origin}/admin/${slug}/sign-in.`);
+      return explainApiError(err);
+    });
+  });
+  console.error(`Invited ${email} as ${role} of "${slug}". The link works once, until ${isoDateTime(invitation.expiresAt)} (UTC):`);
+  console.log(`${origin}${invitePath(invitation.token)}`);
+}
 
-  const [[business], [existing]] = await d1Query<any>(target, [
-    { sql: "SELECT id FROM businesses WHERE slug = ?", params: [slug] },
-    {
-      sql: "SELECT u.id, u.password_hash IS NOT NULL AS active FROM staff_users u JOIN businesses b ON b.id = u.business_id WHERE b.slug = ? AND u.email_norm = ? AND u.removed_at IS NULL",
-      params: [slug, emailNorm],
-    },
-  ]);
-  if (!business) throw unknownBusiness(slug);
-  if (existing?.active) throw new CliError(`${email} is on the staff of "${slug}" already. They sign in at ${origin}/admin/${slug}/sign-in.`);
-
-  const now = new Date();
-  const ts = isoDateTime(now);
-  const token = randomToken();
-  const staffId = existing?.id ?? newId(now.getTime());
-  const expiresAt = isoDateTime(new Date(now.getTime() + CLI_INVITE_HOURS * 3_600_000));
-  // One command, one transaction: the user (new, or still pending: the new role), the link, the audit entry.
-  await d1Query(target, [
-    existing
-      ? { sql: "UPDATE staff_users SET role = ?, name = ?, updated_at = ? WHERE id = ? AND password_hash IS NULL", params: [role, name, ts, staffId] }
-      : {
-          sql: "INSERT INTO staff_users (id, business_id, email, email_norm, name, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-          params: [staffId, business.id, email, emailNorm, name, role, ts, ts],
-        },
-    {
-      sql: "INSERT INTO staff_invites (token_hash, business_id, staff_id, purpose, created_by, created_at, expires_at) VALUES (?, ?, ?, 'invite', 'staff CLI', ?, ?)",
-      params: [await sha256Hex(token), business.id, staffId, ts, expiresAt],
-    },
-    {
-      sql: `INSERT INTO audit_log (id, business_id, at, actor_kind, actor_id, actor_name, action, entity, entity_id, summary, before, after)
-            VALUES (?, ?, ?, 'cli', 'staff-cli', 'staff CLI', 'invited', 'staff', ?, ?, NULL, ?)`,
-      params: [newId(now.getTime()), business.id, ts, staffId, `Invited ${email} as ${role.replace("_", " ")}`, JSON.stringify({ email, role })],
-    },
-  ]);
-  console.error(`Invited ${email} as ${role} of "${slug}". The link works once, until ${expiresAt} (UTC):`);
-  console.log(`${origin}${invitePath(token)}`);
+/** Someone off the staff: they cannot sign in any more and their sessions end (the business keeps an owner). */
+async function remove(argv: string[]): Promise<void> {
+  const { values, positionals } = parse(argv, { business: { type: "string" }, email: { type: "string" } }, USAGE);
+  if (positionals.length) throw new CliError(`Unexpected argument: ${positionals[0]}\n\n${USAGE}`, 2);
+  const slug = required(values, "business", USAGE);
+  const email = required(values, "email", USAGE);
+  await withDatabase(targetOf(values), async (db) => {
+    const business = await businessOf(db, slug);
+    const user = await activeStaffByEmail(db, business.id, normalizeStaffEmail(email));
+    if (!user) throw new CliError(`${email} is not on the staff of "${slug}".`);
+    await removeStaff(db, cliActor("staff"), business.id, user.id, new Date()).catch(explainApiError);
+  });
+  console.log(`Removed ${email} from the staff of "${slug}". Their sessions ended.`);
 }
 
 async function list(argv: string[]): Promise<void> {
   const { values, positionals } = parse(argv, { business: { type: "string" }, json: { type: "boolean" } }, USAGE);
   if (positionals.length) throw new CliError(`Unexpected argument: ${positionals[0]}\n\n${USAGE}`, 2);
   const slug = required(values, "business", USAGE);
-  const [businesses, rows] = await d1Query<any>(targetOf(values), [
-    { sql: "SELECT id FROM businesses WHERE slug = ?", params: [slug] },
-    {
-      sql: `SELECT u.email, u.name, u.role, CASE WHEN u.password_hash IS NULL THEN 'invited' ELSE 'active' END AS status, u.created_at
-              FROM staff_users u JOIN businesses b ON b.id = u.business_id WHERE b.slug = ? AND u.removed_at IS NULL ORDER BY u.email_norm`,
-      params: [slug],
-    },
-  ]);
-  if (!businesses.length) throw unknownBusiness(slug);
+  const staff = await withDatabase(targetOf(values), async (db) => listStaff(db, (await businessOf(db, slug)).id, new Date()));
+  const rows = staff
+    .map((u) => ({ email: u.email, name: u.name, role: u.role, status: u.password_hash === null ? "invited" : "active", created_at: u.created_at }))
+    .sort((a, b) => (a.email.toLowerCase() < b.email.toLowerCase() ? -1 : 1));
   if (values.json) return console.log(JSON.stringify(rows, null, 2));
   if (!rows.length) return console.log(`Business "${slug}" has no staff yet. Invite its first owner with \`staff -- invite --role owner\`.`);
   for (const r of rows) console.log(`${r.email}\t${r.role}\t${r.status}\t${r.name ?? ""}`);
@@ -115,6 +95,7 @@ async function list(argv: string[]): Promise<void> {
 await runCli(async () => {
   const [command, ...rest] = process.argv.slice(2);
   if (command === "invite") return invite(rest);
+  if (command === "remove") return remove(rest);
   if (command === "list") return list(rest);
   if (!command || command === "help" || command === "--help" || command === "-h") return console.log(USAGE);
   throw new CliError(`Unknown command "${command}".\n\n${USAGE}`, 2);

@@ -18,5 +18,8 @@ export const DEMO_SLUG = "demo";
 /** The demo's catalog file, as JSON (parse it with contract/catalog-file.ts CatalogFile). */
 export const demoCatalog: unknown = demoCatalogJson;
 
-/** The demo business's row, made before its catalog is applied (INSERT OR IGNORE: kept when it exists). */
-export const DEMO_BUSINESS_SQL = "INSERT OR IGNORE INTO businesses (slug, title, created_at) VALUES ('demo', 'Blue Wave Surf & Yoga Camp', '2026-01-01T00:00:00Z')";
+/** The demo business's row, made before its catalog is applied (kept when it exists): db/businesses.ts ensureBusinessStatement. */
+export const DEMO_BUSINESS = { slug: DEMO_SLUG, title: "Blue Wave Surf & Yoga Camp", createdAt: "2026-01-01T00:00:00Z" };
+
+/** The same row as SQL, for the worker tests' setup. */
+export const DEMO_BUSINESS_SQL = `INSERT OR IGNORE INTO businesses (slug, title, created_at) VALUES ('${DEMO_BUSINESS.slug}', '${DEMO_BUSINESS.title}', '${DEMO_BUSINESS.createdAt}')`;

@@ -179,7 +179,7 @@ describe("references and bad input", () => {
     const rates = async (id: number) => (await b.admin(`/catalog/products/${id}`)).body.data.rates;
     const before = { surf: await rates(ids.surf), yoga: await rates(ids.yoga), footprint: await footprint(b.businessId) };
     const actor = { kind: "cli" as const, id: "test", name: "catalog test" };
-    const refused = await updateProducts(env.DB, actor, b.businessId, [
+    const refused = await updateProducts(env, actor, b.businessId, [
       { id: ids.surf, patch: { rates: [{ amount: 31, unit: "person", per: "day" }] } },
       { id: ids.yoga, patch: { rates: [{ amount: -1 }] } },
     ], new Date(NOW)).catch((err) => err);
@@ -188,7 +188,7 @@ describe("references and bad input", () => {
     expect(refused.extra.errors.map((e: { path: string }) => e.path)).toEqual([`${ids.yoga}.rates.0.amount`]);
     expect({ surf: await rates(ids.surf), yoga: await rates(ids.yoga), footprint: await footprint(b.businessId) }).toEqual(before);
 
-    const saved = await updateProducts(env.DB, actor, b.businessId, [
+    const saved = await updateProducts(env, actor, b.businessId, [
       { id: ids.surf, patch: { rates: [{ amount: 31, unit: "person", per: "day" }] } },
       { id: ids.yoga, patch: { rates: before.yoga.map((r: object) => r) } },
     ], new Date(NOW));
@@ -196,7 +196,7 @@ describe("references and bad input", () => {
     expect((await rates(ids.surf)).map((r: { amount: number }) => r.amount)).toEqual([31]);
     expect(await rates(ids.yoga)).toEqual(before.yoga);
     // Put back what the later tests quote.
-    await updateProducts(env.DB, actor, b.businessId, [{ id: ids.surf, patch: { rates: before.surf } }], new Date(NOW));
+    await updateProducts(env, actor, b.businessId, [{ id: ids.surf, patch: { rates: before.surf } }], new Date(NOW));
   });
 
   it("names each missing or wrong reference in one 422, and changes nothing", async () => {

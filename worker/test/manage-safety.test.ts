@@ -117,7 +117,7 @@ describe("capacity never falls below what is held or booked", () => {
       },
     });
     const actor = { kind: "key" as const, id: "race", name: "race" };
-    const err = await updateProduct(db, actor, b.businessId, night, { capacity: 1 }, new Date(later(3600))).catch((e) => e);
+    const err = await updateProduct({ DB: db }, actor, b.businessId, night, { capacity: 1 }, new Date(later(3600))).catch((e) => e);
     expect(raced).toBe(true);
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(409);

@@ -272,7 +272,7 @@ describe("query plans of the hot queries", () => {
 
   it("the persons full-text search goes through the trigram index, not a scan of persons", async () => {
     const { db, seen } = recorder();
-    await db.batch(listPersonsStatements(db, 1, { query: "silva lisbon", order: ["p.last_name ASC"], page: 1, limit: 10 }));
+    await db.batch(listPersonsStatements(db, 1, { query: "silva lisbon", order: [{ field: "last_name", desc: false }], page: 1, limit: 10 }));
     const explained = await explainAll(seen);
     expectIndexed(explained);
     expect(explained.flatMap((e) => e.plan).join("\n")).toMatch(/persons_fts VIRTUAL TABLE INDEX \d+:M/);
@@ -304,7 +304,7 @@ describe("query plans of the hot queries", () => {
 
   it("the persons list sorted by name pages through an index of the business", async () => {
     const { db, seen } = recorder();
-    await db.batch(listPersonsStatements(db, 1, { order: ["p.last_name ASC", "p.first_name ASC"], page: 1, limit: 10 }));
+    await db.batch(listPersonsStatements(db, 1, { order: [{ field: "last_name", desc: false }, { field: "first_name", desc: false }], page: 1, limit: 10 }));
     expectIndexed(await explainAll(seen));
   });
 });

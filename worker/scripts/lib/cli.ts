@@ -1,5 +1,11 @@
 /** What the command-line tools share: argument parsing, the target database, the signing secret, errors. */
+import { userInfo } from "node:os";
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import type { Actor } from "../../src/db/audit-log";
+import { businessBySlug } from "../../src/db/businesses";
+import type { Business } from "../../src/domain/catalog";
+import { ApiError } from "../../src/lib/errors";
+import { openDatabase } from "./database";
 import { ensureDevVars } from "./dev-vars";
 import type { Target } from "./wrangler";
 
@@ -56,6 +62,50 @@ export function signingSecret(target: Target): string {
     return secret;
   }
   return ensureDevVars().vars.KEY_SIGNING_SECRET;
+}
+
+/**
+ * Who a CLI's changes are made by, in the audit log (GET /private/audit, the back office's
+ * Account screen): kind "cli", named by the CLI ("keys CLI"), with the operating-system user
+ * who ran it as its id.
+ */
+export function cliActor(tool: string): Actor {
+  let who = "unknown";
+  try {
+    who = userInfo().username;
+  } catch {
+    /* no user name: unknown */
+  }
+  return { kind: "cli", id: who, name: `${tool} CLI` };
+}
+
+/**
+ * Run `work` on the target's database (lib/database.ts: the very D1 the Worker uses, handed to
+ * the Worker's own code in worker/src/manage/ and worker/src/db/), and close it after.
+ */
+export async function withDatabase<T>(target: Target, work: (db: D1Database) => Promise<T>): Promise<T> {
+  const { db, close } = await openDatabase(target);
+  try {
+    return await work(db);
+  } finally {
+    await close();
+  }
+}
+
+/** The business of a slug, or the error that says how to find or make one. */
+export async function businessOf(db: D1Database, slug: string): Promise<Business> {
+  const business = await businessBySlug(db, slug);
+  if (!business) throw new CliError(`Unknown business "${slug}". See \`npm run --silent business -- list\`, or create it with \`npm run --silent business -- create\`.`);
+  return business;
+}
+
+/** A refusal of manage/ (an ApiError: 404, 409, 422) told as the CLI's error, with each field's message. */
+export function explainApiError(err: unknown): never {
+  if (err instanceof ApiError) {
+    const lines = err.extra.errors?.map((e) => `  ${e.path}: ${e.message}`) ?? [];
+    throw new CliError(lines.length ? `${err.message.split(":")[0]}:\n${lines.join("\n")}` : err.message);
+  }
+  throw err;
 }
 
 /** Run a command's main function: CliErrors print their message, anything else its stack. */

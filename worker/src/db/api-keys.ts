@@ -12,6 +12,11 @@ export async function listApiKeyRows(db: D1Database, businessId: number): Promis
   return (await db.prepare("SELECT id, name, scope, created_at, revoked_at FROM api_keys WHERE business_id = ? ORDER BY revoked_at IS NOT NULL, created_at, name").bind(businessId).all<ApiKeyRow>()).results;
 }
 
+/** The business's active key of a name (the keys CLI names keys; names of active keys are unique). */
+export async function activeApiKeyByName(db: D1Database, businessId: number, name: string): Promise<ApiKeyRow | null> {
+  return db.prepare("SELECT id, name, scope, created_at, revoked_at FROM api_keys WHERE business_id = ? AND name = ? AND revoked_at IS NULL").bind(businessId, name).first<ApiKeyRow>();
+}
+
 /** A new key's record; the partial unique index refuses a second active key of the same name. */
 export function insertApiKeyStatement(db: D1Database, businessId: number, key: { id: string; name: string; scope: string; hash: string }, now: Date): D1PreparedStatement {
   return db

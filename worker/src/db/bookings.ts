@@ -1,4 +1,5 @@
 import { isoDateTime } from "../lib/time";
+import { conditions, inList, inRange, type Conditions, type Range } from "./list-filters";
 
 export interface BookingRow {
   id: string;
@@ -54,6 +55,34 @@ export async function bookerRow(db: D1Database, businessId: number, bookingId: s
     .prepare("SELECT * FROM bookers WHERE booking_id = ? AND business_id = ?")
     .bind(bookingId, businessId)
     .first<{ id: string; booking_id: string; person_id: string; person_snapshot: string; company_name: string | null; tax_number: string | null }>();
+}
+
+/** The filters of a bookings list (GET /private/bookings, the back office's Bookings screen), every one optional. */
+export interface BookingFilter {
+  statuses?: string[];
+  startDate?: Range;
+  endDate?: Range;
+  createdAt?: Range;
+  referenceNumber?: number;
+  referenceYear?: string;
+}
+
+/** A bookings filter as SQL conditions on the booking `b`, for listBookings(). */
+export function bookingConditions(f: BookingFilter): Conditions {
+  const c = conditions();
+  inList(c, "b.status", f.statuses);
+  inRange(c, "b.start_date", f.startDate);
+  inRange(c, "b.end_date", f.endDate);
+  inRange(c, "b.created_at", f.createdAt);
+  if (f.referenceNumber !== undefined) {
+    c.where.push("b.reference_number = ?");
+    c.params.push(f.referenceNumber);
+  }
+  if (f.referenceYear !== undefined) {
+    c.where.push("b.reference_year = ?");
+    c.params.push(f.referenceYear);
+  }
+  return c;
 }
 
 export interface BookingQuery {

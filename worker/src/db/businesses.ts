@@ -1,5 +1,6 @@
 import { readConfig, type BusinessConfig } from "../contract/config";
 import type { Business, BusinessRow } from "../domain/catalog";
+import { isoDateTime } from "../lib/time";
 
 /**
  * SQL: the business `b` is at the catalog version bound here, as this process knows it. A
@@ -45,6 +46,47 @@ export async function businessById(db: D1Database, id: number): Promise<Business
 export async function businessBySlug(db: D1Database, slug: string): Promise<Business | null> {
   const row = await db.prepare("SELECT * FROM businesses WHERE slug = ?").bind(slug).first<BusinessRow>();
   return row ? toBusiness(row) : null;
+}
+
+export interface BusinessListRow {
+  id: number;
+  slug: string;
+  title: string;
+  created_at: string;
+}
+
+/** Every business, in id order (the business CLI's list). */
+export async function listBusinesses(db: D1Database): Promise<BusinessListRow[]> {
+  return (await db.prepare("SELECT id, slug, title, created_at FROM businesses ORDER BY id").all<BusinessListRow>()).results;
+}
+
+/**
+ * The id a new business is given: one past the largest. A concurrent creation that takes it
+ * first makes the INSERT clash (isBusinessIdTaken), and the creation is planned again.
+ */
+export async function nextBusinessId(db: D1Database): Promise<number> {
+  return ((await db.prepare("SELECT COALESCE(MAX(id), 0) + 1 AS id FROM businesses").first<{ id: number }>())?.id ?? 1);
+}
+
+/** A new business and its one default currency, to write in one batch (with its audit entry). */
+export function insertBusinessStatements(
+  db: D1Database,
+  b: { id: number; slug: string; title: string; companyName: string; config: string },
+  currency: { isoCode: string; title: string; symbol: string },
+  now: Date,
+): D1PreparedStatement[] {
+  return [
+    db.prepare("INSERT INTO businesses (id, slug, title, company_name, config, created_at) VALUES (?, ?, ?, ?, ?, ?)").bind(b.id, b.slug, b.title, b.companyName, b.config, isoDateTime(now)),
+    db.prepare("INSERT INTO currencies (business_id, iso_code, title, symbol, exchange_rate, is_default) VALUES (?, ?, ?, ?, 1, 1)").bind(b.id, currency.isoCode, currency.title, currency.symbol),
+  ];
+}
+
+export const isDuplicateSlug = (err: unknown) => /UNIQUE constraint failed: businesses\.slug/.test(String((err as Error)?.message ?? err));
+export const isBusinessIdTaken = (err: unknown) => /UNIQUE constraint failed: businesses\.id/.test(String((err as Error)?.message ?? err));
+
+/** The business of a slug, made bare (title only) when it is missing: the demo's, before its catalog file is applied. */
+export function ensureBusinessStatement(db: D1Database, b: { slug: string; title: string; createdAt: string }): D1PreparedStatement {
+  return db.prepare("INSERT OR IGNORE INTO businesses (slug, title, created_at) VALUES (?, ?, ?)").bind(b.slug, b.title, b.createdAt);
 }
 
 export interface KeyRecord {

@@ -56,7 +56,7 @@ export function emailStatements(db: D1Database, businessId: number, bookingId: s
 }
 
 /** The business's EmailDelivery Durable Object (one per business). */
-export function mailStub(env: Env, businessId: number) {
+export function mailStub(env: Pick<Env, "EMAIL_DELIVERY">, businessId: number) {
   return env.EMAIL_DELIVERY.get(env.EMAIL_DELIVERY.idFromName(`business:${businessId}`));
 }
 
@@ -65,7 +65,7 @@ export function mailStub(env: Env, businessId: number) {
  * caller does not wait for the sending). Never throws: the e-mails are safe in D1, and a lost
  * kick is made up by the next one or by the scheduled upkeep.
  */
-export async function kickMail(env: Env, businessId: number): Promise<void> {
+export async function kickMail(env: Pick<Env, "EMAIL_DELIVERY">, businessId: number): Promise<void> {
   try {
     await mailStub(env, businessId).kick(businessId);
   } catch (err) {
@@ -301,3 +301,45 @@ export async function recipientDayCount(db: D1Database, businessId: number, reci
 }
 /** BusinessConfig's default of max_emails_per_recipient_per_day. */
 export const RECIPIENT_DAY_DEFAULT = 5;
+
+/** An e-mail of any business as the mail CLI lists it, with its business's slug. */
+export interface ListedEmailRow {
+  id: string;
+  slug: string;
+  kind: string;
+  recipient: string;
+  status: string;
+  attempts: number;
+  unconfirmed_attempts: number;
+  subject: string | null;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  sent_at: string | null;
+}
+
+/** The newest e-mails of every business (or of one, by slug), for the mail CLI. */
+export async function listEmailsOfAll(db: D1Database, f: { slug?: string; status?: string; bookingId?: string; limit: number }): Promise<ListedEmailRow[]> {
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  for (const [condition, value] of [["b.slug = ?", f.slug], ["e.status = ?", f.status], ["e.booking_id = ?", f.bookingId]] as const) {
+    if (value === undefined) continue;
+    where.push(condition);
+    params.push(value);
+  }
+  const rows = await db
+    .prepare(
+      `SELECT e.id, b.slug, e.kind, e.recipient, e.status, e.attempts, e.unconfirmed_attempts, e.subject, e.last_error, e.next_attempt_at, e.created_at, e.sent_at
+         FROM emails e JOIN businesses b ON b.id = e.business_id
+        ${where.length ? `WHERE ${where.join(" AND ")}` : ""}
+        ORDER BY e.created_at DESC, e.id DESC LIMIT ?`,
+    )
+    .bind(...params, f.limit)
+    .all<ListedEmailRow>();
+  return rows.results;
+}
+
+/** One e-mail of any business as it was sent (its MIME message), for the mail CLI. */
+export async function sentEmailById(db: D1Database, id: string): Promise<{ id: string; status: string; raw: string | null; last_error: string | null } | null> {
+  return db.prepare("SELECT id, status, raw, last_error FROM emails WHERE id = ?").bind(id).first();
+}

@@ -26,7 +26,7 @@ export function outboxStatements(db: D1Database, businessId: number, events: Pen
 }
 
 /** The business's WebhookDelivery Durable Object (one per business). */
-export function deliveryStub(env: Env, businessId: number) {
+export function deliveryStub(env: Pick<Env, "WEBHOOK_DELIVERY">, businessId: number) {
   return env.WEBHOOK_DELIVERY.get(env.WEBHOOK_DELIVERY.idFromName(`business:${businessId}`));
 }
 
@@ -35,7 +35,7 @@ export function deliveryStub(env: Env, businessId: number) {
  * (the caller does not wait for the deliveries). Never throws: the events are safe in D1 and the
  * DO's alarm, set while subscriptions exist, delivers them anyway.
  */
-export function kickDelivery(env: Env, businessId: number): Promise<void> {
+export function kickDelivery(env: Pick<Env, "WEBHOOK_DELIVERY">, businessId: number): Promise<void> {
   return tell(businessId, "webhook kick failed", () => deliveryStub(env, businessId).kick(businessId));
 }
 
@@ -44,7 +44,7 @@ export function kickDelivery(env: Env, businessId: number): Promise<void> {
  * now, so from here on an alarm stands while the subscription lives. Never throws (the periodic
  * sweep of another live subscription, or the next wake, catches up).
  */
-export function wakeDelivery(env: Env, businessId: number): Promise<void> {
+export function wakeDelivery(env: Pick<Env, "WEBHOOK_DELIVERY">, businessId: number): Promise<void> {
   return tell(businessId, "webhook wake failed", () => deliveryStub(env, businessId).wake(businessId));
 }
 

@@ -1,5 +1,6 @@
 import { PERSON_DATA_FIELDS, normalizeEmail, type PersonData } from "../domain/persons";
 import { isoDateTime } from "../lib/time";
+import { orderSql, type Sort } from "./list-filters";
 
 /** A persons row as D1 returns it. */
 export interface PersonRow {
@@ -163,6 +164,17 @@ export async function personWithDerived(db: D1Database, businessId: number, id: 
     .first<PersonWithDerived>();
 }
 
+/** The fields GET /private/persons sorts by (`sort_by`), and their columns. */
+export const PERSON_SORT_FIELDS = ["first_name", "last_name", "full_name", "country", "birth_date"] as const;
+export type PersonSortField = (typeof PERSON_SORT_FIELDS)[number];
+const PERSON_SORT_COLUMNS: Record<PersonSortField, string> = {
+  first_name: "p.first_name COLLATE NOCASE",
+  last_name: "p.last_name COLLATE NOCASE",
+  full_name: "(COALESCE(p.first_name, '') || ' ' || COALESCE(p.last_name, '')) COLLATE NOCASE",
+  country: "p.country_code",
+  birth_date: "p.birth_date",
+};
+
 export interface PersonFilters {
   query?: string;
   first_name?: string;
@@ -176,7 +188,7 @@ export interface PersonFilters {
   nationality_code?: string;
   country_code?: string;
   phone_country_code?: string;
-  order: string[];
+  order: Sort<PersonSortField>[];
   page: number;
   limit: number;
 }
@@ -260,7 +272,7 @@ export function listPersonsStatements(db: D1Database, businessId: number, f: Per
   }
   if (f.is_guest !== undefined) where.push(`${f.is_guest ? "" : "NOT "}EXISTS (SELECT 1 FROM guests g WHERE g.person_id = p.id)`);
   if (f.is_booker !== undefined) where.push(`${f.is_booker ? "" : "NOT "}EXISTS (SELECT 1 FROM bookers k WHERE k.person_id = p.id)`);
-  const order = [...f.order, "p.created_at ASC", "p.id ASC"].join(", ");
+  const order = [...orderSql(f.order, PERSON_SORT_COLUMNS), "p.created_at ASC", "p.id ASC"].join(", ");
   const whereSql = where.join(" AND ");
   return [
     db

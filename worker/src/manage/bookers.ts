@@ -4,14 +4,14 @@
  */
 import type { BookerUpdate } from "../contract/private";
 import { bookerEmailFlow, bookerUpdateEvents, changedFields, mergePersonData, normalizeEmail, type PersonData } from "../domain/persons";
-import { auditStatements, type Actor } from "../db/audit-log";
+import type { Actor } from "../db/audit-log";
 import { bookerRow, bookerStillOfStatement, bookingRow, updateBookerStatement } from "../db/bookings";
-import { kickDelivery, outboxStatements } from "../db/outbox";
 import { insertPersonStatement, isEmailClash, personsByEmail, personsWithDerivedByIds, rowToData, updatePersonStatement } from "../db/persons";
 import { ApiError, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { isoDateTime } from "../lib/time";
 import { checkRefs, isGuardFailure, personInput } from "./input";
+import { write } from "./write";
 
 /** Which of the three e-mail flows ran (the back office says so after the change). */
 export type BookerFlow = "same_person" | "change_email" | "create_new" | "merge_existing";
@@ -68,8 +68,8 @@ export async function updateBooker(env: Env, actor: Actor, businessId: number, b
       taxNumber: entered.tax_number !== undefined ? entered.tax_number : booker.tax_number,
       updatedAt: isoDateTime(now),
     }),
-    ...outboxStatements(db, businessId, bookerUpdateEvents(flow, personId, bookingId, personChanged), now),
-    ...auditStatements(db, businessId, actor, [
+  );
+  const audit = [
       {
         action: "updated",
         entity: "booker",
@@ -78,15 +78,13 @@ export async function updateBooker(env: Env, actor: Actor, businessId: number, b
         before: Object.fromEntries(changed.map((k) => [k, (oldSnapshot as Record<string, unknown>)[k] ?? null])),
         after: Object.fromEntries(changed.map((k) => [k, (snapshot as Record<string, unknown>)[k] ?? null])),
       },
-    ], now),
-  );
+  ];
   try {
-    await db.batch(statements);
+    await write(env, actor, businessId, now, { statements, events: bookerUpdateEvents(flow, personId, bookingId, personChanged), audit });
   } catch (err) {
     if (isGuardFailure(err)) throw new ApiError(409, "conflict", "The booker was changed meanwhile; retry.");
     if (isEmailClash(err)) throw new ApiError(409, "email_taken", "Another person took this e-mail meanwhile; retry.");
     throw err;
   }
-  await kickDelivery(env, businessId);
   return flow.kind as BookerFlow;
 }

@@ -7,13 +7,13 @@ import { releaseBookingStatement } from "../db/allocations";
 import { auditStatements, type Actor } from "../db/audit-log";
 import { bookerRow, bookingConfirmedGuard, bookingRow, cancelBookingStatement } from "../db/bookings";
 import { businessById } from "../db/businesses";
-import { bookerMailTarget, emailStatements, kickMail } from "../db/emails";
+import { bookerMailTarget, emailStatements } from "../db/emails";
 import { bookingEmails } from "../domain/email/plan";
 import { insertBookingNoteStatement } from "../db/booking-notes";
-import { kickDelivery, outboxStatements } from "../db/outbox";
 import { ApiError, invalid, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { isGuardFailure } from "./input";
+import { write } from "./write";
 
 const reference = (b: { reference_year: string; reference_number: number }) => `${b.reference_year}-${b.reference_number}`;
 
@@ -31,21 +31,16 @@ export async function cancelBooking(env: Env, actor: Actor, businessId: number, 
   // The booker's cancellation e-mail and the business's notifications, written with the cancellation.
   const emails = bookingEmails("cancelled", bookingId, bookerMailTarget(booker), business.config);
   try {
-    await db.batch([
-      bookingConfirmedGuard(db, businessId, bookingId),
-      cancelBookingStatement(db, businessId, bookingId, now),
-      releaseBookingStatement(db, businessId, bookingId, now),
-      ...outboxStatements(db, businessId, [bookingEvent("BookingCancelled", bookingId)], now),
-      ...auditStatements(db, businessId, actor, [
-        { action: "cancelled", entity: "booking", entityId: bookingId, summary: `Cancelled booking ${reference(booking)}`, before: { status: "confirmed" }, after: { status: "cancelled" } },
-      ], now),
-      ...emailStatements(db, businessId, bookingId, emails, now),
-    ]);
+    await write(env, actor, businessId, now, {
+      statements: [bookingConfirmedGuard(db, businessId, bookingId), cancelBookingStatement(db, businessId, bookingId, now), releaseBookingStatement(db, businessId, bookingId, now)],
+      events: [bookingEvent("BookingCancelled", bookingId)],
+      audit: [{ action: "cancelled", entity: "booking", entityId: bookingId, summary: `Cancelled booking ${reference(booking)}`, before: { status: "confirmed" }, after: { status: "cancelled" } }],
+      emails: emailStatements(db, businessId, bookingId, emails, now),
+    });
   } catch (err) {
     if (isGuardFailure(err)) throw already;
     throw err;
   }
-  await Promise.all([kickDelivery(env, businessId), emails.length ? kickMail(env, businessId) : undefined]);
 }
 
 export const NOTE_MAX = 2000;

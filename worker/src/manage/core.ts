@@ -8,15 +8,15 @@
  */
 import type { CatalogState, ProductEntity } from "../domain/catalog-admin";
 import { capacityChanged, capacityConflicts, eventOf, rowKey, type CatalogPlan, type CapacityConflict, type InventoryRow, type Usage } from "../domain/catalog-plan";
-import { auditStatements, type Actor } from "../db/audit-log";
+import type { Actor } from "../db/audit-log";
 import { capacityGuard, catalogStateFrom, catalogStateStatements, inventoryRowsFrom, inventoryRowsStatement, planStatements, usageFrom, usageStatement, versionGuard } from "../db/catalog-admin";
-import { outboxStatements } from "../db/outbox";
 import { ApiError } from "../lib/errors";
 import type { z } from "@hono/zod-openapi";
 import { dateIn } from "../lib/time";
 import { readConfig } from "../contract/config";
+import { write, type Store } from "./write";
 
-export type { Actor };
+export type { Actor, Store };
 
 /** The business's catalog state; 404 when the business does not exist. */
 export async function readState(db: D1Database, businessId: number): Promise<CatalogState> {
@@ -44,17 +44,19 @@ const ATTEMPTS = 4;
 const RACE = /catalog_changed|capacity_below_used|UNIQUE constraint failed: \w+\.id\b/;
 
 /**
- * Plan on the current state and write the plan (see the module comment); answers the planner's
- * result. Nothing is written when the plan changes nothing. `dryRun`: planned and checked, not written.
+ * Plan on the current state and write the plan (see the module comment) through write(), which
+ * tells the delivery object of its events once it committed; answers the planner's result.
+ * Nothing is written when the plan changes nothing. `dryRun`: planned and checked, not written.
  */
 export async function commit<T>(
-  db: D1Database,
+  store: Store,
   actor: Actor,
   businessId: number,
   now: Date,
   planner: (state: CatalogState, reads: D1Result[]) => Promise<Planned<T>> | Planned<T>,
   options: CommitOptions = {},
 ): Promise<Planned<T>> {
+  const db = store.DB;
   for (let attempt = 1; ; attempt++) {
     const head = catalogStateStatements(db, businessId);
     const results = await db.batch([...head, ...(options.reads?.(db) ?? [])]);
@@ -76,11 +78,13 @@ export async function commit<T>(
       versionGuard(db, businessId, state.version),
       ...planStatements(db, businessId, plan, now),
       ...(affected.length ? [capacityGuard(db, businessId, affected.map((p) => p.id), today, now)] : []),
-      ...auditStatements(db, businessId, actor, plan.changes.map((c) => ({ action: c.action, entity: c.entity, entityId: c.entity_id === null ? null : String(c.entity_id), summary: c.summary, before: c.before, after: c.after })), now),
-      ...outboxStatements(db, businessId, plan.changes.map(eventOf), now),
     ];
     try {
-      await db.batch(statements);
+      await write(store, actor, businessId, now, {
+        statements,
+        audit: plan.changes.map((c) => ({ action: c.action, entity: c.entity, entityId: c.entity_id === null ? null : String(c.entity_id), summary: c.summary, before: c.before, after: c.after })),
+        events: plan.changes.map(eventOf),
+      });
       return planned;
     } catch (err) {
       const message = String((err as Error)?.message ?? err);

@@ -2,11 +2,12 @@
  * The business's own action on its e-mails, the same whoever asks (the private API, the back
  * office's Outbox): a resend, in one batch with its audit entry.
  */
-import { auditStatements, type Actor } from "../db/audit-log";
-import { emailById, kickMail, newEmailId, resendStatements, type EmailRow } from "../db/emails";
+import type { Actor } from "../db/audit-log";
+import { emailById, newEmailId, resendStatements, type EmailRow } from "../db/emails";
 import { SECRET_KINDS, type EmailKind } from "../domain/email/plan";
 import { ApiError, notFound } from "../lib/errors";
 import { isGuardFailure } from "./input";
+import { write } from "./write";
 
 const inFlight = () => new ApiError(409, "conflict", "The e-mail is still on its way (pending, sending or retrying); it can be resent once it is sent or has failed.");
 
@@ -25,16 +26,15 @@ export async function resendEmail(env: Env, actor: Actor, businessId: number, em
   if (original.status !== "sent" && original.status !== "failed") throw inFlight();
   const id = newEmailId(now.getTime());
   try {
-    await db.batch([
-      ...resendStatements(db, original, id, now),
-      ...auditStatements(db, businessId, actor, [
-        { action: "resent", entity: "email", entityId: original.id, summary: `Resent the ${original.kind.replaceAll("_", " ")} e-mail to ${original.recipient}`, after: { email_id: id } },
-      ], now),
-    ]);
+    // The resent e-mail is the batch's e-mail: write() tells the mail object once it committed.
+    await write(env, actor, businessId, now, {
+      statements: [],
+      emails: resendStatements(db, original, id, now),
+      audit: [{ action: "resent", entity: "email", entityId: original.id, summary: `Resent the ${original.kind.replaceAll("_", " ")} e-mail to ${original.recipient}`, after: { email_id: id } }],
+    });
   } catch (err) {
     if (isGuardFailure(err)) throw inFlight();
     throw err;
   }
-  await kickMail(env, businessId);
   return (await emailById(db, businessId, id))!;
 }

@@ -7,16 +7,16 @@ import type { z } from "@hono/zod-openapi";
 import type { BookingRelatedWrite, GuestCreate, GuestUpdate } from "../contract/private";
 import { guestEvent } from "../domain/events";
 import { bookerEmailFlow, changedFields, mergePersonData, normalizeEmail, planGuestAdd, planGuestUpdate, type PersonData } from "../domain/persons";
-import { auditStatements, type Actor } from "../db/audit-log";
+import type { Actor } from "../db/audit-log";
 import { bookingConfirmedGuard, bookingRow } from "../db/bookings";
 import { deleteGuestStatement, guestExistsGuard, guestRow, updateGuestStatement } from "../db/guests";
-import { kickDelivery, outboxStatements } from "../db/outbox";
 import { insertGuestStatement } from "../db/people";
 import { insertPersonStatement, isEmailClash, personsByEmail, personsWithDerivedByIds, rowToData, updatePersonStatement } from "../db/persons";
 import { ApiError, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { isoDateTime } from "../lib/time";
 import { checkRefs, isGuardFailure, isGuestPersonTaken, personInput, type Ref } from "./input";
+import { write } from "./write";
 
 function relatedRefs(r: z.infer<typeof BookingRelatedWrite> | undefined, person: PersonData): Ref[] {
   return [
@@ -61,15 +61,15 @@ export async function addGuest(env: Env, actor: Actor, businessId: number, booki
           ? [updatePersonStatement(db, businessId, plan.personId, plan.data, now)]
           : [];
     try {
-      await db.batch([
-        bookingConfirmedGuard(db, businessId, bookingId),
-        ...personStatement,
-        insertGuestStatement(db, businessId, { id: guestId, bookingId, personId: plan.personId, snapshot: plan.data, related: body.booking_related_data ?? {} }, now),
-        ...outboxStatements(db, businessId, plan.events, now),
-        ...auditStatements(db, businessId, actor, [
-          { action: "created", entity: "guest", entityId: guestId, summary: `Added ${nameOf(plan.data)} to booking ${booking.reference_year}-${booking.reference_number}`, after: { booking_id: bookingId, person_id: plan.personId } },
-        ], now),
-      ]);
+      await write(env, actor, businessId, now, {
+        statements: [
+          bookingConfirmedGuard(db, businessId, bookingId),
+          ...personStatement,
+          insertGuestStatement(db, businessId, { id: guestId, bookingId, personId: plan.personId, snapshot: plan.data, related: body.booking_related_data ?? {} }, now),
+        ],
+        events: plan.events,
+        audit: [{ action: "created", entity: "guest", entityId: guestId, summary: `Added ${nameOf(plan.data)} to booking ${booking.reference_year}-${booking.reference_number}`, after: { booking_id: bookingId, person_id: plan.personId } }],
+      });
       break;
     } catch (err) {
       if (isGuardFailure(err)) throw new ApiError(409, "conflict", "The booking was cancelled meanwhile.");
@@ -78,7 +78,6 @@ export async function addGuest(env: Env, actor: Actor, businessId: number, booki
       throw err;
     }
   }
-  await kickDelivery(env, businessId);
   return guestId;
 }
 
@@ -126,22 +125,16 @@ export async function updateGuest(
   const related = body.booking_related_data ?? {};
   statements.push(updateGuestStatement(db, businessId, guestId, { personId, snapshot: JSON.stringify(snapshot), related }, now));
   const events = target ? planGuestUpdate({ personId, bookingId }) : [guestEvent("GuestUpdated", personId, bookingId)];
-  statements.push(...outboxStatements(db, businessId, events, now));
   const before = Object.fromEntries(Object.keys(related).map((k) => [k, (guest as unknown as Record<string, unknown>)[k] ?? null]));
-  statements.push(
-    ...auditStatements(db, businessId, actor, [
-      { action: audit.action, entity: "guest", entityId: guestId, summary: audit.summary ?? `Updated guest ${nameOf(snapshot)}`, before, after: { ...related, ...(body.person ? { person: body.person } : {}) } },
-    ], now),
-  );
+  const entry = { action: audit.action, entity: "guest", entityId: guestId, summary: audit.summary ?? `Updated guest ${nameOf(snapshot)}`, before, after: { ...related, ...(body.person ? { person: body.person } : {}) } };
   try {
-    await db.batch(statements);
+    await write(env, actor, businessId, now, { statements, events, audit: [entry] });
   } catch (err) {
     if (isGuardFailure(err)) throw notFound("The guest");
     if (isGuestPersonTaken(err)) throw guestPersonTaken();
     if (isEmailClash(err)) throw new ApiError(409, "email_taken", "Another person took this e-mail meanwhile; retry.");
     throw err;
   }
-  await kickDelivery(env, businessId);
 }
 
 /** Check a guest in (now) or out (now): the guest update the private API makes with checked_in_at / checked_out_at. */
@@ -164,17 +157,13 @@ export async function deleteGuest(env: Env, actor: Actor, businessId: number, bo
   const guest = await guestRow(db, businessId, bookingId, guestId);
   if (!guest) throw notFound("The guest");
   try {
-    await db.batch([
-      guestExistsGuard(db, businessId, guestId),
-      deleteGuestStatement(db, businessId, guestId),
-      ...outboxStatements(db, businessId, [guestEvent("GuestDeleted", guest.person_id, bookingId)], now),
-      ...auditStatements(db, businessId, actor, [
-        { action: "deleted", entity: "guest", entityId: guestId, summary: `Removed guest ${nameOf(JSON.parse(guest.person_snapshot) as PersonData)}`, before: { booking_id: bookingId, person_id: guest.person_id } },
-      ], now),
-    ]);
+    await write(env, actor, businessId, now, {
+      statements: [guestExistsGuard(db, businessId, guestId), deleteGuestStatement(db, businessId, guestId)],
+      events: [guestEvent("GuestDeleted", guest.person_id, bookingId)],
+      audit: [{ action: "deleted", entity: "guest", entityId: guestId, summary: `Removed guest ${nameOf(JSON.parse(guest.person_snapshot) as PersonData)}`, before: { booking_id: bookingId, person_id: guest.person_id } }],
+    });
   } catch (err) {
     if (isGuardFailure(err)) throw notFound("The guest");
     throw err;
   }
-  await kickDelivery(env, businessId);
 }

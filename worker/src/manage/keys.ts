@@ -12,7 +12,10 @@ import { issueKey, type KeyScope } from "../lib/keys";
 /** The names the keys CLI accepts too: they show in request logs. */
 export const KEY_NAME = /^[A-Za-z0-9][A-Za-z0-9 ._:@-]{0,63}$/;
 
-export async function createApiKey(env: Env, actor: Actor, businessId: number, input: { name: string; scope: string }, now: Date): Promise<{ id: string; token: string }> {
+/** The back office passes its env; the keys CLI its database and the signing secret it read. */
+type KeyStore = Pick<Env, "DB" | "KEY_SIGNING_SECRET">;
+
+export async function createApiKey(env: KeyStore, actor: Actor, businessId: number, input: { name: string; scope: string }, now: Date): Promise<{ id: string; token: string }> {
   const name = input.name.trim();
   if (!KEY_NAME.test(name)) throw invalid("name", "1 to 64 letters, digits, spaces and . _ : @ - (it shows in request logs)");
   if (input.scope !== "public" && input.scope !== "private") throw invalid("scope", "must be public or private");
@@ -31,7 +34,7 @@ export async function createApiKey(env: Env, actor: Actor, businessId: number, i
 }
 
 /** Revoke a key of the business: it is refused from the next request on. 404 for no such active key. */
-export async function revokeApiKey(env: Env, actor: Actor, businessId: number, id: string, now: Date): Promise<string> {
+export async function revokeApiKey(env: Pick<Env, "DB">, actor: Actor, businessId: number, id: string, now: Date): Promise<string> {
   const db = env.DB;
   const key = await apiKeyRow(db, businessId, id);
   if (!key || key.revoked_at) throw notFound("The active key");

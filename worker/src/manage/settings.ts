@@ -10,7 +10,7 @@ import { IdAllocator } from "../domain/catalog-admin";
 import { emptyPlan, planEntity, settingsView } from "../domain/catalog-plan";
 import { settingsProblems } from "../domain/catalog-rules";
 import type { FieldError } from "../lib/errors";
-import { commit, failIfInvalid, parseInput, readState, type Actor } from "./core";
+import { commit, failIfInvalid, parseInput, readState, type Actor, type Store } from "./core";
 
 export type SettingsView = ReturnType<typeof settingsView> & { id: number; slug: string; problems: { field: string; message: string; stored: unknown }[] };
 
@@ -42,9 +42,10 @@ function currencyNames(code: string): { title: string; symbol: string } {
   return { title, symbol };
 }
 
-export async function updateSettings(db: D1Database, actor: Actor, businessId: number, body: SettingsPatch, now: Date): Promise<SettingsView> {
+export async function updateSettings(store: Store, actor: Actor, businessId: number, body: SettingsPatch, now: Date): Promise<SettingsView> {
+  const db = store.DB;
   const patch = parseInput(SettingsPatch, body);
-  const { result } = await commit(db, actor, businessId, now, (state) => {
+  const { result } = await commit(store, actor, businessId, now, (state) => {
     const before = state.settings;
     const errors: FieldError[] = [];
     const broken = "__stored" in before.config;

@@ -42,10 +42,11 @@ import { ApiError, invalid, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { sha256Hex } from "../lib/keys";
 import { businessById } from "../db/businesses";
-import { emailStatements, kickMail } from "../db/emails";
+import { emailStatements } from "../db/emails";
 import { staffInvitationEmail } from "../domain/email/plan";
 import { hashPassword, needsRehash, passwordProblem, randomToken, verifyPassword } from "../lib/password";
 import { isGuardFailure } from "./input";
+import { write } from "./write";
 
 const MINUTE = 60_000;
 export const INVITE_HOURS = 72;
@@ -125,19 +126,19 @@ export async function inviteStaff(
         })
       : null;
   try {
-    await db.batch([
-      existing ? updatePendingStaffStatement(db, businessId, staffId, { name, role }, now) : insertStaffStatement(db, businessId, { id: staffId, email, emailNorm, name, role }, now),
-      insertInviteStatement(db, businessId, { tokenHash, staffId, purpose: "invite", createdBy: actor.name, expiresAt }, now),
-      ...emailStatements(db, businessId, null, invitationMail ? [invitationMail] : [], now),
-      ...auditStatements(db, businessId, actor, [
-        { action: "invited", entity: "staff", entityId: staffId, summary: `Invited ${email} as ${role.replace("_", " ")}`, after: { email, role } },
-      ], now),
-    ]);
+    // With the Worker's bindings (a back-office invitation), write() tells the mail object of the e-mail.
+    await write(mail?.env ?? { DB: db }, actor, businessId, now, {
+      statements: [
+        existing ? updatePendingStaffStatement(db, businessId, staffId, { name, role }, now) : insertStaffStatement(db, businessId, { id: staffId, email, emailNorm, name, role }, now),
+        insertInviteStatement(db, businessId, { tokenHash, staffId, purpose: "invite", createdBy: actor.name, expiresAt }, now),
+      ],
+      emails: emailStatements(db, businessId, null, invitationMail ? [invitationMail] : [], now),
+      audit: [{ action: "invited", entity: "staff", entityId: staffId, summary: `Invited ${email} as ${role.replace("_", " ")}`, after: { email, role } }],
+    });
   } catch (err) {
     if (/UNIQUE constraint failed: staff_users/.test(String(err))) throw new ApiError(409, "conflict", `${email} was invited meanwhile.`);
     throw err;
   }
-  if (invitationMail && mail) await kickMail(mail.env, businessId);
   return { staffId, token, expiresAt, emailedTo: invitationMail?.recipient ?? null };
 }
 

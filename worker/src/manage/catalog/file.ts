@@ -29,7 +29,7 @@ import { duplicateRefs, indexOf, productProblems, seasonProblems, settingsProble
 import { catalogStateFrom, catalogStateStatements, existingIdsStatement, inventoryRowsFrom, inventoryRowsStatement, usageFrom, usageStatement } from "../../db/catalog-admin";
 import { ApiError, type FieldError } from "../../lib/errors";
 import { dateRange, daysBetween, isoDate, isoDateTime } from "../../lib/time";
-import { commit, type Actor } from "../core";
+import { commit, type Actor, type Store } from "../core";
 import { settingsCurrencies } from "../settings";
 
 const LOOKUP_LISTS: [LookupKind, "locations" | "categories" | "accommodation_types" | "diets" | "levels"][] = [
@@ -128,9 +128,10 @@ function fileField(field: string): string {
 }
 
 /** Apply a (parsed) catalog file to the business; `dryRun` plans and checks without writing. */
-export async function applyCatalog(db: D1Database, actor: Actor, businessId: number, file: CatalogFile, now: Date, options: { dryRun?: boolean } = {}): Promise<ApplyResult> {
+export async function applyCatalog(store: Store, actor: Actor, businessId: number, file: CatalogFile, now: Date, options: { dryRun?: boolean } = {}): Promise<ApplyResult> {
+  const db = store.DB;
   const { plan } = await commit(
-    db,
+    store,
     actor,
     businessId,
     now,

@@ -11,7 +11,7 @@ import { catalogStateFrom, catalogStateStatements, inventoryRowsFrom, inventoryR
 import { ApiError, type FieldError } from "../../lib/errors";
 import { addDays, dateIn, dateRange, daysBetween } from "../../lib/time";
 import { readConfig } from "../../contract/config";
-import { commit, failIfInvalid, parseInput, type Actor } from "../core";
+import { commit, failIfInvalid, parseInput, type Actor, type Store } from "../core";
 import { findProduct } from "./products";
 
 export const MAX_INVENTORY_READ_DAYS = 366;
@@ -72,14 +72,15 @@ export async function getInventory(db: D1Database, businessId: number, productId
 }
 
 /** Set capacity and/or block over a range of dates (see InventoryPatch). */
-export async function updateInventory(db: D1Database, actor: Actor, businessId: number, productId: number, input: InventoryPatch, now: Date) {
+export async function updateInventory(store: Store, actor: Actor, businessId: number, productId: number, input: InventoryPatch, now: Date) {
+  const db = store.DB;
   const patch = parseInput(InventoryPatch, input);
   const errors: FieldError[] = [];
   if (patch.to < patch.from) errors.push({ path: "to", message: "must not be before from" });
   else if (daysBetween(patch.from, patch.to) > MAX_INVENTORY_EDIT_DAYS) errors.push({ path: "to", message: `at most ${MAX_INVENTORY_EDIT_DAYS} days after from` });
   if (patch.capacity === undefined && patch.blocked === undefined) errors.push({ path: "capacity", message: "send capacity, blocked, or both" });
   failIfInvalid(errors);
-  await commit(db, actor, businessId, now, async (state) => {
+  await commit(store, actor, businessId, now, async (state) => {
     const product = findProduct(state, productId);
     const slot = patch.slot ?? "";
     if (slot !== "" && !product.timeslots.some((t) => t.time === slot)) {

@@ -9,7 +9,7 @@ import { emptyPlan, planEntity } from "../../domain/catalog-plan";
 import { duplicateRefs, indexOf, lookupReferrers, seasonProblems } from "../../domain/catalog-rules";
 import { ApiError, type FieldError } from "../../lib/errors";
 import { isoDateTime } from "../../lib/time";
-import { commit, failIfInvalid, parseInput, readState, type Actor } from "../core";
+import { commit, failIfInvalid, parseInput, readState, type Actor, type Store } from "../core";
 
 const NAMES: Record<LookupKind, string> = { location: "Location", category: "Category", accommodation_type: "Accommodation type", diet: "Diet", level: "Level" };
 const TEXTED = (kind: LookupKind) => kind === "diet" || kind === "level";
@@ -55,9 +55,10 @@ function checkRefs<T extends { id: number; ref: string | null }>(list: T[], enti
 
 const takenRefs = (list: { ref: string | null }[]) => new Set(list.map((x) => x.ref).filter((r): r is string => r !== null));
 
-export async function createLookup(db: D1Database, actor: Actor, businessId: number, kind: LookupKind, body: LookupCreate, now: Date): Promise<AdminLookup> {
+export async function createLookup(store: Store, actor: Actor, businessId: number, kind: LookupKind, body: LookupCreate, now: Date): Promise<AdminLookup> {
+  const db = store.DB;
   const input = parseInput(LookupCreate, body);
-  const { result } = await commit(db, actor, businessId, now, (state) => {
+  const { result } = await commit(store, actor, businessId, now, (state) => {
     const errors: FieldError[] = [];
     const id = new IdAllocator(state.maxIds).take(LOOKUP_TABLE[kind]);
     const base: Lookup = { id, ref: null, title: input.title, archived_at: null, ...(TEXTED(kind) ? { description: "", abbreviation: null } : {}) };
@@ -73,9 +74,10 @@ export async function createLookup(db: D1Database, actor: Actor, businessId: num
   return result;
 }
 
-export async function updateLookup(db: D1Database, actor: Actor, businessId: number, kind: LookupKind, id: number, body: LookupPatch, now: Date): Promise<AdminLookup> {
+export async function updateLookup(store: Store, actor: Actor, businessId: number, kind: LookupKind, id: number, body: LookupPatch, now: Date): Promise<AdminLookup> {
+  const db = store.DB;
   const input = parseInput(LookupPatch, body);
-  const { result } = await commit(db, actor, businessId, now, (state) => {
+  const { result } = await commit(store, actor, businessId, now, (state) => {
     const before = findLookup(state, kind, id);
     const errors: FieldError[] = [];
     if (kind === "category" && input.kind !== undefined && input.kind !== before.kind && lookupReferrers(indexOf(state), kind, id).length) {
@@ -126,9 +128,10 @@ function segmentsOf(before: Season | null, sent: { id?: number; start_date: stri
     .sort((a, b) => (a.start_date < b.start_date ? -1 : a.start_date > b.start_date ? 1 : a.id - b.id));
 }
 
-export async function createSeason(db: D1Database, actor: Actor, businessId: number, body: SeasonCreate, now: Date): Promise<AdminSeason> {
+export async function createSeason(store: Store, actor: Actor, businessId: number, body: SeasonCreate, now: Date): Promise<AdminSeason> {
+  const db = store.DB;
   const input = parseInput(SeasonCreate, body);
-  const { result } = await commit(db, actor, businessId, now, (state) => {
+  const { result } = await commit(store, actor, businessId, now, (state) => {
     const errors: FieldError[] = [];
     const ids = new IdAllocator(state.maxIds);
     const season: Season = {
@@ -149,9 +152,10 @@ export async function createSeason(db: D1Database, actor: Actor, businessId: num
   return result;
 }
 
-export async function updateSeason(db: D1Database, actor: Actor, businessId: number, id: number, body: SeasonPatch, now: Date): Promise<AdminSeason> {
+export async function updateSeason(store: Store, actor: Actor, businessId: number, id: number, body: SeasonPatch, now: Date): Promise<AdminSeason> {
+  const db = store.DB;
   const input = parseInput(SeasonPatch, body);
-  const { result } = await commit(db, actor, businessId, now, (state) => {
+  const { result } = await commit(store, actor, businessId, now, (state) => {
     const before = findSeason(state, id);
     const errors: FieldError[] = [];
     const ids = new IdAllocator(state.maxIds);

@@ -8,7 +8,7 @@ import { emptyPlan, planEntity } from "../../domain/catalog-plan";
 import { duplicateRefs, indexOf, productProblems, productReferrers } from "../../domain/catalog-rules";
 import { ApiError, type FieldError } from "../../lib/errors";
 import { isoDateTime } from "../../lib/time";
-import { commit, failIfInvalid, parseInput, readState, type Actor } from "../core";
+import { commit, failIfInvalid, parseInput, readState, type Actor, type Store } from "../core";
 
 const currencyOf = (state: CatalogState) => defaultCurrency(state.settings)?.iso_code ?? "EUR";
 
@@ -46,9 +46,10 @@ function checked(state: CatalogState, product: ProductEntity, errors: FieldError
   failIfInvalid([...errors, ...problemsOf(state, product)]);
 }
 
-export async function createProduct(db: D1Database, actor: Actor, businessId: number, body: ProductCreate, now: Date): Promise<AdminProduct> {
+export async function createProduct(store: Store, actor: Actor, businessId: number, body: ProductCreate, now: Date): Promise<AdminProduct> {
+  const db = store.DB;
   const input = parseInput(ProductCreate, body);
-  const { result } = await commit(db, actor, businessId, now, (state) => {
+  const { result } = await commit(store, actor, businessId, now, (state) => {
     const ids = new IdAllocator(state.maxIds);
     const base = productDefaults(ids.take("products"), input.type, input.title);
     const errors: FieldError[] = [];
@@ -65,9 +66,10 @@ export async function createProduct(db: D1Database, actor: Actor, businessId: nu
   return result;
 }
 
-export async function updateProduct(db: D1Database, actor: Actor, businessId: number, id: number, body: ProductPatch, now: Date): Promise<AdminProduct> {
+export async function updateProduct(store: Store, actor: Actor, businessId: number, id: number, body: ProductPatch, now: Date): Promise<AdminProduct> {
+  const db = store.DB;
   const input = parseInput(ProductPatch, body);
-  const { result } = await commit(db, actor, businessId, now, (state) => {
+  const { result } = await commit(store, actor, businessId, now, (state) => {
     const ids = new IdAllocator(state.maxIds);
     const { before, product, errors } = patched(state, ids, id, input, now);
     checked(state, product, errors);
@@ -83,7 +85,8 @@ export async function updateProduct(db: D1Database, actor: Actor, businessId: nu
  * changed row at once). Each patch is checked as PATCH /private/catalog/products/{id}'s body; a
  * 422 names each bad field as `<product id>.<field>`.
  */
-export async function updateProducts(db: D1Database, actor: Actor, businessId: number, changes: { id: number; patch: unknown }[], now: Date): Promise<AdminProduct[]> {
+export async function updateProducts(store: Store, actor: Actor, businessId: number, changes: { id: number; patch: unknown }[], now: Date): Promise<AdminProduct[]> {
+  const db = store.DB;
   const inputs: { id: number; input: ProductPatch }[] = [];
   const bad: FieldError[] = [];
   for (const { id, patch } of changes) {
@@ -95,7 +98,7 @@ export async function updateProducts(db: D1Database, actor: Actor, businessId: n
     }
   }
   failIfInvalid(bad);
-  const { result } = await commit(db, actor, businessId, now, (state) => {
+  const { result } = await commit(store, actor, businessId, now, (state) => {
     const ids = new IdAllocator(state.maxIds);
     const plan = emptyPlan();
     const errors: FieldError[] = [];

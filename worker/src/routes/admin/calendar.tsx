@@ -123,7 +123,7 @@ export async function calendarBlock(c: AdminContext) {
     if (!Number.isInteger(productId) || productId < 1) throw new ApiError(422, "validation_failed", "product_id: choose a product", { errors: [{ path: "product_id", message: "choose a product" }] });
     // The catalog's one inventory write (manage/catalog/inventory.ts): a date whose capacity would
     // fall below what is held or booked is refused (409 capacity_below_used), as through the API.
-    await updateInventory(c.env.DB, staffActor(c), c.get("staff").business_id, productId, { from: form.from ?? "", to: form.to ?? "", blocked }, c.get("now"));
+    await updateInventory(c.env, staffActor(c), c.get("staff").business_id, productId, { from: form.from ?? "", to: form.to ?? "", blocked }, c.get("now"));
     const n = daysBetween(form.from!, form.to!) + 1;
     const { from, days } = windowOf(c);
     return done(c, `${base(c)}/calendar?from=${from}&days=${days}&n=${n}`, blocked ? "blocked" : "unblocked");

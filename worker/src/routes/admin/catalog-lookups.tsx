@@ -7,7 +7,6 @@
  */
 import type { Hono } from "hono";
 import type { AdminLookup, LookupCreate, LookupKind } from "../../contract/catalog-admin";
-import { kickDelivery } from "../../db/outbox";
 import { createLookup, listLookups, updateLookup } from "../../manage/catalog/lookups";
 import { archivedView, ArchivedFilter, CatalogNav, failureOf, idParam, LOOKUP_PATHS } from "./catalog-kit";
 import { base, Csrf, done, Field, FieldMessage, flashOf, FormError, formOf, Layout, need, Select, staffActor, stringsOf, type AdminContext, type AdminEnv } from "./kit";
@@ -156,13 +155,12 @@ export function mountLookups(admin: Hono<AdminEnv>) {
       need(c, "catalog");
       const form = await formOf(c);
       try {
-        await createLookup(c.env.DB, staffActor(c), c.get("staff").business_id, kind, lookupBody(kind, form), c.get("now"));
+        await createLookup(c.env, staffActor(c), c.get("staff").business_id, kind, lookupBody(kind, form), c.get("now"));
       } catch (err) {
         const failed = failureOf(err);
         if (!failed) throw err;
         return render(c, kind, path, { target: "new", values: form, fields: fieldsOf(failed.errors), message: failed.status === 422 ? stringsOf(c).fixErrors : failed.message }, failed.status);
       }
-      await kickDelivery(c.env, c.get("staff").business_id);
       return done(c, page(c), "created");
     });
     admin.post(`/:business/catalog/${path}/:id`, async (c) => {
@@ -170,13 +168,12 @@ export function mountLookups(admin: Hono<AdminEnv>) {
       const id = idParam(c.req.param("id"));
       const form = await formOf(c);
       try {
-        await updateLookup(c.env.DB, staffActor(c), c.get("staff").business_id, kind, id, lookupBody(kind, form), c.get("now"));
+        await updateLookup(c.env, staffActor(c), c.get("staff").business_id, kind, id, lookupBody(kind, form), c.get("now"));
       } catch (err) {
         const failed = failureOf(err);
         if (!failed) throw err;
         return render(c, kind, path, { target: id, values: form, fields: fieldsOf(failed.errors), message: failed.status === 422 ? stringsOf(c).fixErrors : failed.message }, failed.status);
       }
-      await kickDelivery(c.env, c.get("staff").business_id);
       return done(c, page(c), "saved");
     });
     for (const action of ["archive", "restore"] as const) {
@@ -184,14 +181,13 @@ export function mountLookups(admin: Hono<AdminEnv>) {
         need(c, "catalog");
         const id = idParam(c.req.param("id"));
         try {
-          await updateLookup(c.env.DB, staffActor(c), c.get("staff").business_id, kind, id, { archived: action === "archive" }, c.get("now"));
+          await updateLookup(c.env, staffActor(c), c.get("staff").business_id, kind, id, { archived: action === "archive" }, c.get("now"));
         } catch (err) {
           const failed = failureOf(err);
           if (!failed) throw err;
           const entry = (await listLookups(c.env.DB, c.get("staff").business_id, kind, "all")).find((l) => l.id === id);
           return render(c, kind, path, { target: id, values: entry ? valuesOf(entry) : {}, fields: {}, message: failed.message }, failed.status);
         }
-        await kickDelivery(c.env, c.get("staff").business_id);
         return done(c, page(c), action === "archive" ? "archived" : "restored");
       });
     }

@@ -11,7 +11,6 @@
 import type { Hono } from "hono";
 import type { AdminLookup, AdminProduct } from "../../contract/catalog-admin";
 import { ProductType } from "../../contract/common";
-import { kickDelivery } from "../../db/outbox";
 import { ApiError } from "../../lib/errors";
 import { listLookups } from "../../manage/catalog/lookups";
 import { createProduct, getProduct, listProducts, updateProduct } from "../../manage/catalog/products";
@@ -454,15 +453,14 @@ async function save(c: AdminContext, product: AdminProduct | undefined) {
   let id: number;
   try {
     id = product
-      ? (await updateProduct(c.env.DB, staffActor(c), businessId, product.id, sent.body, c.get("now"))).id
-      : (await createProduct(c.env.DB, staffActor(c), businessId, sent.body as never, c.get("now"))).id;
+      ? (await updateProduct(c.env, staffActor(c), businessId, product.id, sent.body, c.get("now"))).id
+      : (await createProduct(c.env, staffActor(c), businessId, sent.body as never, c.get("now"))).id;
   } catch (err) {
     const failed = failureOf(err);
     if (!failed) throw err;
     const placed = placeErrors(failed.errors, sent, editorKeys(type, languages, rowsOf(v, "items", 0), rowsOf(v, "groups", 0)));
     return renderEditor(c, { type, product, values: v, failed: { status: failed.status, message: failed.message, ...placed } }, failed.status);
   }
-  await kickDelivery(c.env, businessId);
   return done(c, `${base(c)}/catalog/products/${id}`, product ? "saved" : "created");
 }
 
@@ -495,13 +493,12 @@ export function mountProductEditor(admin: Hono<AdminEnv>) {
       const product = await productOf(c);
       const businessId = c.get("staff").business_id;
       try {
-        await updateProduct(c.env.DB, staffActor(c), businessId, product.id, { archived: action === "archive" }, c.get("now"));
+        await updateProduct(c.env, staffActor(c), businessId, product.id, { archived: action === "archive" }, c.get("now"));
       } catch (err) {
         const failed = failureOf(err);
         if (!failed) throw err;
         return renderEditor(c, { type: product.type, product, values: productValues(product), failed: { status: failed.status, message: failed.message, fields: {}, unplaced: failed.errors.map((e) => `${e.path}: ${e.message}`) } }, failed.status);
       }
-      await kickDelivery(c.env, businessId);
       return done(c, `${base(c)}/catalog/products/${product.id}`, action === "archive" ? "archived" : "restored");
     });
   }

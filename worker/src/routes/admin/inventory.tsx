@@ -275,7 +275,7 @@ export async function inventoryCapacity(c: AdminContext) {
   if (capacity === undefined) return render(c, { ...shown, errors: { capacity: stringsOf(c).prices.seasons.wholeNumber }, message: stringsOf(c).fixErrors }, 422);
   const patch: InventoryPatch = { from: values.from ?? "", to: values.to ?? "", capacity, ...(values.slot ? { slot: values.slot } : {}), ...(days.days.length ? { days: days.days as Weekday[] } : {}) };
   try {
-    await updateInventory(c.env.DB, staffActor(c), c.get("staff").business_id, productId(c), patch, c.get("now"));
+    await updateInventory(c.env, staffActor(c), c.get("staff").business_id, productId(c), patch, c.get("now"));
   } catch (err) {
     const failed = failure(err, shown, (path) => path.split(".")[0]);
     if (!failed) throw err;
@@ -291,7 +291,7 @@ export async function inventoryBlock(c: AdminContext) {
   const blocked = values.action !== "unblock";
   const patch: InventoryPatch = { from: values.from ?? "", to: values.to ?? "", blocked, ...(values.slot ? { slot: values.slot } : {}) };
   try {
-    await updateInventory(c.env.DB, staffActor(c), c.get("staff").business_id, productId(c), patch, c.get("now"));
+    await updateInventory(c.env, staffActor(c), c.get("staff").business_id, productId(c), patch, c.get("now"));
   } catch (err) {
     const failed = failure(err, { which: "block", values }, (path) => path.split(".")[0]);
     if (!failed) throw err;
@@ -322,7 +322,7 @@ export async function inventoryTimeslots(c: AdminContext) {
   // In time order, as the service keeps them: its errors name slots by their place in that order.
   sent.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
   try {
-    await updateProduct(c.env.DB, staffActor(c), c.get("staff").business_id, productId(c), { timeslots: sent.map(({ time, capacity, days }) => ({ time, capacity, days })) }, c.get("now"));
+    await updateProduct(c.env, staffActor(c), c.get("staff").business_id, productId(c), { timeslots: sent.map(({ time, capacity, days }) => ({ time, capacity, days })) }, c.get("now"));
   } catch (err) {
     const failed = failure(err, shown, (path) => {
       const m = /^timeslots\.(\d+)(?:\.(time|capacity|days))?/.exec(path);

@@ -277,7 +277,7 @@ export async function pricesSave(c: AdminContext) {
 
   // Every changed row in one batch: the grid is saved whole or not at all.
   try {
-    await updateProducts(c.env.DB, staffActor(c), c.get("staff").business_id, edits.map((e) => ({ id: e.product.id, patch: { rates: e.rates } })), c.get("now"));
+    await updateProducts(c.env, staffActor(c), c.get("staff").business_id, edits.map((e) => ({ id: e.product.id, patch: { rates: e.rates } })), c.get("now"));
   } catch (err) {
     if (!(err instanceof ApiError) || (err.status !== 422 && err.status !== 409)) throw err;
     // The service's own check names rates as <product id>.rates.<index>: at the cell where it can be placed.

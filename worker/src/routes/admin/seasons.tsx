@@ -234,7 +234,7 @@ export async function seasonCreate(c: AdminContext) {
   const { input, rowOf, errors } = seasonInput(c, form);
   if (Object.keys(errors).length) return renderList(c, { values: form, errors, message: stringsOf(c).fixErrors }, 422);
   try {
-    await createSeason(c.env.DB, staffActor(c), c.get("staff").business_id, input, c.get("now"));
+    await createSeason(c.env, staffActor(c), c.get("staff").business_id, input, c.get("now"));
   } catch (err) {
     const failed = placeErrors(err, rowOf);
     if (!failed) throw err;
@@ -250,7 +250,7 @@ export async function seasonSave(c: AdminContext) {
   const { input, rowOf, errors } = seasonInput(c, form);
   if (Object.keys(errors).length) return renderEdit(c, { values: form, errors, message: stringsOf(c).fixErrors }, 422);
   try {
-    await updateSeason(c.env.DB, staffActor(c), c.get("staff").business_id, id, input, c.get("now"));
+    await updateSeason(c.env, staffActor(c), c.get("staff").business_id, id, input, c.get("now"));
   } catch (err) {
     const failed = placeErrors(err, rowOf);
     if (!failed) throw err;
@@ -263,6 +263,6 @@ export async function seasonArchive(c: AdminContext) {
   need(c, "catalog");
   const id = seasonId(c);
   const archived = (await formOf(c)).archived !== "false";
-  await updateSeason(c.env.DB, staffActor(c), c.get("staff").business_id, id, { archived }, c.get("now"));
+  await updateSeason(c.env, staffActor(c), c.get("staff").business_id, id, { archived }, c.get("now"));
   return done(c, `${base(c)}/seasons`, archived ? "archived" : "restored");
 }

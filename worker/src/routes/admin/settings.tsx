@@ -448,7 +448,7 @@ export async function settingsSave(c: AdminContext) {
   const stored = await getSettings(c.env.DB, businessId);
   const { patch, fieldOf } = patchOf(section, form, stored);
   try {
-    await updateSettings(c.env.DB, staffActor(c), businessId, patch as never, c.get("now"));
+    await updateSettings(c.env, staffActor(c), businessId, patch as never, c.get("now"));
   } catch (err) {
     const failed = failedOf(err, section, form, fieldOf);
     if (!failed) throw err;

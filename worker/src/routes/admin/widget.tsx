@@ -187,7 +187,7 @@ export const widgetPage = (c: AdminContext) => render(c);
 /** Save one change of the widget's settings; a refused one is the page again with the message at its field (422). */
 async function save(c: AdminContext, section: WidgetSection, form: Record<string, string>, patch: Record<string, unknown>, fieldOf: (path: string) => string, message = "saved") {
   try {
-    await updateSettings(c.env.DB, staffActor(c), c.get("staff").business_id, patch as never, c.get("now"));
+    await updateSettings(c.env, staffActor(c), c.get("staff").business_id, patch as never, c.get("now"));
   } catch (err) {
     const failed = failedOf(err, section, form, fieldOf);
     if (!failed) throw err;

@@ -12,7 +12,7 @@ const AuditEntry = z
   .object({
     id: z.string(),
     at: z.string().openapi({ description: "When, ISO 8601 UTC." }),
-    actor: z.object({ kind: z.enum(["key", "staff", "cli"]), id: z.string(), name: z.string().openapi({ description: "The API key's name, the staff user's, or \"cli\"." }) }),
+    actor: z.object({ kind: z.enum(["key", "staff", "cli"]), id: z.string(), name: z.string().openapi({ description: "The API key's name, the staff user's, or the CLI's (e.g. \"keys CLI\")." }) }),
     action: z.string(),
     entity: z.string(),
     entity_id: z.string().nullable(),
@@ -29,7 +29,7 @@ const route = createRoute({
   tags: ["Audit log"],
   summary: "Who changed what in settings and catalog",
   description:
-    "Every change of settings, catalog and inventory, newest first: who (the API key's name, a staff user, or the catalog CLI), what, before and after. " +
+    "Every change of settings, catalog and inventory, newest first: who (the API key's name, a staff user, or a CLI), what, before and after. " +
     "Filters: entity, entity_id, action, actor (a name or id), at (a date or datetime range from..to); page and limit (1 to 100, default 10), " +
     "with X-Total-Count and Link headers.",
   request: {

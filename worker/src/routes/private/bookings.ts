@@ -4,7 +4,7 @@ import { BookingEnvelope, BookingList } from "../../contract/private";
 import { problemResponse } from "../../contract/problem";
 import { toMajor } from "../../domain/money";
 import { bookedTotals } from "../../domain/totals";
-import { bookerRow, bookingLines, bookingRow, listBookings } from "../../db/bookings";
+import { bookerRow, bookingConditions, bookingLines, bookingRow, listBookings, type BookingFilter } from "../../db/bookings";
 import { guestsOfBooking } from "../../db/guests";
 import { personsWithDerivedByIds } from "../../db/persons";
 import { readTenant } from "../../db/tenant-read";
@@ -14,7 +14,8 @@ import { cancelBooking } from "../../manage/bookings";
 import { keyActor } from "./actor";
 import { createRouter } from "../../lib/openapi";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
-import { inListSql, listParam, QueryReader, rangeParam, rangeSql, setPagingHeaders, uuidParam } from "./query";
+import { listParam, QueryReader, rangeParam, setPagingHeaders, uuidParam } from "./query";
+import type { Conditions } from "../../db/list-filters";
 import { bookerView, bookingSummaryView, guestView } from "./views";
 import { dietsIn, locationsIn } from "../../domain/catalog";
 
@@ -122,28 +123,19 @@ function safeDates(text: string): string[] {
   }
 }
 
-/** The filters of GET /bookings read from a query (the private API's and the back office's Bookings screen alike). */
-export function bookingListQuery(q: QueryReader): { where: string[]; params: (string | number)[] } {
-  const where: string[] = [];
-  const params: (string | number)[] = [];
-  const status = q.enums("status", ["confirmed", "cancelled"] as const);
-  if (status) {
-    const s = inListSql("b.status", status);
-    where.push(s.sql);
-    params.push(...s.params);
-  }
-  for (const [name, column, kind] of [
-    ["start_date", "b.start_date", "date"],
-    ["end_date", "b.end_date", "date"],
-    ["created_at", "b.created_at", "datetime"],
-  ] as const) {
-    const r = q.range(name, kind);
-    if (r) {
-      const s = rangeSql(column, r);
-      where.push(s.sql);
-      params.push(...s.params);
-    }
-  }
+/**
+ * The filters of GET /bookings read from a query (the private API's and the back office's Bookings
+ * screen alike): a typed filter that db/bookings.ts turns into SQL. `where` and `params` are that
+ * SQL, for the back office's Bookings screen, which adds its search to them until it hands db/
+ * its filter too (the back-office branch moves it).
+ */
+export function bookingListQuery(q: QueryReader): { filter: BookingFilter } & Conditions {
+  const filter: BookingFilter = {
+    statuses: q.enums("status", ["confirmed", "cancelled"] as const),
+    startDate: q.range("start_date", "date"),
+    endDate: q.range("end_date", "date"),
+    createdAt: q.range("created_at", "datetime"),
+  };
   let number = q.one("reference_number");
   let year = q.one("reference_year");
   const reference = q.one("reference");
@@ -154,28 +146,22 @@ export function bookingListQuery(q: QueryReader): { where: string[]; params: (st
   }
   if (number !== undefined) {
     if (!/^\d{1,10}$/.test(number)) q.fail("reference_number", "must be a number");
-    else {
-      where.push("b.reference_number = ?");
-      params.push(Number(number));
-    }
+    else filter.referenceNumber = Number(number);
   }
   if (year !== undefined) {
     if (!/^\d{4}$/.test(year)) q.fail("reference_year", "must be a four-digit year");
-    else {
-      where.push("b.reference_year = ?");
-      params.push(year);
-    }
+    else filter.referenceYear = year;
   }
-  return { where, params };
+  return { filter, ...bookingConditions(filter) };
 }
 
 export const bookingRoutes = createRouter()
   .openapi(listRoute, async (c) => {
     const q = new QueryReader(c);
-    const { where, params } = bookingListQuery(q);
+    const { filter } = bookingListQuery(q);
     const paging = q.paging();
     q.done();
-    const { rows, total } = await listBookings(c.env.DB, c.get("tenant").businessId, { where, params, ...paging });
+    const { rows, total } = await listBookings(c.env.DB, c.get("tenant").businessId, { ...bookingConditions(filter), ...paging });
     setPagingHeaders(c, total, paging.page, paging.limit);
     return c.json({ data: rows.map(bookingSummaryView), meta: { ...paging, total } }, 200);
   })

@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { Guest, GuestCreate, GuestUpdate } from "../../contract/private";
 import { ProductType } from "../../contract/common";
 import { problemResponse } from "../../contract/problem";
-import { guestRow, guestListFrom, listGuestsStatements, type GuestListRow, type GuestRow } from "../../db/guests";
+import { GUEST_SORT_FIELDS, guestRow, guestListFrom, listGuestsStatements, type GuestFilter, type GuestListRow, type GuestRow } from "../../db/guests";
 import { personsWithDerivedByIds, type PersonWithDerived } from "../../db/persons";
 import type { AppEnv } from "../../env";
 import { notFound } from "../../lib/errors";
@@ -12,7 +12,7 @@ import { readTenant } from "../../db/tenant-read";
 import { addGuest, deleteGuest, updateGuest } from "../../manage/guests";
 import { keyActor } from "./actor";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
-import { inListSql, listParam, parseSort, QueryReader, rangeParam, rangeSql, setPagingHeaders, uuidParam, type Range } from "./query";
+import { listParam, parseSort, QueryReader, rangeParam, setPagingHeaders, uuidParam } from "./query";
 import { guestView, type GuestExpand } from "./views";
 import { dietsIn, locationsIn, type CatalogSnapshot } from "../../domain/catalog";
 
@@ -31,25 +31,6 @@ const LIST_EXPAND = [
   "booking_related_data.booking",
 ] as const;
 const ONE_EXPAND = ["waivers", "agreements", "guest_group", "arrival_location", "departure_location", "person"] as const;
-
-const SORT: Record<string, string> = {
-  "booking_related_data.arrival_date": "g.arrival_date",
-  "booking_related_data.departure_date": "g.departure_date",
-  "booking_related_data.check_in_at": "g.check_in_at",
-  "booking_related_data.check_out_at": "g.check_out_at",
-  "booking_related_data.checked_in_at": "g.checked_in_at",
-  "booking_related_data.checked_out_at": "g.checked_out_at",
-  "person.gender": "json_extract(g.person_snapshot, '$.gender')",
-};
-
-// A guest's effective arrival and departure: its odd date, else its own date, else the booking's
-// (COALESCE(g.odd_arrival_date, g.arrival_date, b.start_date) and likewise for departure). Stored
-// on the guest and kept by triggers (migration 0060), so that the filters search the indexes
-// guests_business_arrives / guests_business_departs instead of every guest of the business.
-const ARRIVAL = "g.arrives_on";
-const DEPARTURE = "g.departs_on";
-const ON_SITE_FROM = `COALESCE(g.checked_in_at, g.check_in_at, ${ARRIVAL} || 'T00:00:00Z')`;
-const ON_SITE_TO = `COALESCE(g.checked_out_at, g.check_out_at, ${DEPARTURE} || 'T23:59:59Z')`;
 
 const listRoute = createRoute({
   method: "get",
@@ -89,7 +70,7 @@ const listRoute = createRoute({
       is_odd_departure: z.string().optional(),
       on_site_at: rangeParam("Datetime."),
       transfer_dates: rangeParam("Date: guests arriving or departing then."),
-      sort_by: z.string().optional().openapi({ description: `${Object.keys(SORT).join(", ")}; may end in ,asc or ,desc` }),
+      sort_by: z.string().optional().openapi({ description: `${GUEST_SORT_FIELDS.join(", ")}; may end in ,asc or ,desc` }),
       limit: z.string().optional(),
       page: z.string().optional(),
     }),
@@ -169,66 +150,37 @@ async function viewOf(
 
 /**
  * The filters of GET /guests read from a query (the private API's and the back office's Guests
- * screen alike): SQL conditions on the guest `g` and its booking `b`, the sort and the expansions.
- * Invalid parameters are collected in `q` (its done() throws the 422).
+ * screen alike): a typed filter that db/guests.ts turns into SQL, and the expansions. Invalid
+ * parameters are collected in `q` (its done() throws the 422).
  */
-export function guestListQuery(q: QueryReader): { where: string[]; params: (string | number)[]; order: string[]; expand: GuestExpand[] } {
-  const where: string[] = [];
-  const params: (string | number)[] = [];
-  const inList = (expr: string, values: (string | number)[] | undefined) => {
-    if (!values) return;
-    const s = inListSql(expr, values);
-    where.push(s.sql);
-    params.push(...s.params);
-  };
-  const range = (expr: string, r: Range | undefined) => {
-    if (!r) return;
-    const s = rangeSql(expr, r);
-    where.push(s.sql);
-    params.push(...s.params);
-  };
-  if (q.uuids("agreement_id")) where.push("0"); // no agreements are recorded
-  inList("g.arrival_location_id", q.ints("arrival_location_id"));
-  inList("g.departure_location_id", q.ints("departure_location_id"));
-  range(ARRIVAL, q.range("arrives_at", "date"));
-  range(DEPARTURE, q.range("departs_at", "date"));
-  range("b.created_at", q.range("booking_created_at", "datetime"));
-  range("b.updated_at", q.range("booking_updated_at", "datetime"));
-  range("b.start_date", q.range("booking_start_date", "date"));
-  range("b.end_date", q.range("booking_end_date", "date"));
-  inList("g.booking_id", q.uuids("booking_id"));
-  inList("b.location_id", q.ints("booking_location_id"));
-  const products = q.ints("booking_product_id");
-  if (products) {
-    const s = inListSql("bl.product_id", products);
-    where.push(`EXISTS (SELECT 1 FROM booking_lines bl WHERE bl.booking_id = b.id AND ${s.sql})`);
-    params.push(...s.params);
-  }
-  const types = q.enums("booking_product_type", ProductType.options);
-  if (types) {
-    const s = inListSql("bl.product_type", types);
-    where.push(`EXISTS (SELECT 1 FROM booking_lines bl WHERE bl.booking_id = b.id AND ${s.sql})`);
-    params.push(...s.params);
-  }
-  if (q.ints("booking_product_variant_id")) where.push("0"); // products have no variants here
+export function guestListQuery(q: QueryReader): { filter: GuestFilter; expand: GuestExpand[] } {
+  const filter: GuestFilter = {};
+  // No agreements are recorded, and products have no variants here: such a filter matches nothing.
+  if (q.uuids("agreement_id")) filter.matchesNothing = true;
+  filter.arrivalLocationIds = q.ints("arrival_location_id");
+  filter.departureLocationIds = q.ints("departure_location_id");
+  filter.arrives = q.range("arrives_at", "date");
+  filter.departs = q.range("departs_at", "date");
+  filter.bookingCreatedAt = q.range("booking_created_at", "datetime");
+  filter.bookingUpdatedAt = q.range("booking_updated_at", "datetime");
+  filter.bookingStartDate = q.range("booking_start_date", "date");
+  filter.bookingEndDate = q.range("booking_end_date", "date");
+  filter.bookingIds = q.uuids("booking_id");
+  filter.bookingLocationIds = q.ints("booking_location_id");
+  filter.productIds = q.ints("booking_product_id");
+  filter.productTypes = q.enums("booking_product_type", ProductType.options);
+  if (q.ints("booking_product_variant_id")) filter.matchesNothing = true;
   const refNumber = q.one("booking_reference_number");
   if (refNumber !== undefined) {
     if (!/^\d{1,10}$/.test(refNumber)) q.fail("booking_reference_number", "must be a number");
-    else {
-      where.push("b.reference_number = ?");
-      params.push(Number(refNumber));
-    }
+    else filter.referenceNumber = Number(refNumber);
   }
-  const refYear = q.string("booking_reference_year", 10);
-  if (refYear !== undefined) {
-    where.push("b.reference_year = ?");
-    params.push(refYear);
-  }
-  inList("b.status", q.enums("booking_status", ["confirmed", "cancelled"] as const));
-  range("g.check_in_at", q.range("check_in_at", "datetime"));
-  range("g.check_out_at", q.range("check_out_at", "datetime"));
-  range("g.checked_in_at", q.range("checked_in_at", "datetime", true));
-  range("g.checked_out_at", q.range("checked_out_at", "datetime", true));
+  filter.referenceYear = q.string("booking_reference_year", 10);
+  filter.bookingStatuses = q.enums("booking_status", ["confirmed", "cancelled"] as const);
+  filter.checkInAt = q.range("check_in_at", "datetime");
+  filter.checkOutAt = q.range("check_out_at", "datetime");
+  filter.checkedInAt = q.range("checked_in_at", "datetime", true);
+  filter.checkedOutAt = q.range("checked_out_at", "datetime", true);
   const custom = q.one("custom_fields");
   if (custom !== undefined) {
     let parsed: unknown;
@@ -250,49 +202,27 @@ export function guestListQuery(q: QueryReader): { where: string[]; params: (stri
           else if (typeof v === "boolean") wanted[k] = v ? 1 : 0;
           else q.fail("custom_fields", "values must be strings, numbers, booleans or null");
         }
-      // Every key must equal (null: absent or null), as ONE condition over ONE parameter however
-      // many keys: a condition per key met D1's parameter and expression-depth limits.
-      where.push(
-        `NOT EXISTS (SELECT 1 FROM json_each(?) f WHERE json_extract(g.person_snapshot, '$.custom_fields."' || f.key || '"') IS NOT f.value)`,
-      );
-      params.push(JSON.stringify(wanted));
+      filter.customFields = wanted;
     }
   }
-  inList("json_extract(g.person_snapshot, '$.diet_id')", q.ints("diet_id"));
-  const oddArrival = q.bool("is_odd_arrival");
-  if (oddArrival !== undefined) where.push(`g.odd_arrival_date IS ${oddArrival ? "NOT " : ""}NULL`);
-  const oddDeparture = q.bool("is_odd_departure");
-  if (oddDeparture !== undefined) where.push(`g.odd_departure_date IS ${oddDeparture ? "NOT " : ""}NULL`);
+  filter.dietIds = q.ints("diet_id");
+  filter.oddArrival = q.bool("is_odd_arrival");
+  filter.oddDeparture = q.bool("is_odd_departure");
   const onSite = q.range("on_site_at", "datetime");
-  if (onSite?.kind === "range") {
-    where.push("b.status = 'confirmed'");
-    if (onSite.to !== undefined) {
-      where.push(`${ON_SITE_FROM} <= ?`);
-      params.push(onSite.to);
-    }
-    if (onSite.from !== undefined) {
-      where.push(`${ON_SITE_TO} >= ?`);
-      params.push(onSite.from);
-    }
-  }
+  if (onSite?.kind === "range") filter.onSite = { from: onSite.from, to: onSite.to };
   const transfer = q.range("transfer_dates", "date");
-  if (transfer?.kind === "range") {
-    const a = rangeSql(ARRIVAL, transfer);
-    const d = rangeSql(DEPARTURE, transfer);
-    where.push(`((${a.sql}) OR (${d.sql}))`);
-    params.push(...a.params, ...d.params);
-  }
+  if (transfer?.kind === "range") filter.transferDates = { from: transfer.from, to: transfer.to };
   const expand = q.enums("expand", LIST_EXPAND) ?? [];
-  const order = parseSort(q, SORT);
-  return { where, params, order, expand: expand as GuestExpand[] };
+  filter.sort = parseSort(q, GUEST_SORT_FIELDS);
+  return { filter, expand: expand as GuestExpand[] };
 }
 
 /** One page of guests as the API shows them, with the count of all that match. */
 export async function guestListPage(c: Context<AppEnv>, query: ReturnType<typeof guestListQuery>, paging: { page: number; limit: number }) {
   const { businessId } = c.get("tenant");
-  const { where, params, order, expand } = query;
+  const { filter, expand } = query;
   // The page, its count and the key's check in one round trip (db/tenant-read.ts).
-  const { snap, results } = await readTenant(c, () => listGuestsStatements(c.env.DB, businessId, { where, params, order, ...paging }));
+  const { snap, results } = await readTenant(c, () => listGuestsStatements(c.env.DB, businessId, { filter, ...paging }));
   const { rows, total, persons } = guestListFrom(results);
   const bookings = new Map(
     rows.map((r) => [

@@ -2,45 +2,24 @@ import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { PersonCreate, PersonEnvelope, PersonList, PersonUpdate } from "../../contract/private";
 import { problemResponse } from "../../contract/problem";
-import { personDeletedEvent, personEvent } from "../../domain/events";
-import { changedFields, mergePersonData, normalizeEmail, type PersonData } from "../../domain/persons";
-import { kickDelivery, outboxStatements } from "../../db/outbox";
-import {
-  insertPersonStatement,
-  isEmailClash,
-  listPersonsStatements,
-  personListFrom,
-  personBookingIds,
-  personExistsGuard,
-  personRow,
-  personsByEmail,
-  personWithDerived,
-  rowToData,
-  softDeletePersonStatement,
-  updatePersonStatement,
-} from "../../db/persons";
+import type { PersonData } from "../../domain/persons";
+import { listPersonsStatements, PERSON_SORT_FIELDS, personListFrom, personRow, personWithDerived } from "../../db/persons";
+import { createPerson, deletePerson, updatePerson } from "../../manage/persons";
+import { keyActor } from "./actor";
 import type { AppEnv } from "../../env";
-import { ApiError, notFound } from "../../lib/errors";
+import { notFound } from "../../lib/errors";
 import { createRouter } from "../../lib/openapi";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
 import { checkRefs, personInput } from "./input";
 import { parseSort, QueryReader, setPagingHeaders, uuidParam } from "./query";
 import { personView } from "./views";
 import { readTenant } from "../../db/tenant-read";
-import { newId } from "../../lib/ids";
 import { dietsIn } from "../../domain/catalog";
 
 const tags = ["Persons"];
 
 const PersonIdParam = z.object({ person_id: uuidPath("person_id") });
 
-const SORT_COLUMNS: Record<string, string> = {
-  first_name: "p.first_name COLLATE NOCASE",
-  last_name: "p.last_name COLLATE NOCASE",
-  full_name: "(COALESCE(p.first_name, '') || ' ' || COALESCE(p.last_name, '')) COLLATE NOCASE",
-  country: "p.country_code",
-  birth_date: "p.birth_date",
-};
 
 const listRoute = createRoute({
   method: "get",
@@ -153,7 +132,6 @@ async function respondPerson(c: Context<AppEnv>, id: string) {
   return { data: personView(row, diets) };
 }
 
-const emailTaken = () => new ApiError(409, "email_taken", "Another person already has this e-mail address.");
 
 export const personRoutes = createRouter()
   .openapi(listRoute, async (c) => {
@@ -173,7 +151,7 @@ export const personRoutes = createRouter()
       nationality_code: twoLetters(q, "nationality_code"),
       country_code: twoLetters(q, "country_code"),
       phone_country_code: twoLetters(q, "phone_country_code"),
-      order: parseSort(q, SORT_COLUMNS),
+      order: parseSort(q, PERSON_SORT_FIELDS),
       ...q.paging(),
     };
     q.done();
@@ -189,90 +167,23 @@ export const personRoutes = createRouter()
     return c.json(await respondPerson(c, id), 200);
   })
   .openapi(createRoutePersons, async (c) => {
-    const { businessId } = c.get("tenant");
-    const now = c.get("now");
     const entered = await enteredData(c, c.req.valid("json"));
-    const db = c.env.DB;
-    // A concurrent creation of the same e-mail makes the INSERT clash: then it is an update.
-    for (let attempt = 0; ; attempt++) {
-      const existing = (await personsByEmail(db, businessId, [entered.email])).get(normalizeEmail(entered.email) as string);
-      try {
-        if (existing) {
-          const before = rowToData(existing);
-          const after = mergePersonData(before, entered);
-          if (changedFields(before, after).length) {
-            await db.batch([
-              personExistsGuard(db, businessId, existing.id),
-              updatePersonStatement(db, businessId, existing.id, after, now),
-              ...outboxStatements(db, businessId, [personEvent("PersonUpdated", existing.id)], now),
-            ]);
-            await kickDelivery(c.env, businessId);
-          }
-          return c.json(await respondPerson(c, existing.id), 200);
-        }
-        const id = newId();
-        await db.batch([
-          insertPersonStatement(db, businessId, id, mergePersonData({}, entered), now),
-          ...outboxStatements(db, businessId, [personEvent("PersonCreated", id)], now),
-        ]);
-        await kickDelivery(c.env, businessId);
-        c.header("Location", `/private/persons/${id}`);
-        return c.json(await respondPerson(c, id), 201);
-      } catch (err) {
-        if (attempt === 0 && (isEmailClash(err) || /guard_failed/.test(String(err)))) continue;
-        throw err;
-      }
-    }
+    const { id, created } = await createPerson(c.env, keyActor(c), c.get("tenant").businessId, entered, c.get("now"));
+    if (!created) return c.json(await respondPerson(c, id), 200);
+    c.header("Location", `/private/persons/${id}`);
+    return c.json(await respondPerson(c, id), 201);
   })
   .openapi(updateRoute, async (c) => {
-    const { businessId } = c.get("tenant");
-    const now = c.get("now");
     const id = uuidParam(c.req.valid("param").person_id, "person_id");
-    const db = c.env.DB;
-    const row = await personRow(db, businessId, id);
-    if (!row) throw notFound("The person");
+    // The 404 comes before the body's own checks, as it did.
+    if (!(await personRow(c.env.DB, c.get("tenant").businessId, id))) throw notFound("The person");
     const entered = await enteredData(c, c.req.valid("json"));
-    const norm = normalizeEmail(entered.email);
-    if (norm && norm !== row.email_norm) {
-      const other = (await personsByEmail(db, businessId, [norm])).get(norm);
-      if (other && other.id !== id) throw emailTaken();
-    }
-    const before = rowToData(row);
-    const after = mergePersonData(before, entered);
-    if (changedFields(before, after).length) {
-      try {
-        await db.batch([
-          personExistsGuard(db, businessId, id),
-          updatePersonStatement(db, businessId, id, after, now),
-          ...outboxStatements(db, businessId, [personEvent("PersonUpdated", id)], now),
-        ]);
-      } catch (err) {
-        if (isEmailClash(err)) throw emailTaken();
-        if (/guard_failed/.test(String(err))) throw notFound("The person");
-        throw err;
-      }
-      await kickDelivery(c.env, businessId);
-    }
+    await updatePerson(c.env, keyActor(c), c.get("tenant").businessId, id, entered, c.get("now"));
     return c.json(await respondPerson(c, id), 200);
   })
   .openapi(deleteRoute, async (c) => {
-    const { businessId } = c.get("tenant");
-    const now = c.get("now");
     const id = uuidParam(c.req.valid("param").person_id, "person_id");
-    const db = c.env.DB;
-    if (!(await personRow(db, businessId, id))) throw notFound("The person");
-    const bookings = await personBookingIds(db, businessId, id);
-    try {
-      await db.batch([
-        personExistsGuard(db, businessId, id),
-        softDeletePersonStatement(db, businessId, id, now),
-        ...outboxStatements(db, businessId, [personDeletedEvent(id, bookings)], now),
-      ]);
-    } catch (err) {
-      if (/guard_failed/.test(String(err))) throw notFound("The person");
-      throw err;
-    }
-    await kickDelivery(c.env, businessId);
+    await deletePerson(c.env, keyActor(c), c.get("tenant").businessId, id, c.get("now"));
     return c.body(null, 204);
   });
 

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { ApiError, type FieldError } from "../../lib/errors";
+import type { Range, Sort } from "../../db/list-filters";
 
 /**
  * Query syntax of the private API's lists (docs/design.md, API conventions):
@@ -32,7 +33,7 @@ export const listParam = (description: string) =>
 export const rangeParam = (description: string) =>
   z.string().optional().openapi({ description: `${description} One value or a range from..to (either end may be left open).` });
 
-export type Range = { kind: "null" } | { kind: "notnull" } | { kind: "range"; from?: string; to?: string };
+export type { Range, Sort };
 
 /** Collects the query's errors so that one 422 lists them all. */
 export class QueryReader {
@@ -183,48 +184,21 @@ function validDate(iso: string): boolean {
 }
 
 /**
- * SQL for "expr is one of these values", with the whole list as ONE parameter (a JSON array read
- * by json_each): D1 binds at most 100 parameters per statement, and lists of up to 100 values
- * combine with other filters.
+ * `sort_by` values "field" or "field,asc|desc" (also repeated), among the list's fields; db/
+ * sorts by them (db/list-filters.ts orderSql).
  */
-export function inListSql(expr: string, values: readonly (string | number)[]): { sql: string; params: string[] } {
-  return { sql: `${expr} IN (SELECT value FROM json_each(?))`, params: [JSON.stringify(values)] };
-}
-
-/** SQL for a range filter on an expression. */
-export function rangeSql(expr: string, range: Range): { sql: string; params: string[] } {
-  if (range.kind === "null") return { sql: `${expr} IS NULL`, params: [] };
-  if (range.kind === "notnull") return { sql: `${expr} IS NOT NULL`, params: [] };
-  const parts: string[] = [];
-  const params: string[] = [];
-  if (range.from !== undefined) {
-    parts.push(`${expr} >= ?`);
-    params.push(range.from);
-  }
-  if (range.to !== undefined) {
-    parts.push(`${expr} <= ?`);
-    params.push(range.to);
-  }
-  return { sql: parts.join(" AND "), params };
-}
-
-/** `sort_by` values "field" or "field,asc|desc" (also repeated), mapped to SQL. */
-export function parseSort(q: QueryReader, columns: Record<string, string>): string[] {
+export function parseSort<F extends string>(q: QueryReader, fields: readonly F[]): Sort<F>[] {
   const all = q.raw("sort_by") ?? [];
-  const out: string[] = [];
+  const out: Sort<F>[] = [];
   for (const raw of all) {
     const [field, dir = "asc", ...rest] = raw.split(",").map((s) => s.trim());
-    // Own keys only: `sort_by=__proto__` must not find Object.prototype.
-    const column = Object.hasOwn(columns, field) ? columns[field] : undefined;
-    if (!column || rest.length || !["asc", "desc"].includes(dir.toLowerCase())) {
-      q.fail("sort_by", `must be one of ${Object.keys(columns).join(", ")}, optionally followed by ,asc or ,desc`);
+    // A known field only (an array lookup: `sort_by=__proto__` finds nothing).
+    const known = fields.find((f) => f === field);
+    if (!known || rest.length || !["asc", "desc"].includes(dir.toLowerCase())) {
+      q.fail("sort_by", `must be one of ${fields.join(", ")}, optionally followed by ,asc or ,desc`);
       continue;
     }
-    const desc = dir.toLowerCase() === "desc";
-    // Missing values go last either way. The IS NULL test is written on the bare column: a
-    // collation inside it means the same but keeps SQLite from using the list's index.
-    const bare = column.replace(/\s+COLLATE\s+\w+$/i, "");
-    out.push(`(${bare} IS NULL)`, `${column} ${desc ? "DESC" : "ASC"}`);
+    out.push({ field: known, desc: dir.toLowerCase() === "desc" });
   }
   return out;
 }

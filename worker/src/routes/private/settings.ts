@@ -1,7 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { problemResponse } from "../../contract/problem";
 import { AdminSettings, SettingsPatch } from "../../contract/settings";
-import { kickDelivery } from "../../db/outbox";
 import { createRouter } from "../../lib/openapi";
 import { getSettings, updateSettings } from "../../manage/settings";
 import { keyActor } from "./actor";
@@ -41,7 +40,6 @@ export const settingsAdminRoutes = createRouter()
   .openapi(read, async (c) => c.json({ data: await getSettings(c.env.DB, c.get("tenant").businessId) } as z.infer<typeof AdminSettings>, 200))
   .openapi(patch, async (c) => {
     const { businessId } = c.get("tenant");
-    const data = await updateSettings(c.env.DB, keyActor(c), businessId, c.req.valid("json"), c.get("now"));
-    await kickDelivery(c.env, businessId);
+    const data = await updateSettings(c.env, keyActor(c), businessId, c.req.valid("json"), c.get("now"));
     return c.json({ data } as z.infer<typeof AdminSettings>, 200);
   });

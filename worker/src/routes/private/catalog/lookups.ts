@@ -1,7 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { AdminLookup, AdminSeason, ArchivedQuery, LookupCreate, LookupPatch, PathIdParam, SeasonCreate, SeasonPatch, type LookupKind } from "../../../contract/catalog-admin";
 import { problemResponse } from "../../../contract/problem";
-import { kickDelivery } from "../../../db/outbox";
 import { createRouter } from "../../../lib/openapi";
 import { createLookup, createSeason, getLookup, getSeason, listLookups, listSeasons, updateLookup, updateSeason } from "../../../manage/catalog/lookups";
 import { json } from "../openapi-parts";
@@ -50,8 +49,7 @@ function lookupRoutes() {
       }),
       async (c) => {
         const { businessId } = c.get("tenant");
-        const data = await createLookup(c.env.DB, keyActor(c), businessId, k.kind, c.req.valid("json"), c.get("now"));
-        await kickDelivery(c.env, businessId);
+        const data = await createLookup(c.env, keyActor(c), businessId, k.kind, c.req.valid("json"), c.get("now"));
         c.header("Location", `/private/catalog/${k.path}/${data.id}`);
         return c.json({ data }, 201);
       },
@@ -81,8 +79,7 @@ function lookupRoutes() {
       }),
       async (c) => {
         const { businessId } = c.get("tenant");
-        const data = await updateLookup(c.env.DB, keyActor(c), businessId, k.kind, c.req.valid("param").id, c.req.valid("json"), c.get("now"));
-        await kickDelivery(c.env, businessId);
+        const data = await updateLookup(c.env, keyActor(c), businessId, k.kind, c.req.valid("param").id, c.req.valid("json"), c.get("now"));
         return c.json({ data }, 200);
       },
     );
@@ -119,8 +116,7 @@ const seasonRoutes = createRouter()
     }),
     async (c) => {
       const { businessId } = c.get("tenant");
-      const data = await createSeason(c.env.DB, keyActor(c), businessId, c.req.valid("json"), c.get("now"));
-      await kickDelivery(c.env, businessId);
+      const data = await createSeason(c.env, keyActor(c), businessId, c.req.valid("json"), c.get("now"));
       c.header("Location", `/private/catalog/seasons/${data.id}`);
       return c.json({ data }, 201);
     },
@@ -150,8 +146,7 @@ const seasonRoutes = createRouter()
     }),
     async (c) => {
       const { businessId } = c.get("tenant");
-      const data = await updateSeason(c.env.DB, keyActor(c), businessId, c.req.valid("param").id, c.req.valid("json"), c.get("now"));
-      await kickDelivery(c.env, businessId);
+      const data = await updateSeason(c.env, keyActor(c), businessId, c.req.valid("param").id, c.req.valid("json"), c.get("now"));
       return c.json({ data }, 200);
     },
   );

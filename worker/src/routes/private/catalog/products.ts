@@ -1,7 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { AdminProduct, InventoryPatch, InventoryQuery, InventoryView, PathIdParam, ProductCreate, ProductListQuery, ProductPatch } from "../../../contract/catalog-admin";
 import { problemResponse } from "../../../contract/problem";
-import { kickDelivery } from "../../../db/outbox";
 import { createRouter } from "../../../lib/openapi";
 import { getInventory, updateInventory } from "../../../manage/catalog/inventory";
 import { createProduct, getProduct, listProducts, updateProduct } from "../../../manage/catalog/products";
@@ -96,16 +95,14 @@ export const productAdminRoutes = createRouter()
   })
   .openapi(create, async (c) => {
     const { businessId } = c.get("tenant");
-    const data = await createProduct(c.env.DB, keyActor(c), businessId, c.req.valid("json"), c.get("now"));
-    await kickDelivery(c.env, businessId);
+    const data = await createProduct(c.env, keyActor(c), businessId, c.req.valid("json"), c.get("now"));
     c.header("Location", `/private/catalog/products/${data.id}`);
     return c.json({ data }, 201);
   })
   .openapi(read, async (c) => c.json({ data: await getProduct(c.env.DB, c.get("tenant").businessId, c.req.valid("param").id) }, 200))
   .openapi(patch, async (c) => {
     const { businessId } = c.get("tenant");
-    const data = await updateProduct(c.env.DB, keyActor(c), businessId, c.req.valid("param").id, c.req.valid("json"), c.get("now"));
-    await kickDelivery(c.env, businessId);
+    const data = await updateProduct(c.env, keyActor(c), businessId, c.req.valid("param").id, c.req.valid("json"), c.get("now"));
     return c.json({ data }, 200);
   })
   .openapi(inventory, async (c) => {
@@ -114,7 +111,6 @@ export const productAdminRoutes = createRouter()
   })
   .openapi(setInventory, async (c) => {
     const { businessId } = c.get("tenant");
-    const data = await updateInventory(c.env.DB, keyActor(c), businessId, c.req.valid("param").id, c.req.valid("json"), c.get("now"));
-    await kickDelivery(c.env, businessId);
+    const data = await updateInventory(c.env, keyActor(c), businessId, c.req.valid("param").id, c.req.valid("json"), c.get("now"));
     return c.json({ data }, 200);
   });
