@@ -3,9 +3,10 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { inviteStaff } from "../src/manage/staff";
-import { browser, PASSWORD, staffEmail } from "./admin-fixtures";
+import { inviteStaff, PAIR_ATTEMPTS, SIGN_IN_ALERT_AT } from "../src/manage/staff";
+import { browser, createStaff, PASSWORD, staffEmail } from "./admin-fixtures";
 import { DEMO_BUSINESS_ID } from "./helpers";
+import { mailStub } from "../src/db/emails";
 
 /** The request log lines written while `run` runs. */
 async function logLines(run: () => Promise<void>): Promise<string[]> {
@@ -58,5 +59,34 @@ describe("a new password (NIST SP 800-63B)", () => {
     // No composition rule: a long phrase of plain lower-case words is welcome.
     const ok = await b.post(`/admin/invite/${invite.token}`, { password: "surf the morning glass", confirm: "surf the morning glass" });
     expect(ok.status).toBe(303);
+  });
+});
+
+describe("signing in when a stranger knows the owner's e-mail", () => {
+  it("locks out only the stranger's address: the owner still signs in from theirs", async () => {
+    const { email } = await createStaff(DEMO_BUSINESS_ID, "owner");
+    const stranger = "198.51.100.66";
+    for (let i = 0; i < PAIR_ATTEMPTS; i++) expect((await browser(stranger).post("/admin/demo/sign-in", { email, password: `guess number ${i}` })).status).toBe(401);
+    expect((await browser(stranger).post("/admin/demo/sign-in", { email, password: "guess number 99" })).status).toBe(429);
+    expect((await browser("192.0.2.10").post("/admin/demo/sign-in", { email, password: PASSWORD })).status).toBe(303);
+  });
+
+  it("tells the account's user by e-mail, once, when it sees a burst of failures", async () => {
+    const { email } = await createStaff(DEMO_BUSINESS_ID, "manager");
+    const alerts = () => env.DB.prepare("SELECT recipient, params FROM emails WHERE kind = 'staff_sign_in_alert' AND recipient = ?").bind(email).all<{ recipient: string; params: string }>();
+    for (let i = 0; i < SIGN_IN_ALERT_AT - 1; i++) await browser(`203.0.113.${120 + i}`).post("/admin/demo/sign-in", { email, password: `wrong ${i}` });
+    expect((await alerts()).results).toHaveLength(0);
+    for (let i = 0; i < 5; i++) await browser(`203.0.113.${140 + i}`).post("/admin/demo/sign-in", { email, password: `wrong again ${i}` });
+    const sent = (await alerts()).results;
+    expect(sent).toHaveLength(1);
+    expect(JSON.parse(sent[0].params)).toMatchObject({ attempts: SIGN_IN_ALERT_AT });
+    // It is composed and handed to the binding in the business's language.
+    await mailStub(env, DEMO_BUSINESS_ID).kick(DEMO_BUSINESS_ID);
+    await mailStub(env, DEMO_BUSINESS_ID).idle();
+    const row = await env.DB.prepare("SELECT status, subject FROM emails WHERE kind = 'staff_sign_in_alert' AND recipient = ?").bind(email).first<{ status: string; subject: string }>();
+    expect(row).toEqual({ status: "sent", subject: "Failed sign-ins to your account at Blue Wave Surf & Yoga Camp" });
+    // An address nobody knows is not anyone's account: no e-mail goes anywhere.
+    for (let i = 0; i < SIGN_IN_ALERT_AT + 1; i++) await browser(`203.0.113.${160 + i}`).post("/admin/demo/sign-in", { email: "nobody-here@example.com", password: "wrong wrong" });
+    expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM emails WHERE recipient = 'nobody-here@example.com'").first<{ n: number }>())!.n).toBe(0);
   });
 });

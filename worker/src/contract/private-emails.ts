@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 
-export const EMAIL_KIND_NAMES = ["booking_confirmation", "booking_cancelled", "owner_new_booking", "owner_booking_cancelled", "staff_invitation", "staff_password_reset"] as const;
+export const EMAIL_KIND_NAMES = ["booking_confirmation", "booking_cancelled", "owner_new_booking", "owner_booking_cancelled", "staff_invitation", "staff_password_reset", "staff_sign_in_alert"] as const;
 export const EMAIL_STATUSES = ["pending", "sending", "retrying", "sent", "failed"] as const;
 
 export const Email = z
@@ -10,7 +10,8 @@ export const Email = z
       description:
         "booking_confirmation and booking_cancelled go to the booker; owner_new_booking and owner_booking_cancelled to each of the business's notification_emails; " +
         "staff_invitation to someone invited to the back office (its kept message has the sign-in link removed, and it cannot be resent: invite again); " +
-        "staff_password_reset to a staff user who asked for a new password (the same: link removed once sent, never resent).",
+        "staff_password_reset to a staff user who asked for a new password (the same: link removed once sent, never resent); " +
+        "staff_sign_in_alert to a staff user whose account saw a burst of failed sign-ins (once per 15-minute window).",
     }),
     booking_id: z.string().nullable(),
     recipient: z.string(),

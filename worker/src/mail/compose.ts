@@ -11,7 +11,7 @@ import type { BookingRow } from "../db/bookings";
 import { BOOKING_TEMPLATES, type BookingMail, type BookingMailKind, type MailGuest } from "../domain/email/booking";
 import { buildMime } from "../domain/email/mime";
 import { calendarFile, nextDay, type CalendarEvent } from "../domain/email/ics";
-import { REDACTED_LINK, staffInvitation, staffPasswordReset } from "../domain/email/staff";
+import { REDACTED_LINK, staffInvitation, staffPasswordReset, staffSignInAlert } from "../domain/email/staff";
 import { businessById } from "../db/businesses";
 import { mailLanguage } from "../domain/email/strings";
 import { bookedTotals, linesTotal } from "../domain/totals";
@@ -175,10 +175,31 @@ async function composePasswordReset(db: D1Database, email: EmailRow, now: Date):
   return { from, to: email.recipient, subject: mail.subject, raw, stored: mime(email, from, business.title, config.contact_email, language, redacted, now) };
 }
 
+/** A warning of failed sign-ins to a staff user's account. */
+async function composeSignInAlert(db: D1Database, email: EmailRow, now: Date): Promise<ComposedEmail> {
+  const business = await businessById(db, email.business_id);
+  if (!business) throw new ComposeError("the business no longer exists");
+  const config = business.config;
+  const from = config.email_from;
+  if (!from) throw new ComposeError("the business has no sender address (settings: email_from)");
+  const p = parseJson<{ attempts?: number; since?: string }>(email.params, {});
+  const language = mailLanguage(email.language, config.default_language);
+  const mail = staffSignInAlert({
+    brand: { name: business.title, color: config.brand_color, contactEmail: config.contact_email, contactPhone: config.contact_phone },
+    language,
+    email: email.recipient,
+    attempts: p.attempts ?? 0,
+    since: p.since ?? "",
+  });
+  const raw = mime(email, from, business.title, config.contact_email, language, mail, now);
+  return { from, to: email.recipient, subject: mail.subject, raw, stored: raw };
+}
+
 /** The message of `email` as it would be sent now. Throws ComposeError when it cannot be. */
 export async function composeEmail(db: D1Database, email: EmailRow, now: Date): Promise<ComposedEmail> {
   if (email.kind === "staff_invitation") return composeInvitation(db, email, now);
   if (email.kind === "staff_password_reset") return composePasswordReset(db, email, now);
+  if (email.kind === "staff_sign_in_alert") return composeSignInAlert(db, email, now);
   if (!email.booking_id) throw new ComposeError(`no template for an e-mail of kind ${email.kind}`);
   const results = await db.batch([...snapshotStatements(db, email.business_id), ...bookingMailStatements(db, email.business_id, email.booking_id)]);
   const snap = snapshotFrom(results.slice(0, SNAPSHOT_STATEMENTS));

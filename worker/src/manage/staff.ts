@@ -9,8 +9,11 @@
  * - Sessions: a random token in an HttpOnly cookie, its SHA-256 the row's key. Idle for 60 minutes
  *   ends a session, and none lasts more than 12 hours. Sign-out, a password change and removal end
  *   them at once (the row is read on every request).
- * - Sign-in is throttled per account (5 attempts in 15 minutes) and per address (20 in 15
- *   minutes), counted in D1 before the password is checked; a success clears the account's count.
+ * - Sign-in is throttled in 15-minute windows, counted in D1 before the password is checked: per
+ *   address and account (5), per address (20) and, more slowly, per account from anywhere (50), so
+ *   a stranger who knows the owner's e-mail locks out only their own address. At the 10th failure
+ *   of an account in a window its user is e-mailed (staff_sign_in_alert). A success clears the
+ *   account's counts.
  */
 import { isEmail, isRole, normalizeStaffEmail, type Role } from "../domain/staff";
 import { auditStatements, type Actor } from "../db/audit-log";
@@ -43,10 +46,10 @@ import { newId } from "../lib/ids";
 import { sha256Hex } from "../lib/keys";
 import { businessById } from "../db/businesses";
 import { emailStatements } from "../db/emails";
-import { staffInvitationEmail } from "../domain/email/plan";
+import { staffInvitationEmail, staffSignInAlertEmail } from "../domain/email/plan";
 import { hashPassword, needsRehash, passwordProblem, randomToken, verifyPassword } from "../lib/password";
 import { isGuardFailure } from "./input";
-import { write } from "./write";
+import { write, type Store } from "./write";
 
 const MINUTE = 60_000;
 export const INVITE_HOURS = 72;
@@ -56,8 +59,13 @@ export const SESSION_MAX_HOURS = 12;
 /** A session's last_seen_at is written at most once a minute. */
 const TOUCH_EVERY_MS = MINUTE;
 export const SIGN_IN_WINDOW_MINUTES = 15;
-export const ACCOUNT_ATTEMPTS = 5;
+/** Attempts on one account from one address in a window. */
+export const PAIR_ATTEMPTS = 5;
 export const ADDRESS_ATTEMPTS = 20;
+/** Attempts on one account from anywhere in a window: the slower bound against many addresses. */
+export const ACCOUNT_ATTEMPTS = 50;
+/** The account-wide failure in a window at which the account's user is warned by e-mail. */
+export const SIGN_IN_ALERT_AT = 10;
 
 export interface Invitation {
   staffId: string;
@@ -206,17 +214,26 @@ export const signInFailed = () => new ApiError(401, "unauthorized", "The e-mail 
  * Sign in to a business's back office. Throttled per account and per address before anything is
  * checked (429 with Retry-After); any failure is the same 401. Answers a new session.
  */
-export async function signIn(db: D1Database, businessId: number, input: { email: string; password: string; address: string }, now: Date): Promise<NewSession> {
+export async function signIn(
+  store: D1Database | Store,
+  businessId: number,
+  input: { email: string; password: string; address: string },
+  now: Date,
+): Promise<NewSession> {
+  const db = "DB" in store ? store.DB : store;
   const emailNorm = normalizeStaffEmail(input.email).slice(0, 255);
   const windowStart = new Date(now.getTime() - SIGN_IN_WINDOW_MINUTES * MINUTE);
   const accountKey = `account:${businessId}:${emailNorm}`;
-  const [account, address] = await db.batch<{ attempts: number; window_start: string }>([
-    takeAttemptStatement(db, accountKey, windowStart, now),
+  const pairKey = `pair:${businessId}:${emailNorm}:${input.address}`;
+  const [pair, address, account] = await db.batch<{ attempts: number; window_start: string }>([
+    takeAttemptStatement(db, pairKey, windowStart, now),
     takeAttemptStatement(db, `address:${input.address}`, windowStart, now),
+    takeAttemptStatement(db, accountKey, windowStart, now),
   ]);
   const over = [
-    { row: account.results[0], limit: ACCOUNT_ATTEMPTS },
+    { row: pair.results[0], limit: PAIR_ATTEMPTS },
     { row: address.results[0], limit: ADDRESS_ATTEMPTS },
+    { row: account.results[0], limit: ACCOUNT_ATTEMPTS },
   ].filter((x) => x.row && x.row.attempts > x.limit);
   if (over.length) {
     const until = Math.max(...over.map((x) => Date.parse(x.row.window_start) + SIGN_IN_WINDOW_MINUTES * MINUTE));
@@ -225,10 +242,31 @@ export async function signIn(db: D1Database, businessId: number, input: { email:
   const user = emailNorm ? await activeStaffByEmail(db, businessId, emailNorm) : null;
   // Checked against a dummy hash when there is no such user: the same work, the same answer.
   const ok = await verifyPassword(input.password.slice(0, 1024), user?.password_hash);
-  if (!ok || !user) throw signInFailed();
-  const extra = [clearAttemptsStatement(db, accountKey)];
+  if (!ok || !user) {
+    const counted = account.results[0];
+    if (user && counted?.attempts === SIGN_IN_ALERT_AT) await warnOfFailures(store, businessId, user, counted, now);
+    throw signInFailed();
+  }
+  const extra = [clearAttemptsStatement(db, accountKey), clearAttemptsStatement(db, pairKey)];
   if (needsRehash(user.password_hash!)) extra.push(setPasswordStatement(db, user.id, await hashPassword(input.password), now));
   return openSession(db, businessId, user.id, now, extra);
+}
+
+/** The e-mail to a user whose account saw SIGN_IN_ALERT_AT failures in this window (once per window). */
+async function warnOfFailures(
+  store: D1Database | Store,
+  businessId: number,
+  user: { id: string; email: string; language: string | null },
+  counted: { attempts: number; window_start: string },
+  now: Date,
+): Promise<void> {
+  const business = await businessById("DB" in store ? store.DB : store, businessId);
+  if (!business) return;
+  const mail = staffSignInAlertEmail(user.id, counted.window_start, user.email, user.language, business.config, { attempts: counted.attempts, since: counted.window_start });
+  if (!mail) return;
+  const sink: Store = "DB" in store ? store : { DB: store };
+  // No audit entry (the actor names none): the e-mail only, told to the mail object at once.
+  await write(sink, { kind: "staff", id: user.id, name: user.email }, businessId, now, { statements: [], emails: emailStatements(sink.DB, businessId, null, [mail], now) });
 }
 
 export interface StaffSession extends SessionRow {

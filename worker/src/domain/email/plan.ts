@@ -10,7 +10,7 @@ import type { BusinessConfig } from "../../contract/config";
 import { mailLanguage, type MailLanguage } from "./strings";
 import { shortHash } from "./mime";
 
-export const EMAIL_KINDS = ["booking_confirmation", "booking_cancelled", "owner_new_booking", "owner_booking_cancelled", "staff_invitation", "staff_password_reset"] as const;
+export const EMAIL_KINDS = ["booking_confirmation", "booking_cancelled", "owner_new_booking", "owner_booking_cancelled", "staff_invitation", "staff_password_reset", "staff_sign_in_alert"] as const;
 
 /** Kinds whose params hold a secret (a sign-in link): kept only until the e-mail is sent or fails, never resent. */
 export const SECRET_KINDS: readonly EmailKind[] = ["staff_invitation", "staff_password_reset"];
@@ -119,4 +119,20 @@ export function staffPasswordResetEmail(
 ): PlannedEmail | null {
   if (!config.email_from) return null;
   return planned("staff_password_reset", `staff-password-reset.${staffId}.${linkKey}`, recipient, mailLanguage(language, config.default_language), config.email_from, params);
+}
+
+/**
+ * A warning to a staff user whose account saw a burst of failed sign-ins (manage/staff.ts): how
+ * many, since when, and that the password held. One per account and window (`windowStart`).
+ */
+export function staffSignInAlertEmail(
+  staffId: string,
+  windowStart: string,
+  recipient: string,
+  language: string | null,
+  config: MailConfig,
+  params: { attempts: number; since: string },
+): PlannedEmail | null {
+  if (!config.email_from) return null;
+  return planned("staff_sign_in_alert", `staff-sign-in-alert.${staffId}.${windowStart}`, recipient, mailLanguage(language, config.default_language), config.email_from, params);
 }

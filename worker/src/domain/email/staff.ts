@@ -116,3 +116,47 @@ const RESET: Record<MailLanguage, { subject: string; heading: string; intro: str
 export function staffPasswordReset(m: PasswordResetMail): ComposedMail {
   return linkMail(m.brand, m.language, RESET[m.language], { business: m.brand.name, email: m.email, expires: minutesOf(m.expiresAt) }, m.link);
 }
+
+export interface SignInAlertMail {
+  brand: MailBrand;
+  language: MailLanguage;
+  /** The account's e-mail. */
+  email: string;
+  /** Failed sign-ins counted so far in the window. */
+  attempts: number;
+  /** UTC, ISO 8601: when the window began. */
+  since: string;
+}
+
+const ALERT: Record<MailLanguage, { subject: string; heading: string; intro: string; held: string; advice: string }> = {
+  en: {
+    subject: "Failed sign-ins to your account at {business}",
+    heading: "Someone is trying to sign in as you",
+    intro: "{attempts} sign-ins to the back office of {business} as {email} failed since {since} UTC.",
+    held: "None of them got in: the password they tried was wrong. Each address that keeps trying is stopped for 15 minutes; you can still sign in from yours.",
+    advice: "If it was not you, choose a long password you use nowhere else (Account, in the back office). If it was you, there is nothing to do.",
+  },
+  de: {
+    subject: "Fehlgeschlagene Anmeldungen bei Ihrem Konto von {business}",
+    heading: "Jemand versucht, sich als Sie anzumelden",
+    intro: "Seit {since} UTC sind {attempts} Anmeldungen im Backoffice von {business} als {email} fehlgeschlagen.",
+    held: "Keine war erfolgreich: Das versuchte Passwort war falsch. Jede Adresse, die es weiter versucht, wird 15 Minuten gesperrt; Sie selbst können sich weiter anmelden.",
+    advice: "Wenn Sie es nicht waren, wählen Sie ein langes Passwort, das Sie sonst nirgends verwenden (Konto, im Backoffice). Wenn Sie es waren, ist nichts zu tun.",
+  },
+  es: {
+    subject: "Inicios de sesión fallidos en tu cuenta de {business}",
+    heading: "Alguien intenta entrar con tu cuenta",
+    intro: "Desde las {since} UTC han fallado {attempts} inicios de sesión en el back office de {business} como {email}.",
+    held: "Ninguno ha entrado: la contraseña probada era incorrecta. Cada dirección que sigue intentándolo queda bloqueada 15 minutos; tú puedes seguir entrando desde la tuya.",
+    advice: "Si no has sido tú, elige una contraseña larga que no uses en ningún otro sitio (Cuenta, en el back office). Si has sido tú, no hay nada que hacer.",
+  },
+};
+
+export function staffSignInAlert(m: SignInAlertMail): ComposedMail {
+  const s = ALERT[m.language];
+  const vars = { business: m.brand.name, email: m.email, attempts: String(m.attempts), since: minutesOf(m.since) };
+  const [subject, heading, intro, held, advice] = [s.subject, s.heading, s.intro, s.held, s.advice].map((x) => fill(x, vars));
+  const text = [heading, "", intro, "", held, "", advice, ""].join("\n");
+  const body = html.h1(heading) + html.p(intro) + html.p(held) + html.p(advice);
+  return { subject, text, html: frame(m.brand, m.language, subject, intro, body, `<p style="margin:0">${esc(m.brand.name)}</p>`) };
+}
