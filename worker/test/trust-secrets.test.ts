@@ -4,7 +4,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { inviteStaff, PAIR_ATTEMPTS, SIGN_IN_ALERT_AT } from "../src/manage/staff";
-import { browser, createStaff, PASSWORD, staffEmail } from "./admin-fixtures";
+import { browser, createStaff, PASSWORD, signedIn, staffEmail } from "./admin-fixtures";
 import { DEMO_BUSINESS_ID } from "./helpers";
 import { mailStub } from "../src/db/emails";
 
@@ -88,5 +88,21 @@ describe("signing in when a stranger knows the owner's e-mail", () => {
     // An address nobody knows is not anyone's account: no e-mail goes anywhere.
     for (let i = 0; i < SIGN_IN_ALERT_AT + 1; i++) await browser(`203.0.113.${160 + i}`).post("/admin/demo/sign-in", { email: "nobody-here@example.com", password: "wrong wrong" });
     expect((await env.DB.prepare("SELECT COUNT(*) AS n FROM emails WHERE recipient = 'nobody-here@example.com'").first<{ n: number }>())!.n).toBe(0);
+  });
+});
+
+describe("changing one's password", () => {
+  it("allows as many guesses of the current one as sign-in does, then refuses even the right one for the window", async () => {
+    const { email } = await createStaff(DEMO_BUSINESS_ID, "manager");
+    const here = await signedIn("demo", email, "198.51.100.150");
+    for (let i = 0; i < PAIR_ATTEMPTS; i++) {
+      const wrong = await here.post("/admin/demo/account/password", { current: `not it ${i}`, password: "a brand new password" });
+      expect(wrong.status).toBe(422);
+    }
+    const blocked = await here.post("/admin/demo/account/password", { current: PASSWORD, password: "a brand new password" });
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get("Retry-After"))).toBeGreaterThan(0);
+    // Nothing changed: the old password still opens the account.
+    expect((await browser("198.51.100.151").post("/admin/demo/sign-in", { email, password: PASSWORD })).status).toBe(303);
   });
 });

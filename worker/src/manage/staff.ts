@@ -299,11 +299,18 @@ export async function signOut(db: D1Database, token: string, now: Date): Promise
 export async function changePassword(db: D1Database, session: StaffSession, input: { current: string; password: string }, now: Date): Promise<NewSession> {
   const user = await staffById(db, session.business_id, session.staff_id);
   if (!user || user.removed_at) throw notFound("The user");
+  // The current password is guessed no faster than at sign-in: a session left open on a shared
+  // computer must not be a way to find it. Counted before the check; a success clears the count.
+  const guessKey = `current:${user.id}`;
+  const [counted] = await db.batch<{ attempts: number; window_start: string }>([takeAttemptStatement(db, guessKey, new Date(now.getTime() - SIGN_IN_WINDOW_MINUTES * MINUTE), now)]);
+  const row = counted.results[0];
+  if (row && row.attempts > PAIR_ATTEMPTS) throw tooMany(Math.ceil((Date.parse(row.window_start) + SIGN_IN_WINDOW_MINUTES * MINUTE - now.getTime()) / 1000));
   if (!(await verifyPassword(input.current.slice(0, 1024), user.password_hash))) throw invalid("current", "is not your current password");
   checkPassword(input.password, [user.email, session.slug]);
   const actor: Actor = { kind: "staff", id: user.id, name: user.email };
   return openSession(db, session.business_id, user.id, now, [
     setPasswordStatement(db, user.id, await hashPassword(input.password), now),
+    clearAttemptsStatement(db, guessKey),
     endSessionsOfStatement(db, user.id, now),
     spendInvitesStatement(db, user.id, now),
     ...auditStatements(db, session.business_id, actor, [{ action: "password_changed", entity: "staff", entityId: user.id, summary: `${user.email} changed their password; every session ended` }], now),
