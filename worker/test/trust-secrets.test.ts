@@ -7,6 +7,7 @@ import { inviteStaff, PAIR_ATTEMPTS, SIGN_IN_ALERT_AT } from "../src/manage/staf
 import { browser, createStaff, PASSWORD, signedIn, staffEmail } from "./admin-fixtures";
 import { DEMO_BUSINESS_ID } from "./helpers";
 import { mailStub } from "../src/db/emails";
+import { requestPasswordReset } from "../src/manage/password-reset";
 
 /** The request log lines written while `run` runs. */
 async function logLines(run: () => Promise<void>): Promise<string[]> {
@@ -104,5 +105,20 @@ describe("changing one's password", () => {
     expect(Number(blocked.headers.get("Retry-After"))).toBeGreaterThan(0);
     // Nothing changed: the old password still opens the account.
     expect((await browser("198.51.100.151").post("/admin/demo/sign-in", { email, password: PASSWORD })).status).toBe(303);
+  });
+});
+
+describe("a link's token", () => {
+  it("opens only its own purpose: a reset link is no invitation", async () => {
+    const { email } = await createStaff(DEMO_BUSINESS_ID, "front_desk");
+    const asked = await requestPasswordReset(env.DB, DEMO_BUSINESS_ID, "demo", { email, address: "198.51.100.160", origin: "http://127.0.0.1", language: "en" }, new Date());
+    expect(asked.mailed).toBe(true);
+    const row = await env.DB.prepare("SELECT params FROM emails WHERE kind = 'staff_password_reset' AND recipient = ? ORDER BY created_at DESC").bind(email).first<{ params: string }>();
+    const link = JSON.parse(row!.params).link as string;
+    const token = link.split("/").pop()!;
+    expect((await browser().get(`/admin/invite/${token}`)).status).toBe(404);
+    expect((await browser().post(`/admin/invite/${token}`, { password: "surf the morning glass", confirm: "surf the morning glass" })).status).toBe(404);
+    // the reset link itself still works
+    expect((await browser().get(new URL(link).pathname)).status).toBe(200);
   });
 });

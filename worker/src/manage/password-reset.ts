@@ -87,8 +87,8 @@ export const sendResetMail = (env: Env, businessId: number) => kickMail(env, bus
 
 /** What a reset link shows before it is used; 404 for one unknown, used, expired, of a removed user, of another business, or an invitation. */
 export async function openReset(db: D1Database, slug: string, token: string, now: Date) {
-  const link = await openInvite(db, token, now);
-  if (link.purpose !== "reset" || link.slug !== slug) throw new ApiError(404, "not_found", "This link is unknown, used or expired. Ask for a new one on the sign-in page.");
+  const link = await openInvite(db, token, now, "reset");
+  if (link.slug !== slug) throw new ApiError(404, "not_found", "This link is unknown, used or expired. Ask for a new one on the sign-in page.");
   return link;
 }
 
@@ -98,5 +98,5 @@ export async function openReset(db: D1Database, slug: string, token: string, now
  */
 export async function resetPassword(db: D1Database, slug: string, token: string, password: string, now: Date): Promise<{ slug: string; email: string }> {
   await openReset(db, slug, token, now);
-  return acceptInvite(db, token, password, now);
+  return acceptInvite(db, token, password, now, "reset");
 }

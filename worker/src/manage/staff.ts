@@ -151,9 +151,10 @@ export async function inviteStaff(
 }
 
 /** What an invitation link shows before it is used; 404 for a link that is unknown, used, expired or whose user was removed. */
-export async function openInvite(db: D1Database, token: string, now: Date) {
+export async function openInvite(db: D1Database, token: string, now: Date, purpose: "invite" | "reset" = "invite") {
   const invite = /^[A-Za-z0-9_-]{20,100}$/.test(token) ? await inviteByTokenHash(db, await sha256Hex(token)) : null;
-  if (!invite || invite.used_at || invite.removed_at || invite.expires_at <= now.toISOString()) {
+  // Each link opens only its own purpose: a reset link is no invitation (and the reverse).
+  if (!invite || invite.purpose !== purpose || invite.used_at || invite.removed_at || invite.expires_at <= now.toISOString()) {
     throw new ApiError(404, "not_found", "This sign-in link is unknown, used or expired. Ask an owner of the business for a new one.");
   }
   return invite;
@@ -164,8 +165,8 @@ export async function openInvite(db: D1Database, token: string, now: Date) {
  * user, and any session the user had is ended. Answers the business's slug and the e-mail, for
  * the sign-in that follows.
  */
-export async function acceptInvite(db: D1Database, token: string, password: string, now: Date): Promise<{ slug: string; email: string }> {
-  const invite = await openInvite(db, token, now);
+export async function acceptInvite(db: D1Database, token: string, password: string, now: Date, purpose: "invite" | "reset" = "invite"): Promise<{ slug: string; email: string }> {
+  const invite = await openInvite(db, token, now, purpose);
   checkPassword(password, [invite.email, invite.slug]);
   const tokenHash = await sha256Hex(token);
   const hash = await hashPassword(password);
