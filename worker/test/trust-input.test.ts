@@ -7,6 +7,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { addToCart, cartBusiness, clock, count, customer, guest, smallPackage, stay } from "./carts-fixtures";
 import { callJson, createKey, DEMO_BUSINESS_ID } from "./helpers";
+import { inviteStaff } from "../src/manage/staff";
 
 const RLO = "\u202e";
 const t = clock();
@@ -84,5 +85,16 @@ describe("e-mail addresses past RFC 5321's limits", () => {
     const res = await callJson("/private/settings", { key, method: "PATCH", body: { notification_emails: [at(65)] } });
     expect(res.status).toBe(422);
     expect(fieldsOf(res.body).some((p: string) => p.startsWith("notification_emails"))).toBe(true);
+  });
+});
+
+describe("a staff member's name", () => {
+  it("with a direction override is refused at the invitation, and nobody is invited", async () => {
+    const email = `rtl-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    await expect(inviteStaff(env.DB, { kind: "cli", id: "t", name: "t" }, DEMO_BUSINESS_ID, { email, name: `Eve${RLO}nimda`, role: "owner" }, new Date())).rejects.toMatchObject({
+      status: 422,
+      extra: { errors: [{ path: "name" }] },
+    });
+    expect(await count("SELECT COUNT(*) AS n FROM staff_users WHERE email = ?", email)).toBe(0);
   });
 });

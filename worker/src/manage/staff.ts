@@ -16,6 +16,7 @@
  *   account's counts.
  */
 import { isEmail, isRole, normalizeStaffEmail, type Role } from "../domain/staff";
+import { isSafeName, UNSAFE_NAME_MESSAGE, withinMailLimits } from "../contract/common";
 import { auditStatements, type Actor } from "../db/audit-log";
 import {
   activeStaffByEmail,
@@ -110,7 +111,8 @@ export async function inviteStaff(
 ): Promise<Invitation> {
   const email = input.email.trim();
   const name = (input.name ?? "").trim().slice(0, 120);
-  if (!isEmail(email)) throw invalid("email", "must be an e-mail address");
+  if (!isEmail(email) || !withinMailLimits(email)) throw invalid("email", "must be an e-mail address");
+  if (!isSafeName(name)) throw invalid("name", UNSAFE_NAME_MESSAGE);
   if (!isRole(input.role)) throw invalid("role", "must be owner, manager or front_desk");
   const role: Role = input.role;
   const emailNorm = normalizeStaffEmail(email);
