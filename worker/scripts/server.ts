@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { DEMO_BUSINESS, demoCatalog } from "../seed/demo";
-import { businessBySlug, ensureBusinessStatement } from "../src/db/businesses";
+import { businessBySlug, ensureBusinessStatement, hasAnyProduct } from "../src/db/businesses";
 import { CatalogFile } from "../src/contract/catalog-file";
 import { applyCatalog } from "../src/manage/catalog/file";
 import { applyMigrations } from "./lib/d1";
@@ -30,7 +30,7 @@ export interface StartServerOptions {
   persistTo?: string;
   /** Worker variables added to (or overriding) those of `.dev.vars`, e.g. `{ ALLOW_TEST_CLOCK: "1" }`. */
   env?: Record<string, string>;
-  /** Apply migrations and seed the demo business before starting (default true; both idempotent). */
+  /** Apply migrations and seed the demo business (once) before starting (default true; both idempotent). */
   prepare?: boolean;
   /** Run `npm run build` first (widget.js, the /docs renderer), when that script exists (default false). */
   buildWidget?: boolean;
@@ -131,9 +131,10 @@ export function portIsFree(port: number): Promise<boolean> {
 }
 
 /**
- * Apply the D1 migrations, make the demo business if it is missing and apply its catalog file
- * (worker/seed/demo.catalog.json) through the administration's code, as `npm run catalog -- apply`
- * does. Touches no other business; an unchanged demo costs one read.
+ * Apply the D1 migrations, make the demo business if it is missing and, the first time only (while
+ * it has no product), apply its catalog file (worker/seed/demo.catalog.json) through the
+ * administration's code, as `npm run catalog -- apply` does. Touches no other business, and never
+ * changes a demo that was seeded: what the owner edited stays.
  */
 export async function prepareDatabase(target: Target): Promise<{ migrations: number; demoChanges: number }> {
   const migrations = await applyMigrations(target);
@@ -141,6 +142,9 @@ export async function prepareDatabase(target: Target): Promise<{ migrations: num
   try {
     await db.batch([ensureBusinessStatement(db, DEMO_BUSINESS)]);
     const demo = (await businessBySlug(db, DEMO_BUSINESS.slug))!;
+    // Seeded once: a demo that has products is the owner's to edit, and a later start changes
+    // nothing of it (it used to apply the file again and revert what the owner had changed).
+    if (await hasAnyProduct(db, demo.id)) return { migrations, demoChanges: 0 };
     const { changes } = await applyCatalog({ DB: db }, { kind: "cli", id: "npm start", name: "cli" }, demo.id, CatalogFile.parse(demoCatalog), new Date());
     return { migrations, demoChanges: changes.length };
   } finally {
@@ -220,7 +224,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   if (options.prepare ?? true) {
     step("Applying D1 migrations and the demo business's catalog file ...");
     const { migrations, demoChanges } = await prepareDatabase(target);
-    const demo = demoChanges ? `demo business: ${demoChanges} change(s) applied from worker/seed/demo.catalog.json` : "demo business as its catalog file says";
+    const demo = demoChanges ? `demo business: ${demoChanges} change(s) applied from worker/seed/demo.catalog.json` : "demo business kept as it is (seeded once; your changes stay)";
     step(migrations ? `Applied ${migrations} migration(s); ${demo}.` : `Database up to date; ${demo}.`);
   }
   if (options.buildWidget) {

@@ -137,3 +137,8 @@ export function keyAccessGuardStatement(
 export function keyNameStatement(db: D1Database, keyId: string): D1PreparedStatement {
   return db.prepare("SELECT name FROM api_keys WHERE id = ?").bind(keyId);
 }
+
+/** Whether the business has any product, archived ones included (npm start seeds the demo only when it has none). */
+export async function hasAnyProduct(db: D1Database, businessId: number): Promise<boolean> {
+  return (await db.prepare("SELECT 1 AS one FROM products WHERE business_id = ? LIMIT 1").bind(businessId).first()) !== null;
+}

@@ -8,6 +8,7 @@ import { after, describe, it } from "node:test";
 import { ROOT } from "../../scripts/lib/wrangler";
 import { freePort } from "../../scripts/server";
 import { get } from "./helpers";
+import { d1ExecuteScript, d1Query } from "../../scripts/lib/d1";
 
 describe("npm start", () => {
   const stateDir = mkdtempSync(join(tmpdir(), "start-test-"));
@@ -47,10 +48,22 @@ describe("npm start", () => {
     assert.equal(await exited, 0);
     await assert.rejects(fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) }), "nothing listens any more");
 
-    // A second start on the same state applies nothing new (the demo already is as its file says) and comes up again.
+    // The owner edits the demo between two starts (its notification addresses, a product's title)...
+    const target = { persistTo: stateDir };
+    await d1ExecuteScript(target, [
+      { sql: "UPDATE businesses SET config = json_set(config, '$.notification_emails', json_array('owner@my-camp.example')) WHERE slug = 'demo'", params: [] },
+      { sql: "UPDATE products SET title = 'Our own surf week' WHERE id = 101 AND business_id = (SELECT id FROM businesses WHERE slug = 'demo')", params: [] },
+    ]);
+    // ...and a second start on the same state changes nothing of it, and comes up again.
     const again = await start(port);
     try {
-      assert.match(again.output(), /Database up to date; demo business as its catalog file says\./);
+      assert.match(again.output(), /Database up to date; demo business kept as it is \(seeded once; your changes stay\)\./);
+      const [[business], [product]] = await d1Query<{ v: string }>(target, [
+        { sql: "SELECT json_extract(config, '$.notification_emails') AS v FROM businesses WHERE slug = 'demo'", params: [] },
+        { sql: "SELECT title AS v FROM products WHERE id = 101", params: [] },
+      ]);
+      assert.equal(business.v, '["owner@my-camp.example"]');
+      assert.equal(product.v, "Our own surf week");
     } finally {
       // Ended whatever the assertion said: a server left running would hold the suite open.
       again.child.kill("SIGTERM");
