@@ -1,0 +1,346 @@
+/** @jsxImportSource hono/jsx */
+/**
+ * What every back-office page shares: its request type, the layout (navigation, sign-out, the
+ * language), the error page, small form parts and the helpers of a POST (form fields, actor,
+ * redirect). Pages are rendered by Hono's JSX on the Worker: no script is needed to use them.
+ */
+import type { Context } from "hono";
+import type { Child, FC, PropsWithChildren } from "hono/jsx";
+import type { Actor } from "../../../db/audit-log";
+import { may, type Permission, type Role } from "../../../domain/staff";
+import type { AppEnv } from "../../../env";
+import { ApiError, type FieldError } from "../../../lib/errors";
+import { dateIn } from "../../../lib/time";
+import type { StaffSession } from "../../../manage/staff";
+import { de } from "./strings/de";
+import { en, type Strings } from "./strings/en";
+import { es } from "./strings/es";
+import { ASSET_CSS, ASSET_JS } from "./assets";
+
+export type Lang = "en" | "de" | "es";
+export const LANGS: Record<Lang, Strings> = { en, de, es };
+
+/** An entry of the top navigation (declared by an area, kit/area.ts), shown to the roles that have its permission. */
+export interface NavEntry {
+  key: keyof Strings["nav"];
+  path: string;
+  permission: Permission;
+}
+
+export type AdminEnv = {
+  Bindings: Env;
+  Variables: AppEnv["Variables"] & {
+    /** Set by languageDetector (hono/language); the user's own choice overrides it. */
+    language: string;
+    staff: StaffSession;
+    /** The business's slug of the URL (/admin/:business/...). */
+    slug: string;
+    /** The navigation of the table of areas (area.ts mountAreas), filtered by role in Layout. */
+    nav: NavEntry[];
+  };
+};
+export type AdminContext = Context<AdminEnv>;
+
+export const langOf = (c: AdminContext): Lang => {
+  const chosen = c.get("staff")?.language ?? c.get("language");
+  return chosen === "de" || chosen === "es" ? chosen : "en";
+};
+export const stringsOf = (c: AdminContext): Strings => LANGS[langOf(c)];
+
+/** The staff user as the audit log names them. */
+export const staffActor = (c: AdminContext): Actor => {
+  const s = c.get("staff");
+  return { kind: "staff", id: s.staff_id, name: s.email };
+};
+
+/** A refused action: the 403 page, nothing changed. */
+export const refuse = (c: AdminContext) => new ApiError(403, "forbidden", stringsOf(c).error.forbidden);
+
+/** The fields of a form POST (urlencoded or multipart), strings only; the last value of a repeated name wins. */
+export async function formOf(c: AdminContext): Promise<Record<string, string>> {
+  const body = await c.req.parseBody({ all: true });
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(body)) {
+    const last = Array.isArray(v) ? v[v.length - 1] : v;
+    if (typeof last === "string") out[k] = last;
+  }
+  return out;
+}
+
+/** All values of a repeated field (checkboxes). */
+export async function formAll(c: AdminContext, name: string): Promise<string[]> {
+  const body = await c.req.parseBody({ all: true });
+  const v = body[name] ?? body[`${name}[]`];
+  return (Array.isArray(v) ? v : v === undefined ? [] : [v]).filter((x): x is string => typeof x === "string");
+}
+
+/**
+ * The query of a filter form, without its empty fields: a form sends every field, and to the
+ * private API's filters an empty `status=` is a list of nothing (which matches nothing).
+ */
+export function filledQuery(c: AdminContext): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [name, values] of Object.entries(c.req.queries() ?? {})) {
+    const filled = values.filter((v) => v.trim() !== "");
+    if (filled.length) out[name] = filled;
+  }
+  return out;
+}
+
+/** The page's base path: /admin/<business>. */
+export const base = (c: AdminContext) => `/admin/${c.get("slug")}`;
+
+/**
+ * After a change: see the result with GET (POST/redirect/GET), with the key of a message to show
+ * (a key, never text: a link cannot make the back office say something it does not say).
+ */
+export const done = (c: AdminContext, path: string, message?: string) =>
+  c.redirect(message ? `${path}${path.includes("?") ? "&" : "?"}done=${encodeURIComponent(message)}` : path, 303);
+
+/** The errors of a failed change, by field, when it is one the user can fix at the form (422, 409). */
+export function formErrors(err: unknown): { message: string; fields: Record<string, string> } | null {
+  if (!(err instanceof ApiError) || (err.status !== 422 && err.status !== 409)) return null;
+  const fields: Record<string, string> = {};
+  for (const e of err.extra.errors ?? ([] as FieldError[])) fields[e.path.split(".").at(-1)!] ??= e.message;
+  return { message: err.message, fields };
+}
+
+/** The message of the `done` key of the URL, from the page's own table of messages. */
+export const flashOf = (c: AdminContext, messages: Record<string, string | undefined>) => {
+  const key = c.req.query("done");
+  return key && Object.hasOwn(messages, key) ? messages[key] : undefined;
+};
+
+/** The business's today: its date in its time zone (settings time_zone, default UTC). */
+export function businessToday(c: AdminContext): string {
+  try {
+    return dateIn(c.get("now"), c.get("staff").time_zone || "UTC");
+  } catch {
+    return dateIn(c.get("now"), "UTC");
+  }
+}
+
+export const fmtDateTime = (iso: string | null | undefined) => (iso ? iso.replace("T", " ").slice(0, 16) : "");
+
+/** A page without the signed-in navigation (sign-in, invitation, errors before a session). */
+export const Bare: FC<PropsWithChildren<{ t: Strings; title: string }>> = ({ t, title, children }) => (
+  <html lang={t.lang}>
+    <head>
+      <meta charset="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <meta name="color-scheme" content="light dark" />
+      <meta name="referrer" content="no-referrer" />
+      <title>{`${title} · ${t.appName}`}</title>
+      <link rel="icon" href="data:," />
+      <link rel="stylesheet" href={ASSET_CSS} />
+    </head>
+    <body class="bare">
+      <main id="main" class="narrow">
+        <h1>{title}</h1>
+        {children}
+      </main>
+    </body>
+  </html>
+);
+
+/** The signed-in layout: skip link, navigation by role, who is signed in, sign-out, the page. */
+export const Layout: FC<PropsWithChildren<{ c: AdminContext; title: string; current?: keyof Strings["nav"]; flash?: Child }>> = ({ c, title, current, flash, children }) => {
+  const t = stringsOf(c);
+  const s = c.get("staff");
+  const root = base(c);
+  const message = flash;
+  return (
+    <html lang={t.lang}>
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
+        <meta name="referrer" content="no-referrer" />
+        <title>{`${title} · ${s.title}`}</title>
+        <link rel="icon" href="data:," />
+        <link rel="stylesheet" href={ASSET_CSS} />
+        <script type="module" src={ASSET_JS}></script>
+      </head>
+      <body>
+        <a class="skip" href="#main">
+          {t.skipToContent}
+        </a>
+        <header class="top">
+          <a class="brand" href={`${root}/today`}>
+            {s.title}
+          </a>
+          <nav aria-label={t.nav.label}>
+            <ul>
+              {c.get("nav").filter((n) => may(s.role as Role, n.permission)).map((n) => (
+                <li>
+                  <a href={`${root}${n.path}`} aria-current={current === n.key ? "page" : undefined}>
+                    {t.nav[n.key]}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div class="me">
+            <a href={`${root}/account`} aria-current={current === "account" ? "page" : undefined}>
+              <span class="visually-hidden">{t.signedInAs} </span>
+              {s.email} <span class="role">({t.roles[s.role as Role]})</span>
+            </a>
+            <form method="post" action={`${root}/sign-out`}>
+              <Csrf c={c} />
+              <button type="submit" class="link">
+                {t.signOut}
+              </button>
+            </form>
+          </div>
+        </header>
+        <main id="main" tabindex={-1}>
+          <h1>{title}</h1>
+          {message ? (
+            <p class="flash" role="status">
+              {message}
+            </p>
+          ) : null}
+          {children}
+        </main>
+      </body>
+    </html>
+  );
+};
+
+/** The session's CSRF token, in every form that changes something. */
+export const Csrf: FC<{ c: AdminContext }> = ({ c }) => <input type="hidden" name="_csrf" value={c.get("staff").csrf_token} />;
+
+/** What a field's input is described by (aria-describedby): its hint and its error, when it has them. */
+export const describedBy = (id: string, hint?: string, error?: string) => [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+
+/** The hint under a field, read with it (`${id}-hint`). */
+export const FieldHint: FC<{ id: string; hint?: string }> = ({ id, hint }) =>
+  hint ? (
+    <small id={`${id}-hint`} class="hint">
+      {hint}
+    </small>
+  ) : null;
+
+/** The error of a field, tied to it by id (`${id}-error`). */
+export const FieldMessage: FC<{ id: string; error?: string }> = ({ id, error }) =>
+  error ? (
+    <small id={`${id}-error`} class="error">
+      {error}
+    </small>
+  ) : null;
+
+/** The input's id of a form field (its name is the API's path, dots and all, which an id selector would need escaped). */
+export const fid = (name: string) => `f-${name.replace(/[^A-Za-z0-9_-]/g, "-")}`;
+
+/** A labelled text area with its hint and error. */
+export const TextArea: FC<{ name: string; label: string; value?: string; error?: string; hint?: string; id?: string; rows?: number }> = (p) => {
+  const id = p.id ?? fid(p.name);
+  return (
+    <div class={`field wide${p.error ? " invalid" : ""}`}>
+      <label for={id}>{p.label}</label>
+      <textarea id={id} name={p.name} rows={p.rows ?? 3} aria-invalid={p.error ? "true" : undefined} aria-describedby={describedBy(id, p.hint, p.error)}>
+        {p.value ?? ""}
+      </textarea>
+      <FieldHint id={id} hint={p.hint} />
+      <FieldMessage id={id} error={p.error} />
+    </div>
+  );
+};
+
+/** A check box (or a radio button) with its label after it. */
+export const Check: FC<{ name: string; label: Child; checked: boolean; value?: string; type?: "checkbox" | "radio"; id?: string; error?: string; hint?: string }> = (p) => {
+  const id = p.id ?? fid(`${p.name}-${p.value ?? "on"}`);
+  return (
+    <div class={`check${p.error ? " invalid" : ""}`}>
+      <input type={p.type ?? "checkbox"} id={id} name={p.name} value={p.value ?? "on"} checked={p.checked} aria-invalid={p.error ? "true" : undefined} aria-describedby={describedBy(id, p.hint, p.error)} />
+      <label for={id}>{p.label}</label>
+      <FieldHint id={id} hint={p.hint} />
+      <FieldMessage id={id} error={p.error} />
+    </div>
+  );
+};
+
+/** A labelled input with its error, tied together for screen readers. */
+export const Field: FC<{
+  name: string;
+  label: string;
+  type?: string;
+  value?: string;
+  error?: string;
+  hint?: string;
+  required?: boolean;
+  autocomplete?: string;
+  inputmode?: string;
+  placeholder?: string;
+  id?: string;
+}> = (p) => {
+  const id = p.id ?? `f-${p.name}`;
+  return (
+    <div class={`field${p.error ? " invalid" : ""}`}>
+      <label for={id}>{p.label}</label>
+      <input
+        id={id}
+        name={p.name}
+        type={p.type ?? "text"}
+        value={p.value ?? ""}
+        required={p.required}
+        autocomplete={p.autocomplete}
+        inputmode={p.inputmode as "text" | undefined}
+        placeholder={p.placeholder}
+        aria-invalid={p.error ? "true" : undefined}
+        aria-describedby={describedBy(id, p.hint, p.error)}
+      />
+      <FieldHint id={id} hint={p.hint} />
+      <FieldMessage id={id} error={p.error} />
+    </div>
+  );
+};
+
+export const Select: FC<{ name: string; label: string; value?: string; options: [string, string][]; error?: string; id?: string }> = (p) => {
+  const id = p.id ?? `f-${p.name}`;
+  return (
+    <div class={`field${p.error ? " invalid" : ""}`}>
+      <label for={id}>{p.label}</label>
+      <select id={id} name={p.name} aria-invalid={p.error ? "true" : undefined} aria-describedby={describedBy(id, undefined, p.error)}>
+        {p.options.map(([value, label]) => (
+          <option value={value} selected={value === (p.value ?? "")}>
+            {label}
+          </option>
+        ))}
+      </select>
+      <FieldMessage id={id} error={p.error} />
+    </div>
+  );
+};
+
+/** The message of a failed form, announced. */
+export const FormError: FC<{ message?: string }> = ({ message }) =>
+  message ? (
+    <p class="form-error" role="alert">
+      {message}
+    </p>
+  ) : null;
+
+/** Paging links that keep the query's other parameters. */
+export const Pager: FC<{ c: AdminContext; page: number; limit: number; total: number }> = ({ c, page, limit, total }) => {
+  const t = stringsOf(c);
+  const pages = Math.max(1, Math.ceil(total / limit));
+  const link = (p: number) => {
+    const url = new URL(c.req.url);
+    url.searchParams.set("page", String(p));
+    url.searchParams.delete("done");
+    return `${url.pathname}${url.search}`;
+  };
+  return (
+    <nav class="pager" aria-label={t.pageOf(page, pages)}>
+      <span>
+        {t.pageOf(page, pages)} · {t.total(total)}
+      </span>
+      {page > 1 ? <a href={link(page - 1)}>{t.previous}</a> : null}
+      {page < pages ? <a href={link(page + 1)}>{t.next}</a> : null}
+    </nav>
+  );
+};
+
+/** A parameter of the route's path (the area's declaration names it; a route always has it). */
+export const pathParam = (c: AdminContext, name: string): string => c.req.param(name) ?? "";
