@@ -8,34 +8,60 @@ import { BookerUpdate } from "../../../contract/private";
 import type { PersonData } from "../../../domain/persons";
 import { minorDigits, toMajor } from "../../../domain/money";
 import { may, type Role } from "../../../domain/staff";
-import { bookerNames, bookerRow, bookingLines, bookingRow, bookingSearchCondition, listBookings } from "../../../db/bookings";
+import { listBookingsFiltered, productTitles, type BookingListFilter } from "../../../db/admin-lists";
+import { bookerNames, bookerRow, bookingLines, bookingRow } from "../../../db/bookings";
 import { bookingNotes } from "../../../db/booking-notes";
 import { guestsOfBooking } from "../../../db/guests";
 import { ApiError, notFound } from "../../../lib/errors";
 import { addBookingNote, cancelBooking, NOTE_MAX } from "../../../manage/bookings";
 import { updateBooker } from "../../../manage/bookers";
 import { checkGuest } from "../../../manage/guests";
-import { bookingListQuery } from "../../private/bookings";
-import { QueryReader, uuidParam } from "../../private/query";
-import { base, filledQuery, Csrf, done, Field, flashOf, formErrors, FormError, formOf, Layout, Pager, Select, staffActor, stringsOf, fmtDateTime, type AdminContext } from "../kit/kit";
+import { FilterReader, uuidOf } from "../kit/query";
+import { base, Csrf, done, Field, flashOf, formErrors, FormError, formOf, Layout, Pager, Select, staffActor, stringsOf, fmtDateTime, type AdminContext } from "../kit/kit";
 
 const money = (minor: number, currency: string) => `${toMajor(minor, minorDigits(currency)).toFixed(minorDigits(currency))} ${currency}`;
 const personName = (p: Partial<PersonData>) => [p.first_name, p.last_name].filter(Boolean).join(" ") || p.email || "—";
 
+/**
+ * The list's filters, read from the query: the private API's GET /bookings parameters (status,
+ * start_date, end_date, created_at, reference, reference_number, reference_year), and the search.
+ */
+function readFilter(q: FilterReader): BookingListFilter {
+  const filter: BookingListFilter = {
+    status: q.enums("status", ["confirmed", "cancelled"] as const),
+    start_date: q.range("start_date", "date"),
+    end_date: q.range("end_date", "date"),
+    created_at: q.range("created_at", "datetime"),
+    search: q.string("search", 100),
+  };
+  let number = q.one("reference_number");
+  let year = q.one("reference_year");
+  const reference = q.one("reference");
+  if (reference !== undefined) {
+    const m = /^(\d{4})-(\d{1,10})$/.exec(reference);
+    if (!m) q.fail("reference", "must be YEAR-NUMBER, e.g. 2026-1001");
+    else [year, number] = [m[1], m[2]];
+  }
+  if (number !== undefined) {
+    if (!/^\d{1,10}$/.test(number)) q.fail("reference_number", "must be a number");
+    else filter.reference_number = Number(number);
+  }
+  if (year !== undefined) {
+    if (!/^\d{4}$/.test(year)) q.fail("reference_year", "must be a four-digit year");
+    else filter.reference_year = year;
+  }
+  return filter;
+}
+
 export async function bookingsPage(c: AdminContext) {
   const t = stringsOf(c);
   const businessId = c.get("staff").business_id;
-  const q = new QueryReader(c as never, filledQuery(c));
-  const { where, params } = bookingListQuery(q);
-  const search = q.string("search", 100);
-  if (search) {
-    const s = bookingSearchCondition(search);
-    where.push(s.sql);
-    params.push(...s.params);
-  }
+  const q = new FilterReader(c);
+  const filter = readFilter(q);
+  const search = filter.search;
   const paging = { page: q.intValue("page", 1, 1_000_000, 1), limit: 25 };
   q.done();
-  const { rows, total } = await listBookings(c.env.DB, businessId, { where, params, ...paging });
+  const { rows, total } = await listBookingsFiltered(c.env.DB, businessId, filter, paging);
   const bookers = await bookerNames(c.env.DB, businessId, rows.map((r) => r.id));
   const query = c.req.query();
   return c.html(
@@ -107,16 +133,15 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
   const t = stringsOf(c);
   const db = c.env.DB;
   const businessId = c.get("staff").business_id;
-  const [booking, booker, guests, lines, notes, products] = await Promise.all([
+  const [booking, booker, guests, lines, notes, titles] = await Promise.all([
     bookingRow(db, businessId, bookingId),
     bookerRow(db, businessId, bookingId),
     guestsOfBooking(db, businessId, bookingId),
     bookingLines(db, businessId, bookingId),
     bookingNotes(db, businessId, bookingId),
-    db.prepare("SELECT id, backoffice_title AS title FROM products WHERE business_id = ?").bind(businessId).all<{ id: number; title: string }>(),
+    productTitles(db, businessId),
   ]);
   if (!booking) throw notFound("The booking");
-  const titles = new Map(products.results.map((p) => [p.id, p.title]));
   const ref = `${booking.reference_year}-${booking.reference_number}`;
   const root = `${base(c)}/bookings/${bookingId}`;
   const mayCheck = may(c.get("staff").role as Role, "check_in");
@@ -311,7 +336,7 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
   );
 }
 
-const bookingIdOf = (c: AdminContext) => uuidParam(c.req.param("id") ?? "", "booking_id");
+const bookingIdOf = (c: AdminContext) => uuidOf(c, "id", "booking_id");
 
 export const bookingPage = (c: AdminContext) => renderBooking(c, bookingIdOf(c));
 
@@ -325,7 +350,7 @@ export async function bookingCancel(c: AdminContext) {
 
 export async function guestCheck(c: AdminContext, what: "in" | "out") {
   const id = bookingIdOf(c);
-  const guestId = uuidParam(c.req.param("guest") ?? "", "guest_id");
+  const guestId = uuidOf(c, "guest", "guest_id");
   await checkGuest(c.env, staffActor(c), c.get("staff").business_id, id, guestId, what, c.get("now"));
   return done(c, `${base(c)}/bookings/${id}`, what);
 }

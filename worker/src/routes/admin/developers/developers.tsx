@@ -10,7 +10,7 @@ import { getWebhook, listDeliveries, listWebhooks } from "../../../db/webhooks";
 import { notFound } from "../../../lib/errors";
 import { createApiKey, revokeApiKey } from "../../../manage/keys";
 import { createSubscription, deleteSubscription, enableSubscription, redeliverEvent } from "../../../manage/webhooks";
-import { uuidParam } from "../../private/query";
+import { uuidOf } from "../kit/query";
 import { base, Csrf, done, Field, flashOf, formAll, formErrors, FormError, formOf, Layout, Select, staffActor, stringsOf, fmtDateTime, type AdminContext } from "../kit/kit";
 
 interface FormState {
@@ -192,7 +192,7 @@ export async function keyCreate(c: AdminContext) {
 }
 
 export async function keyRevoke(c: AdminContext) {
-  const id = uuidParam(c.req.param("id") ?? "", "key_id");
+  const id = uuidOf(c, "id", "key_id");
   const name = await revokeApiKey(c.env, staffActor(c), c.get("staff").business_id, id, c.get("now"));
   return done(c, `${base(c)}/developers?name=${encodeURIComponent(name)}`, "revoked");
 }
@@ -211,19 +211,19 @@ export async function hookCreate(c: AdminContext) {
 }
 
 export async function hookDelete(c: AdminContext) {
-  await deleteSubscription(c.env, staffActor(c), c.get("staff").business_id, uuidParam(c.req.param("id") ?? "", "webhook_id"), c.get("now"));
+  await deleteSubscription(c.env, staffActor(c), c.get("staff").business_id, uuidOf(c, "id", "webhook_id"), c.get("now"));
   return done(c, `${base(c)}/developers`, "deleted");
 }
 
 export async function hookEnable(c: AdminContext) {
-  await enableSubscription(c.env, staffActor(c), c.get("staff").business_id, uuidParam(c.req.param("id") ?? "", "webhook_id"), c.get("now"));
+  await enableSubscription(c.env, staffActor(c), c.get("staff").business_id, uuidOf(c, "id", "webhook_id"), c.get("now"));
   return done(c, `${base(c)}/developers`, "enabled");
 }
 
 /** A subscription's delivery log (newest first) with "deliver again" on each event. */
 export async function hookDeliveries(c: AdminContext) {
   const t = stringsOf(c);
-  const id = uuidParam(c.req.param("id") ?? "", "webhook_id");
+  const id = uuidOf(c, "id", "webhook_id");
   const hook = await getWebhook(c.env.DB, c.get("staff").business_id, id);
   if (!hook) throw notFound("The webhook");
   const page = Math.max(1, Number(c.req.query("page")) || 1);
@@ -288,7 +288,7 @@ export async function hookDeliveries(c: AdminContext) {
 }
 
 export async function hookRedeliver(c: AdminContext) {
-  const id = uuidParam(c.req.param("id") ?? "", "webhook_id");
+  const id = uuidOf(c, "id", "webhook_id");
   const form = await formOf(c);
   await redeliverEvent(c.env, staffActor(c), c.get("staff").business_id, id, (form.event_id ?? "").slice(0, 64), c.get("now"));
   return done(c, `${base(c)}/developers/webhooks/${id}`, "redelivered");

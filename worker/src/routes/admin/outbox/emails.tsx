@@ -5,14 +5,13 @@
  * message); and, for owners, sending one again. The same reads and the same resend as the private
  * API's /emails (manage/emails.ts).
  */
-import { EMAIL_STATUSES } from "../../../contract/private-emails";
+import { EMAIL_STATUSES, type EMAIL_KIND_NAMES } from "../../../contract/private-emails";
 import { emailById, listEmails } from "../../../db/emails";
 import { readParts } from "../../../domain/email/mime";
 import { SECRET_KINDS } from "../../../domain/email/plan";
 import { may, type Role } from "../../../domain/staff";
 import { notFound } from "../../../lib/errors";
 import { resendEmail } from "../../../manage/emails";
-import { emailView } from "../../private/emails";
 import { base, Csrf, done, flashOf, fmtDateTime, Layout, Pager, staffActor, stringsOf, type AdminContext } from "../kit/kit";
 
 const LIMIT = 25;
@@ -82,7 +81,8 @@ export async function emailPage(c: AdminContext) {
   const t = stringsOf(c);
   const row = await emailById(c.env.DB, c.get("staff").business_id, c.req.param("id") ?? "");
   if (!row) throw notFound("The e-mail");
-  const e = emailView(row);
+  // sent, but an earlier attempt's outcome is unknown: the recipient may have it twice (as GET /private/emails/{id} says)
+  const e = { ...row, kind: row.kind as (typeof EMAIL_KIND_NAMES)[number], possible_duplicate: row.unconfirmed_attempts > 0 && row.status === "sent" };
   const parts = row.raw ? readParts(row.raw) : { text: null, html: null };
   const canResend = may(c.get("staff").role as Role, "emails_resend") && (e.status === "sent" || e.status === "failed") && !SECRET_KINDS.includes(e.kind);
   const flash = flashOf(c, { resent: t.emails.resent });

@@ -7,7 +7,7 @@
 import { ROLES, type Role } from "../../../domain/staff";
 import { listStaff } from "../../../db/staff";
 import { changeRole, invitePath, inviteStaff, removeStaff } from "../../../manage/staff";
-import { uuidParam } from "../../private/query";
+import { uuidOf } from "../kit/query";
 import { base, Csrf, done, Field, flashOf, formErrors, FormError, formOf, langOf, Layout, Select, staffActor, stringsOf, fmtDateTime, type AdminContext } from "../kit/kit";
 
 interface FormState {
@@ -130,11 +130,11 @@ export async function staffInvite(c: AdminContext) {
 
 export async function staffRole(c: AdminContext) {
   const form = await formOf(c);
-  await changeRole(c.env.DB, staffActor(c), c.get("staff").business_id, uuidParam(c.req.param("id") ?? "", "staff_id"), (form.role ?? "") as Role, c.get("now"));
+  await changeRole(c.env.DB, staffActor(c), c.get("staff").business_id, uuidOf(c, "id", "staff_id"), (form.role ?? "") as Role, c.get("now"));
   return done(c, `${base(c)}/staff`, "role");
 }
 
 export async function staffRemove(c: AdminContext) {
-  await removeStaff(c.env.DB, staffActor(c), c.get("staff").business_id, uuidParam(c.req.param("id") ?? "", "staff_id"), c.get("now"));
+  await removeStaff(c.env.DB, staffActor(c), c.get("staff").business_id, uuidOf(c, "id", "staff_id"), c.get("now"));
   return done(c, `${base(c)}/staff`, "removed");
 }
