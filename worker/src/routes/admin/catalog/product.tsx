@@ -19,7 +19,7 @@ import { getSettings } from "../../../manage/settings";
 import { editorKeys, isOn, ITEM_ROLES, newProductValues, one, placeErrors, productBody, productValues, rowsOf, WEEKDAYS, BLANK_GROUPS, BLANK_ITEMS, type Values } from "./form";
 import { CatalogNav, failureOf, Group, idParam } from "./kit";
 import { base, Check, Csrf, done, fid, Field, flashOf, Layout, Select, staffActor, stringsOf, TextArea, type AdminContext, type AdminEnv } from "../kit/kit";
-import type { Strings } from "../kit/strings/en";
+import type { Strings } from "../strings";
 
 interface Failed {
   status: 409 | 422;

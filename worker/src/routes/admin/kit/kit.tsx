@@ -12,13 +12,10 @@ import type { AppEnv } from "../../../env";
 import { ApiError, type FieldError } from "../../../lib/errors";
 import { dateIn } from "../../../lib/time";
 import type { StaffSession } from "../../../manage/staff";
-import { de } from "./strings/de";
-import { en, type Strings } from "./strings/en";
-import { es } from "./strings/es";
+import { LANGS, type Lang, type Strings } from "../strings";
 import { ASSET_CSS, ASSET_JS } from "./assets";
 
-export type Lang = "en" | "de" | "es";
-export const LANGS: Record<Lang, Strings> = { en, de, es };
+export { LANGS, type Lang, type Strings };
 
 /** An entry of the top navigation (declared by an area, kit/area.ts), shown to the roles that have its permission. */
 export interface NavEntry {
