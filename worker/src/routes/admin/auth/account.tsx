@@ -3,7 +3,8 @@
 import { PASSWORD_MIN } from "../../../lib/password";
 import { changePassword, setLanguage } from "../../../manage/staff";
 import { writeSessionCookie } from "./auth";
-import { base, Csrf, done, Field, flashOf, formErrors, FormError, formOf, Layout, LANGS, Pager, Select, stringsOf, fmtDateTime, type AdminContext } from "../kit/kit";
+import { base, Csrf, done, Field, flashOf, FormError, Layout, LANGS, Select, stringsOf, type AdminContext } from "../kit/kit";
+import { failureOf, readForm } from "../kit/form";
 
 function renderAccount(c: AdminContext, state: { errors?: Record<string, string>; message?: string } = {}, status: 200 | 422 = 200) {
   const t = stringsOf(c);
@@ -46,20 +47,20 @@ function renderAccount(c: AdminContext, state: { errors?: Record<string, string>
 export const accountPage = (c: AdminContext) => renderAccount(c);
 
 export async function passwordChange(c: AdminContext) {
-  const form = await formOf(c);
+  const form = (await readForm(c)).values();
   try {
     const session = await changePassword(c.env.DB, c.get("staff"), { current: form.current ?? "", password: form.password ?? "" }, c.get("now"));
     writeSessionCookie(c, session);
     return done(c, `${base(c)}/account`, "password");
   } catch (err) {
-    const failed = formErrors(err);
+    const failed = failureOf(err);
     if (!failed) throw err;
     return renderAccount(c, { errors: failed.fields, message: stringsOf(c).fixErrors }, 422);
   }
 }
 
 export async function languageChange(c: AdminContext) {
-  const form = await formOf(c);
+  const form = (await readForm(c)).values();
   const language = form.language && Object.hasOwn(LANGS, form.language) ? form.language : null;
   await setLanguage(c.env.DB, c.get("staff"), language, c.get("now"));
   return done(c, `${base(c)}/account`, "language");

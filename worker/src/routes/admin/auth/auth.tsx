@@ -15,6 +15,7 @@ import { isLoopbackHost } from "../../../middleware/https";
 import { visitorKey } from "../../../middleware/visitor";
 import { Bare, base, Field, FormError, Layout, pathParam, stringsOf, type AdminContext, type AdminEnv } from "../kit/kit";
 import type { AdminRoute } from "../kit/area";
+import { readForm } from "../kit/form";
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 const COOKIE = "bo_session";
@@ -164,9 +165,9 @@ export const doorRoutes: AdminRoute[] = [
   { method: "post", path: "/invite/:token", permission: "public", handler: async (c) => {
     const token = pathParam(c, "token");
     const invite = await openInvite(c.env.DB, token, c.get("now"));
-    const form = await c.req.parseBody();
-    const password = typeof form.password === "string" ? form.password : "";
-    const confirm = typeof form.confirm === "string" ? form.confirm : "";
+    const form = await readForm(c);
+    const password = form.get("password");
+    const confirm = form.get("confirm");
     const t = stringsOf(c);
     if (password !== confirm) return c.html(invitePage(c, token, invite, { confirm: t.invite.mismatch, message: t.fixErrors }), 422);
     try {
@@ -187,10 +188,10 @@ export const doorRoutes: AdminRoute[] = [
   } },
   { method: "post", path: "/:business/sign-in", permission: "public", handler: async (c) => {
     const business = await businessOr404(c, pathParam(c, "business"));
-    const form = await c.req.parseBody();
-    const email = typeof form.email === "string" ? form.email : "";
-    const password = typeof form.password === "string" ? form.password : "";
-    const next = typeof form.next === "string" ? form.next : undefined;
+    const form = await readForm(c);
+    const email = form.get("email");
+    const password = form.get("password");
+    const next = form.list("next").length ? form.get("next") : undefined;
     try {
       const session = await signIn(c.env.DB, business.id, { email, password, address: clientAddress(c) }, c.get("now"));
       writeSessionCookie(c, session);
@@ -225,6 +226,7 @@ export function staffSession(): MiddlewareHandler<AdminEnv> {
     c.set("tenant", { businessId: session.business_id, slug: session.slug, actor: `staff:${session.email}`, clientId: `staff:${session.staff_id}` });
     c.set("access", businessAccess(session.business_id));
     if (c.req.method !== "GET" && c.req.method !== "HEAD") {
+      // the token is the session's, not a field of the form: read here, before any screen reads its form
       const form = await c.req.parseBody();
       if (form._csrf !== session.csrf_token) throw new ApiError(403, "forbidden", "This form has expired or came from another site. Nothing was changed; reload the page and try again.");
     }

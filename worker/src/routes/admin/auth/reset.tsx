@@ -5,15 +5,15 @@
  *   GET/POST /admin/:business/forgot          ask for a link by e-mail; always the same answer
  *   GET/POST /admin/:business/reset/:token    the link: set a new password (every session ends)
  */
-import type { Hono } from "hono";
 import { businessBySlug } from "../../../db/businesses";
 import { ApiError } from "../../../lib/errors";
 import { PASSWORD_MIN } from "../../../lib/password";
 import { waitUntil } from "../../../lib/wait-until";
 import { openReset, requestPasswordReset, resetPassword, RESET_MINUTES, sendResetMail } from "../../../manage/password-reset";
 import { visitorKey } from "../../../middleware/visitor";
-import { Bare, Field, FormError, langOf, pathParam, stringsOf, type AdminContext, type AdminEnv } from "../kit/kit";
+import { Bare, Field, FormError, langOf, pathParam, stringsOf, type AdminContext } from "../kit/kit";
 import type { AdminRoute } from "../kit/area";
+import { readForm } from "../kit/form";
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
@@ -64,8 +64,6 @@ function newPasswordPage(c: AdminContext, slug: string, token: string, link: { t
   );
 }
 
-const field = (form: Record<string, unknown>, name: string) => (typeof form[name] === "string" ? (form[name] as string) : "");
-
 /** The reset pages, public like the sign-in (before the session is required). */
 export const resetRoutes: AdminRoute[] = [
   { method: "get", path: "/:business/forgot", permission: "public", handler: async (c) => {
@@ -74,7 +72,7 @@ export const resetRoutes: AdminRoute[] = [
   } },
   { method: "post", path: "/:business/forgot", permission: "public", handler: async (c) => {
     const business = await businessOr404(c, pathParam(c, "business"));
-    const email = field(await c.req.parseBody(), "email").slice(0, 320);
+    const email = (await readForm(c)).get("email").slice(0, 320);
     try {
       const { mailed } = await requestPasswordReset(
         c.env.DB,
@@ -101,10 +99,10 @@ export const resetRoutes: AdminRoute[] = [
     const slug = pathParam(c, "business");
     const token = pathParam(c, "token");
     const link = await openReset(c.env.DB, slug, token, c.get("now"));
-    const form = await c.req.parseBody();
-    const password = field(form, "password");
+    const form = await readForm(c);
+    const password = form.get("password");
     const t = stringsOf(c);
-    if (password !== field(form, "confirm")) return c.html(newPasswordPage(c, slug, token, link, { confirm: t.invite.mismatch, message: t.fixErrors }), 422);
+    if (password !== form.get("confirm")) return c.html(newPasswordPage(c, slug, token, link, { confirm: t.invite.mismatch, message: t.fixErrors }), 422);
     try {
       const { email } = await resetPassword(c.env.DB, slug, token, password, c.get("now"));
       return c.redirect(`/admin/${slug}/sign-in?reset=1&email=${encodeURIComponent(email)}`, 303);

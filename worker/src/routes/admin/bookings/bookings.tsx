@@ -17,7 +17,8 @@ import { addBookingNote, cancelBooking, NOTE_MAX } from "../../../manage/booking
 import { updateBooker } from "../../../manage/bookers";
 import { checkGuest } from "../../../manage/guests";
 import { FilterReader, uuidOf } from "../kit/query";
-import { base, Csrf, done, Field, flashOf, formErrors, FormError, formOf, Layout, Pager, Select, staffActor, stringsOf, fmtDateTime, type AdminContext } from "../kit/kit";
+import { base, Csrf, done, Field, flashOf, FormError, Layout, Pager, Select, staffActor, stringsOf, fmtDateTime, type AdminContext } from "../kit/kit";
+import { failureOf, readForm } from "../kit/form";
 
 const money = (minor: number, currency: string) => `${toMajor(minor, minorDigits(currency)).toFixed(minorDigits(currency))} ${currency}`;
 const personName = (p: Partial<PersonData>) => [p.first_name, p.last_name].filter(Boolean).join(" ") || p.email || "—";
@@ -342,7 +343,7 @@ export const bookingPage = (c: AdminContext) => renderBooking(c, bookingIdOf(c))
 
 export async function bookingCancel(c: AdminContext) {
   const id = bookingIdOf(c);
-  const form = await formOf(c);
+  const form = (await readForm(c)).values();
   if (form.confirm !== "yes") throw new ApiError(422, "validation_failed", stringsOf(c).booking.cancelConfirm);
   await cancelBooking(c.env, staffActor(c), c.get("staff").business_id, id, c.get("now"));
   return done(c, `${base(c)}/bookings/${id}`, "cancelled");
@@ -357,7 +358,7 @@ export async function guestCheck(c: AdminContext, what: "in" | "out") {
 
 export async function bookerSave(c: AdminContext) {
   const id = bookingIdOf(c);
-  const form = await formOf(c);
+  const form = (await readForm(c)).values();
   const body: Record<string, unknown> = {};
   for (const k of ["first_name", "last_name", "email", "phone"] as const) {
     const v = (form[k] ?? "").trim();
@@ -374,7 +375,7 @@ export async function bookerSave(c: AdminContext) {
     const flow = await updateBooker(c.env, staffActor(c), c.get("staff").business_id, id, parsed.data, c.get("now"));
     return done(c, `${base(c)}/bookings/${id}`, `booker-${flow}`);
   } catch (err) {
-    const failed = formErrors(err);
+    const failed = failureOf(err);
     if (!failed) throw err;
     return renderBooking(c, id, { booker: { values: form, errors: failed.fields, message: failed.message } }, err instanceof ApiError && err.status === 409 ? 409 : 422);
   }
@@ -382,12 +383,12 @@ export async function bookerSave(c: AdminContext) {
 
 export async function noteAdd(c: AdminContext) {
   const id = bookingIdOf(c);
-  const form = await formOf(c);
+  const form = (await readForm(c)).values();
   try {
     await addBookingNote(c.env.DB, staffActor(c), c.get("staff").business_id, id, form.note ?? "", c.get("now"));
     return done(c, `${base(c)}/bookings/${id}`, "note");
   } catch (err) {
-    const failed = formErrors(err);
+    const failed = failureOf(err);
     if (!failed) throw err;
     return renderBooking(c, id, { note: { values: form, errors: failed.fields, message: failed.message } }, 422);
   }

@@ -9,7 +9,6 @@
  * names the field.
  */
 import type { AdminProduct } from "../../../contract/catalog-admin";
-import type { FieldError } from "../../../lib/errors";
 
 export const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 export const TEXT_FIELDS = ["title", "description", "extended_description"] as const;
@@ -18,7 +17,7 @@ export const ITEM_ROLES = ["default", "option", "alternative", "upgrade"] as con
 /** A form's fields: every value of each name (checkboxes repeat a name). */
 export type Values = Record<string, string[]>;
 
-/** A field's value; the last one when a name is repeated (as the kit's formOf reads a form). */
+/** A field's value; the last one when a name is repeated (as kit/form.ts Form.get reads it). */
 export const one = (v: Values, name: string) => v[name]?.at(-1) ?? "";
 export const isOn = (v: Values, name: string) => (v[name] ?? []).length > 0;
 
@@ -236,15 +235,14 @@ export function editorKeys(type: string, languages: string[], itemRows: number, 
 }
 
 /**
- * Each error at its field: the item and group indexes of the body turned back into the form's
- * rows, then the longest known field its path starts with. What has no field (the type, the
- * body as a whole) is answered in `unplaced`, for the message at the top of the form.
+ * The editor's field of an error's path (kit/form.ts failureOf places the errors with it): the
+ * item and group indexes of the body sent are turned back into the form's rows (`sent`), and a
+ * path is held by its longest leading part that is a field or group of the editor (`known`);
+ * undefined when none is.
  */
-export function placeErrors(errors: FieldError[], sent: Pick<ProductBody, "itemRows" | "groupRows">, known: Set<string>): { fields: Record<string, string>; unplaced: string[] } {
-  const fields: Record<string, string> = {};
-  const unplaced: string[] = [];
-  for (const e of errors) {
-    const parts = e.path.split(".");
+export function editorField(sent: Pick<ProductBody, "itemRows" | "groupRows">, known: Set<string>): (path: string) => string | undefined {
+  return (path) => {
+    const parts = path.split(".");
     if (parts[0] === "package" && (parts[1] === "items" || parts[1] === "groups") && /^\d+$/.test(parts[2] ?? "")) {
       const rows = parts[1] === "items" ? sent.itemRows : sent.groupRows;
       parts[2] = String(rows[Number(parts[2])] ?? parts[2]);
@@ -253,8 +251,6 @@ export function placeErrors(errors: FieldError[], sent: Pick<ProductBody, "itemR
     if (parts[0] === "package" && parts[1] === "items" && parts[3] === "qty") parts.length = 4;
     let key = parts.join(".");
     while (key && !known.has(key)) key = key.includes(".") ? key.slice(0, key.lastIndexOf(".")) : "";
-    if (!key) unplaced.push(`${e.path}: ${e.message}`);
-    else fields[key] = fields[key] ? `${fields[key]}; ${e.message}` : e.message;
-  }
-  return { fields, unplaced };
+    return key || undefined;
+  };
 }

@@ -6,7 +6,7 @@
  */
 import type { Child, FC, PropsWithChildren } from "hono/jsx";
 import type { LookupKind } from "../../../contract/catalog-admin";
-import { ApiError, type FieldError } from "../../../lib/errors";
+import { ApiError } from "../../../lib/errors";
 import { base, describedBy, FieldMessage, stringsOf, type AdminContext } from "../kit/kit";
 
 /** The lookups in the order the sub-navigation shows them, with their path under /catalog. */
@@ -27,12 +27,6 @@ export function idParam(value: string | undefined): number {
 
 /** `?archived=true` shows the archived entries; anything else the live ones. */
 export const archivedView = (c: AdminContext) => c.req.query("archived") === "true";
-
-/** A change manage/ refused in a way the form can show (422: fields; 409: a conflict); else null. */
-export function failureOf(err: unknown): { status: 409 | 422; message: string; errors: FieldError[] } | null {
-  if (!(err instanceof ApiError) || (err.status !== 422 && err.status !== 409)) return null;
-  return { status: err.status, message: err.message, errors: err.status === 422 ? (err.extra.errors ?? []) : [] };
-}
 
 export const CatalogNav: FC<{ c: AdminContext; current: "products" | LookupKind }> = ({ c, current }) => {
   const t = stringsOf(c);

@@ -5,13 +5,13 @@
  * rename it (and its kind, description, abbreviation) and a button to archive or restore it; a
  * form to add one. Every change is manage/catalog/lookups.ts's, as the private API's routes make it.
  */
-import type { Hono } from "hono";
 import type { AdminLookup, LookupCreate, LookupKind } from "../../../contract/catalog-admin";
 import { kickDelivery } from "../../../db/outbox";
 import { createLookup, listLookups, updateLookup } from "../../../manage/catalog/lookups";
-import { archivedView, ArchivedFilter, CatalogNav, failureOf, idParam, LOOKUP_PATHS } from "./kit";
+import { archivedView, ArchivedFilter, CatalogNav, idParam, LOOKUP_PATHS } from "./kit";
 import type { AdminRoute } from "../kit/area";
-import { base, Csrf, done, Field, FieldMessage, flashOf, FormError, formOf, Layout, Select, staffActor, stringsOf, type AdminContext, type AdminEnv } from "../kit/kit";
+import { base, Csrf, done, Field, FieldMessage, flashOf, FormError, Layout, Select, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { failureOf, readForm } from "../kit/form";
 
 const TEXTED = (kind: LookupKind) => kind === "diet" || kind === "level";
 
@@ -140,37 +140,33 @@ async function render(c: AdminContext, kind: LookupKind, path: string, failed?: 
   );
 }
 
-/** A failed change shown at its form: 422 with each field's message, 409 as the form's message. */
-function fieldsOf(errors: { path: string; message: string }[]) {
-  const fields: Record<string, string> = {};
-  for (const e of errors) fields[e.path.split(".")[0]] ??= e.message;
-  return fields;
-}
+/** An error's field: the first part of its path (`title`, `ref`). */
+const lookupField = (path: string) => path.split(".")[0];
 
 /** The five lookups' routes: a page each, its create, and each entry's save, archive and restore. */
 export const lookupRoutes: AdminRoute[] = LOOKUP_PATHS.flatMap(([kind, path]): AdminRoute[] => {
   const page = (c: AdminContext) => `${base(c)}/catalog/${path}`;
   const create = async (c: AdminContext) => {
-    const form = await formOf(c);
+    const form = (await readForm(c)).values();
     try {
       await createLookup(c.env.DB, staffActor(c), c.get("staff").business_id, kind, lookupBody(kind, form), c.get("now"));
     } catch (err) {
-      const failed = failureOf(err);
+      const failed = failureOf(err, lookupField);
       if (!failed) throw err;
-      return render(c, kind, path, { target: "new", values: form, fields: fieldsOf(failed.errors), message: failed.status === 422 ? stringsOf(c).fixErrors : failed.message }, failed.status);
+      return render(c, kind, path, { target: "new", values: form, fields: failed.status === 422 ? failed.fields : {}, message: failed.status === 422 ? stringsOf(c).fixErrors : failed.message }, failed.status);
     }
     await kickDelivery(c.env, c.get("staff").business_id);
     return done(c, page(c), "created");
   };
   const save = async (c: AdminContext) => {
     const id = idParam(c.req.param("id"));
-    const form = await formOf(c);
+    const form = (await readForm(c)).values();
     try {
       await updateLookup(c.env.DB, staffActor(c), c.get("staff").business_id, kind, id, lookupBody(kind, form), c.get("now"));
     } catch (err) {
-      const failed = failureOf(err);
+      const failed = failureOf(err, lookupField);
       if (!failed) throw err;
-      return render(c, kind, path, { target: id, values: form, fields: fieldsOf(failed.errors), message: failed.status === 422 ? stringsOf(c).fixErrors : failed.message }, failed.status);
+      return render(c, kind, path, { target: id, values: form, fields: failed.status === 422 ? failed.fields : {}, message: failed.status === 422 ? stringsOf(c).fixErrors : failed.message }, failed.status);
     }
     await kickDelivery(c.env, c.get("staff").business_id);
     return done(c, page(c), "saved");
@@ -180,7 +176,7 @@ export const lookupRoutes: AdminRoute[] = LOOKUP_PATHS.flatMap(([kind, path]): A
     try {
       await updateLookup(c.env.DB, staffActor(c), c.get("staff").business_id, kind, id, { archived: action === "archive" }, c.get("now"));
     } catch (err) {
-      const failed = failureOf(err);
+      const failed = failureOf(err, lookupField);
       if (!failed) throw err;
       const entry = (await listLookups(c.env.DB, c.get("staff").business_id, kind, "all")).find((l) => l.id === id);
       return render(c, kind, path, { target: id, values: entry ? valuesOf(entry) : {}, fields: {}, message: failed.message }, failed.status);

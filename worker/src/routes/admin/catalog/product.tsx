@@ -8,7 +8,6 @@
  * replaces it whole. Saving calls manage/catalog/products.ts; its 422 is shown at each field with
  * what was typed kept, its 409 as the form's message.
  */
-import type { Hono } from "hono";
 import type { AdminLookup, AdminProduct } from "../../../contract/catalog-admin";
 import { ProductType } from "../../../contract/common";
 import { kickDelivery } from "../../../db/outbox";
@@ -16,9 +15,10 @@ import { ApiError } from "../../../lib/errors";
 import { listLookups } from "../../../manage/catalog/lookups";
 import { createProduct, getProduct, listProducts, updateProduct } from "../../../manage/catalog/products";
 import { getSettings } from "../../../manage/settings";
-import { editorKeys, isOn, ITEM_ROLES, newProductValues, one, placeErrors, productBody, productValues, rowsOf, WEEKDAYS, BLANK_GROUPS, BLANK_ITEMS, type Values } from "./form";
-import { CatalogNav, failureOf, Group, idParam } from "./kit";
-import { base, Check, Csrf, done, fid, Field, flashOf, Layout, Select, staffActor, stringsOf, TextArea, type AdminContext, type AdminEnv } from "../kit/kit";
+import { editorKeys, isOn, ITEM_ROLES, newProductValues, one, editorField, productBody, productValues, rowsOf, WEEKDAYS, BLANK_GROUPS, BLANK_ITEMS, type Values } from "./form";
+import { CatalogNav, Group, idParam } from "./kit";
+import { failureOf, readForm } from "../kit/form";
+import { base, Check, Csrf, done, fid, Field, flashOf, Layout, Select, staffActor, stringsOf, TextArea, type AdminContext } from "../kit/kit";
 import type { Strings } from "../strings";
 
 interface Failed {
@@ -35,14 +35,6 @@ interface EditorState {
   failed?: Failed;
   /** A message of the re-rendered form (one more row added). */
   note?: string;
-}
-
-/** The form's fields as posted: every value of each name, strings only. */
-async function postedValues(c: AdminContext): Promise<Values> {
-  const body = await c.req.parseBody({ all: true });
-  const out: Values = {};
-  for (const [k, v] of Object.entries(body)) out[k] = (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === "string");
-  return out;
 }
 
 function languageName(code: string, lang: string): string {
@@ -443,7 +435,7 @@ function moreRows(v: Values): boolean {
 
 /** Save a posted form: create or change through manage/, then see it (or the form again, with its errors). */
 async function save(c: AdminContext, product: AdminProduct | undefined) {
-  const v = await postedValues(c);
+  const v: Values = (await readForm(c)).all;
   const type = product?.type ?? typeOf(one(v, "type"));
   if (moreRows(v)) return renderEditor(c, { type, product, values: v, note: stringsOf(c).catalog.moreRows });
   const businessId = c.get("staff").business_id;
@@ -456,9 +448,10 @@ async function save(c: AdminContext, product: AdminProduct | undefined) {
       ? (await updateProduct(c.env.DB, staffActor(c), businessId, product.id, sent.body, c.get("now"))).id
       : (await createProduct(c.env.DB, staffActor(c), businessId, sent.body as never, c.get("now"))).id;
   } catch (err) {
-    const failed = failureOf(err);
+    const failed = failureOf(err, editorField(sent, editorKeys(type, languages, rowsOf(v, "items", 0), rowsOf(v, "groups", 0))), { join: true });
     if (!failed) throw err;
-    const placed = placeErrors(failed.errors, sent, editorKeys(type, languages, rowsOf(v, "items", 0), rowsOf(v, "groups", 0)));
+    // a 409 (capacity below what is used, a product in use) is the form's message alone
+    const placed = failed.status === 422 ? { fields: failed.fields, unplaced: failed.unplaced } : { fields: {}, unplaced: [] };
     return renderEditor(c, { type, product, values: v, failed: { status: failed.status, message: failed.message, ...placed } }, failed.status);
   }
   await kickDelivery(c.env, businessId);
@@ -494,9 +487,9 @@ export const productArchive = (action: "archive" | "restore") => async (c: Admin
   try {
     await updateProduct(c.env.DB, staffActor(c), businessId, product.id, { archived: action === "archive" }, c.get("now"));
   } catch (err) {
-    const failed = failureOf(err);
+    const failed = failureOf(err, () => undefined);
     if (!failed) throw err;
-    return renderEditor(c, { type: product.type, product, values: productValues(product), failed: { status: failed.status, message: failed.message, fields: {}, unplaced: failed.errors.map((e) => `${e.path}: ${e.message}`) } }, failed.status);
+    return renderEditor(c, { type: product.type, product, values: productValues(product), failed: { status: failed.status, message: failed.message, fields: {}, unplaced: failed.status === 422 ? failed.unplaced : [] } }, failed.status);
   }
   await kickDelivery(c.env, businessId);
   return done(c, `${base(c)}/catalog/products/${product.id}`, action === "archive" ? "archived" : "restored");

@@ -11,7 +11,8 @@ import { notFound } from "../../../lib/errors";
 import { createApiKey, revokeApiKey } from "../../../manage/keys";
 import { createSubscription, deleteSubscription, enableSubscription, redeliverEvent } from "../../../manage/webhooks";
 import { uuidOf } from "../kit/query";
-import { base, Csrf, done, Field, flashOf, formAll, formErrors, FormError, formOf, Layout, Select, staffActor, stringsOf, fmtDateTime, type AdminContext } from "../kit/kit";
+import { base, Csrf, done, Field, flashOf, FormError, Layout, Select, staffActor, stringsOf, fmtDateTime, type AdminContext } from "../kit/kit";
+import { failureOf, readForm } from "../kit/form";
 
 interface FormState {
   values?: Record<string, string>;
@@ -179,13 +180,13 @@ async function render(c: AdminContext, state: { key?: FormState; hook?: FormStat
 export const developersPage = (c: AdminContext) => render(c);
 
 export async function keyCreate(c: AdminContext) {
-  const form = await formOf(c);
+  const form = (await readForm(c)).values();
   try {
     const key = await createApiKey(c.env, staffActor(c), c.get("staff").business_id, { name: form.name ?? "", scope: form.scope ?? "" }, c.get("now"));
     // Shown once, on this answer: a redirect would have to carry it in a URL.
     return render(c, { newKey: { name: (form.name ?? "").trim(), token: key.token } }, 201);
   } catch (err) {
-    const failed = formErrors(err);
+    const failed = failureOf(err);
     if (!failed) throw err;
     return render(c, { key: { values: form, errors: failed.fields, message: failed.message } }, 422);
   }
@@ -198,13 +199,14 @@ export async function keyRevoke(c: AdminContext) {
 }
 
 export async function hookCreate(c: AdminContext) {
-  const form = await formOf(c);
-  const events = (await formAll(c, "events")).filter((e): e is EventName => (EVENT_NAMES as readonly string[]).includes(e));
+  const posted = await readForm(c);
+  const form = posted.values();
+  const events = posted.list("events").filter((e): e is EventName => (EVENT_NAMES as readonly string[]).includes(e));
   try {
     const { row, secret } = await createSubscription(c.env, staffActor(c), c.get("staff").business_id, { url: form.url ?? "", events }, c.get("now"));
     return render(c, { newSecret: { url: row.url, secret } }, 201);
   } catch (err) {
-    const failed = formErrors(err);
+    const failed = failureOf(err);
     if (!failed) throw err;
     return render(c, { hook: { values: form, errors: failed.fields, message: failed.message } }, 422);
   }
@@ -289,7 +291,7 @@ export async function hookDeliveries(c: AdminContext) {
 
 export async function hookRedeliver(c: AdminContext) {
   const id = uuidOf(c, "id", "webhook_id");
-  const form = await formOf(c);
+  const form = (await readForm(c)).values();
   await redeliverEvent(c.env, staffActor(c), c.get("staff").business_id, id, (form.event_id ?? "").slice(0, 64), c.get("now"));
   return done(c, `${base(c)}/developers/webhooks/${id}`, "redelivered");
 }

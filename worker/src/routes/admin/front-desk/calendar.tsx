@@ -10,7 +10,8 @@ import { ApiError } from "../../../lib/errors";
 import { addDays, dateRange } from "../../../lib/time";
 import { updateInventory } from "../../../manage/catalog/inventory";
 import { daysBetween } from "../../../lib/time";
-import { base, businessToday, Csrf, done, Field, flashOf, formErrors, FormError, formOf, Layout, Select, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { base, businessToday, Csrf, done, Field, flashOf, FormError, Layout, Select, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { failureOf, readForm } from "../kit/form";
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -114,7 +115,7 @@ async function render(c: AdminContext, form: { values?: Record<string, string>; 
 export const calendarPage = (c: AdminContext) => render(c);
 
 export async function calendarBlock(c: AdminContext) {
-  const form = await formOf(c);
+  const form = (await readForm(c)).values();
   const blocked = form.action !== "unblock";
   try {
     const productId = Number(form.product_id);
@@ -126,7 +127,7 @@ export async function calendarBlock(c: AdminContext) {
     const { from, days } = windowOf(c);
     return done(c, `${base(c)}/calendar?from=${from}&days=${days}&n=${n}`, blocked ? "blocked" : "unblocked");
   } catch (err) {
-    const failed = formErrors(err);
+    const failed = failureOf(err);
     if (!failed) throw err;
     return render(c, { values: form, errors: failed.fields, message: stringsOf(c).fixErrors }, 422);
   }

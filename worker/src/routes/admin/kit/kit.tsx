@@ -9,7 +9,7 @@ import type { Child, FC, PropsWithChildren } from "hono/jsx";
 import type { Actor } from "../../../db/audit-log";
 import { may, type Permission, type Role } from "../../../domain/staff";
 import type { AppEnv } from "../../../env";
-import { ApiError, type FieldError } from "../../../lib/errors";
+import { ApiError } from "../../../lib/errors";
 import { dateIn } from "../../../lib/time";
 import type { StaffSession } from "../../../manage/staff";
 import { LANGS, type Lang, type Strings } from "../strings";
@@ -53,24 +53,6 @@ export const staffActor = (c: AdminContext): Actor => {
 /** A refused action: the 403 page, nothing changed. */
 export const refuse = (c: AdminContext) => new ApiError(403, "forbidden", stringsOf(c).error.forbidden);
 
-/** The fields of a form POST (urlencoded or multipart), strings only; the last value of a repeated name wins. */
-export async function formOf(c: AdminContext): Promise<Record<string, string>> {
-  const body = await c.req.parseBody({ all: true });
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(body)) {
-    const last = Array.isArray(v) ? v[v.length - 1] : v;
-    if (typeof last === "string") out[k] = last;
-  }
-  return out;
-}
-
-/** All values of a repeated field (checkboxes). */
-export async function formAll(c: AdminContext, name: string): Promise<string[]> {
-  const body = await c.req.parseBody({ all: true });
-  const v = body[name] ?? body[`${name}[]`];
-  return (Array.isArray(v) ? v : v === undefined ? [] : [v]).filter((x): x is string => typeof x === "string");
-}
-
 /**
  * The query of a filter form, without its empty fields: a form sends every field, and to the
  * private API's filters an empty `status=` is a list of nothing (which matches nothing).
@@ -93,14 +75,6 @@ export const base = (c: AdminContext) => `/admin/${c.get("slug")}`;
  */
 export const done = (c: AdminContext, path: string, message?: string) =>
   c.redirect(message ? `${path}${path.includes("?") ? "&" : "?"}done=${encodeURIComponent(message)}` : path, 303);
-
-/** The errors of a failed change, by field, when it is one the user can fix at the form (422, 409). */
-export function formErrors(err: unknown): { message: string; fields: Record<string, string> } | null {
-  if (!(err instanceof ApiError) || (err.status !== 422 && err.status !== 409)) return null;
-  const fields: Record<string, string> = {};
-  for (const e of err.extra.errors ?? ([] as FieldError[])) fields[e.path.split(".").at(-1)!] ??= e.message;
-  return { message: err.message, fields };
-}
 
 /** The message of the `done` key of the URL, from the page's own table of messages. */
 export const flashOf = (c: AdminContext, messages: Record<string, string | undefined>) => {

@@ -14,11 +14,12 @@
 import type { Child } from "hono/jsx";
 import type { AdminProduct, InventoryPatch } from "../../../contract/catalog-admin";
 import { may, type Role } from "../../../domain/staff";
-import { ApiError, type FieldError } from "../../../lib/errors";
+import { ApiError } from "../../../lib/errors";
 import { addDays, daysBetween } from "../../../lib/time";
 import { getInventory, updateInventory } from "../../../manage/catalog/inventory";
 import { getProduct, updateProduct } from "../../../manage/catalog/products";
-import { base, businessToday, Csrf, describedBy, done, Field, FieldHint, FieldMessage, flashOf, FormError, formAll, formOf, Layout, Select, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { base, businessToday, Csrf, describedBy, done, Field, FieldHint, FieldMessage, flashOf, FormError, Layout, Select, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { failureOf, readForm } from "../kit/form";
 
 const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 type Weekday = (typeof WEEKDAYS)[number];
@@ -248,26 +249,25 @@ function units(text: string | undefined): number | null | undefined {
   return /^\d{1,10}$/.test(s) ? Number(s) : undefined;
 }
 
-/** A failed change as the form shows it (null: not one the form can show). */
+/** A failed change as the form shows it (null: not one the form can show): a capacity below what is used lists each date. */
 function failure(err: unknown, form: Omit<InventoryForm, "errors" | "message" | "conflicts">, place: (path: string) => string): InventoryForm | null {
-  if (!(err instanceof ApiError) || (err.status !== 422 && err.status !== 409)) return null;
-  const list = (err.extra.errors ?? []) as FieldError[];
-  if (err.code === "capacity_below_used") {
-    const conflicts = list.map((e) => {
+  const failed = failureOf(err, place);
+  if (!failed) return null;
+  if (err instanceof ApiError && err.code === "capacity_below_used") {
+    const conflicts = failed.errors.map((e) => {
       const [, date = "", slot = ""] = e.path.split("/");
       return { date, slot, message: e.message };
     });
-    return { ...form, message: err.message, conflicts };
+    return { ...form, message: failed.message, conflicts };
   }
-  const errors: Record<string, string> = {};
-  for (const e of list) errors[place(e.path)] ??= e.message;
-  return { ...form, errors, message: err.message };
+  return { ...form, errors: failed.fields, message: failed.message };
 }
 
 /** Capacity over a range (an override of the product's own; empty returns to it). */
 export async function inventoryCapacity(c: AdminContext) {
-  const values = await formOf(c);
-  const days = { days: await formAll(c, "days") };
+  const posted = await readForm(c);
+  const values = posted.values();
+  const days = { days: posted.list("days") };
   const shown = { which: "capacity" as const, values, days };
   const capacity = units(values.capacity);
   if (capacity === undefined) return render(c, { ...shown, errors: { capacity: stringsOf(c).prices.seasons.wholeNumber }, message: stringsOf(c).fixErrors }, 422);
@@ -284,7 +284,7 @@ export async function inventoryCapacity(c: AdminContext) {
 
 /** Block or unblock a range (the whole date, or one timeslot), as the Calendar does. */
 export async function inventoryBlock(c: AdminContext) {
-  const values = await formOf(c);
+  const values = (await readForm(c)).values();
   const blocked = values.action !== "unblock";
   const patch: InventoryPatch = { from: values.from ?? "", to: values.to ?? "", blocked, ...(values.slot ? { slot: values.slot } : {}) };
   try {
@@ -299,10 +299,11 @@ export async function inventoryBlock(c: AdminContext) {
 
 /** The weekly timeslots, replaced whole (a row without a time is dropped). */
 export async function inventoryTimeslots(c: AdminContext) {
-  const values = await formOf(c);
+  const posted = await readForm(c);
+  const values = posted.values();
   const n = Math.min(Math.max(Number(values.ts_rows) || 0, 0), 100);
   const days: Record<string, string[]> = {};
-  for (let i = 0; i < n; i++) days[`ts_days_${i}`] = await formAll(c, `ts_days_${i}`);
+  for (let i = 0; i < n; i++) days[`ts_days_${i}`] = posted.list(`ts_days_${i}`);
   const shown = { which: "timeslots" as const, values: { ...values, ts_rows: String(n) }, days };
   const errors: Record<string, string> = {};
   const sent: { row: number; time: string; capacity: number | null; days: Weekday[] | null }[] = [];

@@ -12,7 +12,6 @@
  * are kept as they were. Every cell is checked before anything is saved: a bad cell is shown at
  * the cell (422) and no product changes.
  */
-import type { Hono } from "hono";
 import type { AdminProduct, AdminSeason } from "../../../contract/catalog-admin";
 import { defaultCurrency, productView, seasonView, toMinor } from "../../../domain/catalog-admin";
 import { minorDigits } from "../../../domain/money";
@@ -20,7 +19,8 @@ import type { RatePer, RateUnit } from "../../../domain/pricing";
 import { ApiError, type FieldError } from "../../../lib/errors";
 import { updateProducts } from "../../../manage/catalog/products";
 import { readState } from "../../../manage/core";
-import { base, Csrf, done, FieldMessage, flashOf, FormError, formOf, Layout, staffActor, stringsOf, type AdminContext, type AdminEnv } from "../kit/kit";
+import { base, Csrf, done, FieldMessage, flashOf, FormError, Layout, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { readForm } from "../kit/form";
 
 const UNITS: RateUnit[] = ["person", "unit", "room"];
 const PERS: RatePer[] = ["night", "day", "stay", "hour"];
@@ -219,7 +219,7 @@ interface Edit {
 
 export async function pricesSave(c: AdminContext) {
   const t = stringsOf(c);
-  const form = await formOf(c);
+  const form = (await readForm(c)).values();
   const grid = await readGrid(c);
   const errors: Record<string, string> = {};
   const edits: Edit[] = [];

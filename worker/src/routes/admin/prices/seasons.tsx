@@ -6,9 +6,10 @@
  * service replaces a season's segments whole, keeping the id of each one sent with it).
  */
 import type { AdminSeason } from "../../../contract/catalog-admin";
-import { ApiError, type FieldError } from "../../../lib/errors";
+import { ApiError } from "../../../lib/errors";
 import { createSeason, getSeason, listSeasons, updateSeason } from "../../../manage/catalog/lookups";
-import { base, Csrf, done, Field, flashOf, FormError, formOf, Layout, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { base, Csrf, done, Field, flashOf, FormError, Layout, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { failureOf, readForm } from "../kit/form";
 
 /** Empty rows offered after a season's own ranges. */
 const SPARE_ROWS = 3;
@@ -214,26 +215,21 @@ function seasonInput(c: AdminContext, form: Record<string, string>) {
   return { input: { title: form.title ?? "", priority: priorityText === "" ? 0 : Number(priorityText), segments }, rowOf, errors };
 }
 
-/** The service's 422 by the form's fields: segments.k.start_date at its row; segments.k (start after end) at its end date. */
-function placeErrors(err: unknown, rowOf: number[]): { message: string; fields: Record<string, string> } | null {
-  if (!(err instanceof ApiError) || (err.status !== 422 && err.status !== 409)) return null;
-  const fields: Record<string, string> = {};
-  for (const e of (err.extra.errors ?? []) as FieldError[]) {
-    const m = /^segments\.(\d+)(?:\.(start_date|end_date|id))?$/.exec(e.path);
-    if (m) fields[`seg_${m[2] === "start_date" ? "start" : "end"}_${rowOf[Number(m[1])]}`] ??= e.message;
-    else fields[e.path.split(".")[0] || "title"] ??= e.message;
-  }
-  return { message: err.message, fields };
-}
+/** The form field of an error's path: segments.k.start_date at its row; segments.k (start after end) at its end date. */
+const seasonField = (rowOf: number[]) => (path: string) => {
+  const m = /^segments\.(\d+)(?:\.(start_date|end_date|id))?$/.exec(path);
+  if (m) return `seg_${m[2] === "start_date" ? "start" : "end"}_${rowOf[Number(m[1])]}`;
+  return path.split(".")[0] || "title";
+};
 
 export async function seasonCreate(c: AdminContext) {
-  const form = await formOf(c);
+  const form = (await readForm(c)).values();
   const { input, rowOf, errors } = seasonInput(c, form);
   if (Object.keys(errors).length) return renderList(c, { values: form, errors, message: stringsOf(c).fixErrors }, 422);
   try {
     await createSeason(c.env.DB, staffActor(c), c.get("staff").business_id, input, c.get("now"));
   } catch (err) {
-    const failed = placeErrors(err, rowOf);
+    const failed = failureOf(err, seasonField(rowOf));
     if (!failed) throw err;
     return renderList(c, { values: form, errors: failed.fields, message: failed.message }, 422);
   }
@@ -242,13 +238,13 @@ export async function seasonCreate(c: AdminContext) {
 
 export async function seasonSave(c: AdminContext) {
   const id = seasonId(c);
-  const form = await formOf(c);
+  const form = (await readForm(c)).values();
   const { input, rowOf, errors } = seasonInput(c, form);
   if (Object.keys(errors).length) return renderEdit(c, { values: form, errors, message: stringsOf(c).fixErrors }, 422);
   try {
     await updateSeason(c.env.DB, staffActor(c), c.get("staff").business_id, id, input, c.get("now"));
   } catch (err) {
-    const failed = placeErrors(err, rowOf);
+    const failed = failureOf(err, seasonField(rowOf));
     if (!failed) throw err;
     return renderEdit(c, { values: form, errors: failed.fields, message: failed.message }, 422);
   }
@@ -257,7 +253,7 @@ export async function seasonSave(c: AdminContext) {
 
 export async function seasonArchive(c: AdminContext) {
   const id = seasonId(c);
-  const archived = (await formOf(c)).archived !== "false";
+  const archived = (await readForm(c)).get("archived") !== "false";
   await updateSeason(c.env.DB, staffActor(c), c.get("staff").business_id, id, { archived }, c.get("now"));
   return done(c, `${base(c)}/seasons`, archived ? "archived" : "restored");
 }

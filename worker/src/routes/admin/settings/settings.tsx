@@ -9,9 +9,10 @@
  * (`guest_fields.minimum_age`), so an error's path finds its field.
  */
 import type { Child, FC } from "hono/jsx";
-import { ApiError, type FieldError } from "../../../lib/errors";
+import { ApiError } from "../../../lib/errors";
 import { getSettings, updateSettings, type SettingsView } from "../../../manage/settings";
-import { base, Check, Csrf, describedBy, Field, FieldHint, FieldMessage, flashOf, FormError, formErrors, Layout, Select, staffActor, stringsOf, TextArea, type AdminContext } from "../kit/kit";
+import { base, Check, Csrf, describedBy, Field, FieldHint, FieldMessage, flashOf, FormError, Layout, Select, staffActor, stringsOf, TextArea, type AdminContext } from "../kit/kit";
+import { failureOf, readForm } from "../kit/form";
 
 export type SectionName = "languages" | "currencies" | "terms" | "fields" | "custom-fields" | "limits" | "time-zone" | "email";
 const SECTIONS: SectionName[] = ["languages", "currencies", "terms", "fields", "custom-fields", "limits", "time-zone", "email"];
@@ -227,18 +228,12 @@ export function patchOf(section: SectionName, form: Record<string, string>, s: S
   }
 }
 
-/** The errors of a refused change by form field (via `fieldOf`), and its message; null when it is not one to show at the form. */
-export function failedOf(err: unknown, section: string, values: Record<string, string>, fieldOf: (path: string) => string): Failed | null {
-  const failed = formErrors(err);
+/** A refused section as the page shows it (null: not one to show at the form): each error at its field, the rest above the form. */
+export function sectionFailure(err: unknown, section: string, values: Record<string, string>, fieldOf: (path: string) => string): Failed | null {
+  const failed = failureOf(err, fieldOf);
   if (!failed) return null;
-  const errors: Record<string, string> = {};
-  const rest: string[] = [];
-  for (const e of (err as ApiError).extra.errors ?? ([] as FieldError[])) {
-    const field = fieldOf(e.path);
-    if (field) errors[field] ??= e.message;
-    else rest.push(`${e.path}: ${e.message}`);
-  }
-  if (rest.length || !Object.keys(errors).length) errors[""] = rest.join("; ") || failed.message;
+  const errors = { ...failed.fields };
+  if (failed.unplaced.length || !Object.keys(errors).length) errors[""] = failed.unplaced.join("; ") || failed.message;
   return { section, values, errors, message: failed.message };
 }
 
@@ -441,30 +436,18 @@ export const settingsPage = (c: AdminContext) => render(c);
 export async function settingsSave(c: AdminContext) {
   const section = c.req.param("section") as SectionName;
   if (!SECTIONS.includes(section)) throw new ApiError(404, "not_found", `No settings section ${section}.`);
-  const form = await formStrings(c);
+  const form = (await readForm(c)).values();
   const businessId = c.get("staff").business_id;
   const stored = await getSettings(c.env.DB, businessId);
   const { patch, fieldOf } = patchOf(section, form, stored);
   try {
     await updateSettings(c.env.DB, staffActor(c), businessId, patch as never, c.get("now"));
   } catch (err) {
-    const failed = failedOf(err, section, form, fieldOf);
+    const failed = sectionFailure(err, section, form, fieldOf);
     if (!failed) throw err;
     return render(c, failed);
   }
   // POST/redirect/GET, back at the section saved
   return c.redirect(`${base(c)}/settings?done=saved#h-${section}`, 303);
-}
-
-/** A form's fields as strings (the last of a repeated name), the CSRF token left out. */
-export async function formStrings(c: AdminContext): Promise<Record<string, string>> {
-  const body = await c.req.parseBody({ all: true });
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(body)) {
-    if (k === "_csrf" || !/^[\w.-]{1,100}$/.test(k)) continue;
-    const last = Array.isArray(v) ? v[v.length - 1] : v;
-    if (typeof last === "string") out[k] = last.slice(0, 60_000);
-  }
-  return out;
 }
 

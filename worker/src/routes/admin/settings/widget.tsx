@@ -16,8 +16,9 @@
  */
 import { THEME_NAMES, THEME_PROPERTIES, type ThemeProperty } from "../../../contract/widget-theme";
 import { getSettings, updateSettings } from "../../../manage/settings";
-import { failedOf, formStrings, type Failed } from "./settings";
-import { base, Check, Csrf, Field, FieldMessage, flashOf, FormError, Layout, staffActor, stringsOf, type AdminContext, type AdminEnv } from "../kit/kit";
+import { sectionFailure, type Failed } from "./settings";
+import { readForm } from "../kit/form";
+import { base, Check, Csrf, Field, FieldMessage, flashOf, FormError, Layout, staffActor, stringsOf, type AdminContext } from "../kit/kit";
 
 /** The widget's own light defaults (widget/src/booking-widget.styles.ts), shown as placeholders. */
 const DEFAULTS: Record<ThemeProperty, string> = {
@@ -188,7 +189,7 @@ async function save(c: AdminContext, section: WidgetSection, form: Record<string
   try {
     await updateSettings(c.env.DB, staffActor(c), c.get("staff").business_id, patch as never, c.get("now"));
   } catch (err) {
-    const failed = failedOf(err, section, form, fieldOf);
+    const failed = sectionFailure(err, section, form, fieldOf);
     if (!failed) throw err;
     return render(c, failed);
   }
@@ -196,7 +197,7 @@ async function save(c: AdminContext, section: WidgetSection, form: Record<string
 }
 
 export async function originAdd(c: AdminContext) {
-  const form = await formStrings(c);
+  const form = (await readForm(c)).values();
   const origin = (form.origin ?? "").trim();
   const s = await getSettings(c.env.DB, c.get("staff").business_id);
   if (!origin) return render(c, { section: "origins", values: form, errors: { origin: "is required" }, message: "" });
@@ -206,18 +207,18 @@ export async function originAdd(c: AdminContext) {
 }
 
 export async function originRemove(c: AdminContext) {
-  const form = await formStrings(c);
+  const form = (await readForm(c)).values();
   const s = await getSettings(c.env.DB, c.get("staff").business_id);
   return save(c, "origins", {}, { widget_origins: s.widget_origins.filter((o) => o !== form.origin) }, () => "", "removed");
 }
 
 export async function loopbackSave(c: AdminContext) {
-  const form = await formStrings(c);
+  const form = (await readForm(c)).values();
   return save(c, "loopback", form, { widget_allow_loopback: form.widget_allow_loopback === "on" }, () => "");
 }
 
 export async function themeSave(c: AdminContext) {
-  const form = await formStrings(c);
+  const form = (await readForm(c)).values();
   const theme: Record<string, string> = {};
   for (const name of THEME_NAMES) {
     const value = (form[`widget_theme.${name}`] ?? "").trim();

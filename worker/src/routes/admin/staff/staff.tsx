@@ -8,7 +8,8 @@ import { ROLES, type Role } from "../../../domain/staff";
 import { listStaff } from "../../../db/staff";
 import { changeRole, invitePath, inviteStaff, removeStaff } from "../../../manage/staff";
 import { uuidOf } from "../kit/query";
-import { base, Csrf, done, Field, flashOf, formErrors, FormError, formOf, langOf, Layout, Select, staffActor, stringsOf, fmtDateTime, type AdminContext } from "../kit/kit";
+import { base, Csrf, done, Field, flashOf, FormError, langOf, Layout, Select, staffActor, stringsOf, fmtDateTime, type AdminContext } from "../kit/kit";
+import { failureOf, readForm } from "../kit/form";
 
 interface FormState {
   values?: Record<string, string>;
@@ -111,7 +112,7 @@ async function render(c: AdminContext, state: { invite?: FormState; link?: { ema
 export const staffPage = (c: AdminContext) => render(c);
 
 export async function staffInvite(c: AdminContext) {
-  const form = await formOf(c);
+  const form = (await readForm(c)).values();
   try {
     const origin = new URL(c.req.url).origin;
     const invite = await inviteStaff(c.env.DB, staffActor(c), c.get("staff").business_id, { email: form.email ?? "", name: form.name, role: form.role ?? "" }, c.get("now"), undefined, {
@@ -122,14 +123,14 @@ export async function staffInvite(c: AdminContext) {
     const url = `${origin}${invitePath(invite.token)}`;
     return render(c, { link: { email: (form.email ?? "").trim(), url, expires: invite.expiresAt.toISOString(), emailed: invite.emailedTo } }, 201);
   } catch (err) {
-    const failed = formErrors(err);
+    const failed = failureOf(err);
     if (!failed) throw err;
     return render(c, { invite: { values: form, errors: failed.fields, message: failed.message } }, 422);
   }
 }
 
 export async function staffRole(c: AdminContext) {
-  const form = await formOf(c);
+  const form = (await readForm(c)).values();
   await changeRole(c.env.DB, staffActor(c), c.get("staff").business_id, uuidOf(c, "id", "staff_id"), (form.role ?? "") as Role, c.get("now"));
   return done(c, `${base(c)}/staff`, "role");
 }
