@@ -2,6 +2,7 @@
 /** The Audit log (owners, managers): who changed what, through the back office or the API. */
 import { listAuditEntries } from "../../../db/audit-log";
 import { base, fmtDateTime, Layout, Pager, Select, stringsOf, type AdminContext } from "../kit/kit";
+import { Table } from "../kit/table";
 
 const ENTITIES = ["booking", "guest", "booker", "api_key", "webhook", "staff", "inventory"];
 
@@ -17,29 +18,26 @@ export async function auditPage(c: AdminContext) {
         <Select name="entity" label={t.audit.entity} value={entity ?? ""} options={[["", t.audit.all], ...ENTITIES.map((e) => [e, e] as [string, string])]} />
         <button type="submit">{t.apply}</button>
       </form>
-      <div class="table-wrap" tabindex={0} role="region" aria-label={t.audit.title}>
-        <table>
-          <caption class="visually-hidden">{t.audit.title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t.audit.at}</th>
-              <th scope="col">{t.audit.who}</th>
-              <th scope="col">{t.audit.what}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr>
-                <td>{fmtDateTime(r.at)}</td>
-                <td>
-                  {r.actor_name} <small>({r.actor_kind})</small>
-                </td>
-                <td>{r.summary}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        label={t.audit.title}
+        head={
+          <tr>
+            <th scope="col">{t.audit.at}</th>
+            <th scope="col">{t.audit.who}</th>
+            <th scope="col">{t.audit.what}</th>
+          </tr>
+        }
+      >
+        {rows.map((r) => (
+          <tr>
+            <td>{fmtDateTime(r.at)}</td>
+            <td>
+              {r.actor_name} <small>({r.actor_kind})</small>
+            </td>
+            <td>{r.summary}</td>
+          </tr>
+        ))}
+      </Table>
       {rows.length ? null : <p>{t.none}</p>}
       <Pager c={c} page={page} limit={limit} total={total} />
     </Layout>,

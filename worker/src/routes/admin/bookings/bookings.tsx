@@ -18,6 +18,7 @@ import { updateBooker } from "../../../manage/bookers";
 import { checkGuest } from "../../../manage/guests";
 import { FilterReader, uuidOf } from "../kit/query";
 import { base, Csrf, done, Field, flashOf, FormError, Layout, Pager, Select, staffActor, stringsOf, fmtDateTime, type AdminContext } from "../kit/kit";
+import { Table } from "../kit/table";
 import { failureOf, readForm } from "../kit/form";
 
 const money = (minor: number, currency: string) => `${toMajor(minor, minorDigits(currency)).toFixed(minorDigits(currency))} ${currency}`;
@@ -83,41 +84,38 @@ export async function bookingsPage(c: AdminContext) {
         <button type="submit">{t.apply}</button>
         <a href={`${base(c)}/bookings`}>{t.reset}</a>
       </form>
-      <div class="table-wrap" tabindex={0} role="region" aria-label={t.bookings.title}>
-        <table>
-          <caption class="visually-hidden">{t.bookings.title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t.bookings.reference}</th>
-              <th scope="col">{t.bookings.booker}</th>
-              <th scope="col">{t.bookings.dates}</th>
-              <th scope="col">{t.bookings.status}</th>
-              <th scope="col" class="num">
-                {t.bookings.total}
-              </th>
-              <th scope="col">{t.bookings.made}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((b) => (
-              <tr>
-                <td>
-                  <a href={`${base(c)}/bookings/${b.id}`}>{`${b.reference_year}-${b.reference_number}`}</a>
-                </td>
-                <td>{bookers.get(b.id) || "—"}</td>
-                <td>
-                  {b.start_date} – {b.end_date}
-                </td>
-                <td>
-                  <span class={`badge ${b.status}`}>{b.status === "cancelled" ? t.booking.cancelled : t.booking.confirmed}</span>
-                </td>
-                <td class="num">{money(b.total_minor, b.currency)}</td>
-                <td>{fmtDateTime(b.created_at)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        label={t.bookings.title}
+        head={
+          <tr>
+            <th scope="col">{t.bookings.reference}</th>
+            <th scope="col">{t.bookings.booker}</th>
+            <th scope="col">{t.bookings.dates}</th>
+            <th scope="col">{t.bookings.status}</th>
+            <th scope="col" class="num">
+              {t.bookings.total}
+            </th>
+            <th scope="col">{t.bookings.made}</th>
+          </tr>
+        }
+      >
+        {rows.map((b) => (
+          <tr>
+            <td>
+              <a href={`${base(c)}/bookings/${b.id}`}>{`${b.reference_year}-${b.reference_number}`}</a>
+            </td>
+            <td>{bookers.get(b.id) || "—"}</td>
+            <td>
+              {b.start_date} – {b.end_date}
+            </td>
+            <td>
+              <span class={`badge ${b.status}`}>{b.status === "cancelled" ? t.booking.cancelled : t.booking.confirmed}</span>
+            </td>
+            <td class="num">{money(b.total_minor, b.currency)}</td>
+            <td>{fmtDateTime(b.created_at)}</td>
+          </tr>
+        ))}
+      </Table>
       {rows.length ? null : <p>{t.none}</p>}
       <Pager c={c} page={paging.page} limit={paging.limit} total={total} />
     </Layout>,
@@ -178,53 +176,51 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
 
       <section>
         <h2 id="guests-heading">{t.booking.guests}</h2>
-        <div class="table-wrap" tabindex={0} role="region" aria-labelledby="guests-heading">
-          <table aria-labelledby="guests-heading">
-            <thead>
-              <tr>
-                <th scope="col">{t.booking.name}</th>
-                <th scope="col">{t.booking.email}</th>
-                <th scope="col">{t.booking.stay}</th>
-                <th scope="col">{t.today.status}</th>
+        <Table
+          labelledBy="guests-heading"
+          head={
+            <tr>
+              <th scope="col">{t.booking.name}</th>
+              <th scope="col">{t.booking.email}</th>
+              <th scope="col">{t.booking.stay}</th>
+              <th scope="col">{t.today.status}</th>
+            </tr>
+          }
+        >
+          {guests.map((g) => {
+            const p = JSON.parse(g.person_snapshot) as Partial<PersonData>;
+            const name = personName(p);
+            return (
+              <tr data-guest={g.id}>
+                <td>{name}</td>
+                <td>{p.email ?? ""}</td>
+                <td>
+                  {g.arrives_on} – {g.departs_on}
+                </td>
+                <td>
+                  {g.checked_in_at ? <div>{t.booking.checkedIn(fmtDateTime(g.checked_in_at))}</div> : null}
+                  {g.checked_out_at ? <div>{t.booking.checkedOut(fmtDateTime(g.checked_out_at))}</div> : null}
+                  {mayCheck && booking.status === "confirmed" && !g.checked_in_at ? (
+                    <form class="inline" method="post" action={`${root}/guests/${g.id}/check-in`}>
+                      <Csrf c={c} />
+                      <button type="submit" aria-label={`${t.booking.checkIn}: ${name}`}>
+                        {t.booking.checkIn}
+                      </button>
+                    </form>
+                  ) : null}
+                  {mayCheck && g.checked_in_at && !g.checked_out_at ? (
+                    <form class="inline" method="post" action={`${root}/guests/${g.id}/check-out`}>
+                      <Csrf c={c} />
+                      <button type="submit" class="secondary" aria-label={`${t.booking.checkOut}: ${name}`}>
+                        {t.booking.checkOut}
+                      </button>
+                    </form>
+                  ) : null}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {guests.map((g) => {
-                const p = JSON.parse(g.person_snapshot) as Partial<PersonData>;
-                const name = personName(p);
-                return (
-                  <tr data-guest={g.id}>
-                    <td>{name}</td>
-                    <td>{p.email ?? ""}</td>
-                    <td>
-                      {g.arrives_on} – {g.departs_on}
-                    </td>
-                    <td>
-                      {g.checked_in_at ? <div>{t.booking.checkedIn(fmtDateTime(g.checked_in_at))}</div> : null}
-                      {g.checked_out_at ? <div>{t.booking.checkedOut(fmtDateTime(g.checked_out_at))}</div> : null}
-                      {mayCheck && booking.status === "confirmed" && !g.checked_in_at ? (
-                        <form class="inline" method="post" action={`${root}/guests/${g.id}/check-in`}>
-                          <Csrf c={c} />
-                          <button type="submit" aria-label={`${t.booking.checkIn}: ${name}`}>
-                            {t.booking.checkIn}
-                          </button>
-                        </form>
-                      ) : null}
-                      {mayCheck && g.checked_in_at && !g.checked_out_at ? (
-                        <form class="inline" method="post" action={`${root}/guests/${g.id}/check-out`}>
-                          <Csrf c={c} />
-                          <button type="submit" class="secondary" aria-label={`${t.booking.checkOut}: ${name}`}>
-                            {t.booking.checkOut}
-                          </button>
-                        </form>
-                      ) : null}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </Table>
       </section>
 
       {booker ? (
@@ -257,40 +253,38 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
 
       <section>
         <h2 id="lines-heading">{t.booking.lines}</h2>
-        <div class="table-wrap" tabindex={0} role="region" aria-labelledby="lines-heading">
-          <table aria-labelledby="lines-heading">
-            <thead>
+        <Table
+          labelledBy="lines-heading"
+          head={
+            <tr>
+              <th scope="col">{t.booking.product}</th>
+              <th scope="col">{t.booking.dates}</th>
+              <th scope="col" class="num">
+                {t.booking.qty}
+              </th>
+              <th scope="col" class="num">
+                {t.booking.price}
+              </th>
+            </tr>
+          }
+        >
+          {lines.map((l) => {
+            let dates: string[] = [];
+            try {
+              dates = JSON.parse(l.dates);
+            } catch {
+              dates = [];
+            }
+            return (
               <tr>
-                <th scope="col">{t.booking.product}</th>
-                <th scope="col">{t.booking.dates}</th>
-                <th scope="col" class="num">
-                  {t.booking.qty}
-                </th>
-                <th scope="col" class="num">
-                  {t.booking.price}
-                </th>
+                <td>{titles.get(l.product_id) ?? `#${l.product_id}`}</td>
+                <td>{dates.length ? `${dates[0]}${dates.length > 1 ? ` – ${dates[dates.length - 1]}` : ""}` : ""}</td>
+                <td class="num">{l.qty}</td>
+                <td class="num">{money(l.price_minor, booking.currency)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {lines.map((l) => {
-                let dates: string[] = [];
-                try {
-                  dates = JSON.parse(l.dates);
-                } catch {
-                  dates = [];
-                }
-                return (
-                  <tr>
-                    <td>{titles.get(l.product_id) ?? `#${l.product_id}`}</td>
-                    <td>{dates.length ? `${dates[0]}${dates.length > 1 ? ` – ${dates[dates.length - 1]}` : ""}` : ""}</td>
-                    <td class="num">{l.qty}</td>
-                    <td class="num">{money(l.price_minor, booking.currency)}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </Table>
       </section>
 
       <section>

@@ -17,6 +17,7 @@ import { listLookups } from "../../../manage/catalog/lookups";
 import { listProducts } from "../../../manage/catalog/products";
 import { archivedView, ArchivedFilter, CatalogNav } from "./kit";
 import { base, Layout, stringsOf, type AdminContext } from "../kit/kit";
+import { Table } from "../kit/table";
 
 export async function productsPage(c: AdminContext) {
   const t = stringsOf(c);
@@ -43,35 +44,33 @@ export async function productsPage(c: AdminContext) {
               </a>
             </div>
             {list.length ? (
-              <div class="table-wrap" tabindex={0} role="region" aria-labelledby={heading}>
-                <table aria-labelledby={heading}>
-                  <thead>
-                    <tr>
-                      <th scope="col">{tc.colTitle}</th>
-                      <th scope="col">{tc.colRef}</th>
-                      <th scope="col">{tc.colLocation}</th>
-                      <th scope="col">{tc.colFront}</th>
-                      <th scope="col" class="num">
-                        {tc.colCapacity}
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {list.map((p) => (
-                      <tr data-product={p.id}>
-                        <td>
-                          <a href={`${root}/products/${p.id}`}>{p.backoffice_title || p.title}</a>
-                          {p.backoffice_title && p.backoffice_title !== p.title ? <div class="hint">{p.title}</div> : null}
-                        </td>
-                        <td>{p.ref}</td>
-                        <td>{p.location_id === null ? "" : (place.get(p.location_id) ?? "")}</td>
-                        <td>{p.archived ? tc.isArchived : p.listed ? tc.listed : tc.notListed}</td>
-                        <td class="num">{p.capacity === null ? tc.unlimited : p.type === "accommodation" ? tc.perNight(p.capacity) : p.capacity}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <Table
+                labelledBy={heading}
+                head={
+                  <tr>
+                    <th scope="col">{tc.colTitle}</th>
+                    <th scope="col">{tc.colRef}</th>
+                    <th scope="col">{tc.colLocation}</th>
+                    <th scope="col">{tc.colFront}</th>
+                    <th scope="col" class="num">
+                      {tc.colCapacity}
+                    </th>
+                  </tr>
+                }
+              >
+                {list.map((p) => (
+                  <tr data-product={p.id}>
+                    <td>
+                      <a href={`${root}/products/${p.id}`}>{p.backoffice_title || p.title}</a>
+                      {p.backoffice_title && p.backoffice_title !== p.title ? <div class="hint">{p.title}</div> : null}
+                    </td>
+                    <td>{p.ref}</td>
+                    <td>{p.location_id === null ? "" : (place.get(p.location_id) ?? "")}</td>
+                    <td>{p.archived ? tc.isArchived : p.listed ? tc.listed : tc.notListed}</td>
+                    <td class="num">{p.capacity === null ? tc.unlimited : p.type === "accommodation" ? tc.perNight(p.capacity) : p.capacity}</td>
+                  </tr>
+                ))}
+              </Table>
             ) : (
               <p>{archived ? tc.noneArchived : tc.noneYet}</p>
             )}

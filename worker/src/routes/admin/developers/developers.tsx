@@ -12,6 +12,7 @@ import { createApiKey, revokeApiKey } from "../../../manage/keys";
 import { createSubscription, deleteSubscription, enableSubscription, redeliverEvent } from "../../../manage/webhooks";
 import { uuidOf } from "../kit/query";
 import { base, Csrf, done, Field, flashOf, FormError, Layout, Select, staffActor, stringsOf, fmtDateTime, type AdminContext } from "../kit/kit";
+import { Table } from "../kit/table";
 import { failureOf, readForm } from "../kit/form";
 
 interface FormState {
@@ -42,40 +43,38 @@ async function render(c: AdminContext, state: { key?: FormState; hook?: FormStat
             </code>
           </div>
         ) : null}
-        <div class="table-wrap" tabindex={0} role="region" aria-labelledby="keys-heading">
-          <table aria-labelledby="keys-heading">
-            <thead>
-              <tr>
-                <th scope="col">{t.developers.keyName}</th>
-                <th scope="col">{t.developers.scope}</th>
-                <th scope="col">{t.developers.created}</th>
-                <th scope="col">{t.developers.status}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.map((k) => (
-                <tr>
-                  <td>{k.name}</td>
-                  <td>{k.scope}</td>
-                  <td>{fmtDateTime(k.created_at)}</td>
-                  <td>
-                    {k.revoked_at ? (
-                      `${t.developers.revoked} ${fmtDateTime(k.revoked_at)}`
-                    ) : (
-                      <form class="inline" method="post" action={`${root}/keys/${k.id}/revoke`}>
-                        <Csrf c={c} />
-                        {t.developers.active}{" "}
-                        <button type="submit" class="secondary" aria-label={`${t.developers.revoke}: ${k.name}`}>
-                          {t.developers.revoke}
-                        </button>
-                      </form>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          labelledBy="keys-heading"
+          head={
+            <tr>
+              <th scope="col">{t.developers.keyName}</th>
+              <th scope="col">{t.developers.scope}</th>
+              <th scope="col">{t.developers.created}</th>
+              <th scope="col">{t.developers.status}</th>
+            </tr>
+          }
+        >
+          {keys.map((k) => (
+            <tr>
+              <td>{k.name}</td>
+              <td>{k.scope}</td>
+              <td>{fmtDateTime(k.created_at)}</td>
+              <td>
+                {k.revoked_at ? (
+                  `${t.developers.revoked} ${fmtDateTime(k.revoked_at)}`
+                ) : (
+                  <form class="inline" method="post" action={`${root}/keys/${k.id}/revoke`}>
+                    <Csrf c={c} />
+                    {t.developers.active}{" "}
+                    <button type="submit" class="secondary" aria-label={`${t.developers.revoke}: ${k.name}`}>
+                      {t.developers.revoke}
+                    </button>
+                  </form>
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
         <form class="row" method="post" action={`${root}/keys`}>
           <Csrf c={c} />
           <FormError message={state.key?.message} />
@@ -107,47 +106,45 @@ async function render(c: AdminContext, state: { key?: FormState; hook?: FormStat
           </div>
         ) : null}
         {hooks.length ? (
-          <div class="table-wrap" tabindex={0} role="region" aria-labelledby="hooks-heading">
-            <table aria-labelledby="hooks-heading">
-              <thead>
-                <tr>
-                  <th scope="col">{t.developers.url}</th>
-                  <th scope="col">{t.developers.events}</th>
-                  <th scope="col">{t.developers.status}</th>
-                  <th scope="col">
-                    <span class="visually-hidden">{t.developers.deliveries}</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {hooks.map((h) => (
-                  <tr>
-                    <td>{h.url}</td>
-                    <td>{(JSON.parse(h.events) as string[]).join(", ")}</td>
-                    <td>
-                      {h.disabled_at ? (
-                        <form class="inline" method="post" action={`${root}/webhooks/${h.id}/enable`}>
-                          <Csrf c={c} />
-                          disabled <button type="submit" class="secondary">{t.developers.enable}</button>
-                        </form>
-                      ) : (
-                        "active"
-                      )}
-                    </td>
-                    <td>
-                      <a href={`${root}/webhooks/${h.id}`}>{t.developers.deliveries}</a>
-                      <form class="inline" method="post" action={`${root}/webhooks/${h.id}/delete`}>
-                        <Csrf c={c} />{" "}
-                        <button type="submit" class="link" aria-label={`${t.developers.unsubscribe}: ${h.url}`}>
-                          {t.developers.unsubscribe}
-                        </button>
-                      </form>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            labelledBy="hooks-heading"
+            head={
+              <tr>
+                <th scope="col">{t.developers.url}</th>
+                <th scope="col">{t.developers.events}</th>
+                <th scope="col">{t.developers.status}</th>
+                <th scope="col">
+                  <span class="visually-hidden">{t.developers.deliveries}</span>
+                </th>
+              </tr>
+            }
+          >
+            {hooks.map((h) => (
+              <tr>
+                <td>{h.url}</td>
+                <td>{(JSON.parse(h.events) as string[]).join(", ")}</td>
+                <td>
+                  {h.disabled_at ? (
+                    <form class="inline" method="post" action={`${root}/webhooks/${h.id}/enable`}>
+                      <Csrf c={c} />
+                      disabled <button type="submit" class="secondary">{t.developers.enable}</button>
+                    </form>
+                  ) : (
+                    "active"
+                  )}
+                </td>
+                <td>
+                  <a href={`${root}/webhooks/${h.id}`}>{t.developers.deliveries}</a>
+                  <form class="inline" method="post" action={`${root}/webhooks/${h.id}/delete`}>
+                    <Csrf c={c} />{" "}
+                    <button type="submit" class="link" aria-label={`${t.developers.unsubscribe}: ${h.url}`}>
+                      {t.developers.unsubscribe}
+                    </button>
+                  </form>
+                </td>
+              </tr>
+            ))}
+          </Table>
         ) : (
           <p>{t.none}</p>
         )}
@@ -237,51 +234,48 @@ export async function hookDeliveries(c: AdminContext) {
         <a href={`${base(c)}/developers`}>{t.developers.title}</a>
       </p>
       {rows.length ? (
-        <div class="table-wrap" tabindex={0} role="region" aria-label={t.developers.deliveries}>
-          <table>
-            <caption class="visually-hidden">{t.developers.deliveries}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t.developers.event}</th>
-                <th scope="col">{t.developers.attempt}</th>
-                <th scope="col">{t.developers.result}</th>
-                <th scope="col">{t.developers.at}</th>
-                <th scope="col">
-                  <span class="visually-hidden">{t.developers.redeliver}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((d) => (
-                <tr>
-                  <td>
-                    {d.event} <small>{d.event_id}</small>
-                  </td>
-                  <td class="num">
-                    {d.series}.{d.attempt}
-                  </td>
-                  <td>
-                    {d.status}
-                    {d.status_code ? ` (${d.status_code})` : ""}
-                    {d.error ? ` ${d.error}` : ""}
-                  </td>
-                  <td>{fmtDateTime(d.attempted_at ?? d.next_retry_at ?? d.created_at)}</td>
-                  <td>
-                    {hook.disabled_at ? null : (
-                      <form class="inline" method="post" action={`${base(c)}/developers/webhooks/${id}/redeliver`}>
-                        <Csrf c={c} />
-                        <input type="hidden" name="event_id" value={d.event_id} />
-                        <button type="submit" class="secondary" aria-label={`${t.developers.redeliver}: ${d.event} ${d.event_id}`}>
-                          {t.developers.redeliver}
-                        </button>
-                      </form>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label={t.developers.deliveries}
+          head={
+            <tr>
+              <th scope="col">{t.developers.event}</th>
+              <th scope="col">{t.developers.attempt}</th>
+              <th scope="col">{t.developers.result}</th>
+              <th scope="col">{t.developers.at}</th>
+              <th scope="col">
+                <span class="visually-hidden">{t.developers.redeliver}</span>
+              </th>
+            </tr>
+          }
+        >
+          {rows.map((d) => (
+            <tr>
+              <td>
+                {d.event} <small>{d.event_id}</small>
+              </td>
+              <td class="num">
+                {d.series}.{d.attempt}
+              </td>
+              <td>
+                {d.status}
+                {d.status_code ? ` (${d.status_code})` : ""}
+                {d.error ? ` ${d.error}` : ""}
+              </td>
+              <td>{fmtDateTime(d.attempted_at ?? d.next_retry_at ?? d.created_at)}</td>
+              <td>
+                {hook.disabled_at ? null : (
+                  <form class="inline" method="post" action={`${base(c)}/developers/webhooks/${id}/redeliver`}>
+                    <Csrf c={c} />
+                    <input type="hidden" name="event_id" value={d.event_id} />
+                    <button type="submit" class="secondary" aria-label={`${t.developers.redeliver}: ${d.event} ${d.event_id}`}>
+                      {t.developers.redeliver}
+                    </button>
+                  </form>
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
       ) : (
         <p>{t.none}</p>
       )}

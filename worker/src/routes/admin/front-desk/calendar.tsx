@@ -11,6 +11,7 @@ import { addDays, dateRange } from "../../../lib/time";
 import { updateInventory } from "../../../manage/catalog/inventory";
 import { daysBetween } from "../../../lib/time";
 import { base, businessToday, Csrf, done, Field, flashOf, FormError, Layout, Select, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { Table } from "../kit/table";
 import { failureOf, readForm } from "../kit/form";
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -44,49 +45,48 @@ async function render(c: AdminContext, form: { values?: Record<string, string>; 
       <p class="hint" id="calendar-legend">
         {t.calendar.legend} {t.calendar.scrollHint}
       </p>
-      <div class="table-wrap calendar" tabindex={0} role="region" aria-labelledby="calendar-caption">
-        <table aria-describedby="calendar-legend">
-          <caption id="calendar-caption" class="visually-hidden">
-            {t.calendar.title} {from} – {to}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">{t.calendar.product}</th>
-              {dates.map((d) => (
-                <th scope="col">{d.slice(5)}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {products.map((p) => (
-              <tr>
-                <th scope="row">{p.title}</th>
-                {dates.map((d) => {
-                  const cell = byKey.get(`${p.id}|${d}`);
-                  const booked = cell?.booked ?? 0;
-                  const held = cell?.held ?? 0;
-                  const blocked = (cell?.blocked ?? 0) > 0;
-                  const capacity = cell?.capacity ?? p.default_capacity;
-                  const unlimited = capacity === null || capacity >= UNLIMITED;
-                  const free = unlimited ? null : Math.max(0, (capacity as number) - booked - held);
-                  return (
-                    <td class={blocked ? "blocked" : undefined} data-product={p.id} data-date={d}>
-                      {blocked ? <span class="badge blocked">{t.calendar.blocked}</span> : unlimited ? t.calendar.unlimited : `${free} ${t.calendar.free}`}
-                      {booked ? (
-                        <div>
-                          {/* The guests of the cell: the Guests screen with the private API's filters. */}
-                          <a href={`${base(c)}/guests?booking_product_id=${p.id}&on_site_at=${d}&booking_status=confirmed`}>{`${booked} ${t.calendar.booked}`}</a>
-                        </div>
-                      ) : null}
-                      {held ? <div>{`${held} ${t.calendar.held}`}</div> : null}
-                    </td>
-                  );
-                })}
-              </tr>
+      <Table
+        captionId="calendar-caption"
+        caption={<>{t.calendar.title} {from} – {to}</>}
+        hiddenCaption
+        describedBy="calendar-legend"
+        class="calendar"
+        head={
+          <tr>
+            <th scope="col">{t.calendar.product}</th>
+            {dates.map((d) => (
+              <th scope="col">{d.slice(5)}</th>
             ))}
-          </tbody>
-        </table>
-      </div>
+          </tr>
+        }
+      >
+        {products.map((p) => (
+          <tr>
+            <th scope="row">{p.title}</th>
+            {dates.map((d) => {
+              const cell = byKey.get(`${p.id}|${d}`);
+              const booked = cell?.booked ?? 0;
+              const held = cell?.held ?? 0;
+              const blocked = (cell?.blocked ?? 0) > 0;
+              const capacity = cell?.capacity ?? p.default_capacity;
+              const unlimited = capacity === null || capacity >= UNLIMITED;
+              const free = unlimited ? null : Math.max(0, (capacity as number) - booked - held);
+              return (
+                <td class={blocked ? "blocked" : undefined} data-product={p.id} data-date={d}>
+                  {blocked ? <span class="badge blocked">{t.calendar.blocked}</span> : unlimited ? t.calendar.unlimited : `${free} ${t.calendar.free}`}
+                  {booked ? (
+                    <div>
+                      {/* The guests of the cell: the Guests screen with the private API's filters. */}
+                      <a href={`${base(c)}/guests?booking_product_id=${p.id}&on_site_at=${d}&booking_status=confirmed`}>{`${booked} ${t.calendar.booked}`}</a>
+                    </div>
+                  ) : null}
+                  {held ? <div>{`${held} ${t.calendar.held}`}</div> : null}
+                </td>
+              );
+            })}
+          </tr>
+        ))}
+      </Table>
       <section>
         <h2 id="block-heading">{t.calendar.blockTitle}</h2>
         {mayBlock ? (

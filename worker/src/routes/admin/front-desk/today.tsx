@@ -5,6 +5,7 @@ import { minorDigits, toMajor } from "../../../domain/money";
 import { todayRows, type TodayGuest } from "../../../db/today";
 import { addDays } from "../../../lib/time";
 import { base, businessToday, fmtDateTime, Layout, stringsOf, type AdminContext } from "../kit/kit";
+import { Table } from "../kit/table";
 
 const nameOf = (g: { first_name: string | null; last_name: string | null; email?: string | null }) =>
   [g.first_name, g.last_name].filter(Boolean).join(" ") || g.email || "—";
@@ -13,38 +14,36 @@ const GuestTable: FC<{ c: AdminContext; id: string; rows: TodayGuest[] }> = ({ c
   const t = stringsOf(c);
   if (!rows.length) return <p>{t.none}</p>;
   return (
-    <div class="table-wrap" tabindex={0} role="region" aria-labelledby={id}>
-      <table aria-labelledby={id}>
-        <thead>
-          <tr>
-            <th scope="col">{t.today.guest}</th>
-            <th scope="col">{t.today.booking}</th>
-            <th scope="col">{t.today.dates}</th>
-            <th scope="col">{t.today.status}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((g) => (
-            <tr>
-              <td>{nameOf(g)}</td>
-              <td>
-                <a href={`${base(c)}/bookings/${g.booking_id}`}>{g.reference}</a>
-              </td>
-              <td>
-                {g.arrives_on} – {g.departs_on}
-              </td>
-              <td>
-                {g.checked_out_at
-                  ? `${t.today.checkedOut} ${fmtDateTime(g.checked_out_at)}`
-                  : g.checked_in_at
-                    ? `${t.today.checkedIn} ${fmtDateTime(g.checked_in_at)}`
-                    : t.today.expected}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table
+      labelledBy={id}
+      head={
+        <tr>
+          <th scope="col">{t.today.guest}</th>
+          <th scope="col">{t.today.booking}</th>
+          <th scope="col">{t.today.dates}</th>
+          <th scope="col">{t.today.status}</th>
+        </tr>
+      }
+    >
+      {rows.map((g) => (
+        <tr>
+          <td>{nameOf(g)}</td>
+          <td>
+            <a href={`${base(c)}/bookings/${g.booking_id}`}>{g.reference}</a>
+          </td>
+          <td>
+            {g.arrives_on} – {g.departs_on}
+          </td>
+          <td>
+            {g.checked_out_at
+              ? `${t.today.checkedOut} ${fmtDateTime(g.checked_out_at)}`
+              : g.checked_in_at
+                ? `${t.today.checkedIn} ${fmtDateTime(g.checked_in_at)}`
+                : t.today.expected}
+          </td>
+        </tr>
+      ))}
+    </Table>
   );
 };
 
@@ -90,39 +89,37 @@ export async function todayPage(c: AdminContext) {
           {t.today.newBookings} ({data.newBookings.count})
         </h2>
         {data.newBookings.rows.length ? (
-          <div class="table-wrap" tabindex={0} role="region" aria-labelledby="new-bookings">
-            <table aria-labelledby="new-bookings">
-              <thead>
-                <tr>
-                  <th scope="col">{t.today.booking}</th>
-                  <th scope="col">{t.today.booker}</th>
-                  <th scope="col">{t.today.dates}</th>
-                  <th scope="col" class="num">
-                    {t.today.guests}
-                  </th>
-                  <th scope="col">{t.today.createdAt}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.newBookings.rows.map((b) => (
-                  <tr>
-                    <td>
-                      <a href={`${base(c)}/bookings/${b.id}`}>{b.reference}</a>
-                      {b.status === "cancelled" ? <span class="badge cancelled"> {t.booking.cancelled}</span> : null}
-                    </td>
-                    <td>{nameOf({ first_name: b.booker_first_name, last_name: b.booker_last_name })}</td>
-                    <td>
-                      {b.start_date} – {b.end_date}
-                    </td>
-                    <td class="num">{b.guest_count}</td>
-                    <td>
-                      {fmtDateTime(b.created_at)} · {toMajor(b.total_minor, minorDigits(b.currency)).toFixed(minorDigits(b.currency))} {b.currency}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            labelledBy="new-bookings"
+            head={
+              <tr>
+                <th scope="col">{t.today.booking}</th>
+                <th scope="col">{t.today.booker}</th>
+                <th scope="col">{t.today.dates}</th>
+                <th scope="col" class="num">
+                  {t.today.guests}
+                </th>
+                <th scope="col">{t.today.createdAt}</th>
+              </tr>
+            }
+          >
+            {data.newBookings.rows.map((b) => (
+              <tr>
+                <td>
+                  <a href={`${base(c)}/bookings/${b.id}`}>{b.reference}</a>
+                  {b.status === "cancelled" ? <span class="badge cancelled"> {t.booking.cancelled}</span> : null}
+                </td>
+                <td>{nameOf({ first_name: b.booker_first_name, last_name: b.booker_last_name })}</td>
+                <td>
+                  {b.start_date} – {b.end_date}
+                </td>
+                <td class="num">{b.guest_count}</td>
+                <td>
+                  {fmtDateTime(b.created_at)} · {toMajor(b.total_minor, minorDigits(b.currency)).toFixed(minorDigits(b.currency))} {b.currency}
+                </td>
+              </tr>
+            ))}
+          </Table>
         ) : (
           <p>{t.none}</p>
         )}

@@ -11,6 +11,7 @@ import { isoDate } from "../../../lib/time";
 import { guestListPage, guestListQuery } from "../../private/guests";
 import { QueryReader } from "../../private/query";
 import { base, filledQuery, fmtDateTime, Field, FormError, Layout, Pager, Select, stringsOf, type AdminContext } from "../kit/kit";
+import { Table } from "../kit/table";
 
 /** The most rows one CSV holds. */
 export const CSV_MAX_ROWS = 5000;
@@ -90,38 +91,35 @@ export async function guestsPage(c: AdminContext) {
           {t.guests.csv}
         </a>
       </p>
-      <div class="table-wrap" tabindex={0} role="region" aria-label={t.guests.title}>
-        <table>
-          <caption class="visually-hidden">{t.guests.title}</caption>
-          <thead>
+      <Table
+        label={t.guests.title}
+        head={
+          <tr>
+            <th scope="col">{t.guests.name}</th>
+            <th scope="col">{t.guests.email}</th>
+            <th scope="col">{t.guests.booking}</th>
+            <th scope="col">{t.guests.arrival}</th>
+            <th scope="col">{t.guests.departure}</th>
+            <th scope="col">{t.guests.status}</th>
+          </tr>
+        }
+      >
+        {result.guests.map((g, i) => {
+          const row = result.rows[i];
+          return (
             <tr>
-              <th scope="col">{t.guests.name}</th>
-              <th scope="col">{t.guests.email}</th>
-              <th scope="col">{t.guests.booking}</th>
-              <th scope="col">{t.guests.arrival}</th>
-              <th scope="col">{t.guests.departure}</th>
-              <th scope="col">{t.guests.status}</th>
+              <td>{[g.person.first_name, g.person.last_name].filter(Boolean).join(" ") || "—"}</td>
+              <td>{g.person.email ?? ""}</td>
+              <td>
+                <a href={`${base(c)}/bookings/${row.booking_id}`}>{refs.get(row.id)}</a>
+              </td>
+              <td>{row.arrives_on}</td>
+              <td>{row.departs_on}</td>
+              <td>{fmtDateTime(row.checked_in_at)}</td>
             </tr>
-          </thead>
-          <tbody>
-            {result.guests.map((g, i) => {
-              const row = result.rows[i];
-              return (
-                <tr>
-                  <td>{[g.person.first_name, g.person.last_name].filter(Boolean).join(" ") || "—"}</td>
-                  <td>{g.person.email ?? ""}</td>
-                  <td>
-                    <a href={`${base(c)}/bookings/${row.booking_id}`}>{refs.get(row.id)}</a>
-                  </td>
-                  <td>{row.arrives_on}</td>
-                  <td>{row.departs_on}</td>
-                  <td>{fmtDateTime(row.checked_in_at)}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
+          );
+        })}
+      </Table>
       {result.guests.length ? null : <p>{t.none}</p>}
       <Pager c={c} page={paging.page} limit={paging.limit} total={result.total} />
     </Layout>,

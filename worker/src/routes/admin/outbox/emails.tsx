@@ -13,6 +13,7 @@ import { may, type Role } from "../../../domain/staff";
 import { notFound } from "../../../lib/errors";
 import { resendEmail } from "../../../manage/emails";
 import { base, Csrf, done, flashOf, fmtDateTime, Layout, Pager, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { Table } from "../kit/table";
 
 const LIMIT = 25;
 
@@ -37,38 +38,35 @@ export async function emailsPage(c: AdminContext) {
         </ul>
       </nav>
       {rows.length ? (
-        <div class="table-wrap" tabindex={0} role="region" aria-labelledby="emails-heading">
-          <table>
-            <caption id="emails-heading" class="visually-hidden">
-              {t.emails.title}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">{t.emails.created}</th>
-                <th scope="col">{t.emails.kind}</th>
-                <th scope="col">{t.emails.recipient}</th>
-                <th scope="col">{t.emails.subject}</th>
-                <th scope="col">{t.emails.status}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((e) => (
-                <tr data-email={e.id}>
-                  <td>{fmtDateTime(e.created_at)}</td>
-                  <td>{t.emails.kinds[e.kind] ?? e.kind}</td>
-                  <td>{e.recipient}</td>
-                  <td>
-                    <a href={`${root}/${e.id}`}>{e.subject ?? t.emails.notComposed}</a>
-                  </td>
-                  <td data-status={e.status}>
-                    {t.emails.statuses[e.status]}
-                    {e.last_error && e.status !== "sent" ? <small> {e.last_error}</small> : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          captionId="emails-heading"
+          caption={t.emails.title}
+          hiddenCaption
+          head={
+            <tr>
+              <th scope="col">{t.emails.created}</th>
+              <th scope="col">{t.emails.kind}</th>
+              <th scope="col">{t.emails.recipient}</th>
+              <th scope="col">{t.emails.subject}</th>
+              <th scope="col">{t.emails.status}</th>
+            </tr>
+          }
+        >
+          {rows.map((e) => (
+            <tr data-email={e.id}>
+              <td>{fmtDateTime(e.created_at)}</td>
+              <td>{t.emails.kinds[e.kind] ?? e.kind}</td>
+              <td>{e.recipient}</td>
+              <td>
+                <a href={`${root}/${e.id}`}>{e.subject ?? t.emails.notComposed}</a>
+              </td>
+              <td data-status={e.status}>
+                {t.emails.statuses[e.status]}
+                {e.last_error && e.status !== "sent" ? <small> {e.last_error}</small> : null}
+              </td>
+            </tr>
+          ))}
+        </Table>
       ) : (
         <p>{t.none}</p>
       )}

@@ -19,6 +19,7 @@ import { addDays, daysBetween } from "../../../lib/time";
 import { getInventory, updateInventory } from "../../../manage/catalog/inventory";
 import { getProduct, updateProduct } from "../../../manage/catalog/products";
 import { base, businessToday, Csrf, describedBy, done, Field, FieldHint, FieldMessage, flashOf, FormError, Layout, Select, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { Table } from "../kit/table";
 import { failureOf, readForm } from "../kit/form";
 
 const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
@@ -197,43 +198,42 @@ async function render(c: AdminContext, form?: InventoryForm, status: 200 | 409 |
           <Field id="window-to" name="to" type="date" label={ti.to} value={to} />
           <button type="submit">{ti.show}</button>
         </form>
-        <div class="table-wrap inventory" tabindex={0} role="region" aria-labelledby="inventory-caption">
-          <table>
-            <caption id="inventory-caption">{ti.tableCaption(from, to)}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{ti.date}</th>
-                <th scope="col">{ti.slot}</th>
-                <th scope="col" class="num">
-                  {ti.capacity}
-                </th>
-                <th scope="col">{ti.source}</th>
-                <th scope="col" class="num">
-                  {ti.booked}
-                </th>
-                <th scope="col" class="num">
-                  {ti.held}
-                </th>
-                <th scope="col" class="num">
-                  {ti.available}
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {inventory.days.map((d) => (
-                <tr class={d.blocked ? "blocked" : undefined} data-date={d.date} data-slot={d.slot}>
-                  <th scope="row">{d.date}</th>
-                  <td>{d.slot || ti.wholeDay}</td>
-                  <td class="num">{d.capacity === null ? ti.unlimited : d.capacity}</td>
-                  <td>{d.blocked ? <span class="badge blocked">{ti.blocked}</span> : ti.sources[d.source]}</td>
-                  <td class="num">{d.booked}</td>
-                  <td class="num">{d.held}</td>
-                  <td class="num">{d.available === null ? ti.unlimited : d.available}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          captionId="inventory-caption"
+          caption={ti.tableCaption(from, to)}
+          class="inventory"
+          head={
+            <tr>
+              <th scope="col">{ti.date}</th>
+              <th scope="col">{ti.slot}</th>
+              <th scope="col" class="num">
+                {ti.capacity}
+              </th>
+              <th scope="col">{ti.source}</th>
+              <th scope="col" class="num">
+                {ti.booked}
+              </th>
+              <th scope="col" class="num">
+                {ti.held}
+              </th>
+              <th scope="col" class="num">
+                {ti.available}
+              </th>
+            </tr>
+          }
+        >
+          {inventory.days.map((d) => (
+            <tr class={d.blocked ? "blocked" : undefined} data-date={d.date} data-slot={d.slot}>
+              <th scope="row">{d.date}</th>
+              <td>{d.slot || ti.wholeDay}</td>
+              <td class="num">{d.capacity === null ? ti.unlimited : d.capacity}</td>
+              <td>{d.blocked ? <span class="badge blocked">{ti.blocked}</span> : ti.sources[d.source]}</td>
+              <td class="num">{d.booked}</td>
+              <td class="num">{d.held}</td>
+              <td class="num">{d.available === null ? ti.unlimited : d.available}</td>
+            </tr>
+          ))}
+        </Table>
       </section>
     </Layout>,
     status,

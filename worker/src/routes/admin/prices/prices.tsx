@@ -20,6 +20,7 @@ import { ApiError, type FieldError } from "../../../lib/errors";
 import { updateProducts } from "../../../manage/catalog/products";
 import { readState } from "../../../manage/core";
 import { base, Csrf, done, FieldMessage, flashOf, FormError, Layout, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { Table } from "../kit/table";
 import { readForm } from "../kit/form";
 
 const UNITS: RateUnit[] = ["person", "unit", "room"];
@@ -99,93 +100,92 @@ async function render(c: AdminContext, form: GridForm = {}, status: 200 | 409 | 
           <p class="hint" id="price-grid-hint">
             {grid.seasons.length ? tp.emptyHint : tp.noSeasons} {tp.kept} {tp.scrollHint}
           </p>
-          <div class="table-wrap price-grid" tabindex={0} role="region" aria-labelledby="price-grid-caption">
-            <table aria-describedby="price-grid-hint">
-              <caption id="price-grid-caption" class="visually-hidden">
-                {tp.caption(grid.currency)}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">{tp.product}</th>
-                  <th scope="col">{tp.charge}</th>
-                  {columns.map((col) => (
-                    <th scope="col" class="num">
-                      {col.title}
-                      {col.priority !== undefined ? <small class="hint">{tp.priority(col.priority)}</small> : <small class="hint">{grid.currency}</small>}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {grid.products.map((p) => {
-                  const charge = values[chargeName(p.id)] ?? rowCharge(p);
-                  const tiers = p.rates.filter((r) => r.min_qty > 1 || (r.season_id !== null && grid.archivedSeasons.has(r.season_id)));
-                  const chargeError = errors[chargeName(p.id)];
-                  return (
-                    <tr data-product={p.id}>
-                      <th scope="row">
-                        {p.backoffice_title || p.title}
-                        {tiers.length ? (
-                          <small class="hint tiers">
-                            {tp.tiers} {tiers.map((r) => tp.tier(r.min_qty, amount(r.amount), seasonTitle(r.season_id))).join("; ")}
-                          </small>
-                        ) : null}
-                      </th>
-                      <td class={chargeError ? "invalid" : undefined}>
-                        <label class="visually-hidden" for={chargeName(p.id)}>
-                          {tp.chargeLabel(p.backoffice_title || p.title)}
+          <Table
+            captionId="price-grid-caption"
+            caption={tp.caption(grid.currency)}
+            hiddenCaption
+            describedBy="price-grid-hint"
+            class="price-grid"
+            head={
+              <tr>
+                <th scope="col">{tp.product}</th>
+                <th scope="col">{tp.charge}</th>
+                {columns.map((col) => (
+                  <th scope="col" class="num">
+                    {col.title}
+                    {col.priority !== undefined ? <small class="hint">{tp.priority(col.priority)}</small> : <small class="hint">{grid.currency}</small>}
+                  </th>
+                ))}
+              </tr>
+            }
+          >
+            {grid.products.map((p) => {
+              const charge = values[chargeName(p.id)] ?? rowCharge(p);
+              const tiers = p.rates.filter((r) => r.min_qty > 1 || (r.season_id !== null && grid.archivedSeasons.has(r.season_id)));
+              const chargeError = errors[chargeName(p.id)];
+              return (
+                <tr data-product={p.id}>
+                  <th scope="row">
+                    {p.backoffice_title || p.title}
+                    {tiers.length ? (
+                      <small class="hint tiers">
+                        {tp.tiers} {tiers.map((r) => tp.tier(r.min_qty, amount(r.amount), seasonTitle(r.season_id))).join("; ")}
+                      </small>
+                    ) : null}
+                  </th>
+                  <td class={chargeError ? "invalid" : undefined}>
+                    <label class="visually-hidden" for={chargeName(p.id)}>
+                      {tp.chargeLabel(p.backoffice_title || p.title)}
+                    </label>
+                    <select id={chargeName(p.id)} name={chargeName(p.id)} aria-invalid={chargeError ? "true" : undefined} aria-describedby={chargeError ? `${chargeName(p.id)}-error` : undefined}>
+                      {chargeOptions.map(([value, label]) => (
+                        <option value={value} selected={value === charge}>
+                          {label}
+                        </option>
+                      ))}
+                    </select>
+                    {chargeError ? (
+                      <small id={`${chargeName(p.id)}-error`} class="error">
+                        {chargeError}
+                      </small>
+                    ) : null}
+                  </td>
+                  {columns.map(({ col, title }) => {
+                    const name = cellName(p.id, col);
+                    const rate = cellRate(p.rates, col);
+                    const error = errors[name];
+                    const differs = rate && chargeOf(rate) !== rowCharge(p);
+                    const hintId = differs ? `${name}-charge` : "";
+                    const described = [hintId, error ? `${name}-error` : ""].filter(Boolean).join(" ") || undefined;
+                    return (
+                      <td class={`num${error ? " invalid" : ""}`}>
+                        <label class="visually-hidden" for={name}>
+                          {tp.cellLabel(p.backoffice_title || p.title, title)}
                         </label>
-                        <select id={chargeName(p.id)} name={chargeName(p.id)} aria-invalid={chargeError ? "true" : undefined} aria-describedby={chargeError ? `${chargeName(p.id)}-error` : undefined}>
-                          {chargeOptions.map(([value, label]) => (
-                            <option value={value} selected={value === charge}>
-                              {label}
-                            </option>
-                          ))}
-                        </select>
-                        {chargeError ? (
-                          <small id={`${chargeName(p.id)}-error`} class="error">
-                            {chargeError}
+                        <input
+                          id={name}
+                          name={name}
+                          type="text"
+                          inputmode="decimal"
+                          autocomplete="off"
+                          size={8}
+                          value={values[name] ?? (rate ? amount(rate.amount) : "")}
+                          aria-invalid={error ? "true" : undefined}
+                          aria-describedby={described}
+                        />
+                        {differs ? (
+                          <small id={hintId} class="hint">
+                            {tp.units[rate.unit]} {tp.pers[rate.per]}
                           </small>
                         ) : null}
+                        <FieldMessage id={name} error={error} />
                       </td>
-                      {columns.map(({ col, title }) => {
-                        const name = cellName(p.id, col);
-                        const rate = cellRate(p.rates, col);
-                        const error = errors[name];
-                        const differs = rate && chargeOf(rate) !== rowCharge(p);
-                        const hintId = differs ? `${name}-charge` : "";
-                        const described = [hintId, error ? `${name}-error` : ""].filter(Boolean).join(" ") || undefined;
-                        return (
-                          <td class={`num${error ? " invalid" : ""}`}>
-                            <label class="visually-hidden" for={name}>
-                              {tp.cellLabel(p.backoffice_title || p.title, title)}
-                            </label>
-                            <input
-                              id={name}
-                              name={name}
-                              type="text"
-                              inputmode="decimal"
-                              autocomplete="off"
-                              size={8}
-                              value={values[name] ?? (rate ? amount(rate.amount) : "")}
-                              aria-invalid={error ? "true" : undefined}
-                              aria-describedby={described}
-                            />
-                            {differs ? (
-                              <small id={hintId} class="hint">
-                                {tp.units[rate.unit]} {tp.pers[rate.per]}
-                              </small>
-                            ) : null}
-                            <FieldMessage id={name} error={error} />
-                          </td>
-                        );
-                      })}
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+                    );
+                  })}
+                </tr>
+              );
+            })}
+          </Table>
           <p>
             <button type="submit">{tp.save}</button>
           </p>

@@ -9,6 +9,7 @@ import type { AdminSeason } from "../../../contract/catalog-admin";
 import { ApiError } from "../../../lib/errors";
 import { createSeason, getSeason, listSeasons, updateSeason } from "../../../manage/catalog/lookups";
 import { base, Csrf, done, Field, flashOf, FormError, Layout, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { Table } from "../kit/table";
 import { failureOf, readForm } from "../kit/form";
 
 /** Empty rows offered after a season's own ranges. */
@@ -88,49 +89,46 @@ async function renderList(c: AdminContext, create: SeasonForm = {}, status: 200 
       {seasons.length === 0 ? (
         <p>{ts.noSeasons}</p>
       ) : (
-        <div class="table-wrap" tabindex={0} role="region" aria-labelledby="seasons-caption">
-          <table>
-            <caption id="seasons-caption" class="visually-hidden">
-              {ts.title}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">{ts.season}</th>
-                <th scope="col" class="num">
-                  {ts.priority}
-                </th>
-                <th scope="col">{ts.dates}</th>
-                <th scope="col">{ts.status}</th>
-                <th scope="col">
-                  <span class="visually-hidden">{ts.archive}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {seasons.map((s) => (
-                <tr data-season={s.id}>
-                  <th scope="row">
-                    <a href={`${root}/${s.id}`}>{s.title}</a>
-                  </th>
-                  <td class="num">{s.priority}</td>
-                  <td>
-                    <ul class="plain">
-                      {s.segments.map((g) => (
-                        <li>
-                          {g.start_date} – {g.end_date}
-                        </li>
-                      ))}
-                    </ul>
-                  </td>
-                  <td>{s.archived ? <span class="badge">{ts.archived}</span> : ts.live}</td>
-                  <td>
-                    <ArchiveButton c={c} season={s} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          captionId="seasons-caption"
+          caption={ts.title}
+          hiddenCaption
+          head={
+            <tr>
+              <th scope="col">{ts.season}</th>
+              <th scope="col" class="num">
+                {ts.priority}
+              </th>
+              <th scope="col">{ts.dates}</th>
+              <th scope="col">{ts.status}</th>
+              <th scope="col">
+                <span class="visually-hidden">{ts.archive}</span>
+              </th>
+            </tr>
+          }
+        >
+          {seasons.map((s) => (
+            <tr data-season={s.id}>
+              <th scope="row">
+                <a href={`${root}/${s.id}`}>{s.title}</a>
+              </th>
+              <td class="num">{s.priority}</td>
+              <td>
+                <ul class="plain">
+                  {s.segments.map((g) => (
+                    <li>
+                      {g.start_date} – {g.end_date}
+                    </li>
+                  ))}
+                </ul>
+              </td>
+              <td>{s.archived ? <span class="badge">{ts.archived}</span> : ts.live}</td>
+              <td>
+                <ArchiveButton c={c} season={s} />
+              </td>
+            </tr>
+          ))}
+        </Table>
       )}
       <section>
         <h2 id="create-heading">{ts.create}</h2>

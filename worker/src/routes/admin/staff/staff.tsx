@@ -9,6 +9,7 @@ import { listStaff } from "../../../db/staff";
 import { changeRole, invitePath, inviteStaff, removeStaff } from "../../../manage/staff";
 import { uuidOf } from "../kit/query";
 import { base, Csrf, done, Field, flashOf, FormError, langOf, Layout, Select, staffActor, stringsOf, fmtDateTime, type AdminContext } from "../kit/kit";
+import { Table } from "../kit/table";
 import { failureOf, readForm } from "../kit/form";
 
 interface FormState {
@@ -39,60 +40,57 @@ async function render(c: AdminContext, state: { invite?: FormState; link?: { ema
           {state.link.emailed ? <p data-invite-emailed>{t.staff.inviteEmailed(state.link.emailed)}</p> : null}
         </div>
       ) : null}
-      <div class="table-wrap" tabindex={0} role="region" aria-label={t.staff.title}>
-        <table>
-          <caption class="visually-hidden">{t.staff.title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t.staff.email}</th>
-              <th scope="col">{t.staff.name}</th>
-              <th scope="col">{t.staff.role}</th>
-              <th scope="col">{t.staff.status}</th>
-              <th scope="col">
-                <span class="visually-hidden">{t.staff.remove}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {users.map((u) => (
-              <tr data-staff={u.email}>
-                <td>
-                  {u.email}
-                  {u.id === me.staff_id ? ` (${t.staff.you})` : ""}
-                </td>
-                <td>{u.name}</td>
-                <td>
-                  <form class="row" method="post" action={`${root}/${u.id}/role`}>
+      <Table
+        label={t.staff.title}
+        head={
+          <tr>
+            <th scope="col">{t.staff.email}</th>
+            <th scope="col">{t.staff.name}</th>
+            <th scope="col">{t.staff.role}</th>
+            <th scope="col">{t.staff.status}</th>
+            <th scope="col">
+              <span class="visually-hidden">{t.staff.remove}</span>
+            </th>
+          </tr>
+        }
+      >
+        {users.map((u) => (
+          <tr data-staff={u.email}>
+            <td>
+              {u.email}
+              {u.id === me.staff_id ? ` (${t.staff.you})` : ""}
+            </td>
+            <td>{u.name}</td>
+            <td>
+              <form class="row" method="post" action={`${root}/${u.id}/role`}>
+                <Csrf c={c} />
+                <Select name="role" id={`role-${u.id}`} label={`${t.staff.role}: ${u.email}`} value={u.role} options={roleOptions} />
+                <button type="submit" class="secondary">
+                  {t.staff.changeRole}
+                </button>
+              </form>
+            </td>
+            <td>{u.password_hash ? t.staff.activeSessions(u.open_sessions) : u.invite_expires_at ? t.staff.pending(fmtDateTime(u.invite_expires_at)) : "—"}</td>
+            <td>
+              {u.id === me.staff_id ? null : (
+                <details>
+                  <summary>
+                    {t.staff.remove}
+                    <span class="visually-hidden"> {u.email}</span>
+                  </summary>
+                  <form method="post" action={`${root}/${u.id}/remove`}>
                     <Csrf c={c} />
-                    <Select name="role" id={`role-${u.id}`} label={`${t.staff.role}: ${u.email}`} value={u.role} options={roleOptions} />
-                    <button type="submit" class="secondary">
-                      {t.staff.changeRole}
+                    <button type="submit" class="danger">
+                      {t.staff.removeConfirm}
+                      <span class="visually-hidden"> {u.email}</span>
                     </button>
                   </form>
-                </td>
-                <td>{u.password_hash ? t.staff.activeSessions(u.open_sessions) : u.invite_expires_at ? t.staff.pending(fmtDateTime(u.invite_expires_at)) : "—"}</td>
-                <td>
-                  {u.id === me.staff_id ? null : (
-                    <details>
-                      <summary>
-                        {t.staff.remove}
-                        <span class="visually-hidden"> {u.email}</span>
-                      </summary>
-                      <form method="post" action={`${root}/${u.id}/remove`}>
-                        <Csrf c={c} />
-                        <button type="submit" class="danger">
-                          {t.staff.removeConfirm}
-                          <span class="visually-hidden"> {u.email}</span>
-                        </button>
-                      </form>
-                    </details>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+                </details>
+              )}
+            </td>
+          </tr>
+        ))}
+      </Table>
       <section>
         <h2 id="invite-heading">{t.staff.inviteTitle}</h2>
         <form class="row" method="post" action={`${root}/invite`}>
