@@ -1,38 +1,102 @@
 /** @jsxImportSource hono/jsx */
 /**
- * Guests: the filters of GET /private/guests (read by the same code: guestListQuery), a page of
- * the result, and a CSV of everything the filter matches. Any filter of the API works in the URL;
- * the form offers the ones a front desk uses.
+ * Guests: the filters of GET /private/guests (the same names, values and messages, read into a
+ * typed filter for db/admin-lists.ts), a page of the result, and a CSV of everything the filter
+ * matches. Any filter of the API works in the URL; the form offers the ones a front desk uses.
  */
-import type { Context } from "hono";
-import type { AppEnv } from "../../../env";
+import { ProductType } from "../../../contract/common";
+import type { PersonData } from "../../../domain/persons";
+import { GUEST_SORTS, listGuestsFiltered, type GuestListFilter } from "../../../db/admin-lists";
+import type { GuestListRow } from "../../../db/guests";
 import { ApiError } from "../../../lib/errors";
 import { isoDate } from "../../../lib/time";
-import { guestListPage, guestListQuery } from "../../private/guests";
-import { QueryReader } from "../../private/query";
-import { base, filledQuery, fmtDateTime, Field, FormError, Layout, Pager, Select, stringsOf, type AdminContext } from "../kit/kit";
+import { base, fmtDateTime, Field, FormError, Layout, Pager, Select, stringsOf, type AdminContext } from "../kit/kit";
+import { FilterReader } from "../kit/query";
 import { Table } from "../kit/table";
 
 /** The most rows one CSV holds. */
 export const CSV_MAX_ROWS = 5000;
+/** The most keys custom_fields can name: a guest holds at most 50 custom fields (contract/private.ts). */
+const MAX_CUSTOM_FIELD_KEYS = 50;
+/** The expansions of GET /private/guests: accepted in the URL (so an API link works here), nothing to expand on a page. */
+const EXPAND = ["booking_related_data.guest_group", "booking_related_data.waivers", "booking_related_data.agreements", "booking_related_data.arrival_location", "booking_related_data.departure_location", "booking_related_data.booking"] as const;
 
-const api = (c: AdminContext) => c as unknown as Context<AppEnv>;
-
-function read(c: AdminContext, limitDefault: number) {
-  const q = new QueryReader(api(c), filledQuery(c));
-  const query = guestListQuery(q);
-  const paging = { page: q.intValue("page", 1, 1_000_000, 1), limit: q.intValue("limit", 1, 100, limitDefault) };
-  return { q, query, paging };
+/** custom_fields: a JSON object of keys and the values they must have. */
+function customFields(q: FilterReader): GuestListFilter["custom_fields"] {
+  const text = q.one("custom_fields");
+  if (text === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return q.fail("custom_fields", "must be a JSON object");
+  const entries = Object.entries(parsed as Record<string, unknown>);
+  if (entries.length > MAX_CUSTOM_FIELD_KEYS) return q.fail("custom_fields", `at most ${MAX_CUSTOM_FIELD_KEYS} keys`);
+  const wanted: Record<string, string | number | null> = {};
+  for (const [k, v] of entries) {
+    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(k)) q.fail("custom_fields", `"${k.slice(0, 60)}" is not a custom field key`);
+    else if (v === null || typeof v === "string" || typeof v === "number") wanted[k] = v;
+    else if (typeof v === "boolean") wanted[k] = v ? 1 : 0;
+    else q.fail("custom_fields", "values must be strings, numbers, booleans or null");
+  }
+  return wanted;
 }
+
+/** The filters of the URL: those of GET /private/guests, with the same names and messages. */
+function read(c: AdminContext, limitDefault: number) {
+  const q = new FilterReader(c);
+  const filter: GuestListFilter = {
+    agreement_id: q.uuids("agreement_id"),
+    arrival_location_id: q.ints("arrival_location_id"),
+    departure_location_id: q.ints("departure_location_id"),
+    arrives_at: q.range("arrives_at", "date"),
+    departs_at: q.range("departs_at", "date"),
+    booking_created_at: q.range("booking_created_at", "datetime"),
+    booking_updated_at: q.range("booking_updated_at", "datetime"),
+    booking_start_date: q.range("booking_start_date", "date"),
+    booking_end_date: q.range("booking_end_date", "date"),
+    booking_id: q.uuids("booking_id"),
+    booking_location_id: q.ints("booking_location_id"),
+    booking_product_id: q.ints("booking_product_id"),
+    booking_product_type: q.enums("booking_product_type", ProductType.options),
+    booking_product_variant_id: q.ints("booking_product_variant_id"),
+    booking_reference_year: q.string("booking_reference_year", 10),
+    booking_status: q.enums("booking_status", ["confirmed", "cancelled"] as const),
+    check_in_at: q.range("check_in_at", "datetime"),
+    check_out_at: q.range("check_out_at", "datetime"),
+    checked_in_at: q.rangeOrPresence("checked_in_at", "datetime"),
+    checked_out_at: q.rangeOrPresence("checked_out_at", "datetime"),
+    custom_fields: customFields(q),
+    diet_id: q.ints("diet_id"),
+    is_odd_arrival: q.bool("is_odd_arrival"),
+    is_odd_departure: q.bool("is_odd_departure"),
+    on_site_at: q.range("on_site_at", "datetime"),
+    transfer_dates: q.range("transfer_dates", "date"),
+  };
+  const refNumber = q.one("booking_reference_number");
+  if (refNumber !== undefined) {
+    if (!/^\d{1,10}$/.test(refNumber)) q.fail("booking_reference_number", "must be a number");
+    else filter.booking_reference_number = Number(refNumber);
+  }
+  q.enums("expand", EXPAND);
+  const sort = q.sort(Object.keys(GUEST_SORTS) as (keyof typeof GUEST_SORTS)[]);
+  const paging = { page: q.intValue("page", 1, 1_000_000, 1), limit: q.intValue("limit", 1, 100, limitDefault) };
+  return { q, filter, sort, paging };
+}
+
+/** The details a guest booked with (the booking's snapshot of the Person). */
+const personOf = (g: GuestListRow) => JSON.parse(g.person_snapshot) as Partial<PersonData>;
 
 export async function guestsPage(c: AdminContext) {
   const t = stringsOf(c);
-  const { q, query, paging } = read(c, 25);
+  const { q, filter, sort, paging } = read(c, 25);
   let errors: Record<string, string> = {};
-  let result: Awaited<ReturnType<typeof guestListPage>> = { total: 0, rows: [], guests: [] };
+  let result: Awaited<ReturnType<typeof listGuestsFiltered>> = { total: 0, rows: [] };
   try {
     q.done();
-    result = await guestListPage(api(c), query, paging);
+    result = await listGuestsFiltered(c.env.DB, c.get("staff").business_id, filter, sort, paging);
   } catch (err) {
     if (!(err instanceof ApiError) || err.status !== 422) throw err;
     errors = Object.fromEntries((err.extra.errors ?? []).map((e) => [e.path, e.message]));
@@ -104,12 +168,12 @@ export async function guestsPage(c: AdminContext) {
           </tr>
         }
       >
-        {result.guests.map((g, i) => {
-          const row = result.rows[i];
+        {result.rows.map((row) => {
+          const p = personOf(row);
           return (
             <tr>
-              <td>{[g.person.first_name, g.person.last_name].filter(Boolean).join(" ") || "—"}</td>
-              <td>{g.person.email ?? ""}</td>
+              <td>{[p.first_name, p.last_name].filter(Boolean).join(" ") || "—"}</td>
+              <td>{p.email ?? ""}</td>
               <td>
                 <a href={`${base(c)}/bookings/${row.booking_id}`}>{refs.get(row.id)}</a>
               </td>
@@ -120,7 +184,7 @@ export async function guestsPage(c: AdminContext) {
           );
         })}
       </Table>
-      {result.guests.length ? null : <p>{t.none}</p>}
+      {result.rows.length ? null : <p>{t.none}</p>}
       <Pager c={c} page={paging.page} limit={paging.limit} total={result.total} />
     </Layout>,
     Object.keys(errors).length ? 422 : 200,
@@ -141,13 +205,12 @@ function csvField(value: unknown): string {
 
 /** GET /guests.csv: every guest the filter matches (at most CSV_MAX_ROWS), the filter's order. */
 export async function guestsCsv(c: AdminContext) {
-  const { q, query } = read(c, 25);
+  const { q, filter, sort } = read(c, 25);
   q.done();
-  const result = await guestListPage(api(c), query, { page: 1, limit: CSV_MAX_ROWS });
+  const result = await listGuestsFiltered(c.env.DB, c.get("staff").business_id, filter, sort, { page: 1, limit: CSV_MAX_ROWS });
   const lines = [CSV_COLUMNS.join(",")];
-  result.guests.forEach((g, i) => {
-    const r = result.rows[i];
-    const p = g.person;
+  result.rows.forEach((r) => {
+    const p = personOf(r);
     lines.push(
       [r.id, r.booking_id, `${r.b_reference_year}-${r.b_reference_number}`, r.b_status, p.first_name, p.last_name, p.email, p.phone ? `+${p.phone_country_calling_code ?? ""} ${p.phone}` : "", p.gender, p.birth_date,
         p.nationality_code, r.arrives_on, r.departs_on, r.checked_in_at, r.checked_out_at]

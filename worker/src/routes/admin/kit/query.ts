@@ -5,7 +5,7 @@
  * is collected, and `done()` throws one 422 listing them, shown at their fields.
  */
 import { ApiError, type FieldError } from "../../../lib/errors";
-import type { DateRange } from "../../../db/admin-lists";
+import type { DateRange, Presence } from "../../../db/admin-lists";
 import { filledQuery, pathParam, type AdminContext } from "./kit";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -50,11 +50,47 @@ export class FilterReader {
     return v;
   }
 
+  /** Every value given for name and name[], as sent. */
+  raw(name: string): string[] {
+    return [...(this.all[name] ?? []), ...(this.all[`${name}[]`] ?? [])].map((v) => v.trim()).filter((v) => v !== "");
+  }
+
+  /** Every value of a list (repeated, or comma-separated). */
+  values(name: string): string[] | undefined {
+    const vs = this.raw(name).flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== "");
+    return vs.length ? vs : undefined;
+  }
+
+  uuids(name: string): string[] | undefined {
+    const vs = this.values(name);
+    if (!vs) return undefined;
+    const bad = vs.find((v) => !UUID.test(v));
+    if (bad !== undefined) return this.fail(name, `"${bad.slice(0, 60)}" is not a UUID`);
+    if (vs.length > 100) return this.fail(name, "at most 100 values");
+    return vs.map((v) => v.toLowerCase());
+  }
+
+  ints(name: string): number[] | undefined {
+    const vs = this.values(name);
+    if (!vs) return undefined;
+    const bad = vs.find((v) => !/^\d{1,10}$/.test(v) || Number(v) < 1 || Number(v) > 2_147_483_647);
+    if (bad !== undefined) return this.fail(name, `"${bad.slice(0, 60)}" is not a positive integer id`);
+    if (vs.length > 100) return this.fail(name, "at most 100 values");
+    return vs.map(Number);
+  }
+
+  bool(name: string): boolean | undefined {
+    const v = this.one(name);
+    if (v === undefined) return undefined;
+    if (["true", "1"].includes(v)) return true;
+    if (["false", "0"].includes(v)) return false;
+    return this.fail(name, "must be true or false");
+  }
+
   /** Values of a list (repeated, or comma-separated), each one of `allowed`. */
   enums<T extends string>(name: string, allowed: readonly T[]): T[] | undefined {
-    const raw = [...(this.all[name] ?? []), ...(this.all[`${name}[]`] ?? [])];
-    const vs = raw.flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== "");
-    if (!vs.length) return undefined;
+    const vs = this.values(name);
+    if (!vs) return undefined;
     const bad = vs.find((v) => !(allowed as readonly string[]).includes(v));
     if (bad !== undefined) return this.fail(name, `"${bad.slice(0, 60)}" is not one of ${allowed.join(", ")}`);
     return [...new Set(vs)] as T[];
@@ -85,6 +121,26 @@ export class FilterReader {
     if (from === undefined && to === undefined) return this.fail(name, "a range needs at least one end");
     if (from !== undefined && to !== undefined && from > to) return this.fail(name, "the range ends before it starts");
     return { from, to };
+  }
+
+  /** A range as `range` reads it, or "null" / "notnull": whether the value is set at all. */
+  rangeOrPresence(name: string, column: "date" | "datetime"): DateRange | Presence | undefined {
+    const v = this.one(name);
+    return v === "null" || v === "notnull" ? v : this.range(name, column);
+  }
+
+  /** `sort_by` values "field" or "field,asc|desc" (also repeated), each one of `fields`. */
+  sort<T extends string>(fields: readonly T[]): { by: T; desc: boolean }[] {
+    const out: { by: T; desc: boolean }[] = [];
+    for (const raw of this.raw("sort_by")) {
+      const [field, dir = "asc", ...rest] = raw.split(",").map((s) => s.trim());
+      if (!(fields as readonly string[]).includes(field) || rest.length || !["asc", "desc"].includes(dir.toLowerCase())) {
+        this.fail("sort_by", `must be one of ${fields.join(", ")}, optionally followed by ,asc or ,desc`);
+        continue;
+      }
+      out.push({ by: field as T, desc: dir.toLowerCase() === "desc" });
+    }
+    return out;
   }
 
   private bound(name: string, raw: string, column: "date" | "datetime", end: "from" | "to"): string | undefined {
