@@ -1,7 +1,8 @@
 /** @jsxImportSource hono/jsx */
 /** The Audit log (owners, managers): who changed what, through the back office or the API. */
 import { listAuditEntries } from "../../../db/audit-log";
-import { base, fmtDateTime, Layout, Pager, Select, stringsOf, type AdminContext } from "../kit/kit";
+import { base, fmtDateTime, Pager, Select, stringsOf, type AdminContext } from "../kit/kit";
+import { Layout } from "../kit/layout";
 import { Table } from "../kit/table";
 
 const ENTITIES = ["booking", "guest", "booker", "api_key", "webhook", "staff", "inventory"];

@@ -3,7 +3,8 @@
 import { PASSWORD_MIN } from "../../../lib/password";
 import { changePassword, setLanguage } from "../../../manage/staff";
 import { writeSessionCookie } from "./auth";
-import { base, Csrf, done, Field, flashOf, FormError, Layout, LANGS, Select, stringsOf, type AdminContext } from "../kit/kit";
+import { base, Csrf, done, Field, flashOf, FormError, LANGS, Select, stringsOf, type AdminContext } from "../kit/kit";
+import { Layout } from "../kit/layout";
 import { failureOf, readForm } from "../kit/form";
 
 function renderAccount(c: AdminContext, state: { errors?: Record<string, string>; message?: string } = {}, status: 200 | 422 = 200) {

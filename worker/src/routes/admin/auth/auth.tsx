@@ -13,7 +13,8 @@ import { PASSWORD_MIN } from "../../../lib/password";
 import { acceptInvite, openInvite, sessionOf, signIn, signOut, SESSION_MAX_HOURS, type NewSession } from "../../../manage/staff";
 import { isLoopbackHost } from "../../../middleware/https";
 import { visitorKey } from "../../../middleware/visitor";
-import { Bare, base, Field, FormError, Layout, pathParam, stringsOf, type AdminContext, type AdminEnv } from "../kit/kit";
+import { base, Field, FormError, pathParam, stringsOf, type AdminContext, type AdminEnv } from "../kit/kit";
+import { Bare, Layout } from "../kit/layout";
 import type { AdminRoute } from "../kit/area";
 import { readForm } from "../kit/form";
 

@@ -11,7 +11,8 @@ import { PASSWORD_MIN } from "../../../lib/password";
 import { waitUntil } from "../../../lib/wait-until";
 import { openReset, requestPasswordReset, resetPassword, RESET_MINUTES, sendResetMail } from "../../../manage/password-reset";
 import { visitorKey } from "../../../middleware/visitor";
-import { Bare, Field, FormError, langOf, pathParam, stringsOf, type AdminContext } from "../kit/kit";
+import { Field, FormError, langOf, pathParam, stringsOf, type AdminContext } from "../kit/kit";
+import { Bare } from "../kit/layout";
 import type { AdminRoute } from "../kit/area";
 import { readForm } from "../kit/form";
 

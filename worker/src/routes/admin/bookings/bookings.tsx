@@ -6,7 +6,6 @@
  */
 import { BookerUpdate } from "../../../contract/private";
 import type { PersonData } from "../../../domain/persons";
-import { minorDigits, toMajor } from "../../../domain/money";
 import { may, type Role } from "../../../domain/staff";
 import { listBookingsFiltered, productTitles, type BookingListFilter } from "../../../db/admin-lists";
 import { bookerNames, bookerRow, bookingLines, bookingRow } from "../../../db/bookings";
@@ -17,11 +16,12 @@ import { addBookingNote, cancelBooking, NOTE_MAX } from "../../../manage/booking
 import { updateBooker } from "../../../manage/bookers";
 import { checkGuest } from "../../../manage/guests";
 import { FilterReader, uuidOf } from "../kit/query";
-import { base, Csrf, done, Field, flashOf, FormError, Layout, Pager, Select, staffActor, stringsOf, fmtDateTime, type AdminContext } from "../kit/kit";
+import { bookingTotal, linePrice } from "./money";
+import { base, Csrf, done, Field, flashOf, FormError, Pager, Select, staffActor, stringsOf, fmtDateTime, type AdminContext } from "../kit/kit";
+import { Layout } from "../kit/layout";
 import { Table } from "../kit/table";
 import { failureOf, readForm } from "../kit/form";
 
-const money = (minor: number, currency: string) => `${toMajor(minor, minorDigits(currency)).toFixed(minorDigits(currency))} ${currency}`;
 const personName = (p: Partial<PersonData>) => [p.first_name, p.last_name].filter(Boolean).join(" ") || p.email || "—";
 
 /**
@@ -111,7 +111,7 @@ export async function bookingsPage(c: AdminContext) {
             <td>
               <span class={`badge ${b.status}`}>{b.status === "cancelled" ? t.booking.cancelled : t.booking.confirmed}</span>
             </td>
-            <td class="num">{money(b.total_minor, b.currency)}</td>
+            <td class="num">{bookingTotal(b)}</td>
             <td>{fmtDateTime(b.created_at)}</td>
           </tr>
         ))}
@@ -169,7 +169,7 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
           {booking.start_date} – {booking.end_date}
         </dd>
         <dt>{t.booking.total}</dt>
-        <dd>{money(booking.total_minor, booking.currency)}</dd>
+        <dd>{bookingTotal(booking)}</dd>
         <dt>{t.booking.made}</dt>
         <dd>{fmtDateTime(booking.created_at)}</dd>
       </dl>
@@ -280,7 +280,7 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
                 <td>{titles.get(l.product_id) ?? `#${l.product_id}`}</td>
                 <td>{dates.length ? `${dates[0]}${dates.length > 1 ? ` – ${dates[dates.length - 1]}` : ""}` : ""}</td>
                 <td class="num">{l.qty}</td>
-                <td class="num">{money(l.price_minor, booking.currency)}</td>
+                <td class="num">{linePrice(l, booking.currency)}</td>
               </tr>
             );
           })}

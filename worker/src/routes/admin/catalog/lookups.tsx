@@ -10,7 +10,8 @@ import { kickDelivery } from "../../../db/outbox";
 import { createLookup, listLookups, updateLookup } from "../../../manage/catalog/lookups";
 import { archivedView, ArchivedFilter, CatalogNav, idParam, LOOKUP_PATHS } from "./kit";
 import type { AdminRoute } from "../kit/area";
-import { base, Csrf, done, Field, FieldMessage, flashOf, FormError, Layout, Select, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { base, Csrf, done, Field, FieldMessage, flashOf, FormError, Select, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { Layout } from "../kit/layout";
 import { failureOf, readForm } from "../kit/form";
 
 const TEXTED = (kind: LookupKind) => kind === "diet" || kind === "level";

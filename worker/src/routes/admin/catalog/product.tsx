@@ -18,7 +18,8 @@ import { getSettings } from "../../../manage/settings";
 import { editorKeys, isOn, ITEM_ROLES, newProductValues, one, editorField, productBody, productValues, rowsOf, WEEKDAYS, BLANK_GROUPS, BLANK_ITEMS, type Values } from "./form";
 import { CatalogNav, Group, idParam } from "./kit";
 import { failureOf, readForm } from "../kit/form";
-import { base, Check, Csrf, done, fid, Field, flashOf, Layout, Select, staffActor, stringsOf, TextArea, type AdminContext } from "../kit/kit";
+import { base, Check, Csrf, done, fid, Field, flashOf, Select, staffActor, stringsOf, TextArea, type AdminContext } from "../kit/kit";
+import { Layout } from "../kit/layout";
 import type { Strings } from "../strings";
 
 interface Failed {

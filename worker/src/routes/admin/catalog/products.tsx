@@ -16,7 +16,8 @@ import { ProductType } from "../../../contract/common";
 import { listLookups } from "../../../manage/catalog/lookups";
 import { listProducts } from "../../../manage/catalog/products";
 import { archivedView, ArchivedFilter, CatalogNav } from "./kit";
-import { base, Layout, stringsOf, type AdminContext } from "../kit/kit";
+import { base, stringsOf, type AdminContext } from "../kit/kit";
+import { Layout } from "../kit/layout";
 import { Table } from "../kit/table";
 
 export async function productsPage(c: AdminContext) {

@@ -11,7 +11,8 @@ import { notFound } from "../../../lib/errors";
 import { createApiKey, revokeApiKey } from "../../../manage/keys";
 import { createSubscription, deleteSubscription, enableSubscription, redeliverEvent } from "../../../manage/webhooks";
 import { uuidOf } from "../kit/query";
-import { base, Csrf, done, Field, flashOf, FormError, Layout, Select, staffActor, stringsOf, fmtDateTime, type AdminContext } from "../kit/kit";
+import { base, Csrf, done, Field, flashOf, FormError, Select, staffActor, stringsOf, fmtDateTime, type AdminContext } from "../kit/kit";
+import { Layout } from "../kit/layout";
 import { Table } from "../kit/table";
 import { failureOf, readForm } from "../kit/form";
 

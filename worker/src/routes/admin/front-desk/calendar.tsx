@@ -10,7 +10,8 @@ import { ApiError } from "../../../lib/errors";
 import { addDays, dateRange } from "../../../lib/time";
 import { updateInventory } from "../../../manage/catalog/inventory";
 import { daysBetween } from "../../../lib/time";
-import { base, businessToday, Csrf, done, Field, flashOf, FormError, Layout, Select, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { base, businessToday, Csrf, done, Field, flashOf, FormError, Select, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { Layout } from "../kit/layout";
 import { Table } from "../kit/table";
 import { failureOf, readForm } from "../kit/form";
 

@@ -4,7 +4,8 @@ import type { FC } from "hono/jsx";
 import { minorDigits, toMajor } from "../../../domain/money";
 import { todayRows, type TodayGuest } from "../../../db/today";
 import { addDays } from "../../../lib/time";
-import { base, businessToday, fmtDateTime, Layout, stringsOf, type AdminContext } from "../kit/kit";
+import { base, businessToday, fmtDateTime, stringsOf, type AdminContext } from "../kit/kit";
+import { Layout } from "../kit/layout";
 import { Table } from "../kit/table";
 
 const nameOf = (g: { first_name: string | null; last_name: string | null; email?: string | null }) =>

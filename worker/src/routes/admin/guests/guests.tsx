@@ -10,7 +10,8 @@ import { GUEST_SORTS, listGuestsFiltered, type GuestListFilter } from "../../../
 import type { GuestListRow } from "../../../db/guests";
 import { ApiError } from "../../../lib/errors";
 import { isoDate } from "../../../lib/time";
-import { base, fmtDateTime, Field, FormError, Layout, Pager, Select, stringsOf, type AdminContext } from "../kit/kit";
+import { base, fmtDateTime, Field, FormError, Pager, Select, stringsOf, type AdminContext } from "../kit/kit";
+import { Layout } from "../kit/layout";
 import { FilterReader } from "../kit/query";
 import { Table } from "../kit/table";
 

@@ -1,19 +1,20 @@
 /** @jsxImportSource hono/jsx */
 /**
- * What every back-office page shares: its request type, the layout (navigation, sign-out, the
- * language), the error page, small form parts and the helpers of a POST (form fields, actor,
- * redirect). Pages are rendered by Hono's JSX on the Worker: no script is needed to use them.
+ * What every back-office screen shares: its request type, the language and strings, the actor,
+ * the redirect after a change and its message, and the form parts (fields with their hint and
+ * error, tied together for screen readers). The page around them is layout.tsx, the table
+ * table.tsx, reading a form form.ts, reading a filter query.ts, the table of routes area.ts.
+ * Pages are rendered by Hono's JSX on the Worker: no script is needed to use them.
  */
 import type { Context } from "hono";
-import type { Child, FC, PropsWithChildren } from "hono/jsx";
+import type { Child, FC } from "hono/jsx";
 import type { Actor } from "../../../db/audit-log";
-import { may, type Permission, type Role } from "../../../domain/staff";
+import type { Permission } from "../../../domain/staff";
 import type { AppEnv } from "../../../env";
 import { ApiError } from "../../../lib/errors";
 import { dateIn } from "../../../lib/time";
 import type { StaffSession } from "../../../manage/staff";
 import { LANGS, type Lang, type Strings } from "../strings";
-import { ASSET_CSS, ASSET_JS } from "./assets";
 
 export { LANGS, type Lang, type Strings };
 
@@ -92,91 +93,6 @@ export function businessToday(c: AdminContext): string {
 }
 
 export const fmtDateTime = (iso: string | null | undefined) => (iso ? iso.replace("T", " ").slice(0, 16) : "");
-
-/** A page without the signed-in navigation (sign-in, invitation, errors before a session). */
-export const Bare: FC<PropsWithChildren<{ t: Strings; title: string }>> = ({ t, title, children }) => (
-  <html lang={t.lang}>
-    <head>
-      <meta charset="utf-8" />
-      <meta name="viewport" content="width=device-width, initial-scale=1" />
-      <meta name="color-scheme" content="light dark" />
-      <meta name="referrer" content="no-referrer" />
-      <title>{`${title} · ${t.appName}`}</title>
-      <link rel="icon" href="data:," />
-      <link rel="stylesheet" href={ASSET_CSS} />
-    </head>
-    <body class="bare">
-      <main id="main" class="narrow">
-        <h1>{title}</h1>
-        {children}
-      </main>
-    </body>
-  </html>
-);
-
-/** The signed-in layout: skip link, navigation by role, who is signed in, sign-out, the page. */
-export const Layout: FC<PropsWithChildren<{ c: AdminContext; title: string; current?: keyof Strings["nav"]; flash?: Child }>> = ({ c, title, current, flash, children }) => {
-  const t = stringsOf(c);
-  const s = c.get("staff");
-  const root = base(c);
-  const message = flash;
-  return (
-    <html lang={t.lang}>
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content="light dark" />
-        <meta name="referrer" content="no-referrer" />
-        <title>{`${title} · ${s.title}`}</title>
-        <link rel="icon" href="data:," />
-        <link rel="stylesheet" href={ASSET_CSS} />
-        <script type="module" src={ASSET_JS}></script>
-      </head>
-      <body>
-        <a class="skip" href="#main">
-          {t.skipToContent}
-        </a>
-        <header class="top">
-          <a class="brand" href={`${root}/today`}>
-            {s.title}
-          </a>
-          <nav aria-label={t.nav.label}>
-            <ul>
-              {c.get("nav").filter((n) => may(s.role as Role, n.permission)).map((n) => (
-                <li>
-                  <a href={`${root}${n.path}`} aria-current={current === n.key ? "page" : undefined}>
-                    {t.nav[n.key]}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </nav>
-          <div class="me">
-            <a href={`${root}/account`} aria-current={current === "account" ? "page" : undefined}>
-              <span class="visually-hidden">{t.signedInAs} </span>
-              {s.email} <span class="role">({t.roles[s.role as Role]})</span>
-            </a>
-            <form method="post" action={`${root}/sign-out`}>
-              <Csrf c={c} />
-              <button type="submit" class="link">
-                {t.signOut}
-              </button>
-            </form>
-          </div>
-        </header>
-        <main id="main" tabindex={-1}>
-          <h1>{title}</h1>
-          {message ? (
-            <p class="flash" role="status">
-              {message}
-            </p>
-          ) : null}
-          {children}
-        </main>
-      </body>
-    </html>
-  );
-};
 
 /** The session's CSRF token, in every form that changes something. */
 export const Csrf: FC<{ c: AdminContext }> = ({ c }) => <input type="hidden" name="_csrf" value={c.get("staff").csrf_token} />;

@@ -12,7 +12,8 @@ import { SECRET_KINDS } from "../../../domain/email/plan";
 import { may, type Role } from "../../../domain/staff";
 import { notFound } from "../../../lib/errors";
 import { resendEmail } from "../../../manage/emails";
-import { base, Csrf, done, flashOf, fmtDateTime, Layout, Pager, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { base, Csrf, done, flashOf, fmtDateTime, Pager, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { Layout } from "../kit/layout";
 import { Table } from "../kit/table";
 
 const LIMIT = 25;

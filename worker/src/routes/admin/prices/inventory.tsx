@@ -18,7 +18,8 @@ import { ApiError } from "../../../lib/errors";
 import { addDays, daysBetween } from "../../../lib/time";
 import { getInventory, updateInventory } from "../../../manage/catalog/inventory";
 import { getProduct, updateProduct } from "../../../manage/catalog/products";
-import { base, businessToday, Csrf, describedBy, done, Field, FieldHint, FieldMessage, flashOf, FormError, Layout, Select, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { base, businessToday, Csrf, describedBy, done, Field, FieldHint, FieldMessage, flashOf, FormError, Select, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { Layout } from "../kit/layout";
 import { Table } from "../kit/table";
 import { failureOf, readForm } from "../kit/form";
 

@@ -19,7 +19,8 @@ import type { RatePer, RateUnit } from "../../../domain/pricing";
 import { ApiError, type FieldError } from "../../../lib/errors";
 import { updateProducts } from "../../../manage/catalog/products";
 import { readState } from "../../../manage/core";
-import { base, Csrf, done, FieldMessage, flashOf, FormError, Layout, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { base, Csrf, done, FieldMessage, flashOf, FormError, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { Layout } from "../kit/layout";
 import { Table } from "../kit/table";
 import { readForm } from "../kit/form";
 

@@ -8,7 +8,8 @@
 import type { AdminSeason } from "../../../contract/catalog-admin";
 import { ApiError } from "../../../lib/errors";
 import { createSeason, getSeason, listSeasons, updateSeason } from "../../../manage/catalog/lookups";
-import { base, Csrf, done, Field, flashOf, FormError, Layout, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { base, Csrf, done, Field, flashOf, FormError, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { Layout } from "../kit/layout";
 import { Table } from "../kit/table";
 import { failureOf, readForm } from "../kit/form";
 

@@ -11,7 +11,8 @@
 import type { Child, FC } from "hono/jsx";
 import { ApiError } from "../../../lib/errors";
 import { getSettings, updateSettings, type SettingsView } from "../../../manage/settings";
-import { base, Check, Csrf, describedBy, Field, FieldHint, FieldMessage, flashOf, FormError, Layout, Select, staffActor, stringsOf, TextArea, type AdminContext } from "../kit/kit";
+import { base, Check, Csrf, describedBy, Field, FieldHint, FieldMessage, flashOf, FormError, Select, staffActor, stringsOf, TextArea, type AdminContext } from "../kit/kit";
+import { Layout } from "../kit/layout";
 import { failureOf, readForm } from "../kit/form";
 
 export type SectionName = "languages" | "currencies" | "terms" | "fields" | "custom-fields" | "limits" | "time-zone" | "email";

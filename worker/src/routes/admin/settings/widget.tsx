@@ -18,7 +18,8 @@ import { THEME_NAMES, THEME_PROPERTIES, type ThemeProperty } from "../../../cont
 import { getSettings, updateSettings } from "../../../manage/settings";
 import { sectionFailure, type Failed } from "./settings";
 import { readForm } from "../kit/form";
-import { base, Check, Csrf, Field, FieldMessage, flashOf, FormError, Layout, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { base, Check, Csrf, Field, FieldMessage, flashOf, FormError, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { Layout } from "../kit/layout";
 
 /** The widget's own light defaults (widget/src/booking-widget.styles.ts), shown as placeholders. */
 const DEFAULTS: Record<ThemeProperty, string> = {

@@ -8,7 +8,8 @@ import { ROLES, type Role } from "../../../domain/staff";
 import { listStaff } from "../../../db/staff";
 import { changeRole, invitePath, inviteStaff, removeStaff } from "../../../manage/staff";
 import { uuidOf } from "../kit/query";
-import { base, Csrf, done, Field, flashOf, FormError, langOf, Layout, Select, staffActor, stringsOf, fmtDateTime, type AdminContext } from "../kit/kit";
+import { base, Csrf, done, Field, flashOf, FormError, langOf, Select, staffActor, stringsOf, fmtDateTime, type AdminContext } from "../kit/kit";
+import { Layout } from "../kit/layout";
 import { Table } from "../kit/table";
 import { failureOf, readForm } from "../kit/form";
 
