@@ -6,32 +6,39 @@
  *   /admin                              choose the business
  *   /admin/invite/:token                accept an invitation (set a password)
  *   /admin/:business/sign-in            sign in (e-mail and password)
- *   /admin/:business/...                behind a session of THIS business's staff: today, calendar,
- *                                       bookings, guests, catalog, prices (seasons, inventory),
- *                                       settings, widget, emails (the Outbox), developers, staff,
- *                                       audit, account; each behind its permission (domain/staff.ts)
- *                                       and in the navigation (kit.tsx NAV)
+ *   /admin/:business/...                behind a session of THIS business's staff: the areas of
+ *                                       AREAS below, one folder each (front-desk, bookings, guests,
+ *                                       catalog, prices, settings, outbox, developers, staff, audit,
+ *                                       auth), each route behind the permission its area.ts declares
+ *                                       (domain/staff.ts), the navigation built from the same table
  */
 import { Hono } from "hono";
 import { csrf } from "hono/csrf";
 import { languageDetector } from "hono/language";
 import { secureHeaders } from "hono/secure-headers";
 import { ApiError } from "../../lib/errors";
-import { accountPage, auditPage, languageChange, passwordChange } from "./account";
-import { adminAssets } from "./assets";
-import { adminError, mountDoors, signOutRoute, staffSession } from "./auth";
-import { bookerSave, bookingCancel, bookingPage, bookingsPage, guestCheck, noteAdd } from "./bookings";
-import { calendarBlock, calendarPage } from "./calendar";
-import { mountCatalog } from "./catalog";
-import { emailPage, emailResend, emailsPage } from "./emails";
-import { developersPage, hookCreate, hookDelete, hookDeliveries, hookEnable, hookRedeliver, keyCreate, keyRevoke } from "./developers";
-import { guestsCsv, guestsPage } from "./guests";
-import type { AdminEnv } from "./kit";
-import { mountPrices } from "./prices";
-import { staffInvite, staffPage, staffRemove, staffRole } from "./staff";
-import { todayPage } from "./today";
-import { mountSettings } from "./widget";
-import { mountReset } from "./reset";
+import { adminAssets } from "./kit/assets";
+import { mountAreas, type Area } from "./kit/area";
+import type { AdminEnv } from "./kit/kit";
+import { adminError, staffSession } from "./auth/auth";
+import { audit } from "./audit/area";
+import { auth } from "./auth/area";
+import { bookings } from "./bookings/area";
+import { catalog } from "./catalog/area";
+import { developers } from "./developers/area";
+import { frontDesk } from "./front-desk/area";
+import { guests } from "./guests/area";
+import { outbox } from "./outbox/area";
+import { prices } from "./prices/area";
+import { settings } from "./settings/area";
+import { staff } from "./staff/area";
+
+/**
+ * The table of areas: it builds the router (each route behind its declared permission) and the
+ * navigation, in this order. A new screen is a route in its area's area.ts; a new area is a
+ * folder with its area.ts and a line here.
+ */
+export const AREAS: readonly Area[] = [frontDesk, bookings, guests, catalog, prices, settings, outbox, developers, staff, audit, auth];
 
 export function adminRoutes() {
   const admin = new Hono<AdminEnv>();
@@ -61,46 +68,7 @@ export function adminRoutes() {
   admin.use("*", csrf());
 
   admin.route("/assets", adminAssets());
-  mountDoors(admin);
-  mountReset(admin);
-
-  admin.use("/:business/*", staffSession());
-  admin.post("/:business/sign-out", signOutRoute);
-  admin.get("/:business", (c) => c.redirect(`/admin/${c.req.param("business")}/today`, 303));
-  admin.get("/:business/today", todayPage);
-  admin.get("/:business/calendar", calendarPage);
-  admin.post("/:business/calendar/blocks", calendarBlock);
-  admin.get("/:business/bookings", bookingsPage);
-  admin.get("/:business/bookings/:id", bookingPage);
-  admin.post("/:business/bookings/:id/cancel", bookingCancel);
-  admin.post("/:business/bookings/:id/booker", bookerSave);
-  admin.post("/:business/bookings/:id/notes", noteAdd);
-  admin.post("/:business/bookings/:id/guests/:guest/check-in", (c) => guestCheck(c, "in"));
-  admin.post("/:business/bookings/:id/guests/:guest/check-out", (c) => guestCheck(c, "out"));
-  admin.get("/:business/guests", guestsPage);
-  admin.get("/:business/guests.csv", guestsCsv);
-  admin.get("/:business/emails", emailsPage);
-  admin.get("/:business/emails/:id", emailPage);
-  admin.post("/:business/emails/:id/resend", emailResend);
-  mountSettings(admin);
-  mountPrices(admin);
-  mountCatalog(admin);
-  admin.get("/:business/developers", developersPage);
-  admin.post("/:business/developers/keys", keyCreate);
-  admin.post("/:business/developers/keys/:id/revoke", keyRevoke);
-  admin.post("/:business/developers/webhooks", hookCreate);
-  admin.get("/:business/developers/webhooks/:id", hookDeliveries);
-  admin.post("/:business/developers/webhooks/:id/delete", hookDelete);
-  admin.post("/:business/developers/webhooks/:id/enable", hookEnable);
-  admin.post("/:business/developers/webhooks/:id/redeliver", hookRedeliver);
-  admin.get("/:business/staff", staffPage);
-  admin.post("/:business/staff/invite", staffInvite);
-  admin.post("/:business/staff/:id/role", staffRole);
-  admin.post("/:business/staff/:id/remove", staffRemove);
-  admin.get("/:business/audit", auditPage);
-  admin.get("/:business/account", accountPage);
-  admin.post("/:business/account/password", passwordChange);
-  admin.post("/:business/account/language", languageChange);
+  mountAreas(admin, AREAS, staffSession());
   admin.all("*", (c) => {
     throw new ApiError(404, "not_found", `No page at ${c.req.path}.`);
   });

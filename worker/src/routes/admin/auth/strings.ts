@@ -1,0 +1,156 @@
+/**
+ * The back office's strings: the doors' (choosing the business, sign-in, invitation, password
+ * reset) and the Account's, in English (the source) and in German and Spanish, typed by the
+ * English: a missing or misspelt key fails the build.
+ */
+const en = {
+  chooseBusiness: {
+    title: "Sign in to your back office",
+    business: "Business (its short name, e.g. blue-wave)",
+    go: "Continue",
+  },
+  signIn: {
+    title: (business: string) => `Sign in to ${business}`,
+    email: "E-mail",
+    password: "Password",
+    submit: "Sign in",
+    failed: "The e-mail or the password is wrong.",
+    accepted: "Your password is set. Sign in with it.",
+    signedOut: "You are signed out.",
+    expired: "Your session has ended. Please sign in again.",
+  },
+  invite: {
+    title: (business: string) => `Join ${business}`,
+    intro: (email: string, role: string) => `You are invited as ${role}, with the e-mail ${email}. Choose a password to finish.`,
+    password: "New password",
+    passwordHint: (min: number) => `At least ${min} characters.`,
+    confirm: "Repeat the password",
+    mismatch: "The two passwords differ.",
+    submit: "Set password",
+  },
+  account: {
+    title: "Your account",
+    password: "Change password",
+    current: "Current password",
+    newPassword: "New password",
+    changed: "Password changed. Every other session of yours has ended.",
+    languageSaved: "Language saved.",
+  },
+  passwordReset: {
+    forgot: "Forgot your password?",
+    title: (business: string) => `Reset your password for ${business}`,
+    intro: "Enter the e-mail you sign in with. If it belongs to an account, we send a link to set a new password.",
+    email: "E-mail",
+    submit: "Send the link",
+    sent: (minutes: number) => `If an account exists for this e-mail, we sent a link to set a new password. It works once, for ${minutes} minutes. Check your inbox.`,
+    back: "Back to sign-in",
+    newTitle: (business: string) => `Set a new password for ${business}`,
+    newIntro: (email: string) => `For ${email}. Every session of this account ends when it is set.`,
+    password: "New password",
+    confirm: "Repeat the password",
+    save: "Set password",
+    done: "Your new password is set, and every other session ended. Sign in with it.",
+  },
+};
+
+const de: typeof en = {
+  chooseBusiness: {
+    title: "Bei Ihrer Verwaltung anmelden",
+    business: "Betrieb (Kurzname, z. B. blue-wave)",
+    go: "Weiter",
+  },
+  signIn: {
+    title: (business) => `Bei ${business} anmelden`,
+    email: "E-Mail",
+    password: "Passwort",
+    submit: "Anmelden",
+    failed: "E-Mail oder Passwort ist falsch.",
+    accepted: "Ihr Passwort ist gesetzt. Melden Sie sich damit an.",
+    signedOut: "Sie sind abgemeldet.",
+    expired: "Ihre Sitzung ist abgelaufen. Bitte melden Sie sich erneut an.",
+  },
+  invite: {
+    title: (business) => `${business} beitreten`,
+    intro: (email, role) => `Sie sind als ${role} eingeladen, mit der E-Mail ${email}. Wählen Sie ein Passwort, um abzuschließen.`,
+    password: "Neues Passwort",
+    passwordHint: (min) => `Mindestens ${min} Zeichen.`,
+    confirm: "Passwort wiederholen",
+    mismatch: "Die beiden Passwörter unterscheiden sich.",
+    submit: "Passwort setzen",
+  },
+  account: {
+    title: "Ihr Konto",
+    password: "Passwort ändern",
+    current: "Aktuelles Passwort",
+    newPassword: "Neues Passwort",
+    changed: "Passwort geändert. Alle anderen Sitzungen wurden beendet.",
+    languageSaved: "Sprache gespeichert.",
+  },
+  passwordReset: {
+    forgot: "Passwort vergessen?",
+    title: (business) => `Passwort für ${business} zurücksetzen`,
+    intro: "Geben Sie die E-Mail ein, mit der Sie sich anmelden. Gehört sie zu einem Konto, senden wir einen Link, um ein neues Passwort festzulegen.",
+    email: "E-Mail",
+    submit: "Link senden",
+    sent: (minutes) => `Falls es ein Konto mit dieser E-Mail gibt, haben wir einen Link gesendet, um ein neues Passwort festzulegen. Er funktioniert einmal, ${minutes} Minuten lang. Sehen Sie in Ihrem Posteingang nach.`,
+    back: "Zurück zur Anmeldung",
+    newTitle: (business) => `Neues Passwort für ${business}`,
+    newIntro: (email) => `Für ${email}. Alle Sitzungen dieses Kontos enden, sobald es gesetzt ist.`,
+    password: "Neues Passwort",
+    confirm: "Passwort wiederholen",
+    save: "Passwort festlegen",
+    done: "Ihr neues Passwort ist gesetzt, alle anderen Sitzungen wurden beendet. Melden Sie sich damit an.",
+  },
+};
+
+const es: typeof en = {
+  chooseBusiness: {
+    title: "Entrar en su administración",
+    business: "Negocio (su nombre corto, p. ej. blue-wave)",
+    go: "Continuar",
+  },
+  signIn: {
+    title: (business) => `Entrar en ${business}`,
+    email: "Correo electrónico",
+    password: "Contraseña",
+    submit: "Entrar",
+    failed: "El correo o la contraseña no son correctos.",
+    accepted: "Su contraseña está guardada. Entre con ella.",
+    signedOut: "Ha cerrado la sesión.",
+    expired: "Su sesión ha terminado. Vuelva a entrar.",
+  },
+  invite: {
+    title: (business) => `Unirse a ${business}`,
+    intro: (email, role) => `Está invitado como ${role}, con el correo ${email}. Elija una contraseña para terminar.`,
+    password: "Nueva contraseña",
+    passwordHint: (min) => `Al menos ${min} caracteres.`,
+    confirm: "Repita la contraseña",
+    mismatch: "Las dos contraseñas no coinciden.",
+    submit: "Guardar contraseña",
+  },
+  account: {
+    title: "Su cuenta",
+    password: "Cambiar contraseña",
+    current: "Contraseña actual",
+    newPassword: "Contraseña nueva",
+    changed: "Contraseña cambiada. Sus otras sesiones han terminado.",
+    languageSaved: "Idioma guardado.",
+  },
+  passwordReset: {
+    forgot: "¿Olvidaste tu contraseña?",
+    title: (business) => `Restablecer tu contraseña de ${business}`,
+    intro: "Escribe el correo con el que inicias sesión. Si pertenece a una cuenta, te enviamos un enlace para elegir una contraseña nueva.",
+    email: "Correo",
+    submit: "Enviar el enlace",
+    sent: (minutes) => `Si existe una cuenta con este correo, te hemos enviado un enlace para elegir una contraseña nueva. Funciona una vez, durante ${minutes} minutos. Revisa tu bandeja de entrada.`,
+    back: "Volver al inicio de sesión",
+    newTitle: (business) => `Nueva contraseña para ${business}`,
+    newIntro: (email) => `Para ${email}. Todas las sesiones de esta cuenta terminan al guardarla.`,
+    password: "Nueva contraseña",
+    confirm: "Repite la contraseña",
+    save: "Guardar contraseña",
+    done: "Tu nueva contraseña está guardada y todas las demás sesiones han terminado. Inicia sesión con ella.",
+  },
+};
+
+export const authStrings = { en, de, es };

@@ -1,0 +1,17 @@
+/** Bookings: the searchable list and a booking's page (guests, booker, lines, notes, cancellation). */
+import type { Area } from "../kit/area";
+import { bookerSave, bookingCancel, bookingPage, bookingsPage, guestCheck, noteAdd } from "./bookings";
+
+export const bookings: Area = {
+  name: "bookings",
+  nav: [{ key: "bookings", path: "/bookings", permission: "bookings" }],
+  routes: [
+    { method: "get", path: "/:business/bookings", permission: "bookings", handler: bookingsPage },
+    { method: "get", path: "/:business/bookings/:id", permission: "bookings", handler: bookingPage },
+    { method: "post", path: "/:business/bookings/:id/cancel", permission: "bookings", handler: bookingCancel },
+    { method: "post", path: "/:business/bookings/:id/booker", permission: "bookings", handler: bookerSave },
+    { method: "post", path: "/:business/bookings/:id/notes", permission: "bookings", handler: noteAdd },
+    { method: "post", path: "/:business/bookings/:id/guests/:guest/check-in", permission: "check_in", handler: (c) => guestCheck(c, "in") },
+    { method: "post", path: "/:business/bookings/:id/guests/:guest/check-out", permission: "check_in", handler: (c) => guestCheck(c, "out") },
+  ],
+};

@@ -1,0 +1,389 @@
+/** @jsxImportSource hono/jsx */
+/**
+ * Bookings: a searchable, filtered list (the private API's filters) and a booking's page with its
+ * guests (check-in, check-out), booker (the three e-mail flows), lines, notes and cancellation.
+ * Every change is the private API's own function in manage/.
+ */
+import { BookerUpdate } from "../../../contract/private";
+import type { PersonData } from "../../../domain/persons";
+import { may, type Role } from "../../../domain/staff";
+import { listBookingsFiltered, productTitles, type BookingListFilter } from "../../../db/admin-lists";
+import { bookerNames, bookerRow, bookingLines, bookingRow } from "../../../db/bookings";
+import { bookingNotes } from "../../../db/booking-notes";
+import { guestsOfBooking } from "../../../db/guests";
+import { ApiError, notFound } from "../../../lib/errors";
+import { addBookingNote, cancelBooking, NOTE_MAX } from "../../../manage/bookings";
+import { updateBooker } from "../../../manage/bookers";
+import { checkGuest } from "../../../manage/guests";
+import { FilterReader, uuidOf } from "../kit/query";
+import { bookingTotal, linePrice } from "./money";
+import { base, Csrf, done, Field, flashOf, FormError, Pager, Select, staffActor, stringsOf, fmtDateTime, type AdminContext } from "../kit/kit";
+import { Layout } from "../kit/layout";
+import { Table } from "../kit/table";
+import { failureOf, readForm } from "../kit/form";
+
+const personName = (p: Partial<PersonData>) => [p.first_name, p.last_name].filter(Boolean).join(" ") || p.email || "—";
+
+/**
+ * The list's filters, read from the query: the private API's GET /bookings parameters (status,
+ * start_date, end_date, created_at, reference, reference_number, reference_year), and the search.
+ */
+function readFilter(q: FilterReader): BookingListFilter {
+  const filter: BookingListFilter = {
+    status: q.enums("status", ["confirmed", "cancelled"] as const),
+    start_date: q.range("start_date", "date"),
+    end_date: q.range("end_date", "date"),
+    created_at: q.range("created_at", "datetime"),
+    search: q.string("search", 100),
+  };
+  let number = q.one("reference_number");
+  let year = q.one("reference_year");
+  const reference = q.one("reference");
+  if (reference !== undefined) {
+    const m = /^(\d{4})-(\d{1,10})$/.exec(reference);
+    if (!m) q.fail("reference", "must be YEAR-NUMBER, e.g. 2026-1001");
+    else [year, number] = [m[1], m[2]];
+  }
+  if (number !== undefined) {
+    if (!/^\d{1,10}$/.test(number)) q.fail("reference_number", "must be a number");
+    else filter.reference_number = Number(number);
+  }
+  if (year !== undefined) {
+    if (!/^\d{4}$/.test(year)) q.fail("reference_year", "must be a four-digit year");
+    else filter.reference_year = year;
+  }
+  return filter;
+}
+
+export async function bookingsPage(c: AdminContext) {
+  const t = stringsOf(c);
+  const businessId = c.get("staff").business_id;
+  const q = new FilterReader(c);
+  const filter = readFilter(q);
+  const search = filter.search;
+  const paging = { page: q.intValue("page", 1, 1_000_000, 1), limit: 25 };
+  q.done();
+  const { rows, total } = await listBookingsFiltered(c.env.DB, businessId, filter, paging);
+  const bookers = await bookerNames(c.env.DB, businessId, rows.map((r) => r.id));
+  const query = c.req.query();
+  return c.html(
+    <Layout c={c} title={t.bookings.title} current="bookings">
+      <form class="filters" method="get" action={`${base(c)}/bookings`} role="search">
+        <Field name="search" type="search" label={t.bookings.search} value={search ?? ""} />
+        <Select
+          name="status"
+          label={t.bookings.status}
+          value={query.status ?? ""}
+          options={[
+            ["", t.bookings.any],
+            ["confirmed", t.bookings.confirmed],
+            ["cancelled", t.bookings.cancelled],
+          ]}
+        />
+        <Field name="start_date" label={`${t.bookings.starts} (YYYY-MM-DD..YYYY-MM-DD)`} value={query.start_date ?? ""} placeholder="2026-07-01..2026-07-31" />
+        <button type="submit">{t.apply}</button>
+        <a href={`${base(c)}/bookings`}>{t.reset}</a>
+      </form>
+      <Table
+        label={t.bookings.title}
+        head={
+          <tr>
+            <th scope="col">{t.bookings.reference}</th>
+            <th scope="col">{t.bookings.booker}</th>
+            <th scope="col">{t.bookings.dates}</th>
+            <th scope="col">{t.bookings.status}</th>
+            <th scope="col" class="num">
+              {t.bookings.total}
+            </th>
+            <th scope="col">{t.bookings.made}</th>
+          </tr>
+        }
+      >
+        {rows.map((b) => (
+          <tr>
+            <td>
+              <a href={`${base(c)}/bookings/${b.id}`}>{`${b.reference_year}-${b.reference_number}`}</a>
+            </td>
+            <td>{bookers.get(b.id) || "—"}</td>
+            <td>
+              {b.start_date} – {b.end_date}
+            </td>
+            <td>
+              <span class={`badge ${b.status}`}>{b.status === "cancelled" ? t.booking.cancelled : t.booking.confirmed}</span>
+            </td>
+            <td class="num">{bookingTotal(b)}</td>
+            <td>{fmtDateTime(b.created_at)}</td>
+          </tr>
+        ))}
+      </Table>
+      {rows.length ? null : <p>{t.none}</p>}
+      <Pager c={c} page={paging.page} limit={paging.limit} total={total} />
+    </Layout>,
+  );
+}
+
+interface BookerForm {
+  values?: Record<string, string>;
+  errors?: Record<string, string>;
+  message?: string;
+}
+
+async function renderBooking(c: AdminContext, bookingId: string, state: { booker?: BookerForm; note?: BookerForm } = {}, status: 200 | 422 | 409 = 200) {
+  const t = stringsOf(c);
+  const db = c.env.DB;
+  const businessId = c.get("staff").business_id;
+  const [booking, booker, guests, lines, notes, titles] = await Promise.all([
+    bookingRow(db, businessId, bookingId),
+    bookerRow(db, businessId, bookingId),
+    guestsOfBooking(db, businessId, bookingId),
+    bookingLines(db, businessId, bookingId),
+    bookingNotes(db, businessId, bookingId),
+    productTitles(db, businessId),
+  ]);
+  if (!booking) throw notFound("The booking");
+  const ref = `${booking.reference_year}-${booking.reference_number}`;
+  const root = `${base(c)}/bookings/${bookingId}`;
+  const mayCheck = may(c.get("staff").role as Role, "check_in");
+  const bookerPerson = booker ? (JSON.parse(booker.person_snapshot) as Partial<PersonData>) : {};
+  const bv = state.booker?.values ?? {};
+  const flash = flashOf(c, {
+    cancelled: t.booking.cancelDone,
+    in: t.booking.checkedInDone,
+    out: t.booking.checkedOutDone,
+    note: t.booking.noteAdded,
+    ...Object.fromEntries(Object.entries(t.booking.bookerSaved).map(([k, v]) => [`booker-${k}`, v])),
+  });
+  return c.html(
+    <Layout c={c} title={t.booking.title(ref)} current="bookings" flash={flash}>
+      <p>
+        <a href={`${base(c)}/bookings`}>{t.booking.back}</a>
+      </p>
+      <dl class="facts">
+        <dt>{t.booking.status}</dt>
+        <dd>
+          <span class={`badge ${booking.status}`}>{booking.status === "cancelled" ? t.booking.cancelled : t.booking.confirmed}</span>
+          {booking.cancelled_at ? ` ${fmtDateTime(booking.cancelled_at)}` : ""}
+        </dd>
+        <dt>{t.booking.dates}</dt>
+        <dd>
+          {booking.start_date} – {booking.end_date}
+        </dd>
+        <dt>{t.booking.total}</dt>
+        <dd>{bookingTotal(booking)}</dd>
+        <dt>{t.booking.made}</dt>
+        <dd>{fmtDateTime(booking.created_at)}</dd>
+      </dl>
+
+      <section>
+        <h2 id="guests-heading">{t.booking.guests}</h2>
+        <Table
+          labelledBy="guests-heading"
+          head={
+            <tr>
+              <th scope="col">{t.booking.name}</th>
+              <th scope="col">{t.booking.email}</th>
+              <th scope="col">{t.booking.stay}</th>
+              <th scope="col">{t.today.status}</th>
+            </tr>
+          }
+        >
+          {guests.map((g) => {
+            const p = JSON.parse(g.person_snapshot) as Partial<PersonData>;
+            const name = personName(p);
+            return (
+              <tr data-guest={g.id}>
+                <td>{name}</td>
+                <td>{p.email ?? ""}</td>
+                <td>
+                  {g.arrives_on} – {g.departs_on}
+                </td>
+                <td>
+                  {g.checked_in_at ? <div>{t.booking.checkedIn(fmtDateTime(g.checked_in_at))}</div> : null}
+                  {g.checked_out_at ? <div>{t.booking.checkedOut(fmtDateTime(g.checked_out_at))}</div> : null}
+                  {mayCheck && booking.status === "confirmed" && !g.checked_in_at ? (
+                    <form class="inline" method="post" action={`${root}/guests/${g.id}/check-in`}>
+                      <Csrf c={c} />
+                      <button type="submit" aria-label={`${t.booking.checkIn}: ${name}`}>
+                        {t.booking.checkIn}
+                      </button>
+                    </form>
+                  ) : null}
+                  {mayCheck && g.checked_in_at && !g.checked_out_at ? (
+                    <form class="inline" method="post" action={`${root}/guests/${g.id}/check-out`}>
+                      <Csrf c={c} />
+                      <button type="submit" class="secondary" aria-label={`${t.booking.checkOut}: ${name}`}>
+                        {t.booking.checkOut}
+                      </button>
+                    </form>
+                  ) : null}
+                </td>
+              </tr>
+            );
+          })}
+        </Table>
+      </section>
+
+      {booker ? (
+        <section>
+          <h2 id="booker-heading">{t.booking.booker}</h2>
+          <p>
+            {personName(bookerPerson)} · {bookerPerson.email ?? ""}
+          </p>
+          <details open={state.booker ? true : undefined}>
+            <summary>{t.booking.saveBooker}</summary>
+            <p class="hint" id="booker-help">
+              {t.booking.bookerHelp}
+            </p>
+            <form class="stack" method="post" action={`${root}/booker`} aria-describedby="booker-help">
+              <Csrf c={c} />
+              <FormError message={state.booker?.message} />
+              <Field name="first_name" label={t.booking.firstName} value={bv.first_name ?? bookerPerson.first_name ?? ""} error={state.booker?.errors?.first_name} autocomplete="off" />
+              <Field name="last_name" label={t.booking.lastName} value={bv.last_name ?? bookerPerson.last_name ?? ""} error={state.booker?.errors?.last_name} autocomplete="off" />
+              <Field name="email" type="email" label={t.booking.email} value={bv.email ?? bookerPerson.email ?? ""} error={state.booker?.errors?.email} autocomplete="off" />
+              <Field name="phone" type="tel" label={t.booking.phone} value={bv.phone ?? bookerPerson.phone ?? ""} error={state.booker?.errors?.phone} autocomplete="off" />
+              <div class="check">
+                <input type="checkbox" id="f-create_new" name="create_new" value="true" checked={bv.create_new === "true"} />
+                <label for="f-create_new">{t.booking.createNew}</label>
+              </div>
+              <button type="submit">{t.booking.saveBooker}</button>
+            </form>
+          </details>
+        </section>
+      ) : null}
+
+      <section>
+        <h2 id="lines-heading">{t.booking.lines}</h2>
+        <Table
+          labelledBy="lines-heading"
+          head={
+            <tr>
+              <th scope="col">{t.booking.product}</th>
+              <th scope="col">{t.booking.dates}</th>
+              <th scope="col" class="num">
+                {t.booking.qty}
+              </th>
+              <th scope="col" class="num">
+                {t.booking.price}
+              </th>
+            </tr>
+          }
+        >
+          {lines.map((l) => {
+            let dates: string[] = [];
+            try {
+              dates = JSON.parse(l.dates);
+            } catch {
+              dates = [];
+            }
+            return (
+              <tr>
+                <td>{titles.get(l.product_id) ?? `#${l.product_id}`}</td>
+                <td>{dates.length ? `${dates[0]}${dates.length > 1 ? ` – ${dates[dates.length - 1]}` : ""}` : ""}</td>
+                <td class="num">{l.qty}</td>
+                <td class="num">{linePrice(l, booking.currency)}</td>
+              </tr>
+            );
+          })}
+        </Table>
+      </section>
+
+      <section>
+        <h2 id="notes-heading">{t.booking.notes}</h2>
+        {notes.length ? (
+          <ul>
+            {notes.map((n) => (
+              <li>
+                <strong>{n.author}</strong> · {fmtDateTime(n.created_at)}: {n.body}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p>{t.none}</p>
+        )}
+        <form class="stack" method="post" action={`${root}/notes`}>
+          <Csrf c={c} />
+          <FormError message={state.note?.message} />
+          <label for="f-note">{t.booking.note}</label>
+          <textarea id="f-note" name="note" maxlength={NOTE_MAX} required aria-invalid={state.note?.errors?.note ? "true" : undefined}>
+            {state.note?.values?.note ?? ""}
+          </textarea>
+          <button type="submit">{t.booking.addNote}</button>
+        </form>
+      </section>
+
+      {booking.status === "confirmed" ? (
+        <section>
+          <h2 id="cancel-heading">{t.booking.cancel}</h2>
+          <form class="stack" method="post" action={`${root}/cancel`}>
+            <Csrf c={c} />
+            <div class="check">
+              <input type="checkbox" id="f-confirm-cancel" name="confirm" value="yes" required />
+              <label for="f-confirm-cancel">{t.booking.cancelConfirm}</label>
+            </div>
+            <button type="submit" class="danger">
+              {t.booking.cancel}
+            </button>
+          </form>
+        </section>
+      ) : null}
+    </Layout>,
+    status,
+  );
+}
+
+const bookingIdOf = (c: AdminContext) => uuidOf(c, "id", "booking_id");
+
+export const bookingPage = (c: AdminContext) => renderBooking(c, bookingIdOf(c));
+
+export async function bookingCancel(c: AdminContext) {
+  const id = bookingIdOf(c);
+  const form = (await readForm(c)).values();
+  if (form.confirm !== "yes") throw new ApiError(422, "validation_failed", stringsOf(c).booking.cancelConfirm);
+  await cancelBooking(c.env, staffActor(c), c.get("staff").business_id, id, c.get("now"));
+  return done(c, `${base(c)}/bookings/${id}`, "cancelled");
+}
+
+export async function guestCheck(c: AdminContext, what: "in" | "out") {
+  const id = bookingIdOf(c);
+  const guestId = uuidOf(c, "guest", "guest_id");
+  await checkGuest(c.env, staffActor(c), c.get("staff").business_id, id, guestId, what, c.get("now"));
+  return done(c, `${base(c)}/bookings/${id}`, what);
+}
+
+export async function bookerSave(c: AdminContext) {
+  const id = bookingIdOf(c);
+  const form = (await readForm(c)).values();
+  const body: Record<string, unknown> = {};
+  for (const k of ["first_name", "last_name", "email", "phone"] as const) {
+    const v = (form[k] ?? "").trim();
+    if (v) body[k] = v;
+  }
+  if (form.create_new === "true") body.create_new = true;
+  try {
+    // The same shape check as PUT /private/bookings/{id}/booker.
+    const parsed = BookerUpdate.safeParse(body);
+    if (!parsed.success) {
+      const errors = parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+      throw new ApiError(422, "validation_failed", errors.map((e) => `${e.path}: ${e.message}`).join("; "), { errors });
+    }
+    const flow = await updateBooker(c.env, staffActor(c), c.get("staff").business_id, id, parsed.data, c.get("now"));
+    return done(c, `${base(c)}/bookings/${id}`, `booker-${flow}`);
+  } catch (err) {
+    const failed = failureOf(err);
+    if (!failed) throw err;
+    return renderBooking(c, id, { booker: { values: form, errors: failed.fields, message: failed.message } }, err instanceof ApiError && err.status === 409 ? 409 : 422);
+  }
+}
+
+export async function noteAdd(c: AdminContext) {
+  const id = bookingIdOf(c);
+  const form = (await readForm(c)).values();
+  try {
+    await addBookingNote(c.env.DB, staffActor(c), c.get("staff").business_id, id, form.note ?? "", c.get("now"));
+    return done(c, `${base(c)}/bookings/${id}`, "note");
+  } catch (err) {
+    const failed = failureOf(err);
+    if (!failed) throw err;
+    return renderBooking(c, id, { note: { values: form, errors: failed.fields, message: failed.message } }, 422);
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * The amounts the Bookings screens show, in one place: the booking's total as stored, each line's
+ * price, and how an amount is written. When money has one owner in domain/ (issue 26: subtotals,
+ * adjustments, total, total in the default currency), this file is where the screens take it
+ * from; nothing else in the area computes or formats an amount.
+ */
+import { minorDigits, toMajor } from "../../../domain/money";
+
+/** An amount in its currency's minor units, written as the back office shows it: `1234.50 EUR`. */
+export const formatMoney = (minor: number, currency: string) => `${toMajor(minor, minorDigits(currency)).toFixed(minorDigits(currency))} ${currency}`;
+
+/** A booking's total, as the list and the booking's page show it. */
+export const bookingTotal = (b: { total_minor: number; currency: string }) => formatMoney(b.total_minor, b.currency);
+
+/** A line's price, in its booking's currency. */
+export const linePrice = (line: { price_minor: number }, currency: string) => formatMoney(line.price_minor, currency);

@@ -1,0 +1,130 @@
+/** @jsxImportSource hono/jsx */
+/** Today: arrivals, departures, who is in house and the bookings made since yesterday, with counts. One D1 round trip. */
+import type { FC } from "hono/jsx";
+import { minorDigits, toMajor } from "../../../domain/money";
+import { todayRows, type TodayGuest } from "../../../db/today";
+import { addDays } from "../../../lib/time";
+import { base, businessToday, fmtDateTime, stringsOf, type AdminContext } from "../kit/kit";
+import { Layout } from "../kit/layout";
+import { Table } from "../kit/table";
+
+const nameOf = (g: { first_name: string | null; last_name: string | null; email?: string | null }) =>
+  [g.first_name, g.last_name].filter(Boolean).join(" ") || g.email || "—";
+
+const GuestTable: FC<{ c: AdminContext; id: string; rows: TodayGuest[] }> = ({ c, id, rows }) => {
+  const t = stringsOf(c);
+  if (!rows.length) return <p>{t.none}</p>;
+  return (
+    <Table
+      labelledBy={id}
+      head={
+        <tr>
+          <th scope="col">{t.today.guest}</th>
+          <th scope="col">{t.today.booking}</th>
+          <th scope="col">{t.today.dates}</th>
+          <th scope="col">{t.today.status}</th>
+        </tr>
+      }
+    >
+      {rows.map((g) => (
+        <tr>
+          <td>{nameOf(g)}</td>
+          <td>
+            <a href={`${base(c)}/bookings/${g.booking_id}`}>{g.reference}</a>
+          </td>
+          <td>
+            {g.arrives_on} – {g.departs_on}
+          </td>
+          <td>
+            {g.checked_out_at
+              ? `${t.today.checkedOut} ${fmtDateTime(g.checked_out_at)}`
+              : g.checked_in_at
+                ? `${t.today.checkedIn} ${fmtDateTime(g.checked_in_at)}`
+                : t.today.expected}
+          </td>
+        </tr>
+      ))}
+    </Table>
+  );
+};
+
+export async function todayPage(c: AdminContext) {
+  const t = stringsOf(c);
+  const today = businessToday(c);
+  const data = await todayRows(c.env.DB, c.get("staff").business_id, today, `${addDays(today, -1)}T00:00:00`);
+  const cards = [
+    ["arrivals", t.today.arrivals, data.arrivals.count],
+    ["departures", t.today.departures, data.departures.count],
+    ["in-house", t.today.inHouse, data.inHouse.count],
+    ["new-bookings", t.today.newBookings, data.newBookings.count],
+  ] as const;
+  return c.html(
+    <Layout c={c} title={`${t.today.title} · ${today}`} current="today">
+      <div class="cards">
+        {cards.map(([id, label, count]) => (
+          <a class="card" href={`#${id}`} data-count={id}>
+            <span class="count">{count}</span> <span class="label">{label}</span>
+          </a>
+        ))}
+      </div>
+      <section>
+        <h2 id="arrivals">
+          {t.today.arrivals} ({data.arrivals.count})
+        </h2>
+        <GuestTable c={c} id="arrivals" rows={data.arrivals.rows} />
+      </section>
+      <section>
+        <h2 id="departures">
+          {t.today.departures} ({data.departures.count})
+        </h2>
+        <GuestTable c={c} id="departures" rows={data.departures.rows} />
+      </section>
+      <section>
+        <h2 id="in-house">
+          {t.today.inHouse} ({data.inHouse.count})
+        </h2>
+        <GuestTable c={c} id="in-house" rows={data.inHouse.rows} />
+      </section>
+      <section>
+        <h2 id="new-bookings">
+          {t.today.newBookings} ({data.newBookings.count})
+        </h2>
+        {data.newBookings.rows.length ? (
+          <Table
+            labelledBy="new-bookings"
+            head={
+              <tr>
+                <th scope="col">{t.today.booking}</th>
+                <th scope="col">{t.today.booker}</th>
+                <th scope="col">{t.today.dates}</th>
+                <th scope="col" class="num">
+                  {t.today.guests}
+                </th>
+                <th scope="col">{t.today.createdAt}</th>
+              </tr>
+            }
+          >
+            {data.newBookings.rows.map((b) => (
+              <tr>
+                <td>
+                  <a href={`${base(c)}/bookings/${b.id}`}>{b.reference}</a>
+                  {b.status === "cancelled" ? <span class="badge cancelled"> {t.booking.cancelled}</span> : null}
+                </td>
+                <td>{nameOf({ first_name: b.booker_first_name, last_name: b.booker_last_name })}</td>
+                <td>
+                  {b.start_date} – {b.end_date}
+                </td>
+                <td class="num">{b.guest_count}</td>
+                <td>
+                  {fmtDateTime(b.created_at)} · {toMajor(b.total_minor, minorDigits(b.currency)).toFixed(minorDigits(b.currency))} {b.currency}
+                </td>
+              </tr>
+            ))}
+          </Table>
+        ) : (
+          <p>{t.none}</p>
+        )}
+      </section>
+    </Layout>,
+  );
+}

@@ -1,0 +1,454 @@
+/** @jsxImportSource hono/jsx */
+/**
+ * Settings (owners, managers): the business's languages, currencies and exchange rates, terms per
+ * language, what the booking form asks, limits, time zone and e-mail. Each section is its own
+ * form with its own Save; each Save is `updateSettings` (manage/settings.ts), the function
+ * `PATCH /private/settings` calls, with only that section's fields: the same validation, audit
+ * entry and SettingsUpdated event. A refused value is shown at its field (422), with what the
+ * user typed kept. The form fields are named by the settings' own paths
+ * (`guest_fields.minimum_age`), so an error's path finds its field.
+ */
+import type { Child, FC } from "hono/jsx";
+import { ApiError } from "../../../lib/errors";
+import { getSettings, updateSettings, type SettingsView } from "../../../manage/settings";
+import { base, Check, Csrf, describedBy, Field, FieldHint, FieldMessage, flashOf, FormError, Select, staffActor, stringsOf, TextArea, type AdminContext } from "../kit/kit";
+import { Layout } from "../kit/layout";
+import { failureOf, readForm } from "../kit/form";
+
+export type SectionName = "languages" | "currencies" | "terms" | "fields" | "custom-fields" | "limits" | "time-zone" | "email";
+const SECTIONS: SectionName[] = ["languages", "currencies", "terms", "fields", "custom-fields", "limits", "time-zone", "email"];
+const FIELD_TYPES = ["text", "number", "boolean", "date", "select"] as const;
+const APPLIES_TO = ["guest", "customer", "both"] as const;
+/** Blank rows the custom fields form offers for new fields. */
+const NEW_FIELD_ROWS = 2;
+const LIMITS = [
+  "cart_lifetime_seconds",
+  "max_items_per_cart",
+  "max_open_carts_per_client",
+  "max_extensions_per_cart",
+  "max_guests_held_per_visitor",
+  "max_hold_seconds_per_visitor",
+  "rate_limit_per_minute",
+] as const;
+
+/** A failed section: what the user sent, each error by its form field ("" for the form as a whole). */
+export interface Failed {
+  section: string;
+  values: Record<string, string>;
+  errors: Record<string, string>;
+  message: string;
+}
+
+
+const Section: FC<{ c: AdminContext; name: SectionName; title: string; failed?: Failed; children?: Child; hint?: string }> = ({ c, name, title, failed, hint, children }) => {
+  const t = stringsOf(c);
+  const mine = failed?.section === name ? failed : undefined;
+  return (
+    <section aria-labelledby={`h-${name}`} class="settings-section">
+      <h2 id={`h-${name}`}>{title}</h2>
+      {hint ? <p class="hint">{hint}</p> : null}
+      <form class="stack" method="post" action={`${base(c)}/settings/${name}`} novalidate>
+        <Csrf c={c} />
+        <FormError message={mine ? `${t.fixErrors} ${mine.errors[""] ?? ""}`.trim() : undefined} />
+        {children}
+        <div>
+          <button type="submit">{t.save}</button>
+        </div>
+      </form>
+    </section>
+  );
+};
+
+// ---- Values: from the settings, or as the user sent them ----
+
+const num = (v: number | undefined | null) => (v === undefined || v === null ? "" : String(v));
+const on = (b: boolean) => (b ? "on" : "");
+
+/** Every field of the screen as the form shows it, from the stored settings. */
+export function valuesOf(s: SettingsView): Record<string, string> {
+  const v: Record<string, string> = {
+    default_language: s.default_language,
+    languages: s.languages.join(", "),
+    terms: s.terms,
+    "guest_fields.birthday.request": on(s.guest_fields.birthday.request),
+    "guest_fields.birthday.required": on(s.guest_fields.birthday.required),
+    "guest_fields.minimum_age": num(s.guest_fields.minimum_age),
+    "customer_fields.address.request": on(s.customer_fields.address.request),
+    "customer_fields.address.required": on(s.customer_fields.address.required),
+    "customer_fields.phone.request": on(s.customer_fields.phone.request),
+    "customer_fields.phone.required": on(s.customer_fields.phone.required),
+    "customer_fields.minimum_age": num(s.customer_fields.minimum_age),
+    time_zone: s.time_zone,
+    email_from: s.email_from ?? "",
+    contact_email: s.contact_email ?? "",
+    contact_phone: s.contact_phone ?? "",
+    brand_color: s.brand_color,
+    notification_emails: s.notification_emails.join("\n"),
+    currency_rows: String(s.currencies.length),
+    default: String(Math.max(0, s.currencies.findIndex((c) => c.default))),
+  };
+  for (const [lang, text] of Object.entries(s.terms_translations)) v[`terms_translations.${lang}`] = text;
+  for (const k of LIMITS) v[k] = num(s[k]);
+  v.custom_field_rows = String(s.custom_fields.length);
+  s.custom_fields.forEach((f, i) => {
+    v[`custom_fields.${i}.key`] = f.key;
+    v[`custom_fields.${i}.title`] = f.title;
+    v[`custom_fields.${i}.type`] = f.type;
+    v[`custom_fields.${i}.options`] = f.options.join(", ");
+    v[`custom_fields.${i}.required`] = on(f.required);
+    v[`custom_fields.${i}.applies_to`] = f.applies_to;
+  });
+  s.currencies.forEach((c, i) => {
+    v[`currencies.${i}.iso_code`] = c.iso_code;
+    v[`currencies.${i}.exchange_rate`] = num(c.exchange_rate);
+  });
+  return v;
+}
+
+/** A number as typed: a number when it reads as one, else the text itself (so the settings' own check names the field). */
+function numberOf(text: string | undefined): number | string | undefined {
+  const v = (text ?? "").trim();
+  if (v === "") return undefined;
+  return /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : v;
+}
+const list = (text: string | undefined, split: RegExp) =>
+  (text ?? "")
+    .split(split)
+    .map((x) => x.trim())
+    .filter(Boolean);
+const orNull = (text: string | undefined) => ((text ?? "").trim() === "" ? null : (text ?? "").trim());
+
+/**
+ * The PATCH of one section from its form, and how an error's path (of the PATCH) names the form's
+ * field. Only the section's own fields are sent: a field left out stays as it is.
+ */
+export function patchOf(section: SectionName, form: Record<string, string>, s: SettingsView): { patch: Record<string, unknown>; fieldOf: (path: string) => string } {
+  const fields = new Set(Object.keys(form));
+  // the longest leading part of the path that is a field of the form, else the form as a whole
+  const byPath = (path: string) => {
+    const parts = path.split(".");
+    for (let n = parts.length; n > 0; n--) {
+      const name = parts.slice(0, n).join(".");
+      if (fields.has(name)) return name;
+    }
+    return "";
+  };
+  switch (section) {
+    case "languages":
+      fields.add("languages").add("default_language");
+      return { patch: { default_language: (form.default_language ?? "").trim(), languages: list(form.languages, /[\s,;]+/) }, fieldOf: byPath };
+    case "currencies": {
+      const rows = Math.min(21, Math.max(0, Number(form.currency_rows) || 0));
+      const sent: number[] = [];
+      for (let i = 0; i <= rows; i++) {
+        const code = (form[`currencies.${i}.iso_code`] ?? "").trim().toUpperCase();
+        if (code && form[`currencies.${i}.remove`] !== "on") sent.push(i);
+      }
+      const currencies = sent.map((i) => ({
+        iso_code: (form[`currencies.${i}.iso_code`] ?? "").trim().toUpperCase(),
+        exchange_rate: numberOf(form[`currencies.${i}.exchange_rate`]) ?? 1,
+        default: form.default === String(i),
+      }));
+      // An error of currencies.K names the K-th currency sent: the form's row sent[K].
+      const fieldOf = (path: string) => {
+        const m = /^currencies\.(\d+)\.(\w+)/.exec(path);
+        if (m && sent[Number(m[1])] !== undefined) {
+          const name = `currencies.${sent[Number(m[1])]}.${m[2]}`;
+          return fields.has(name) ? name : `currencies.${sent[Number(m[1])]}.iso_code`;
+        }
+        return "";
+      };
+      return { patch: { currencies }, fieldOf };
+    }
+    case "terms": {
+      const translations: Record<string, string> = {};
+      for (const lang of s.languages) {
+        const text = form[`terms_translations.${lang}`];
+        if (lang !== s.default_language && text !== undefined && text.trim() !== "") translations[lang] = text;
+      }
+      return { patch: { terms: form.terms ?? "", terms_translations: translations }, fieldOf: byPath };
+    }
+    case "fields": {
+      const rule = (name: string) => ({ request: form[`${name}.request`] === "on", required: form[`${name}.required`] === "on" });
+      fields.add("guest_fields.minimum_age").add("customer_fields.minimum_age");
+      return {
+        patch: {
+          guest_fields: { birthday: rule("guest_fields.birthday"), minimum_age: numberOf(form["guest_fields.minimum_age"]) ?? 0 },
+          customer_fields: { address: rule("customer_fields.address"), phone: rule("customer_fields.phone"), minimum_age: numberOf(form["customer_fields.minimum_age"]) ?? 0 },
+        },
+        fieldOf: byPath,
+      };
+    }
+    case "custom-fields": {
+      // The stored fields' rows, then the blank ones; a row without key and title, or marked
+      // "remove", is not sent. The list is replaced whole, as PATCH /private/settings does.
+      const rows = Math.min(100, Math.max(0, Number(form.custom_field_rows) || 0)) + NEW_FIELD_ROWS;
+      const sent: number[] = [];
+      for (let i = 0; i < rows; i++) {
+        const at = (k: string) => (form[`custom_fields.${i}.${k}`] ?? "").trim();
+        if ((at("key") || at("title")) && form[`custom_fields.${i}.remove`] !== "on") sent.push(i);
+      }
+      const custom_fields = sent.map((i) => {
+        const at = (k: string) => (form[`custom_fields.${i}.${k}`] ?? "").trim();
+        return { key: at("key"), title: at("title"), type: at("type") || "text", options: list(at("options"), /\s*,\s*/), required: at("required") === "on", applies_to: at("applies_to") || "guest" };
+      });
+      // An error of custom_fields.K names the K-th field sent: the form's row sent[K].
+      const fieldOf = (path: string) => {
+        const m = /^custom_fields\.(\d+)(?:\.(\w+))?/.exec(path);
+        if (!m || sent[Number(m[1])] === undefined) return "";
+        const row = sent[Number(m[1])];
+        const name = `custom_fields.${row}.${m[2] ?? "key"}`;
+        return fields.has(name) ? name : `custom_fields.${row}.key`;
+      };
+      return { patch: { custom_fields }, fieldOf };
+    }
+    case "limits": {
+      const patch: Record<string, unknown> = {};
+      for (const k of LIMITS) {
+        fields.add(k);
+        const v = numberOf(form[k]);
+        patch[k] = v === undefined ? "" : v;
+      }
+      return { patch, fieldOf: byPath };
+    }
+    case "time-zone":
+      fields.add("time_zone");
+      return { patch: { time_zone: (form.time_zone ?? "").trim() }, fieldOf: byPath };
+    case "email":
+      for (const k of ["email_from", "contact_email", "contact_phone", "brand_color", "notification_emails"]) fields.add(k);
+      return {
+        patch: {
+          email_from: orNull(form.email_from),
+          contact_email: orNull(form.contact_email),
+          contact_phone: orNull(form.contact_phone),
+          brand_color: (form.brand_color ?? "").trim(),
+          notification_emails: list(form.notification_emails, /[\s,;]+/),
+        },
+        fieldOf: byPath,
+      };
+  }
+}
+
+/** A refused section as the page shows it (null: not one to show at the form): each error at its field, the rest above the form. */
+export function sectionFailure(err: unknown, section: string, values: Record<string, string>, fieldOf: (path: string) => string): Failed | null {
+  const failed = failureOf(err, fieldOf);
+  if (!failed) return null;
+  const errors = { ...failed.fields };
+  if (failed.unplaced.length || !Object.keys(errors).length) errors[""] = failed.unplaced.join("; ") || failed.message;
+  return { section, values, errors, message: failed.message };
+}
+
+// ---- The page ----
+
+function timeZones(): string[] {
+  try {
+    return (Intl as unknown as { supportedValuesOf(k: string): string[] }).supportedValuesOf("timeZone");
+  } catch {
+    return [];
+  }
+}
+
+async function render(c: AdminContext, failed?: Failed) {
+  const t = stringsOf(c);
+  const ts = t.settings;
+  const s = await getSettings(c.env.DB, c.get("staff").business_id);
+  const stored = valuesOf(s);
+  /** A section's values: as sent when it failed, else as stored. */
+  const vOf = (section: SectionName) => (failed?.section === section ? failed.values : stored);
+  const errOf = (section: SectionName) => (failed?.section === section ? failed.errors : {});
+  const flash = flashOf(c, { saved: ts.saved });
+
+  const lv = vOf("languages");
+  const le = errOf("languages");
+  const cv = vOf("currencies");
+  const ce = errOf("currencies");
+  const rows = Math.min(20, Math.max(0, Number(cv.currency_rows) || 0));
+  const tv = vOf("terms");
+  const te = errOf("terms");
+  const fv = vOf("fields");
+  const fe = errOf("fields");
+  const xv = vOf("custom-fields");
+  const xe = errOf("custom-fields");
+  const fieldRows = Math.min(100, Math.max(0, Number(xv.custom_field_rows) || 0)) + NEW_FIELD_ROWS;
+  const mv = vOf("limits");
+  const me = errOf("limits");
+  const zv = vOf("time-zone");
+  const ze = errOf("time-zone");
+  const ev = vOf("email");
+  const ee = errOf("email");
+  const zones = timeZones();
+
+  return c.html(
+    <Layout c={c} title={ts.title} current="settings" flash={flash}>
+      <p class="hint">{ts.intro}</p>
+      {s.problems.length ? (
+        <div class="warn" role="alert" data-problems>
+          <h2 id="h-problems">{ts.problemsTitle}</h2>
+          <ul>
+            {s.problems.map((p) => (
+              <li data-problem={p.field}>{ts.problem(p.field, p.message)}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <nav class="toc" aria-label={ts.title}>
+        <ul>
+          {SECTIONS.map((name) => (
+            <li>
+              <a href={`#h-${name}`}>{sectionTitle(t, name)}</a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+
+      <Section c={c} name="languages" title={ts.languagesTitle} failed={failed}>
+        <Field name="default_language" label={ts.defaultLanguage} value={lv.default_language} error={le.default_language} hint={ts.defaultLanguageHint} autocomplete="off" />
+        <Field name="languages" label={ts.languages} value={lv.languages} error={le.languages} hint={ts.languagesHint} autocomplete="off" />
+      </Section>
+
+      <Section c={c} name="currencies" title={ts.currenciesTitle} failed={failed} hint={ts.currenciesHint}>
+        <input type="hidden" name="currency_rows" value={String(rows)} />
+        <fieldset class="currencies">
+          <legend class="visually-hidden">{ts.currenciesTitle}</legend>
+          {[...Array(rows + 1).keys()].map((i) => {
+            const code = cv[`currencies.${i}.iso_code`] ?? "";
+            const adding = i === rows;
+            return (
+              <div class="currency-row" data-currency={code || undefined}>
+                <Field name={`currencies.${i}.iso_code`} label={adding ? ts.addCurrency : ts.code} value={adding ? cv[`currencies.${i}.iso_code`] : code} error={ce[`currencies.${i}.iso_code`]} autocomplete="off" />
+                <Field name={`currencies.${i}.exchange_rate`} label={ts.rate} value={cv[`currencies.${i}.exchange_rate`]} error={ce[`currencies.${i}.exchange_rate`]} inputmode="decimal" autocomplete="off" />
+                <div class="check">
+                  <input type="radio" id={`f-default-${i}`} name="default" value={String(i)} checked={cv.default === String(i)} />
+                  <label for={`f-default-${i}`}>
+                    {ts.isDefault}
+                    <span class="visually-hidden"> {code || ts.addCurrency}</span>
+                  </label>
+                </div>
+                {adding ? null : <Check name={`currencies.${i}.remove`} label={`${ts.remove} ${code}`} checked={cv[`currencies.${i}.remove`] === "on"} />}
+              </div>
+            );
+          })}
+        </fieldset>
+        {ce.currencies ? <p class="error">{ce.currencies}</p> : null}
+      </Section>
+
+      <Section c={c} name="terms" title={ts.termsTitle} failed={failed} hint={ts.termsHint}>
+        <TextArea name="terms" label={ts.termsDefault(s.default_language)} value={tv.terms} error={te.terms} rows={6} />
+        {s.languages
+          .filter((l) => l !== s.default_language)
+          .map((lang) => (
+            <TextArea name={`terms_translations.${lang}`} label={ts.termsIn(lang)} value={tv[`terms_translations.${lang}`]} error={te[`terms_translations.${lang}`]} rows={6} />
+          ))}
+      </Section>
+
+      <Section c={c} name="fields" title={ts.fieldsTitle} failed={failed}>
+        <fieldset>
+          <legend>{ts.guestFields}</legend>
+          <Check name="guest_fields.birthday.request" label={ts.request(ts.birthday)} checked={fv["guest_fields.birthday.request"] === "on"} />
+          <Check name="guest_fields.birthday.required" label={ts.required(ts.birthday)} checked={fv["guest_fields.birthday.required"] === "on"} />
+          <Field name="guest_fields.minimum_age" type="number" label={ts.minimumAge} value={fv["guest_fields.minimum_age"]} error={fe["guest_fields.minimum_age"]} inputmode="numeric" />
+        </fieldset>
+        <fieldset>
+          <legend>{ts.customerFields}</legend>
+          <Check name="customer_fields.address.request" label={ts.request(ts.address)} checked={fv["customer_fields.address.request"] === "on"} />
+          <Check name="customer_fields.address.required" label={ts.required(ts.address)} checked={fv["customer_fields.address.required"] === "on"} />
+          <Check name="customer_fields.phone.request" label={ts.request(ts.phone)} checked={fv["customer_fields.phone.request"] === "on"} />
+          <Check name="customer_fields.phone.required" label={ts.required(ts.phone)} checked={fv["customer_fields.phone.required"] === "on"} />
+          <Field name="customer_fields.minimum_age" type="number" label={ts.minimumAge} value={fv["customer_fields.minimum_age"]} error={fe["customer_fields.minimum_age"]} inputmode="numeric" />
+        </fieldset>
+      </Section>
+
+      <Section c={c} name="custom-fields" title={ts.customFieldsTitle} failed={failed} hint={ts.customFieldsHelp}>
+        <input type="hidden" name="custom_field_rows" value={String(fieldRows - NEW_FIELD_ROWS)} />
+        {[...Array(fieldRows).keys()].map((i) => {
+          const key = xv[`custom_fields.${i}.key`] ?? "";
+          const adding = i >= fieldRows - NEW_FIELD_ROWS;
+          const n = (k: string) => `custom_fields.${i}.${k}`;
+          return (
+            <fieldset class="custom-field" data-custom-field={key || undefined}>
+              <legend>{adding ? ts.addCustomField : key}</legend>
+              <div class="row-fields">
+                <Field name={n("key")} label={ts.key} value={xv[n("key")]} error={xe[n("key")]} hint={ts.keyHint} autocomplete="off" />
+                <Field name={n("title")} label={ts.fieldTitle} value={xv[n("title")]} error={xe[n("title")]} autocomplete="off" />
+                <Select name={n("type")} label={ts.type} value={xv[n("type")] || "text"} error={xe[n("type")]} options={FIELD_TYPES.map((v) => [v, ts.fieldTypes[v]])} />
+                <Select name={n("applies_to")} label={ts.appliesTo} value={xv[n("applies_to")] || "guest"} error={xe[n("applies_to")]} options={APPLIES_TO.map((v) => [v, ts.appliesToValues[v]])} />
+                <Field name={n("options")} label={ts.options} value={xv[n("options")]} error={xe[n("options")]} hint={ts.optionsHint} autocomplete="off" />
+              </div>
+              <Check name={n("required")} label={ts.fieldRequired} checked={xv[n("required")] === "on"} error={xe[n("required")]} />
+              {adding ? null : <Check name={n("remove")} label={`${ts.remove} ${key}`} checked={xv[n("remove")] === "on"} />}
+            </fieldset>
+          );
+        })}
+      </Section>
+
+      <Section c={c} name="limits" title={ts.limitsTitle} failed={failed}>
+        <div class="row-fields">
+          {LIMITS.map((k) => (
+            <Field name={k} type="number" label={ts.limits[k]} value={mv[k]} error={me[k]} inputmode="numeric" />
+          ))}
+        </div>
+      </Section>
+
+      <Section c={c} name="time-zone" title={ts.timeZoneTitle} failed={failed}>
+        <div class={`field${ze.time_zone ? " invalid" : ""}`}>
+          <label for="f-time_zone">{ts.timeZone}</label>
+          <input
+            id="f-time_zone"
+            name="time_zone"
+            type="text"
+            value={zv.time_zone ?? ""}
+            list={zones.length ? "time-zones" : undefined}
+            autocomplete="off"
+            aria-invalid={ze.time_zone ? "true" : undefined}
+            aria-describedby={describedBy("f-time_zone", ts.timeZoneHint, ze.time_zone)}
+          />
+          <FieldHint id="f-time_zone" hint={ts.timeZoneHint} />
+          <FieldMessage id="f-time_zone" error={ze.time_zone} />
+          {zones.length ? (
+            <datalist id="time-zones">
+              {zones.map((z) => (
+                <option value={z} />
+              ))}
+            </datalist>
+          ) : null}
+        </div>
+      </Section>
+
+      <Section c={c} name="email" title={ts.emailTitle} failed={failed}>
+        <Field name="email_from" type="email" label={ts.emailFrom} value={ev.email_from} error={ee.email_from} hint={ts.emailFromHint} autocomplete="off" />
+        <Field name="contact_email" type="email" label={ts.contactEmail} value={ev.contact_email} error={ee.contact_email} hint={ts.contactEmailHint} autocomplete="off" />
+        <Field name="contact_phone" type="tel" label={ts.contactPhone} value={ev.contact_phone} error={ee.contact_phone} autocomplete="off" />
+        <Field name="brand_color" label={ts.brandColor} value={ev.brand_color} error={ee.brand_color} hint={ts.brandColorHint} autocomplete="off" />
+        <TextArea name="notification_emails" label={ts.notificationEmails} value={ev.notification_emails} error={ee.notification_emails} hint={ts.notificationEmailsHint} rows={4} />
+      </Section>
+    </Layout>,
+    failed ? 422 : 200,
+  );
+}
+
+function sectionTitle(t: ReturnType<typeof stringsOf>, name: SectionName): string {
+  const ts = t.settings;
+  return { languages: ts.languagesTitle, currencies: ts.currenciesTitle, terms: ts.termsTitle, fields: ts.fieldsTitle, "custom-fields": ts.customFieldsTitle, limits: ts.limitsTitle, "time-zone": ts.timeZoneTitle, email: ts.emailTitle }[name];
+}
+
+export const settingsPage = (c: AdminContext) => render(c);
+
+/** POST /admin/:business/settings/:section: the section's fields through updateSettings, as PATCH /private/settings. */
+export async function settingsSave(c: AdminContext) {
+  const section = c.req.param("section") as SectionName;
+  if (!SECTIONS.includes(section)) throw new ApiError(404, "not_found", `No settings section ${section}.`);
+  const form = (await readForm(c)).values();
+  const businessId = c.get("staff").business_id;
+  const stored = await getSettings(c.env.DB, businessId);
+  const { patch, fieldOf } = patchOf(section, form, stored);
+  try {
+    await updateSettings(c.env, staffActor(c), businessId, patch as never, c.get("now"));
+  } catch (err) {
+    const failed = sectionFailure(err, section, form, fieldOf);
+    if (!failed) throw err;
+    return render(c, failed);
+  }
+  // POST/redirect/GET, back at the section saved
+  return c.redirect(`${base(c)}/settings?done=saved#h-${section}`, 303);
+}
+
