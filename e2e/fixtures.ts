@@ -4,7 +4,7 @@ import { join } from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
 import { simpleParser, type ParsedMail } from "mailparser";
-import { d1ExecuteScript, d1Query, type SqlValue } from "../worker/scripts/lib/d1";
+import { d1ExecuteScript, d1Query, type SqlValue } from "../worker/scripts/lib/wrangler-d1";
 import { freePort, startServer, type RunningServer } from "../worker/scripts/server";
 import { issueKey } from "../worker/src/lib/keys";
 

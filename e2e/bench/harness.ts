@@ -9,7 +9,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { join } from "node:path";
 import { issueKey } from "../../worker/src/lib/keys";
 import { freePort, prepareDatabase, ROOT, startServer, type RunningServer } from "../../worker/scripts/server";
-import { d1ExecuteScript, type Statement } from "../../worker/scripts/lib/d1";
+import { d1ExecuteScript, type Statement } from "../../worker/scripts/lib/wrangler-d1";
 import { ensureDevVars } from "../../worker/scripts/lib/dev-vars";
 import { loadSql, writeScaleSql } from "./seed-scale";
 

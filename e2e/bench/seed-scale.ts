@@ -13,7 +13,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runWrangler, d1TargetFlags, type Target } from "../../worker/scripts/lib/wrangler";
-import { sqlLiteral, type SqlValue } from "../../worker/scripts/lib/d1";
+import { sqlLiteral, type SqlValue } from "../../worker/scripts/lib/wrangler-d1";
 
 export const SCALE = {
   small: { id: 2, slug: "scale-1k", persons: 1_000, bookings: 100 },

@@ -30,7 +30,7 @@
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type Server } from "node:http";
-import { d1Query } from "../../worker/scripts/lib/d1";
+import { d1Query } from "../../worker/scripts/lib/wrangler-d1";
 import { freePort, runUpkeep } from "../../worker/scripts/server";
 import { startBenchService, type BenchService } from "./harness";
 import { saturdayAfter } from "./seed-scale";

@@ -14,7 +14,7 @@ import { CatalogFile } from "../src/contract/catalog-file";
 import type { Change } from "../src/domain/catalog-plan";
 import { applyCatalog, exportCatalog } from "../src/manage/catalog/file";
 import { businessOf, cliActor, CliError, explainApiError, parse, required, runCli, targetOf } from "./lib/cli";
-import { openDatabase } from "./lib/database";
+import { openDatabase } from "./lib/cli-database";
 import type { Target } from "./lib/wrangler";
 
 const USAGE = `Usage:

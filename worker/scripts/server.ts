@@ -16,8 +16,8 @@ import { DEMO_BUSINESS, demoCatalog } from "../seed/demo";
 import { businessBySlug, ensureBusinessStatement, hasAnyProduct } from "../src/db/businesses";
 import { CatalogFile } from "../src/contract/catalog-file";
 import { applyCatalog } from "../src/manage/catalog/file";
-import { applyMigrations } from "./lib/d1";
-import { openDatabase } from "./lib/database";
+import { applyMigrations } from "./lib/wrangler-d1";
+import { openDatabase } from "./lib/cli-database";
 import { ensureDevVars, formatVars } from "./lib/dev-vars";
 import { DEFAULT_STATE, ROOT, WRANGLER, wranglerEnv, type Target } from "./lib/wrangler";
 

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { bookingPeopleStatements } from "../src/db/people";
+import { bookingPeopleStatements } from "../src/db/booking-people";
 import { DEMO_BUSINESS_ID } from "./helpers";
 import { type PersonInput } from "../src/domain/persons";
 

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { bookingPeopleStatements } from "../src/db/people";
+import { bookingPeopleStatements } from "../src/db/booking-people";
 import { DEMO_BUSINESS_ID } from "./helpers";
 import { createBookingFixture, lastOutboxSeq, outboxEvents, uniqueEmail } from "./private-fixtures";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { callingCode } from "../src/contract/private-calling-codes";
+import { callingCode } from "../src/contract/calling-codes";
 import {
   bookerEmailFlow,
   bookerUpdateEvents,

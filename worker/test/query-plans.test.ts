@@ -11,7 +11,7 @@ import { runMaintenance } from "../src/db/maintenance";
 import { dueEmails, listEmails, nextEmailDue } from "../src/db/emails";
 import { isoDateTime } from "../src/lib/time";
 import { createBusiness } from "./helpers";
-import { catalogStateStatements, inventoryRowsStatement, usageStatement } from "../src/db/catalog-admin";
+import { catalogStateStatements, inventoryRowsStatement, usageStatement } from "../src/db/catalog-write";
 import { listAuditEntries } from "../src/db/audit-log";
 
 // The hot queries must reach their rows through an index, never by scanning a table that grows

@@ -1,5 +1,5 @@
 import { html, nothing } from "lit";
-import { CALLING_CODES } from "../../../worker/src/contract/private-calling-codes";
+import { CALLING_CODES } from "../../../worker/src/contract/calling-codes";
 import type { Cart, Settings } from "../api/client";
 import type { CustomerForm, FieldErrors } from "../selection";
 import { fill } from "../strings";

@@ -5,7 +5,7 @@ import type { Actor } from "../../src/db/audit-log";
 import { businessBySlug } from "../../src/db/businesses";
 import type { Business } from "../../src/domain/catalog";
 import { ApiError } from "../../src/lib/errors";
-import { openDatabase } from "./database";
+import { openDatabase } from "./cli-database";
 import { ensureDevVars } from "./dev-vars";
 import type { Target } from "./wrangler";
 
@@ -80,7 +80,7 @@ export function cliActor(tool: string): Actor {
 }
 
 /**
- * Run `work` on the target's database (lib/database.ts: the very D1 the Worker uses, handed to
+ * Run `work` on the target's database (lib/cli-database.ts: the very D1 the Worker uses, handed to
  * the Worker's own code in worker/src/manage/ and worker/src/db/), and close it after.
  */
 export async function withDatabase<T>(target: Target, work: (db: D1Database) => Promise<T>): Promise<T> {

@@ -5,7 +5,7 @@
  * guests with their Persons, the outbox events, and the cart checked out. Either all of it is
  * stored or none.
  */
-import { CALLING_CODES } from "../contract/private-calling-codes";
+import { CALLING_CODES } from "../contract/calling-codes";
 import type { Booking, CheckoutBody } from "../contract/cart";
 import { convertHoldsStatement } from "../db/allocations";
 import {
@@ -21,7 +21,7 @@ import {
 import { kickDelivery } from "../db/outbox";
 import { confirmationRecipientStatement, emailStatements, kickMail } from "../db/emails";
 import { bookingEmails, confirmationAddress } from "../domain/email/plan";
-import { bookingPeopleStatements } from "../db/people";
+import { bookingPeopleStatements } from "../db/booking-people";
 import { checkoutPersonsStatement, personsByNorm, type PersonRow } from "../db/persons";
 import { customerErrors, customerPerson, guestPerson } from "../domain/cart-people";
 import { transition } from "../domain/cart-state";

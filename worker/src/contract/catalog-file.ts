@@ -7,7 +7,7 @@
  * shapes, is served at /schemas/catalog.json.
  */
 import { z } from "@hono/zod-openapi";
-import { Accommodation, Amount, Duration, RefName, Timeslot, Translations, Weekdays } from "./catalog-admin";
+import { Accommodation, Amount, Duration, RefName, Timeslot, Translations, Weekdays } from "./catalog-write";
 import { IsoDate, NameText, ProductType } from "./common";
 import { BusinessConfig } from "./config";
 import { CurrencySetting } from "./settings";

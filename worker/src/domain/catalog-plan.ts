@@ -6,7 +6,7 @@
  */
 import type { PendingEvent } from "./events";
 import { readConfig } from "../contract/config";
-import { canonical, defaultCurrency, lookupView, productView, seasonView, type CatalogState, type Lookup, type LookupKind, type ProductEntity, type Season, type SettingsEntity } from "./catalog-admin";
+import { canonical, defaultCurrency, lookupView, productView, seasonView, type CatalogState, type Lookup, type LookupKind, type ProductEntity, type Season, type SettingsEntity } from "./catalog-write";
 import { slotState, ledgerKey, type InventoryEntry } from "./availability";
 import { addDays, dateRange } from "../lib/time";
 

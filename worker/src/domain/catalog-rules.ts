@@ -5,7 +5,7 @@
  */
 import { readConfig } from "../contract/config";
 import type { FieldError } from "../lib/errors";
-import type { CatalogState, Lookup, LookupKind, ProductEntity, Season, SettingsEntity } from "./catalog-admin";
+import type { CatalogState, Lookup, LookupKind, ProductEntity, Season, SettingsEntity } from "./catalog-write";
 
 /** The catalog by id, as it would be after a change. */
 export interface CatalogIndex {

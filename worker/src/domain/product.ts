@@ -110,7 +110,7 @@ export function slotsOn(p: Pick<Product, "schedule">, date: string): string[] {
  * own, else the product's default (null = unlimited); `undefined` when the product is on
  * timeslots and the slot is not on its schedule that weekday (it has no capacity). A product
  * not on timeslots (or slot '') has its default capacity. The SQL twin is the
- * allocations_capacity trigger (migration 0200) and db/catalog-admin.ts's capacity guard.
+ * allocations_capacity trigger (migration 0200) and db/catalog-write.ts's capacity guard.
  */
 export function scheduledCapacity(p: Pick<Product, "schedule" | "is_on_timeslots" | "default_capacity">, date: string, slot: string): number | null | undefined {
   if (slot === "" || !p.is_on_timeslots) return p.default_capacity;

@@ -6,10 +6,10 @@
  * guard that the catalog is still at the version the plan was made on (and one for capacity,
  * where it can drop). A batch refused by a guard is planned again on what is there now.
  */
-import type { CatalogState, ProductEntity } from "../domain/catalog-admin";
+import type { CatalogState, ProductEntity } from "../domain/catalog-write";
 import { capacityChanged, capacityConflicts, eventOf, rowKey, type CatalogPlan, type CapacityConflict, type InventoryRow, type Usage } from "../domain/catalog-plan";
 import type { Actor } from "../db/audit-log";
-import { capacityGuard, catalogStateFrom, catalogStateStatements, inventoryRowsFrom, inventoryRowsStatement, planStatements, usageFrom, usageStatement, versionGuard } from "../db/catalog-admin";
+import { capacityGuard, catalogStateFrom, catalogStateStatements, inventoryRowsFrom, inventoryRowsStatement, planStatements, usageFrom, usageStatement, versionGuard } from "../db/catalog-write";
 import { ApiError } from "../lib/errors";
 import type { z } from "@hono/zod-openapi";
 import { dateIn } from "../lib/time";

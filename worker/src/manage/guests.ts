@@ -10,7 +10,7 @@ import { bookerEmailFlow, changedFields, mergePersonData, normalizeEmail, planGu
 import type { Actor } from "../db/audit-log";
 import { bookingConfirmedGuard, bookingRow } from "../db/bookings";
 import { deleteGuestStatement, guestExistsGuard, guestRow, updateGuestStatement } from "../db/guests";
-import { insertGuestStatement } from "../db/people";
+import { insertGuestStatement } from "../db/booking-people";
 import { insertPersonStatement, isEmailClash, personsByEmail, personsWithDerivedByIds, rowToData, updatePersonStatement } from "../db/persons";
 import { ApiError, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";

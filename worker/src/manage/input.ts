@@ -1,5 +1,5 @@
 /** Checks every change shares, whoever asks for it (the private API, the back office). */
-import { callingCode } from "../contract/private-calling-codes";
+import { callingCode } from "../contract/calling-codes";
 import { pickPersonData, withCallingCode, type PersonData } from "../domain/persons";
 import { missingRefs } from "../db/persons";
 import { ApiError } from "../lib/errors";

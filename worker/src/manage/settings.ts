@@ -5,8 +5,8 @@
  */
 import { CONFIG_FIELDS, readConfig } from "../contract/config";
 import { SettingsPatch } from "../contract/settings";
-import type { CurrencyEntity, SettingsEntity } from "../domain/catalog-admin";
-import { IdAllocator } from "../domain/catalog-admin";
+import type { CurrencyEntity, SettingsEntity } from "../domain/catalog-write";
+import { IdAllocator } from "../domain/catalog-write";
 import { emptyPlan, planEntity, settingsView } from "../domain/catalog-plan";
 import { settingsProblems } from "../domain/catalog-rules";
 import type { FieldError } from "../lib/errors";

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { isoDay, saturdayAfter } from "../../../e2e/bench/seed-scale";
-import { d1ExecuteScript, d1Query } from "../../scripts/lib/d1";
+import { d1ExecuteScript, d1Query } from "../../scripts/lib/wrangler-d1";
 import { startServer, type RunningServer } from "../../scripts/server";
 import { npmRun } from "./helpers";
 

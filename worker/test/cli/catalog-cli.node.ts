@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { buildSurfCamp, type SurfCamp } from "../../../e2e/surf-camp";
-import { WranglerD1 } from "../../scripts/lib/d1-facade";
+import { WranglerD1 } from "../../scripts/lib/remote-d1";
 import { startServer, type RunningServer } from "../../scripts/server";
 import { exportCatalog } from "../../src/manage/catalog/file";
 import { get, npmRun } from "./helpers";

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { applyMigrations, d1ExecuteScript, d1Query, renderStatement, sqlLiteral } from "../../scripts/lib/d1";
+import { applyMigrations, d1ExecuteScript, d1Query, renderStatement, sqlLiteral } from "../../scripts/lib/wrangler-d1";
 import { formatVars, parseVars } from "../../scripts/lib/dev-vars";
 
 describe("SQL literals", () => {

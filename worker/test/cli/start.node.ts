@@ -8,7 +8,7 @@ import { after, describe, it } from "node:test";
 import { ROOT } from "../../scripts/lib/wrangler";
 import { freePort } from "../../scripts/server";
 import { get } from "./helpers";
-import { d1ExecuteScript, d1Query } from "../../scripts/lib/d1";
+import { d1ExecuteScript, d1Query } from "../../scripts/lib/wrangler-d1";
 
 describe("npm start", () => {
   const stateDir = mkdtempSync(join(tmpdir(), "start-test-"));

@@ -23,10 +23,10 @@ import {
   type ProductEntity,
   type Season,
   type SettingsEntity,
-} from "../../domain/catalog-admin";
+} from "../../domain/catalog-write";
 import { emptyPlan, planEntity, planInventory, rowRanges, type Change, type InventoryRow } from "../../domain/catalog-plan";
 import { duplicateRefs, indexOf, productProblems, seasonProblems, settingsProblems } from "../../domain/catalog-rules";
-import { catalogStateFrom, catalogStateStatements, existingIdsStatement, inventoryRowsFrom, inventoryRowsStatement, usageFrom, usageStatement } from "../../db/catalog-admin";
+import { catalogStateFrom, catalogStateStatements, existingIdsStatement, inventoryRowsFrom, inventoryRowsStatement, usageFrom, usageStatement } from "../../db/catalog-write";
 import { ApiError, type FieldError } from "../../lib/errors";
 import { dateRange, daysBetween, isoDate, isoDateTime } from "../../lib/time";
 import { commit, type Actor, type Store } from "../core";

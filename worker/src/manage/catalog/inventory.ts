@@ -3,11 +3,11 @@
  * product's own, and blocked dates. Read with what is held and booked; changed only where no
  * capacity falls below that (409 listing the dates and counts).
  */
-import { InventoryPatch } from "../../contract/catalog-admin";
+import { InventoryPatch } from "../../contract/catalog-write";
 import { ledgerKey, slotState } from "../../domain/availability";
 import { capacityProduct, editInventory, emptyPlan, planInventory, type InventoryRow } from "../../domain/catalog-plan";
 import { scheduledCapacity, slotsOn } from "../../domain/product";
-import { catalogStateFrom, catalogStateStatements, inventoryRowsFrom, inventoryRowsStatement, usageFrom, usageStatement } from "../../db/catalog-admin";
+import { catalogStateFrom, catalogStateStatements, inventoryRowsFrom, inventoryRowsStatement, usageFrom, usageStatement } from "../../db/catalog-write";
 import { ApiError, type FieldError } from "../../lib/errors";
 import { addDays, dateIn, dateRange, daysBetween } from "../../lib/time";
 import { readConfig } from "../../contract/config";

@@ -3,8 +3,8 @@
  * seasons: create, read, change, archive. An archived lookup leaves the public API (settings'
  * diets and levels, products' references); archiving one that live products use is refused.
  */
-import { LookupCreate, LookupPatch, SeasonCreate, SeasonPatch, type AdminLookup, type AdminSeason, type LookupKind } from "../../contract/catalog-admin";
-import { IdAllocator, LOOKUP_TABLE, lookupView, refFromTitle, seasonView, type CatalogState, type Lookup, type Season } from "../../domain/catalog-admin";
+import { LookupCreate, LookupPatch, SeasonCreate, SeasonPatch, type AdminLookup, type AdminSeason, type LookupKind } from "../../contract/catalog-write";
+import { IdAllocator, LOOKUP_TABLE, lookupView, refFromTitle, seasonView, type CatalogState, type Lookup, type Season } from "../../domain/catalog-write";
 import { emptyPlan, planEntity } from "../../domain/catalog-plan";
 import { duplicateRefs, indexOf, lookupReferrers, seasonProblems } from "../../domain/catalog-rules";
 import { ApiError, type FieldError } from "../../lib/errors";

@@ -2,8 +2,8 @@
  * Products: create, read, change (fields, rates, timeslots, rooms, package contents) and archive.
  * Every change goes through commit() (manage/core.ts): one batch with its audit entry and event.
  */
-import { ProductCreate, ProductPatch, type AdminProduct } from "../../contract/catalog-admin";
-import { applyProductInput, defaultCurrency, IdAllocator, productDefaults, productView, refFromTitle, type CatalogState, type ProductEntity } from "../../domain/catalog-admin";
+import { ProductCreate, ProductPatch, type AdminProduct } from "../../contract/catalog-write";
+import { applyProductInput, defaultCurrency, IdAllocator, productDefaults, productView, refFromTitle, type CatalogState, type ProductEntity } from "../../domain/catalog-write";
 import { emptyPlan, planEntity } from "../../domain/catalog-plan";
 import { duplicateRefs, indexOf, productProblems, productReferrers } from "../../domain/catalog-rules";
 import { ApiError, type FieldError } from "../../lib/errors";

@@ -8,7 +8,7 @@
  * checks the API's, and a value the form cannot read as a number goes to it as typed, so its 422
  * names the field.
  */
-import type { AdminProduct } from "../../../contract/catalog-admin";
+import type { AdminProduct } from "../../../contract/catalog-write";
 
 export const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 export const TEXT_FIELDS = ["title", "description", "extended_description"] as const;
@@ -33,7 +33,7 @@ export function rowsOf(v: Values, list: "items" | "groups", fallback: number): n
   return Number.isInteger(n) && n >= 0 ? Math.min(n, MAX_ROWS[list]) : fallback;
 }
 
-/** A new product's form: productDefaults (domain/catalog-admin.ts) as the form shows them. */
+/** A new product's form: productDefaults (domain/catalog-write.ts) as the form shows them. */
 export function newProductValues(type: string): Values {
   return {
     type: [type],

@@ -5,7 +5,7 @@
  * parts the kit has not (a text area, a check box, a group of fields with its error).
  */
 import type { Child, FC, PropsWithChildren } from "hono/jsx";
-import type { LookupKind } from "../../../contract/catalog-admin";
+import type { LookupKind } from "../../../contract/catalog-write";
 import { ApiError } from "../../../lib/errors";
 import { base, describedBy, FieldMessage, stringsOf, type AdminContext } from "../kit/kit";
 

@@ -5,7 +5,7 @@
  * rename it (and its kind, description, abbreviation) and a button to archive or restore it; a
  * form to add one. Every change is manage/catalog/lookups.ts's, as the private API's routes make it.
  */
-import type { AdminLookup, LookupCreate, LookupKind } from "../../../contract/catalog-admin";
+import type { AdminLookup, LookupCreate, LookupKind } from "../../../contract/catalog-write";
 import { createLookup, listLookups, updateLookup } from "../../../manage/catalog/lookups";
 import { archivedView, ArchivedFilter, CatalogNav, idParam, LOOKUP_PATHS } from "./kit";
 import type { AdminRoute } from "../kit/area";

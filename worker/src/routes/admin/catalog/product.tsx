@@ -8,7 +8,7 @@
  * replaces it whole. Saving calls manage/catalog/products.ts; its 422 is shown at each field with
  * what was typed kept, its 409 as the form's message.
  */
-import type { AdminLookup, AdminProduct } from "../../../contract/catalog-admin";
+import type { AdminLookup, AdminProduct } from "../../../contract/catalog-write";
 import { ProductType } from "../../../contract/common";
 import { ApiError } from "../../../lib/errors";
 import { listLookups } from "../../../manage/catalog/lookups";

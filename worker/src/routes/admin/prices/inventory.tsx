@@ -12,7 +12,7 @@
  * does); capacity and timeslots are the catalog's rules, so they need `catalog`.
  */
 import type { Child } from "hono/jsx";
-import type { AdminProduct, InventoryPatch } from "../../../contract/catalog-admin";
+import type { AdminProduct, InventoryPatch } from "../../../contract/catalog-write";
 import { may, type Role } from "../../../domain/staff";
 import { ApiError } from "../../../lib/errors";
 import { addDays, daysBetween } from "../../../lib/time";

@@ -12,8 +12,8 @@
  * are kept as they were. Every cell is checked before anything is saved: a bad cell is shown at
  * the cell (422) and no product changes.
  */
-import type { AdminProduct, AdminSeason } from "../../../contract/catalog-admin";
-import { defaultCurrency, productView, seasonView, toMinor } from "../../../domain/catalog-admin";
+import type { AdminProduct, AdminSeason } from "../../../contract/catalog-write";
+import { defaultCurrency, productView, seasonView, toMinor } from "../../../domain/catalog-write";
 import { minorDigits } from "../../../domain/money";
 import type { RatePer, RateUnit } from "../../../domain/pricing";
 import { ApiError, type FieldError } from "../../../lib/errors";

@@ -5,7 +5,7 @@
  * dates: the form always has a few empty rows to add one, and a row left empty is dropped (the
  * service replaces a season's segments whole, keeping the id of each one sent with it).
  */
-import type { AdminSeason } from "../../../contract/catalog-admin";
+import type { AdminSeason } from "../../../contract/catalog-write";
 import { ApiError } from "../../../lib/errors";
 import { createSeason, getSeason, listSeasons, updateSeason } from "../../../manage/catalog/lookups";
 import { base, Csrf, done, Field, flashOf, FormError, staffActor, stringsOf, type AdminContext } from "../kit/kit";

@@ -14,25 +14,19 @@
  * admin.js applies the look as it is typed (custom properties on the element, which win over the
  * saved theme); without script the preview shows the theme as saved.
  */
-import { THEME_NAMES, THEME_PROPERTIES, type ThemeProperty } from "../../../contract/widget-theme";
+import { THEME_NAMES, THEME_PROPERTIES, WIDGET_PALETTES, type ThemeProperty } from "../../../contract/widget-theme";
 import { getSettings, updateSettings } from "../../../manage/settings";
 import { sectionFailure, type Failed } from "./settings";
 import { readForm } from "../kit/form";
 import { base, Check, Csrf, Field, FieldMessage, flashOf, FormError, staffActor, stringsOf, type AdminContext } from "../kit/kit";
 import { Layout } from "../kit/layout";
 
-/** The widget's own light defaults (widget/src/booking-widget.styles.ts), shown as placeholders. */
+/**
+ * The widget's own light defaults, shown as placeholders: its colours from the one palette the
+ * widget's styles are built from (contract/widget-theme.ts), and its sizes and font as its styles set them.
+ */
 const DEFAULTS: Record<ThemeProperty, string> = {
-  "--bw-accent": "#0a5d7a",
-  "--bw-accent-text": "#ffffff",
-  "--bw-bg": "#ffffff",
-  "--bw-surface": "#f3f6f8",
-  "--bw-text": "#17232b",
-  "--bw-muted": "#4f5e68",
-  "--bw-border": "#b9c6ce",
-  "--bw-danger": "#a8201a",
-  "--bw-success": "#1d6b3a",
-  "--bw-focus": "#c2410c",
+  ...WIDGET_PALETTES.light,
   "--bw-radius": "0.5em",
   "--bw-font": "system-ui, sans-serif",
   "--bw-font-size": "16px",

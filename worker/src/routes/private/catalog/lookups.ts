@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { AdminLookup, AdminSeason, ArchivedQuery, LookupCreate, LookupPatch, PathIdParam, SeasonCreate, SeasonPatch, type LookupKind } from "../../../contract/catalog-admin";
+import { AdminLookup, AdminSeason, ArchivedQuery, LookupCreate, LookupPatch, PathIdParam, SeasonCreate, SeasonPatch, type LookupKind } from "../../../contract/catalog-write";
 import { problemResponse } from "../../../contract/problem";
 import { createRouter } from "../../../lib/openapi";
 import { createLookup, createSeason, getLookup, getSeason, listLookups, listSeasons, updateLookup, updateSeason } from "../../../manage/catalog/lookups";

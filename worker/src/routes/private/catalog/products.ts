@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { AdminProduct, InventoryPatch, InventoryQuery, InventoryView, PathIdParam, ProductCreate, ProductListQuery, ProductPatch } from "../../../contract/catalog-admin";
+import { AdminProduct, InventoryPatch, InventoryQuery, InventoryView, PathIdParam, ProductCreate, ProductListQuery, ProductPatch } from "../../../contract/catalog-write";
 import { problemResponse } from "../../../contract/problem";
 import { createRouter } from "../../../lib/openapi";
 import { getInventory, updateInventory } from "../../../manage/catalog/inventory";

@@ -3,7 +3,7 @@
  * statements shared by the guest and booker routes.
  */
 import { bookerEvent, guestEvent, personEvent, type PendingEvent } from "../domain/events";
-import { callingCode } from "../contract/private-calling-codes";
+import { callingCode } from "../contract/calling-codes";
 import { changedFields, fillEmptyPersonData, mergePersonData, normalizeEmail, pickPersonData, withCallingCode, type PersonData, type PersonInput } from "../domain/persons";
 import { isoDateTime } from "../lib/time";
 import { outboxStatements } from "./outbox";

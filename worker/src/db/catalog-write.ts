@@ -6,7 +6,7 @@
  * capacity may fall below what is held or booked.
  */
 import type { CatalogPlan, InventoryRow, Usage } from "../domain/catalog-plan";
-import { ID_TABLES, LOOKUP_TABLE, type CatalogState, type CurrencyEntity, type IdTable, type ItemEntity, type Lookup, type LookupKind, type ProductEntity, type Season } from "../domain/catalog-admin";
+import { ID_TABLES, LOOKUP_TABLE, type CatalogState, type CurrencyEntity, type IdTable, type ItemEntity, type Lookup, type LookupKind, type ProductEntity, type Season } from "../domain/catalog-write";
 import { toProduct, type ProductRow } from "./products";
 import { insertRowsStatements } from "./insert-rows";
 

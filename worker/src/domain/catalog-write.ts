@@ -1,9 +1,9 @@
 /**
  * The catalog as its administration sees it, pure: every entity of a business as stored (archived
  * ones too), how an owner's input becomes an entity, and how an entity is shown. The planner
- * (catalog-plan.ts) compares two such states; db/catalog-admin.ts reads and writes them.
+ * (catalog-plan.ts) compares two such states; db/catalog-write.ts reads and writes them.
  */
-import type { AdminLookup, AdminProduct, AdminSeason, LookupKind, PackageInput, ProductCreate, ProductPatch } from "../contract/catalog-admin";
+import type { AdminLookup, AdminProduct, AdminSeason, LookupKind, PackageInput, ProductCreate, ProductPatch } from "../contract/catalog-write";
 import type { FieldError } from "../lib/errors";
 import type { Weekday } from "../lib/time";
 import { minorDigits, toMajor } from "./money";

@@ -11,14 +11,14 @@
  *
  * Semantics kept: a `batch()` is ONE wrangler command, which runs its statements as one
  * transaction (all or nothing: a guard that RAISEs aborts it, and the error carries its message);
- * parameters are rendered as SQL literals (lib/d1.ts renderStatement, tested in sql-render.node.ts).
+ * parameters are rendered as SQL literals (lib/wrangler-d1.ts renderStatement, tested in sql-render.node.ts).
  * A batch over ~90 kB goes as a file (a command line has a length limit); remotely a file is
  * imported, which answers no rows, so only writes may be that large.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { D1CommandError, explain, renderStatement, runD1, type SqlValue } from "./d1";
+import { D1CommandError, explain, renderStatement, runD1, type SqlValue } from "./wrangler-d1";
 import { d1TargetFlags, type Target } from "./wrangler";
 
 const COMMAND_LIMIT = 90_000;

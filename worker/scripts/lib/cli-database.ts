@@ -8,7 +8,7 @@
  *   round trip after that is in-process, where `wrangler d1 execute` costs one to two seconds a
  *   round trip on a small machine. Its config names the D1 binding only (the Worker's Durable
  *   Objects are not needed, and their classes are not in this process).
- * - `--remote`: `wrangler d1 execute --remote` (lib/d1-facade.ts), as every other CLI here reaches
+ * - `--remote`: `wrangler d1 execute --remote` (lib/remote-d1.ts), as every other CLI here reaches
  *   the deployed database (the platform proxy's remote bindings need a login proxy session).
  *
  * A local database may be written by a running `npm start` at the same moment: a batch that
@@ -17,7 +17,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { WranglerD1 } from "./d1-facade";
+import { WranglerD1 } from "./remote-d1";
 import { DEFAULT_STATE, ROOT, wranglerEnv, type Target } from "./wrangler";
 
 export interface OpenDatabase {

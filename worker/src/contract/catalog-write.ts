@@ -86,7 +86,7 @@ const Group = z.object({ name: NameText(60).min(1), is_configurable_dates: z.boo
 
 /**
  * The fields of a product that are the same in the API and in the catalog file. A field left out
- * of a creation takes its default (domain/catalog-admin.ts productDefaults: no text, every weekday,
+ * of a creation takes its default (domain/catalog-write.ts productDefaults: no text, every weekday,
  * a duration of 1 day, pax 1, unlimited capacity, no timeslots); left out of a PATCH, it stays.
  */
 const productFields = {
