@@ -2,18 +2,19 @@
  * The house's layer rules, checked by dependency-cruiser in `npm test` (suite "house"):
  *
  *   contract/   zod shapes of every request and answer, error codes, event names   imports nothing of ours
- *   lib/        small helpers (errors, time, ids, keys) and the one error path      contract/, env.ts
+ *   lib/        small helpers (errors, time, ids, keys) and the one error path      contract/
  *   domain/     pure rules: pricing, availability, persons, the catalog snapshot    contract/, pure lib/
  *   db/         SQL, the only place that writes it; how a request reads its tenant  domain/, contract/, lib/
  *   carts/      cart operations and checkout (run by the routes)                    db/ and below
  *   manage/     the changes an operator makes (private API, back office, CLIs)      db/ and below
  *   mail/       e-mails composed from D1 for the delivery object                    db/ and below
+ *   integrations/  the outside services (e-mail now, payments next)               contract/, domain/, lib/; used by manage/ and durable/ only
  *   durable/    Durable Object classes only                                        carts/, db/ and below
  *   middleware/ the doors' checks: auth, https, idempotency, cors, rate limit      db/ and below
  *   routes/     thin handlers                                                      anything above, never app.ts
  *   app.ts, index.ts   the composition; only index.ts imports app.ts
  *
- * env.ts holds the request's types (bindings, tenant, access) and imports types from below only.
+ * db/request-env.ts holds what a request carries (its tenant and its D1 access): a db/ concern, so lib/ and domain/ never see it.
  *
  * The widget (widget/src), from the bottom up:
  *
@@ -65,8 +66,9 @@ module.exports = {
     {
       name: "lib-stays-at-the-bottom",
       severity: "error",
+      comment: "lib/ imports contract/ only: its helpers take the little of a request's context they need, never the app's AppEnv (db/request-env.ts).",
       from: { path: "^worker/src/lib/" },
-      to: { path: "^worker/src/", pathNot: ["^worker/src/(lib|contract)/", "^worker/src/env\\.ts$"] },
+      to: { path: "^worker/src/", pathNot: ["^worker/src/(lib|contract)/"] },
     },
     {
       name: "domain-is-pure",
@@ -103,6 +105,20 @@ module.exports = {
       to: { path: [below("routes", "middleware", "durable", "admin"), "^worker/src/(app|index)\\.ts$"] },
     },
     {
+      name: "integrations-are-leaves",
+      severity: "error",
+      comment: "An outside service's client knows the provider and nothing of ours above the pure rules.",
+      from: { path: "^worker/src/integrations/" },
+      to: { path: "^worker/src/", pathNot: ["^worker/src/(integrations|contract|domain|lib)/"] },
+    },
+    {
+      name: "only-manage-and-durable-use-integrations",
+      severity: "error",
+      comment: "The outside services are reached by the changes (manage/) and the objects that deliver (durable/), never by a door.",
+      from: { path: "^worker/src/", pathNot: "^worker/src/(integrations|manage|durable)/" },
+      to: { path: "^worker/src/integrations/" },
+    },
+    {
       name: "durable-below-the-doors",
       severity: "error",
       from: { path: "^worker/src/durable/" },
@@ -119,12 +135,6 @@ module.exports = {
       severity: "error",
       from: { path: "^worker/src/", pathNot: "^worker/src/index\\.ts$" },
       to: { path: "^worker/src/(app|index)\\.ts$" },
-    },
-    {
-      name: "env-types-from-below",
-      severity: "error",
-      from: { path: "^worker/src/env\\.ts$" },
-      to: { path: "^worker/src/", pathNot: ["^worker/src/(domain|contract|lib)/"] },
     },
     {
       name: "widget-api-and-strings-at-the-bottom",

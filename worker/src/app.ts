@@ -1,5 +1,5 @@
 import { notFound, onError } from "./lib/problem";
-import { createRouter } from "./lib/openapi";
+import { createRouter } from "./routes/router";
 import { httpsOnly } from "./middleware/https";
 import { requestContext } from "./middleware/request-context";
 

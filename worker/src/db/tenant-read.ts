@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { LedgerRead } from "./catalog";
 import { snapshotFrom, snapshotStatements, SNAPSHOT_STATEMENTS } from "./catalog-snapshot";
-import type { Access, AppEnv } from "../env";
+import type { Access, AppEnv } from "./request-env";
 import { ApiError } from "../lib/errors";
 import { sendBatch } from "./send";
 import type { CatalogSnapshot } from "../domain/catalog";

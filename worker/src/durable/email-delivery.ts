@@ -1,7 +1,6 @@
 import { BusinessDrainer } from "./business-drainer";
-import { EmailMessage } from "cloudflare:email";
 import { nextAttemptAt } from "../domain/backoff";
-import { isPermanentSendError } from "../domain/email/send-errors";
+import { isPermanentSendError, sendMessage } from "../integrations/email";
 import { isoDateTime } from "../lib/time";
 import { attemptFailedStatement, claimEmailStatement, dueEmails, nextEmailDue, recipientDayCount, sentStatement, type EmailRow } from "../db/emails";
 import { ComposeError, composeEmail, type ComposedEmail } from "../mail/compose";
@@ -94,8 +93,7 @@ export class EmailDelivery extends BusinessDrainer {
     let providerId: string | null;
     try {
       message = await composeEmail(db, email, now);
-      const result = await this.env.EMAIL.send(new EmailMessage(message.from, message.to, message.raw));
-      providerId = result?.messageId ?? null;
+      providerId = await sendMessage(this.env.EMAIL, message);
     } catch (err) {
       const code = (err as { code?: unknown })?.code;
       const permanent = isPermanentSendError(err);

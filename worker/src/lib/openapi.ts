@@ -1,14 +1,13 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { Context, TypedResponse } from "hono";
-import type { AppEnv } from "../env";
+import type { Context, Env, TypedResponse } from "hono";
 import { ApiError } from "./errors";
 
 /**
  * A router whose failed validations all become the same 422 problem+json, listing each invalid
  * field. Every router of the app is made here, so no route formats its own validation errors.
  */
-export function createRouter() {
-  return new OpenAPIHono<AppEnv>({
+export function routerWithProblems<E extends Env>() {
+  return new OpenAPIHono<E>({
     defaultHook: (result) => {
       if (!result.success) {
         // An unknown field is named by its own path (zod reports the object holding it).

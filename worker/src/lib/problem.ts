@@ -1,15 +1,22 @@
-import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
-import type { AppEnv } from "../env";
 import { ApiError } from "./errors";
 
 const PROBLEM_BASE = "https://booking-platform.dev/problems/";
 
 /**
+ * What the error path needs of a request's context, whatever the app's environment: its URL and
+ * method, and its request id. Structural, so that lib/ needs nothing of env.ts (which sits above it).
+ */
+export interface ProblemContext {
+  req: { url: string; method: string };
+  get(key: "requestId"): unknown;
+}
+
+/**
  * Render an ApiError as RFC 9457 problem+json. The only place that formats an error: every door
  * (the APIs, the widget proxy, the pages) answers its errors through it.
  */
-export function problem(c: Context<AppEnv>, err: ApiError): Response {
+export function problem(c: ProblemContext, err: ApiError): Response {
   const body = {
     type: PROBLEM_BASE + err.code,
     title: err.title,
@@ -55,7 +62,7 @@ function headersOf(e: HTTPException): Record<string, string> {
 }
 
 /** Any thrown value as the ApiError its answer is made from; unexpected errors are logged and hidden. */
-export function toApiError(c: Context<AppEnv>, err: unknown): ApiError {
+export function toApiError(c: ProblemContext, err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof HTTPException) return fromHttpException(err);
   console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), error: String(err), stack: (err as Error)?.stack }));
@@ -63,8 +70,8 @@ export function toApiError(c: Context<AppEnv>, err: unknown): ApiError {
 }
 
 /** The app's error handler (app.onError): every thrown error as problem+json. */
-export const onError: ErrorHandler<AppEnv> = (err, c) => problem(c, toApiError(c, err));
+export const onError = (err: unknown, c: ProblemContext): Response => problem(c, toApiError(c, err));
 
 /** The app's not-found answer (app.notFound). */
-export const notFound: NotFoundHandler<AppEnv> = (c) =>
+export const notFound = (c: ProblemContext): Response =>
   problem(c, new ApiError(404, "not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}.`));

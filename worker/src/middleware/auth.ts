@@ -3,7 +3,7 @@ import { matchedRoutes } from "hono/route";
 import { problem } from "../lib/problem";
 import { parseConfig } from "../contract/config";
 import { keyAccessGuardStatement, keyNameStatement, keyRecordStatement, type KeyRecord } from "../db/businesses";
-import type { Access, AppEnv } from "../env";
+import type { Access, AppEnv } from "../db/request-env";
 import { ApiError } from "../lib/errors";
 import { readKey, sha256Hex, type KeyClaims, type KeyScope } from "../lib/keys";
 import { settleAccess } from "../db/tenant-read";

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../db/request-env";
 import { ApiError } from "../lib/errors";
 import { sha256Hex } from "../lib/keys";
 import { requestSender, settleAccess } from "../db/tenant-read";

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import { businessBySlug } from "../db/businesses";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../db/request-env";
 import { ApiError } from "../lib/errors";
 import { businessAccess } from "../db/tenant-read";
 import { isOriginAllowed, WIDGET_CORS } from "./cors";

@@ -1,6 +1,6 @@
 import { Scalar } from "@scalar/hono-api-reference";
 import { Hono } from "hono";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../db/request-env";
 import { ApiError } from "../lib/errors";
 
 /** Where the Worker serves Scalar's standalone bundle (copied into worker/public by `npm run build:docs`). */

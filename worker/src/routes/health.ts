@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { problemResponse } from "../contract/problem";
-import { createRouter } from "../lib/openapi";
+import { createRouter } from "./router";
 
 const Health = z.object({ status: z.literal("ok") }).openapi("Health");
 

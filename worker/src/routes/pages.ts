@@ -1,6 +1,6 @@
 import { Hono, type Context } from "hono";
 import { businessBySlug } from "../db/businesses";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../db/request-env";
 import { ApiError } from "../lib/errors";
 
 /**

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "@hono/zod-openapi";
 import { CatalogFile } from "../contract/catalog-file";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../db/request-env";
 
 /**
  * JSON Schemas of the files the service reads, generated from the same zod shapes that check

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { Actor } from "../../db/audit-log";
-import type { AppEnv } from "../../env";
+import type { AppEnv } from "../../db/request-env";
 
 /** Who makes a private API change: the API key, by its id and name (the name the audit log shows). */
 export function keyActor(c: Context<AppEnv>): Actor {

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { createRouter } from "../../lib/openapi";
+import { createRouter } from "../router";
 import { listAuditLog } from "../../manage/audit";
 import { problemResponse } from "../../contract/problem";
 import { authResponses, json } from "./openapi-parts";

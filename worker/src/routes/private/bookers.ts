@@ -6,13 +6,13 @@ import { personsWithDerivedByIds } from "../../db/persons";
 import { notFound } from "../../lib/errors";
 import { updateBooker } from "../../manage/bookers";
 import { keyActor } from "./actor";
-import { createRouter } from "../../lib/openapi";
+import { createRouter } from "../router";
 import { readTenant } from "../../db/tenant-read";
 import { authResponses, bodyResponses, uuidPath } from "./openapi-parts";
 import { uuidParam } from "./query";
 import { bookerView } from "./views";
 import type { Context } from "hono";
-import type { AppEnv } from "../../env";
+import type { AppEnv } from "../../db/request-env";
 import { dietsIn } from "../../domain/catalog";
 
 const tags = ["Bookers"];

@@ -8,11 +8,11 @@ import { bookerRow, bookingConditions, bookingLines, bookingRow, listBookings, t
 import { guestsOfBooking } from "../../db/guests";
 import { personsWithDerivedByIds } from "../../db/persons";
 import { readTenant } from "../../db/tenant-read";
-import type { AppEnv } from "../../env";
+import type { AppEnv } from "../../db/request-env";
 import { notFound } from "../../lib/errors";
 import { cancelBooking } from "../../manage/bookings";
 import { keyActor } from "./actor";
-import { createRouter } from "../../lib/openapi";
+import { createRouter } from "../router";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
 import { listParam, QueryReader, rangeParam, setPagingHeaders, uuidParam } from "./query";
 import type { Conditions } from "../../db/list-filters";

@@ -5,7 +5,7 @@ import { emailById, listEmails, type EmailRow } from "../../db/emails";
 import { notFound } from "../../lib/errors";
 import { resendEmail } from "../../manage/emails";
 import { keyActor } from "./actor";
-import { createRouter } from "../../lib/openapi";
+import { createRouter } from "../router";
 import { authResponses, bodyResponses, json } from "./openapi-parts";
 import { QueryReader, setPagingHeaders } from "./query";
 

@@ -1,4 +1,4 @@
-import { createRouter } from "../../lib/openapi";
+import { createRouter } from "../router";
 import { bookerRoutes } from "./bookers";
 import { bookingRoutes } from "./bookings";
 import { emailRoutes } from "./emails";

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../../env";
+import type { AppEnv } from "../../db/request-env";
 import { checkRefs as checkRefsIn, type Ref } from "../../manage/input";
 
 // The checks live with the changes in manage/ (the back office makes the same ones).

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { z } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import type { AppEnv } from "../../db/request-env";
 import { ApiError, type FieldError } from "../../lib/errors";
 import type { Range, Sort } from "../../db/list-filters";
 

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { problemResponse } from "../../contract/problem";
 import { AdminSettings, SettingsPatch } from "../../contract/settings";
-import { createRouter } from "../../lib/openapi";
+import { createRouter } from "../router";
 import { getSettings, updateSettings } from "../../manage/settings";
 import { keyActor } from "./actor";
 import { changeResponses } from "./catalog/parts";

@@ -13,7 +13,7 @@ import { getWebhook, listDeliveries, listWebhooks, type WebhookRow } from "../..
 import { notFound } from "../../lib/errors";
 import { createSubscription, deleteSubscription, enableSubscription, redeliverEvent } from "../../manage/webhooks";
 import { keyActor } from "./actor";
-import { createRouter } from "../../lib/openapi";
+import { createRouter } from "../router";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
 import { QueryReader, setPagingHeaders, uuidParam } from "./query";
 

@@ -7,7 +7,8 @@ import { availabilityCalendar, emptyLedger, ledgerWindow } from "../../domain/av
 import type { Product } from "../../domain/product";
 import { Memo } from "../../lib/memo";
 import { dateIn } from "../../lib/time";
-import { createRouter, jsonAnswer, jsonText, type JsonText } from "../../lib/openapi";
+import { createRouter } from "../router";
+import { jsonAnswer, jsonText, type JsonText } from "../../lib/openapi";
 import { readTenantLedger } from "../../db/tenant-read";
 import { dateWindow, mergeLists, productNotFound } from "./catalog-view";
 import { filterProducts, type CatalogSnapshot } from "../../domain/catalog";

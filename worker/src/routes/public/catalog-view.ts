@@ -4,7 +4,7 @@ import type { Product as ProductView } from "../../contract/catalog";
 import { chooseCurrency, displayPrice, type Currency, type CurrencyChoice } from "../../domain/money";
 import { lowestRate, type Rate } from "../../domain/pricing";
 import { MAX_NIGHTS, translated, type Product } from "../../domain/product";
-import type { AppEnv } from "../../env";
+import type { AppEnv } from "../../db/request-env";
 import { ApiError, invalid } from "../../lib/errors";
 import { addDays, daysBetween, isoDate } from "../../lib/time";
 import { readTenant } from "../../db/tenant-read";

@@ -4,7 +4,7 @@ import { PathId } from "../../contract/common";
 import { problemResponse } from "../../contract/problem";
 import { readTenant } from "../../db/tenant-read";
 import { invalid } from "../../lib/errors";
-import { createRouter } from "../../lib/openapi";
+import { createRouter } from "../router";
 import { contextOf, productNotFound } from "./catalog-view";
 
 const route = createRoute({

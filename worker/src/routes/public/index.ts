@@ -1,4 +1,4 @@
-import { createRouter } from "../../lib/openapi";
+import { createRouter } from "../router";
 import { availabilityRoutes } from "./availability";
 import { cartRoutes } from "./carts";
 import { deeplinkRoutes } from "./deeplink";

@@ -7,7 +7,7 @@ import { chooseCurrency, displayPrice, toMajor, type CurrencyChoice } from "../.
 import { quotePackages } from "../../domain/package-quote";
 import { priceFor } from "../../domain/pricing";
 import { isSession, type Product } from "../../domain/product";
-import { createRouter } from "../../lib/openapi";
+import { createRouter } from "../router";
 import { keyCheck } from "../../middleware/auth";
 import { invalid } from "../../lib/errors";
 import { readTenant } from "../../db/tenant-read";

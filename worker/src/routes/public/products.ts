@@ -3,7 +3,7 @@ import { LanguageOnlyQuery, Product, ProductListQuery } from "../../contract/cat
 import { PathId } from "../../contract/common";
 import { problemResponse } from "../../contract/problem";
 import { readTenant } from "../../db/tenant-read";
-import { createRouter } from "../../lib/openapi";
+import { createRouter } from "../router";
 import { answerLanguage, contextOf, productNotFound, productView } from "./catalog-view";
 import { filterProducts, pricingIn } from "../../domain/catalog";
 

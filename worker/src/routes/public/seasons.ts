@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { Season } from "../../contract/catalog";
 import { problemResponse } from "../../contract/problem";
 import { readTenant } from "../../db/tenant-read";
-import { createRouter } from "../../lib/openapi";
+import { createRouter } from "../router";
 
 const route = createRoute({
   method: "get",

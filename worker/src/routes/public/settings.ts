@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { problemResponse } from "../../contract/problem";
 import { Settings } from "../../contract/settings";
-import { createRouter } from "../../lib/openapi";
+import { createRouter } from "../router";
 import { readTenant } from "../../db/tenant-read";
 import { LanguageOnlyQuery } from "../../contract/catalog";
 import { invalid } from "../../lib/errors";

@@ -10,7 +10,7 @@ import type { Context } from "hono";
 import type { Child, FC } from "hono/jsx";
 import type { Actor } from "../../../db/audit-log";
 import type { Permission } from "../../../domain/staff";
-import type { AppEnv } from "../../../env";
+import type { AppEnv } from "../../../db/request-env";
 import { ApiError } from "../../../lib/errors";
 import { dateIn } from "../../../lib/time";
 import type { StaffSession } from "../../../manage/staff";

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { AdminLookup, AdminSeason, ArchivedQuery, LookupCreate, LookupPatch, PathIdParam, SeasonCreate, SeasonPatch, type LookupKind } from "../../../contract/catalog-write";
 import { problemResponse } from "../../../contract/problem";
-import { createRouter } from "../../../lib/openapi";
+import { createRouter } from "../../router";
 import { createLookup, createSeason, getLookup, getSeason, listLookups, listSeasons, updateLookup, updateSeason } from "../../../manage/catalog/lookups";
 import { json } from "../openapi-parts";
 import { changeResponses, keyActor, readResponses } from "./parts";

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { AdminProduct, InventoryPatch, InventoryQuery, InventoryView, PathIdParam, ProductCreate, ProductListQuery, ProductPatch } from "../../../contract/catalog-write";
 import { problemResponse } from "../../../contract/problem";
-import { createRouter } from "../../../lib/openapi";
+import { createRouter } from "../../router";
 import { getInventory, updateInventory } from "../../../manage/catalog/inventory";
 import { createProduct, getProduct, listProducts, updateProduct } from "../../../manage/catalog/products";
 import { json } from "../openapi-parts";

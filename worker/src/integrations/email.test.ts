@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isPermanentSendError } from "./send-errors";
+import { isPermanentSendError } from "./email";
 
 const failure = (code?: string) => Object.assign(new Error("refused"), code ? { code } : {});
 

@@ -1,18 +1,4 @@
-import type { CatalogSnapshot } from "./domain/catalog";
-
-// `Env`, the Worker's bindings and variables, is generated from wrangler.toml by `npm run types`
-// (worker/worker-configuration.d.ts; `npm test` checks it is current). This file adds what a
-// request carries.
-
-/** What a request knows once the door it came through has identified the business. */
-export interface Tenant {
-  businessId: number;
-  slug: string;
-  /** The API key's name (for logs) or "widget" for the edge proxy. */
-  actor: string;
-  /** Key id, or the client's address for the widget; the rate limit is kept per this. */
-  clientId: string;
-}
+import type { CatalogSnapshot } from "../domain/catalog";
 
 /**
  * How a request proves it may read a business, settled by ONE row that D1 returns together with
@@ -41,18 +27,3 @@ export interface Access {
    */
   fused?(db: D1Database, snap: CatalogSnapshot): Promise<{ statements: D1PreparedStatement[]; settle(results: D1Result[]): void }>;
 }
-
-export type AppEnv = {
-  Bindings: Env;
-  Variables: {
-    requestId: string;
-    tenant: Tenant;
-    now: Date;
-    /** Who may read what, settled by one D1 row (db/tenant-read.ts). */
-    access: Access;
-    /** The widget door's verdict on the request's Origin (middleware/widget.ts). */
-    originAllowed?: boolean;
-    /** The request's Idempotency-Key, once the middleware has claimed it (middleware/idempotency.ts). */
-    idempotencyKey?: string;
-  };
-};
