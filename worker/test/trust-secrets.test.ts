@@ -122,3 +122,18 @@ describe("a link's token", () => {
     expect((await browser().get(new URL(link).pathname)).status).toBe(200);
   });
 });
+
+describe("pages before a session", () => {
+  it("are never stored by a browser or a proxy: the invitation, the reset link, the sign-in with an address", async () => {
+    const invite = await inviteStaff(env.DB, { kind: "cli", id: "t", name: "t" }, DEMO_BUSINESS_ID, { email: staffEmail("cache"), role: "front_desk" }, new Date());
+    const { email } = await createStaff(DEMO_BUSINESS_ID, "front_desk");
+    await requestPasswordReset(env.DB, DEMO_BUSINESS_ID, "demo", { email, address: "198.51.100.170", origin: "http://127.0.0.1", language: "en" }, new Date());
+    const row = await env.DB.prepare("SELECT params FROM emails WHERE kind = 'staff_password_reset' AND recipient = ? ORDER BY created_at DESC").bind(email).first<{ params: string }>();
+    const resetPath = new URL(JSON.parse(row!.params).link).pathname;
+    for (const path of [`/admin/invite/${invite.token}`, resetPath, `/admin/demo/sign-in?email=${encodeURIComponent(email)}`, "/admin/demo/forgot", "/admin"]) {
+      const res = await browser().get(path);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("Cache-Control"), path).toBe("no-store");
+    }
+  });
+});

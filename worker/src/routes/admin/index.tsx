@@ -66,6 +66,13 @@ export function adminRoutes() {
   // Cross-site form posts are refused before anything runs: the browser's Origin (or
   // Sec-Fetch-Site) must be this origin. Signed-in forms also carry the session's token.
   admin.use("*", csrf());
+  // No page of the back office is kept by a browser or a proxy: signed-in pages hold guests' data,
+  // and those before a session hold an invitation's or a reset's token in their URL and form, or
+  // an e-mail address (sign-in?email=). Its stylesheet and script (/assets) set their own caching.
+  admin.use("*", async (c, next) => {
+    await next();
+    if (!c.req.path.startsWith("/admin/assets/") && !c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
+  });
 
   admin.route("/assets", adminAssets());
   mountAreas(admin, AREAS, staffSession());
