@@ -5,7 +5,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { inviteStaff, PAIR_ATTEMPTS, SIGN_IN_ALERT_AT } from "../src/manage/staff";
 import { browser, createStaff, PASSWORD, signedIn, staffEmail } from "./admin-fixtures";
-import { DEMO_BUSINESS_ID } from "./helpers";
+import { DEMO_BUSINESS_ID, fetchWorker } from "./helpers";
 import { mailStub } from "../src/db/emails";
 import { requestPasswordReset } from "../src/manage/password-reset";
 
@@ -135,5 +135,19 @@ describe("pages before a session", () => {
       expect(res.status, path).toBe(200);
       expect(res.headers.get("Cache-Control"), path).toBe("no-store");
     }
+  });
+});
+
+describe("a reset link asked for through a Host the service does not know", () => {
+  it("is not made from that Host: without PUBLIC_ORIGIN it is refused and no e-mail is written", async () => {
+    const { email } = await createStaff(DEMO_BUSINESS_ID, "front_desk");
+    const res = await fetchWorker("https://evil.example/admin/demo/forgot", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "https://evil.example", "CF-Connecting-IP": "198.51.100.180" },
+      body: new URLSearchParams({ email }).toString(),
+    });
+    expect(res.status).toBe(503);
+    expect(await res.text()).toContain("PUBLIC_ORIGIN");
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM emails WHERE recipient = ?").bind(email).first("n")).toBe(0);
   });
 });

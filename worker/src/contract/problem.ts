@@ -26,6 +26,7 @@ export const ErrorCode = z.enum([
   "capacity_below_used",
   "in_use",
   "internal_error",
+  "not_configured",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

@@ -2,11 +2,9 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../db/request-env";
 import { ApiError } from "../lib/errors";
 
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+import { isLoopbackHost } from "../lib/origin";
 
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK.has(hostname) || hostname.endsWith(".localhost") || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-}
+export { isLoopbackHost };
 
 /**
  * Refuses plain HTTP with a problem+json 403 (no redirect: an API client that sent a key over

@@ -5,6 +5,7 @@
  *   GET/POST /admin/:business/forgot          ask for a link by e-mail; always the same answer
  *   GET/POST /admin/:business/reset/:token    the link: set a new password (every session ends)
  */
+import { publicOrigin } from "../../../lib/origin";
 import { businessBySlug } from "../../../db/businesses";
 import { ApiError } from "../../../lib/errors";
 import { PASSWORD_MIN } from "../../../lib/password";
@@ -79,7 +80,7 @@ export const resetRoutes: AdminRoute[] = [
         c.env.DB,
         business.id,
         business.slug,
-        { email, address: visitorKey(c.req.raw, c.env), origin: new URL(c.req.url).origin, language: langOf(c) },
+        { email, address: visitorKey(c.req.raw, c.env), origin: publicOrigin(c.env.PUBLIC_ORIGIN, c.req.url), language: langOf(c) },
         c.get("now"),
       );
       // told after the answer: the answer takes the same time whether an e-mail was written or not

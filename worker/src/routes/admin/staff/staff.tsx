@@ -4,6 +4,7 @@
  * one-time link is shown to the owner to pass on: the e-mail issue will send the same link),
  * change a role, remove someone (their open sessions end at once).
  */
+import { publicOrigin } from "../../../lib/origin";
 import { ROLES, type Role } from "../../../domain/staff";
 import { listStaff } from "../../../db/staff";
 import { changeRole, invitePath, inviteStaff, removeStaff } from "../../../manage/staff";
@@ -113,7 +114,7 @@ export const staffPage = (c: AdminContext) => render(c);
 export async function staffInvite(c: AdminContext) {
   const form = (await readForm(c)).values();
   try {
-    const origin = new URL(c.req.url).origin;
+    const origin = publicOrigin(c.env.PUBLIC_ORIGIN, c.req.url);
     const invite = await inviteStaff(c.env.DB, staffActor(c), c.get("staff").business_id, { email: form.email ?? "", name: form.name, role: form.role ?? "" }, c.get("now"), undefined, {
       env: c.env,
       origin,
