@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { addToCart, cartBusiness, clock, count, customer, guest, smallPackage, stay } from "./carts-fixtures";
 import { callJson, createKey, DEMO_BUSINESS_ID } from "./helpers";
 import { inviteStaff } from "../src/manage/staff";
+import { createStaff, signedIn } from "./admin-fixtures";
 
 const RLO = "\u202e";
 const t = clock();
@@ -96,5 +97,26 @@ describe("a staff member's name", () => {
       extra: { errors: [{ path: "name" }] },
     });
     expect(await count("SELECT COUNT(*) AS n FROM staff_users WHERE email = ?", email)).toBe(0);
+  });
+});
+
+describe("the guests CSV", () => {
+  it("keeps a name with a `;` in one quoted cell whose every part is defused, for Excel set to either list separator", async () => {
+    const key = await createKey("public");
+    const start = "2027-05-01";
+    const added = await callJson("/api/pub/v2/bookings/add", {
+      key,
+      body: { currency: "EUR", guests: [{ first_name: "Max;=1+1;x", last_name: "@SUM(1)", gender: "m", birth_date: "1990-01-01", package: { id: 101, accommodation_id: 201, start_date: start, end_date: "2027-05-08" } }] },
+    });
+    expect(added.status).toBe(201);
+    expect((await callJson(`/api/pub/v2/carts/${added.body.cart_id}/checkout`, { key, body: { terms_accepted: true, customer: customer() } })).status).toBe(200);
+    const { email } = await createStaff(DEMO_BUSINESS_ID, "owner");
+    const owner = await signedIn("demo", email);
+    const csv = await (await owner.get(`/admin/demo/guests.csv?arrival_date_from=${start}&arrival_date_to=${start}`)).text();
+    const line = csv.split("\r\n").find((l) => l.includes("Max"))!;
+    expect(line).toContain(`,"Max;'=1+1;x",'@SUM(1),`);
+    // Split as a `;` reader would (outside quotes), no cell starts a formula.
+    const cells = line.match(/("([^"]|"")*"|[^;]*)(;|$)/g)!.map((c) => c.replace(/;$/, ""));
+    expect(cells.every((c) => !/^[=+\-@]/.test(c))).toBe(true);
   });
 });

@@ -6,6 +6,7 @@
  */
 import { ProductType } from "../../../contract/common";
 import type { PersonData } from "../../../domain/persons";
+import { csvField } from "../../../domain/csv";
 import { GUEST_SORTS, listGuestsFiltered, type GuestListFilter } from "../../../db/admin-lists";
 import type { GuestListRow } from "../../../db/guests";
 import { ApiError } from "../../../lib/errors";
@@ -197,12 +198,6 @@ const CSV_COLUMNS = [
   "nationality_code", "arrival_date", "departure_date", "checked_in_at", "checked_out_at",
 ] as const;
 
-/** A CSV field: quoted when it must be; a leading = + - @ is defused so a spreadsheet never runs it as a formula. */
-function csvField(value: unknown): string {
-  let text = value === null || value === undefined ? "" : String(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
 
 /** GET /guests.csv: every guest the filter matches (at most CSV_MAX_ROWS), the filter's order. */
 export async function guestsCsv(c: AdminContext) {
