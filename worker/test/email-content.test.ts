@@ -10,6 +10,7 @@ import { customer } from "./carts-fixtures";
 import { MAY_SAT } from "./catalog-fixtures";
 import { callJson, createKey, DEMO_BUSINESS_ID } from "./helpers";
 import { handedOver, mailHeader, mailSettled, outboxRows, textPart } from "./mail-fixtures";
+import { createStaff, signedIn } from "./admin-fixtures";
 
 const d = (n: number) => addDays(MAY_SAT, n);
 
@@ -103,5 +104,27 @@ describe("the owner's notification", () => {
     expect(text).not.toContain("Reply to this e-mail to reach");
     expect(text).toContain("A reply goes to the booker.");
     expect(attachment(owner, "text/calendar")).toBeNull();
+  });
+});
+
+describe("the legal name and address", () => {
+  it("are set by the owner in Settings and sign the next confirmation", async () => {
+    const { email } = await createStaff(DEMO_BUSINESS_ID, "owner");
+    const owner = await signedIn("demo", email);
+    const saved = await owner.post("/admin/demo/settings/email", {
+      email_from: "bookings@bluewave.example",
+      contact_email: "hello@bluewave.example",
+      contact_phone: "",
+      company_name: "Ondas Azuis Unipessoal Lda.",
+      company_address: "Largo dos Navegantes 3, 2655-319 Ericeira",
+      brand_color: "#0a5d7a",
+      notification_emails: "bookings@bluewave.example",
+    });
+    expect(saved.status).toBe(303);
+    const privateKey = await createKey("private");
+    const settings = await callJson("/private/settings", { key: privateKey });
+    expect(settings.body.data).toMatchObject({ company_name: "Ondas Azuis Unipessoal Lda.", company_address: "Largo dos Navegantes 3, 2655-319 Ericeira" });
+    const { confirmation } = await bookTheWeek();
+    expect(textPart(confirmation)).toContain("Ondas Azuis Unipessoal Lda. · Largo dos Navegantes 3, 2655-319 Ericeira");
   });
 });

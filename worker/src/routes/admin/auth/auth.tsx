@@ -194,7 +194,7 @@ export const doorRoutes: AdminRoute[] = [
     const password = form.get("password");
     const next = form.list("next").length ? form.get("next") : undefined;
     try {
-      const session = await signIn(c.env.DB, business.id, { email, password, address: clientAddress(c) }, c.get("now"));
+      const session = await signIn(c.env, business.id, { email, password, address: clientAddress(c) }, c.get("now"));
       writeSessionCookie(c, session);
       return c.redirect(safeNext(business.slug, next), 303);
     } catch (err) {

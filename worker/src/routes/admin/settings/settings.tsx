@@ -29,6 +29,9 @@ const LIMITS = [
   "max_guests_held_per_visitor",
   "max_hold_seconds_per_visitor",
   "rate_limit_per_minute",
+  "max_bookings_per_visitor_per_hour",
+  "max_bookings_per_visitor_per_day",
+  "max_emails_per_recipient_per_day",
 ] as const;
 
 /** A failed section: what the user sent, each error by its form field ("" for the form as a whole). */
@@ -82,6 +85,8 @@ export function valuesOf(s: SettingsView): Record<string, string> {
     email_from: s.email_from ?? "",
     contact_email: s.contact_email ?? "",
     contact_phone: s.contact_phone ?? "",
+    company_name: s.company_name ?? "",
+    company_address: s.company_address ?? "",
     brand_color: s.brand_color,
     notification_emails: s.notification_emails.join("\n"),
     currency_rows: String(s.currencies.length),
@@ -205,6 +210,8 @@ export function patchOf(section: SectionName, form: Record<string, string>, s: S
     case "limits": {
       const patch: Record<string, unknown> = {};
       for (const k of LIMITS) {
+        // A limit the form did not send (a form older than the limit) stays as it is.
+        if (form[k] === undefined) continue;
         fields.add(k);
         const v = numberOf(form[k]);
         patch[k] = v === undefined ? "" : v;
@@ -215,12 +222,15 @@ export function patchOf(section: SectionName, form: Record<string, string>, s: S
       fields.add("time_zone");
       return { patch: { time_zone: (form.time_zone ?? "").trim() }, fieldOf: byPath };
     case "email":
-      for (const k of ["email_from", "contact_email", "contact_phone", "brand_color", "notification_emails"]) fields.add(k);
+      for (const k of ["email_from", "contact_email", "contact_phone", "company_name", "company_address", "brand_color", "notification_emails"]) fields.add(k);
       return {
         patch: {
           email_from: orNull(form.email_from),
           contact_email: orNull(form.contact_email),
           contact_phone: orNull(form.contact_phone),
+          // Only what the form sent: a post of an older form leaves the legal name and address as they are.
+          ...(form.company_name === undefined ? {} : { company_name: form.company_name.trim() }),
+          ...(form.company_address === undefined ? {} : { company_address: orNull(form.company_address) }),
           brand_color: (form.brand_color ?? "").trim(),
           notification_emails: list(form.notification_emails, /[\s,;]+/),
         },
@@ -418,6 +428,8 @@ async function render(c: AdminContext, failed?: Failed) {
         <Field name="email_from" type="email" label={ts.emailFrom} value={ev.email_from} error={ee.email_from} hint={ts.emailFromHint} autocomplete="off" />
         <Field name="contact_email" type="email" label={ts.contactEmail} value={ev.contact_email} error={ee.contact_email} hint={ts.contactEmailHint} autocomplete="off" />
         <Field name="contact_phone" type="tel" label={ts.contactPhone} value={ev.contact_phone} error={ee.contact_phone} autocomplete="off" />
+        <Field name="company_name" label={ts.companyName} value={ev.company_name} error={ee.company_name} hint={ts.companyNameHint} autocomplete="organization" />
+        <TextArea name="company_address" label={ts.companyAddress} value={ev.company_address} error={ee.company_address} hint={ts.companyAddressHint} rows={3} />
         <Field name="brand_color" label={ts.brandColor} value={ev.brand_color} error={ee.brand_color} hint={ts.brandColorHint} autocomplete="off" />
         <TextArea name="notification_emails" label={ts.notificationEmails} value={ev.notification_emails} error={ee.notification_emails} hint={ts.notificationEmailsHint} rows={4} />
       </Section>
