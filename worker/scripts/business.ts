@@ -47,7 +47,8 @@ async function create(argv: string[]): Promise<void> {
     }),
   );
   console.log(`Created business "${title}" (slug ${slug}, id ${id}, currency ${currency}) in the ${target.remote ? "remote" : "local"} database.`);
-  console.log(`Next: npm run --silent keys -- create --business ${slug} --scope public --name <name>${target.remote ? " --remote" : ""}`);
+  // The first-run path: the business, its owner's invitation, the link; keys come later, from the back office or the keys CLI.
+  console.log(`Next, invite its owner and open the link it prints:\n  npm run --silent staff -- invite --business ${slug} --email <owner's e-mail> --role owner${target.remote ? " --remote --url <the service's origin>" : ""}`);
 }
 
 async function list(argv: string[]): Promise<void> {

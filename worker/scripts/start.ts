@@ -52,6 +52,7 @@ const u = server.url;
 console.log(`
 Booking platform is running on local D1 and Durable Objects (state in ${relative(process.cwd(), server.persistTo) || "."}).
 
+  Back office      ${u}/admin               (an owner's invitation: npm run --silent staff -- invite --business demo --email <you> --role owner)
   Public API v2    ${u}/api/pub/v2          (Authorization: Bearer <public key>)
   Private API      ${u}/private             (Authorization: Bearer <private key>)
   Widget demo      ${u}/demo

@@ -31,6 +31,8 @@ describe("business and keys CLIs against a running server", () => {
     const ran = await npmRun("business", ["create", "--slug", "cli-camp", "--title", "CLI Camp", "--currency", "gbp", ...at()]);
     assert.equal(ran.code, 0, ran.stderr);
     assert.match(ran.stdout, /Created business "CLI Camp" \(slug cli-camp, id \d+, currency GBP\)/);
+    // The first-run path is the owner's invitation, not keys.
+    assert.match(ran.stdout, /Next, invite its owner and open the link it prints:\n  npm run --silent staff -- invite --business cli-camp --email <owner's e-mail> --role owner/);
   });
 
   it("refuses a duplicate slug and an invalid one, changing nothing", async () => {

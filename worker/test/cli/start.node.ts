@@ -33,7 +33,7 @@ describe("npm start", () => {
     const url = `http://127.0.0.1:${port}`;
     const { child, exited, output } = await start(port);
     try {
-      for (const path of ["/api/pub/v2", "/private", "/demo", "/docs", "/openapi.json"]) assert.ok(output().includes(`${url}${path}`), `prints ${url}${path}`);
+      for (const path of ["/admin", "/api/pub/v2", "/private", "/demo", "/docs", "/openapi.json"]) assert.ok(output().includes(`${url}${path}`), `prints ${url}${path}`);
       // A fresh state: the demo business is made from its catalog file.
       assert.match(output(), /demo business: \d+ change\(s\) applied from worker\/seed\/demo\.catalog\.json/);
       assert.equal((await get(`${url}/healthz`)).status, 200);
