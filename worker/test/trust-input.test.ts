@@ -120,3 +120,19 @@ describe("the guests CSV", () => {
     expect(cells.every((c) => !/^[=+\-@]/.test(c))).toBe(true);
   });
 });
+
+describe("an allowed website copied from the address bar", () => {
+  it("with a trailing slash or capitals is stored as its origin, and the widget on it is served", async () => {
+    const { businessId } = await cartBusiness();
+    const key = await createKey("private", businessId);
+    const saved = await callJson("/private/settings", { key, method: "PATCH", body: { widget_origins: ["https://SurfCamp.example/", " https://dive.example "] } });
+    expect(saved.status).toBe(200);
+    expect(saved.body.data.widget_origins).toEqual(["https://surfcamp.example", "https://dive.example"]);
+    const { slug } = (await env.DB.prepare("SELECT slug FROM businesses WHERE id = ?").bind(businessId).first<{ slug: string }>())!;
+    const res = await callJson(`/widget/v1/${slug}/settings`, { headers: { Origin: "https://surfcamp.example" } });
+    expect(res.status).toBe(200);
+    // A path is still no origin.
+    const bad = await callJson("/private/settings", { key, method: "PATCH", body: { widget_origins: ["https://surfcamp.example/book"] } });
+    expect(bad.status).toBe(422);
+  });
+});

@@ -24,6 +24,18 @@ function storedProblems(s: SettingsEntity) {
   return readConfig(JSON.stringify(s.config)).problems;
 }
 
+/** "https://SurfCamp.example/" as the origin it names ("https://surfcamp.example"); anything with a path stays as sent, for the rules to refuse. */
+export function asOrigin(sent: string): string {
+  const text = sent.trim();
+  try {
+    const url = new URL(text);
+    if ((url.pathname === "/" || url.pathname === "") && !url.search && !url.hash && !url.username && /^[a-z][a-z0-9+.-]*:\/\/[^/?#]+\/?$/i.test(text)) return url.origin;
+  } catch {
+    /* not a URL: the rules say so */
+  }
+  return text;
+}
+
 export async function getSettings(db: D1Database, businessId: number): Promise<SettingsView> {
   const state = await readState(db, businessId);
   return view(state.businessId, state.slug, state.settings);
@@ -55,6 +67,8 @@ export async function updateSettings(store: Store, actor: Actor, businessId: num
     }
     const config: Record<string, unknown> = broken ? {} : { ...before.config };
     for (const f of sent) config[f] = (patch as Record<string, unknown>)[f];
+    // An origin as an owner copies it from the address bar ("https://surfcamp.example/") is that origin.
+    if (Array.isArray(config.widget_origins)) config.widget_origins = (config.widget_origins as string[]).map(asOrigin);
     const after: SettingsEntity = {
       title: patch.title ?? before.title,
       company_name: patch.company_name ?? before.company_name,
