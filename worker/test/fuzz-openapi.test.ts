@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { widgetRoutes } from "../src/routes/widget";
 import { unknownKeywords } from "./fuzz-schema";
 import { listOperations, mutatedRequest, validRequest, widgetOperations, type FuzzRequest, type Operation } from "./fuzz-requests";
 import { describeFailure, FUZZ_RUNS, FUZZ_SEED, judge, loadDocument, prepareFixture, send, undocumented, type Fixture } from "./fuzz-harness";
@@ -57,7 +58,7 @@ describe.each(operations.map((op) => [op.id, op] as const))("fuzz %s", (_id, op)
 });
 
 // The same handlers through the widget's door (origin allowed, no key), and its own two reads.
-describe.each(widgetOperations(operations).map((op) => [op.id, op] as const))("fuzz widget %s", (_id, op) => {
+describe.each(widgetOperations(operations, widgetRoutes().routes).map((op) => [op.id, op] as const))("fuzz widget %s", (_id, op) => {
   it("answers valid and hostile requests without a 5xx, errors as problem+json", async () => {
     await property(op, validRequest(doc, op, fx.hints), Math.max(1, Math.ceil(FUZZ_RUNS / 2)));
     await property(op, mutatedRequest(doc, op, fx.hints), FUZZ_RUNS);
