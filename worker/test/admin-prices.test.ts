@@ -30,6 +30,14 @@ const created = async (path: string, body: unknown) => {
 const ratesOf = async (id: number) => (await b.admin(`/catalog/products/${id}`)).body.data.rates;
 const quote = async (id: number, start: string, duration = 7) => (await b.pub(`/products/${id}/prices?start_date=${start}&pax=1&duration=${duration}`)).body.total_price;
 const seasonId = async (title: string) => ((await b.admin("/catalog/seasons?archived=all")).body.data as { id: number; title: string }[]).find((s) => s.title === title)!.id;
+/** A booking of the surf week for one guest from `start` (a Saturday) for seven nights, through the public API. */
+async function bookWeek(start: string) {
+  const cart = await callJson("/api/pub/v2/bookings/add", { key: b.publicKey, body: { currency: "EUR", guests: [guest(ids.week, start, weekdayAfter(6, 7, start))] } });
+  expect(cart.status, JSON.stringify(cart.body)).toBe(201);
+  const booking = await callJson(`/api/pub/v2/carts/${cart.body.cart_id}/checkout`, { key: b.publicKey, body: { terms_accepted: true, customer: customer() } });
+  expect(booking.status, JSON.stringify(booking.body)).toBe(200);
+  return booking;
+}
 /** The grid's cells as the page draws them, with the manager's edits on top. */
 async function gridForm(edits: Record<string, string>): Promise<Record<string, string>> {
   const html = await (await manager.get(`/admin/${b.slug}/prices`)).text();
@@ -178,17 +186,12 @@ describe("Prices", () => {
 
   it("never changes a booking made before a price change", async () => {
     const start = sat(`${Y}-10-03`);
-    const end = weekdayAfter(6, 7, start);
-    const cart = await callJson("/api/pub/v2/bookings/add", { key: b.publicKey, body: { currency: "EUR", guests: [guest(ids.week, start, end)] } });
-    expect(cart.status, JSON.stringify(cart.body)).toBe(201);
-    const booking = await callJson(`/api/pub/v2/carts/${cart.body.cart_id}/checkout`, { key: b.publicKey, body: { terms_accepted: true, customer: customer() } });
-    expect(booking.status, JSON.stringify(booking.body)).toBe(200);
+    const booking = await bookWeek(start);
     const totalOf = async () => (await b.admin(`/bookings/${booking.body.id}`)).body.data.total;
     expect(await totalOf()).toBe(350);
     expect((await manager.post(`/admin/${b.slug}/prices`, await gridForm({ [`rate_${ids.week}_base`]: "99" }))).status).toBe(303);
     expect(await quote(ids.week, start)).toBe(693);
     expect(await totalOf()).toBe(350);
-    ids.bookedStart = Date.parse(start);
   });
 });
 
@@ -238,7 +241,9 @@ describe("Inventory", () => {
   });
 
   it("refuses a capacity below what is booked (409), listing the dates and counts, and changes nothing", async () => {
-    const start = new Date(ids.bookedStart).toISOString().slice(0, 10);
+    // A week of its own, booked here: one guest on each of its nights.
+    const start = sat(`${Y}-11-07`);
+    await bookWeek(start);
     const before = await footprint(b.businessId);
     const url = `/admin/${b.slug}/catalog/products/${ids.week}/inventory`;
     const res = await manager.post(`${url}/capacity`, { from: start, to: weekdayAfter(1, 0, start), capacity: "0" });
