@@ -21,7 +21,7 @@ const DEMO_MARKERS = ["Blue Wave", "Surf & Yoga Week", "Ocean Dorm", "fixture."]
 
 beforeAll(async () => {
   fx = await prepareFixture(doc);
-  valid = validRequests(doc, fx);
+  valid = await validRequests(doc, fx);
   const foreign = await createBusiness("authz-foreign");
   keys.foreignPublic = await createKey("public", foreign);
   keys.foreignPrivate = await createKey("private", foreign);

@@ -17,7 +17,7 @@ const slow: string[] = [];
 
 beforeAll(async () => {
   fx = await prepareFixture(doc);
-  valid = validRequests(doc, fx);
+  valid = await validRequests(doc, fx);
 });
 
 afterAll(() => {

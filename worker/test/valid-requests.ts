@@ -26,7 +26,7 @@ export interface ValidRequests {
   widgetOwnReads: string[];
 }
 
-export function validRequests(doc: OpenApiDoc, fx: Fixture): ValidRequests {
+export async function validRequests(doc: OpenApiDoc, fx: Fixture): Promise<ValidRequests> {
   /** One request that the route would accept from its owner: demo objects in the path, valid query and body. */
   function ownerRequest(op: Operation): FuzzRequest {
     const path: Record<string, string> = {};
@@ -60,23 +60,27 @@ export function validRequests(doc: OpenApiDoc, fx: Fixture): ValidRequests {
     path, query, body: JSON.stringify(body), contentType: "application/json",
   });
 
-  /** POST through the door the matrix is testing (a cart is its client's: the key or the widget visitor). */
-  async function post(door: Door, path: string, body: unknown, auth?: Record<string, string>): Promise<any> {
+  /** POST (or `method`) through the door the matrix is testing (a cart is its client's: the key or the widget visitor). */
+  async function post(door: Door, path: string, body: unknown, auth?: Record<string, string>, method = "POST"): Promise<any> {
     const url = door === "widget" ? `/widget/v1/demo${path.slice("/api/pub/v2".length)}` : path;
     const headers = auth ?? (door === "widget" ? { Origin: WIDGET_ORIGIN } : { Authorization: `Bearer ${path.startsWith("/private") ? fx.privateKey : fx.publicKey}` });
-    const res = await fetchWorker(`${BASE}${url}`, { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetchWorker(`${BASE}${url}`, { method, headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) });
     const out = (await res.json()) as any;
-    if (res.status >= 300) throw new Error(`setup: POST ${url} answered ${res.status}: ${JSON.stringify(out).slice(0, 300)}`);
+    if (res.status >= 300) throw new Error(`setup: ${method} ${url} answered ${res.status}: ${JSON.stringify(out).slice(0, 300)}`);
     return out?.data ?? out;
   }
   let unique = 0;
   const sat = () => upcomingSaturdays(4)[3];
   /**
    * A stay for one guest: the demo's rooms (201 takes men only) over ten weeks no other fixture
-   * uses, in turn, so that the matrix's own carts and bookings never sell a room out.
+   * uses, in turn; on those weeks the package and the rooms have room for any number of runs
+   * (FUZZ_RUNS=200 too), set as the owner sets it, so requests built to be valid never sell out.
    */
   const ROOMS = [202, 203, 204, 205];
   const WEEKS = upcomingSaturdays(14).slice(4);
+  for (const id of [101, 301, ...ROOMS]) { // the package, its surf lessons, its rooms
+    await post("keyed", `/private/catalog/products/${id}/inventory`, { from: WEEKS[0], to: addDaysIso(WEEKS[WEEKS.length - 1], 7), capacity: 1_000_000 }, undefined, "PATCH");
+  }
   const stay = () => {
     const n = ++unique;
     const start = WEEKS[n % WEEKS.length];
