@@ -24,6 +24,8 @@ export interface ValidRequests {
   widgetRequest(op: Operation): Promise<FuzzRequest>;
   /** The widget's own reads this module builds a request for, by operation id. */
   widgetOwnReads: string[];
+  /** Room again on the stays' weeks (after other requests blocked or shrank them). */
+  makeRoom(): Promise<void>;
 }
 
 export async function validRequests(doc: OpenApiDoc, fx: Fixture): Promise<ValidRequests> {
@@ -78,9 +80,13 @@ export async function validRequests(doc: OpenApiDoc, fx: Fixture): Promise<Valid
    */
   const ROOMS = [202, 203, 204, 205];
   const WEEKS = upcomingSaturdays(14).slice(4);
-  for (const id of [101, 301, ...ROOMS]) { // the package, its surf lessons, its rooms
-    await post("keyed", `/private/catalog/products/${id}/inventory`, { from: WEEKS[0], to: addDaysIso(WEEKS[WEEKS.length - 1], 7), capacity: 1_000_000 }, undefined, "PATCH");
+  // Again before each property of the fuzzer: its own requests may block or shrink those dates.
+  async function makeRoom() {
+    for (const id of [101, 301, ...ROOMS]) { // the package, its surf lessons, its rooms
+      await post("keyed", `/private/catalog/products/${id}/inventory`, { from: WEEKS[0], to: addDaysIso(WEEKS[WEEKS.length - 1], 7), capacity: 1_000_000, blocked: false }, undefined, "PATCH");
+    }
   }
+  await makeRoom();
   const stay = () => {
     const n = ++unique;
     const start = WEEKS[n % WEEKS.length];
@@ -168,5 +174,5 @@ export async function validRequests(doc: OpenApiDoc, fx: Fixture): Promise<Valid
     return req;
   }
 
-  return { ownerRequest, ownerRequestFor, widgetRequest, widgetOwnReads: Object.keys(WIDGET_OWN_READS) };
+  return { ownerRequest, ownerRequestFor, widgetRequest, widgetOwnReads: Object.keys(WIDGET_OWN_READS), makeRoom };
 }
