@@ -55,7 +55,10 @@ test.describe("a complete booking from the demo page", () => {
     await page.locator("booking-widget fieldset").filter({ hasText: "Softboard Rental" }).getByLabel(/Softboard Rental/).check();
     // the estimate follows the choices, and is what the cart will charge
     await expect(w(page, "[data-estimate]")).toHaveText(/^€[\d,]+\.\d\d$/);
-    await page.waitForTimeout(600);
+    // The estimate is asked for a moment after the last choice: read it once that answer is in
+    // (no request for the widget left in flight), not after a guessed delay.
+    await page.waitForLoadState("networkidle");
+    await page.evaluate(() => (document.querySelector("booking-widget") as unknown as { updateComplete: Promise<unknown> }).updateComplete);
     const estimate = await w(page, "[data-estimate]").textContent();
     // each extra says what it adds for this party (sessions × guests, tiers applied), not only its unit price
     await expect(yoga.locator("[data-extra-total]")).toHaveText(/^€[\d,]+\.\d\d for 2 guests$/);

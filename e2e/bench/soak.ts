@@ -137,14 +137,23 @@ const figures: Figures = {
   cut: 0, addsCut: 0, checkoutsCut: 0, answeredCarts: new Set(), answeredBookings: new Set(),
 };
 
+/** An answer read whole: the status and the body's text. */
+interface Answer {
+  status: number;
+  text: string;
+}
+
 /**
- * fetch, where a request cut or refused because of the crash (sent before the restarted server
- * answered) is status 0 for the caller; any other failure to get an answer is a violation.
+ * fetch and read the body, where a request cut or refused because of the crash (sent before the
+ * restarted server answered) is null for the caller: a refused connection, a request cut in
+ * flight, and an answer whose body the SIGKILL cut while it was read (undici's "terminated") are
+ * the same thing to a buyer. Any other failure to get a whole answer is a violation.
  */
-async function send(url: string, init: RequestInit, what: string): Promise<Response | null> {
+async function send(url: string, init: RequestInit, what: string): Promise<Answer | null> {
   const sent = Date.now();
   try {
-    return await fetch(url, init);
+    const res = await fetch(url, init);
+    return { status: res.status, text: await res.text() };
   } catch (err) {
     if (crash.began && (!crash.back || sent < crash.back)) {
       figures.cut++;
@@ -162,7 +171,7 @@ async function api(svc: BenchService, key: string, method: string, path: string,
     body: body ? JSON.stringify(body) : undefined,
   }, `${method} ${path}`);
   if (!res) return { status: 0, body: undefined as any };
-  const text = await res.text();
+  const { text } = res;
   let json: any;
   try {
     json = JSON.parse(text);
@@ -174,6 +183,18 @@ async function api(svc: BenchService, key: string, method: string, path: string,
   if (res.status === 503 && /worker restarted mid-request/i.test(text)) figures.restarts++;
   else if (res.status >= 500) figures.unexpected.push(`${method} ${path} → ${res.status} ${text.slice(0, 200)}`);
   return { status: res.status, body: json };
+}
+
+/**
+ * A task of the run (a buyer, the back office, the crash) whose own failure is one more violation
+ * rather than the end of the run: the soak ends by its verdicts, which are checked whatever happened.
+ */
+async function task(name: string, run: () => Promise<unknown>): Promise<void> {
+  try {
+    await run();
+  } catch (err) {
+    figures.unexpected.push(`${name} stopped: ${(err as Error).stack ?? err}`);
+  }
 }
 
 function party(weeks: string[], n: number) {
@@ -295,7 +316,7 @@ async function main() {
     })();
     const progress = setInterval(() => log(`${Math.round((until - Date.now()) / 1000)} s left: ${figures.adds} adds, ${figures.checkouts} checkouts, ${figures.soldOut} sold out, ${receiver.received.length} webhooks`), 15000);
     // The back office cancels a booking now and then: its units go back on sale to the buyers.
-    const cancels = (async () => {
+    const cancels = task("the back office", async () => {
       let n = 0;
       while (Date.now() < until) {
         await sleep(1500);
@@ -304,16 +325,16 @@ async function main() {
         const id = ids[(n * 7) % ids.length];
         const res = await send(`${svc.url}/private/bookings/${id}/cancel`, { method: "POST", headers: { authorization: `Bearer ${privateKey}` } }, `POST /private/bookings/${id}/cancel`);
         if (!res) continue;
-        const text = await res.text();
+        const { text } = res;
         if (res.status < 300) {
           figures.bookingIds.delete(id);
           figures.cancels++;
         } else if (res.status >= 500) figures.unexpected.push(`POST /private/bookings/${id}/cancel → ${res.status} ${text.slice(0, 200)}`);
         n++;
       }
-    })();
+    });
     // Halfway: the server crashes and is started again on the same state.
-    const crashed = (async () => {
+    const crashed = task("the crash and restart", async () => {
       if (!CRASH) return;
       await sleep((SECONDS * 1000) / 2);
       log("crash: killing the server's process group (SIGKILL) and starting it again on the same state ...");
@@ -321,8 +342,8 @@ async function main() {
       await svc.crashAndRestart();
       crash.back = Date.now();
       log(`crash: the server answers again after ${crash.back - crash.began} ms`);
-    })();
-    await Promise.all(Array.from({ length: BUYERS }, (_, i) => buyer(svc, svc.publicKeys[i % svc.publicKeys.length], weeks, until, i + 1)));
+    });
+    await Promise.all(Array.from({ length: BUYERS }, (_, i) => task(`buyer ${i + 1}`, () => buyer(svc, svc.publicKeys[i % svc.publicKeys.length], weeks, until, i + 1))));
     await cancels;
     await crashed;
     clearInterval(progress);
@@ -457,7 +478,8 @@ async function main() {
     if (pending.length > 20) violations.push(`… and ${pending.length - 20} more undelivered events`);
     const invalid = receiver.received.filter((r) => !r.valid);
     for (const r of invalid.slice(0, 10)) violations.push(`delivery ${r.id} (${r.event}) invalid: ${r.why}`);
-    for (const u of figures.unexpected.slice(0, 10)) violations.push(`5xx: ${u}`);
+    for (const u of figures.unexpected.slice(0, 10)) violations.push(`unexpected: ${u}`);
+    if (figures.unexpected.length > 10) violations.push(`… and ${figures.unexpected.length - 10} more unexpected answers`);
 
     const [[attempts]] = await d1Query<{ failed: number; delivered: number }>(target, [{
       sql: "SELECT SUM(status = 'failed') AS failed, SUM(status = 'delivered') AS delivered FROM webhook_deliveries WHERE webhook_id = ?",

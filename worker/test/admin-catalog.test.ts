@@ -63,8 +63,13 @@ beforeAll(async () => {
   desk = await signedIn(b.slug, (await createStaff(b.businessId, "front_desk")).email);
 });
 
-describe("lookups", () => {
-  it("adds a location, a front-office category and accommodation types; renames one; refuses an empty title at its field", async () => {
+/**
+ * What the first two tests make through the forms, made once by whichever test needs it first:
+ * each test runs alone (`-t`) as well as after the others.
+ */
+let lookups: Promise<void> | undefined;
+const lookupsMade = () =>
+  (lookups ??= (async () => {
     expect((await post(owner, admin("/locations"), { title: "Peniche" })).status).toBe(303);
     expect((await post(owner, admin("/categories"), { title: "Surf camps", kind: "frontoffice" })).status).toBe(303);
     expect((await post(owner, admin("/categories"), { title: "Extras", kind: "backoffice" })).status).toBe(303);
@@ -75,38 +80,11 @@ describe("lookups", () => {
     ids.camps = await lookupId("categories", "Surf camps");
     ids.dormType = await lookupId("accommodation-types", "Dorm");
     ids.roomType = await lookupId("accommodation-types", "Rooom");
-
-    const renamed = await post(owner, admin(`/accommodation-types/${ids.roomType}`), { title: "Room", ref: "" });
-    expect(renamed.status).toBe(303);
-    const page = await (await owner.get(renamed.headers.get("Location")!)).text();
-    expect(page).toContain("Saved.");
-    expect(page).toContain('value="Room"');
-    expect((await b.admin(`/catalog/accommodation-types/${ids.roomType}`)).body.data.title).toBe("Room");
-    // The public settings show the diet as guests choose it.
-    const diets = (await b.pub("/settings")).body.diets ?? [];
-    expect(JSON.stringify(diets)).toContain("Vegan");
-
-    const before = await footprint(b.businessId);
-    const bad = await post(owner, admin(`/locations/${ids.location}`), { title: "   " });
-    expect(bad.status).toBe(422);
-    const html = await bad.text();
-    expect(html).toMatch(new RegExp(`id="f-${ids.location}-title-error" class="error">[^<]+<`));
-    expect(html).toContain('aria-invalid="true"');
-    expect(await footprint(b.businessId)).toEqual(before);
-    expect((await b.admin(`/catalog/locations/${ids.location}`)).body.data.title).toBe("Peniche");
-
-    // A category without a kind: the message at the kind... is impossible from the form (a select); a bad ref is not.
-    const badRef = await post(owner, admin("/categories"), { title: "Rentals", kind: "frontoffice", ref: "Not A Ref!" });
-    expect(badRef.status).toBe(422);
-    const refHtml = await badRef.text();
-    expect(refHtml).toContain('id="f-new-ref-error"');
-    expect(refHtml).toContain('value="Rentals"');
-    expect((await b.admin("/catalog/categories")).body.data.map((l: any) => l.title)).not.toContain("Rentals");
-  });
-});
-
-describe("products", () => {
-  it("makes an activity, a rental, two room types and a package with an option through the forms; guests see them through the public API", async () => {
+  })());
+let products: Promise<void> | undefined;
+const catalogMade = () =>
+  (products ??= (async () => {
+    await lookupsMade();
     ids.surf = createdId(await post(owner, admin("/products"), productForm("activity", "Surf lessons", [["capacity", "12"], ["location_id", String(ids.location)]])));
     ids.board = createdId(
       await post(owner, admin("/products"), productForm("rental", "Board rental", [["capacity", "15"], ["duration.is_flexible", "on"], ["duration.max", "14"]])),
@@ -183,6 +161,44 @@ describe("products", () => {
         ),
       ),
     );
+  })());
+
+describe("lookups", () => {
+  it("adds a location, a front-office category and accommodation types; renames one; refuses an empty title at its field", async () => {
+    await lookupsMade();
+
+    const renamed = await post(owner, admin(`/accommodation-types/${ids.roomType}`), { title: "Room", ref: "" });
+    expect(renamed.status).toBe(303);
+    const page = await (await owner.get(renamed.headers.get("Location")!)).text();
+    expect(page).toContain("Saved.");
+    expect(page).toContain('value="Room"');
+    expect((await b.admin(`/catalog/accommodation-types/${ids.roomType}`)).body.data.title).toBe("Room");
+    // The public settings show the diet as guests choose it.
+    const diets = (await b.pub("/settings")).body.diets ?? [];
+    expect(JSON.stringify(diets)).toContain("Vegan");
+
+    const before = await footprint(b.businessId);
+    const bad = await post(owner, admin(`/locations/${ids.location}`), { title: "   " });
+    expect(bad.status).toBe(422);
+    const html = await bad.text();
+    expect(html).toMatch(new RegExp(`id="f-${ids.location}-title-error" class="error">[^<]+<`));
+    expect(html).toContain('aria-invalid="true"');
+    expect(await footprint(b.businessId)).toEqual(before);
+    expect((await b.admin(`/catalog/locations/${ids.location}`)).body.data.title).toBe("Peniche");
+
+    // A category without a kind: the message at the kind... is impossible from the form (a select); a bad ref is not.
+    const badRef = await post(owner, admin("/categories"), { title: "Rentals", kind: "frontoffice", ref: "Not A Ref!" });
+    expect(badRef.status).toBe(422);
+    const refHtml = await badRef.text();
+    expect(refHtml).toContain('id="f-new-ref-error"');
+    expect(refHtml).toContain('value="Rentals"');
+    expect((await b.admin("/catalog/categories")).body.data.map((l: any) => l.title)).not.toContain("Rentals");
+  });
+});
+
+describe("products", () => {
+  it("makes an activity, a rental, two room types and a package with an option through the forms; guests see them through the public API", async () => {
+    await catalogMade();
 
     // The private API reads what the forms made.
     const dorm = (await b.admin(`/catalog/products/${ids.dorm}`)).body.data;
@@ -231,6 +247,7 @@ describe("products", () => {
   });
 
   it("refuses a bad form with 422: the message at the field, the values kept, nothing created", async () => {
+    await catalogMade();
     const before = await footprint(b.businessId);
     const bad = await post(owner, admin("/products"), productForm("activity", "Broken yoga", [["pax.min", "5"], ["pax.max", "2"], ["duration.max", "abc"]]));
     expect(bad.status).toBe(422);
@@ -264,6 +281,7 @@ describe("products", () => {
   });
 
   it("adds another item row without saving anything", async () => {
+    await catalogMade();
     const before = await footprint(b.businessId);
     const res = await post(owner, admin(`/products/${ids.week}`), [...productForm("package", "Surf week, renamed"), ["package.items.rows", "4"], ["_more", "items"]]);
     expect(res.status).toBe(200);
@@ -274,6 +292,7 @@ describe("products", () => {
   });
 
   it("changes a product, and shows a capacity below what is held as a 409 at the form, changing nothing", async () => {
+    await catalogMade();
     const edit = await post(manager, admin(`/products/${ids.surf}`), productForm("activity", "Surf lessons", [["capacity", "10"], ["description", "Two hours a day."]]));
     expect(edit.status).toBe(303);
     expect((await b.admin(`/catalog/products/${ids.surf}`)).body.data).toMatchObject({ capacity: 10, description: "Two hours a day.", location_id: null });
@@ -296,6 +315,7 @@ describe("products", () => {
   });
 
   it("archives a product (out of the public API, listed under Archived) and restores it; one a live package includes is refused with a 409", async () => {
+    await catalogMade();
     const refused = await post(owner, admin(`/products/${ids.surf}/archive`), {});
     expect(refused.status).toBe(409);
     expect(await refused.text()).toContain("Surf week");
@@ -323,6 +343,7 @@ describe("products", () => {
 
 describe("the front desk", () => {
   it("gets the 403 page for every catalog URL, GET or POST, and nothing changes", async () => {
+    await catalogMade();
     const before = await footprint(b.businessId);
     for (const path of ["", "?archived=true", "/products/new?type=activity", `/products/${ids.surf}`, "/locations", "/categories", "/accommodation-types", "/diets", "/levels"]) {
       const res = await desk.get(admin(path));

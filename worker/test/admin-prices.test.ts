@@ -30,6 +30,14 @@ const created = async (path: string, body: unknown) => {
 const ratesOf = async (id: number) => (await b.admin(`/catalog/products/${id}`)).body.data.rates;
 const quote = async (id: number, start: string, duration = 7) => (await b.pub(`/products/${id}/prices?start_date=${start}&pax=1&duration=${duration}`)).body.total_price;
 const seasonId = async (title: string) => ((await b.admin("/catalog/seasons?archived=all")).body.data as { id: number; title: string }[]).find((s) => s.title === title)!.id;
+/** A booking of the surf week for one guest from `start` (a Saturday) for seven nights, through the public API. */
+async function bookWeek(start: string) {
+  const cart = await callJson("/api/pub/v2/bookings/add", { key: b.publicKey, body: { currency: "EUR", guests: [guest(ids.week, start, weekdayAfter(6, 7, start))] } });
+  expect(cart.status, JSON.stringify(cart.body)).toBe(201);
+  const booking = await callJson(`/api/pub/v2/carts/${cart.body.cart_id}/checkout`, { key: b.publicKey, body: { terms_accepted: true, customer: customer() } });
+  expect(booking.status, JSON.stringify(booking.body)).toBe(200);
+  return booking;
+}
 /** The grid's cells as the page draws them, with the manager's edits on top. */
 async function gridForm(edits: Record<string, string>): Promise<Record<string, string>> {
   const html = await (await manager.get(`/admin/${b.slug}/prices`)).text();
@@ -56,11 +64,36 @@ beforeAll(async () => {
   desk = await signedIn(b.slug, (await createStaff(b.businessId, "front_desk")).email, "198.51.100.22");
 });
 
-describe("Seasons", () => {
-  it("are made through the form, with their date ranges and priority, as the public API then lists them", async () => {
+/**
+ * What the first Seasons test and the first Inventory test make through the forms, made once by
+ * whichever test needs it first: each test runs alone (`-t`) as well as after the others.
+ */
+let seasons: Promise<void> | undefined;
+const seasonsMade = () =>
+  (seasons ??= (async () => {
     const low = await manager.post(`/admin/${b.slug}/seasons`, { title: "Low season", priority: "0", seg_start_0: LOW.start, seg_end_0: LOW.end, seg_start_1: "", seg_end_1: "" });
     expect(low.status, await low.clone().text()).toBe(303);
     expect((await manager.post(`/admin/${b.slug}/seasons`, { title: "High season", priority: "1", seg_start_0: HIGH.start, seg_end_0: HIGH.end })).status).toBe(303);
+  })());
+let timeslots: Promise<void> | undefined;
+const timeslotsMade = () =>
+  (timeslots ??= (async () => {
+    const inv = `/admin/${b.slug}/catalog/products/${ids.yoga}/inventory`;
+    const res = await manager.post(`${inv}/timeslots`, {
+      ts_rows: "3",
+      ts_time_0: "18:00",
+      ts_capacity_0: "",
+      ts_time_1: "07:30",
+      ts_capacity_1: "4",
+      ts_days_1: "sat",
+      ts_time_2: "",
+    });
+    expect(res.status, await res.clone().text()).toBe(303);
+  })());
+
+describe("Seasons", () => {
+  it("are made through the form, with their date ranges and priority, as the public API then lists them", async () => {
+    await seasonsMade();
     const list = await (await manager.get(`/admin/${b.slug}/seasons?done=created`)).text();
     expect(list).toContain("Season created.");
     expect(list).toContain(`${HIGH.start} – ${HIGH.end}`);
@@ -72,6 +105,7 @@ describe("Seasons", () => {
   });
 
   it("shows a bad range at its field with the entered values kept, and changes nothing", async () => {
+    await seasonsMade();
     const id = await seasonId("High season");
     const before = await footprint(b.businessId);
     const bad = await manager.post(`/admin/${b.slug}/seasons/${id}`, { title: "High season", priority: "one", seg_start_0: HIGH.start, seg_end_0: HIGH.end, seg_start_1: `${Y}-12-31`, seg_end_1: "" });
@@ -87,6 +121,7 @@ describe("Seasons", () => {
   });
 
   it("are edited, archived and restored", async () => {
+    await seasonsMade();
     const id = await seasonId("High season");
     const edit = await (await manager.get(`/admin/${b.slug}/seasons/${id}`)).text();
     const segmentId = /name="seg_id_0" value="(\d+)"/.exec(edit)![1];
@@ -106,6 +141,7 @@ describe("Seasons", () => {
 
 describe("Prices", () => {
   it("is a grid of seasons by products, saved at once, and quoted to guests as set", async () => {
+    await seasonsMade();
     const [low, high] = [await seasonId("Low season"), await seasonId("High season")];
     page = await (await manager.get(`/admin/${b.slug}/prices`)).text();
     expect(page).toMatch(/<th scope="col" class="num">High season<small class="hint">priority 1<\/small><\/th><th scope="col" class="num">Low season/);
@@ -136,6 +172,7 @@ describe("Prices", () => {
   });
 
   it("empties a cell to drop its price, and changes how a row is charged", async () => {
+    await seasonsMade();
     const high = await seasonId("High season");
     const res = await manager.post(`/admin/${b.slug}/prices`, await gridForm({ [`rate_${ids.yoga}_${high}`]: "", [`charge_${ids.yoga}`]: "unit/hour" }));
     expect(res.status).toBe(303);
@@ -144,6 +181,7 @@ describe("Prices", () => {
   });
 
   it("shows a bad cell at the cell with its message and the entered values, 422, and saves nothing", async () => {
+    await seasonsMade();
     const low = await seasonId("Low season");
     const before = { footprint: await footprint(b.businessId), week: await ratesOf(ids.week), yoga: await ratesOf(ids.yoga) };
     const res = await manager.post(`/admin/${b.slug}/prices`, await gridForm({ [`rate_${ids.week}_${low}`]: "-5", [`rate_${ids.yoga}_base`]: "twelve", [`rate_${ids.week}_base`]: "51" }));
@@ -178,17 +216,12 @@ describe("Prices", () => {
 
   it("never changes a booking made before a price change", async () => {
     const start = sat(`${Y}-10-03`);
-    const end = weekdayAfter(6, 7, start);
-    const cart = await callJson("/api/pub/v2/bookings/add", { key: b.publicKey, body: { currency: "EUR", guests: [guest(ids.week, start, end)] } });
-    expect(cart.status, JSON.stringify(cart.body)).toBe(201);
-    const booking = await callJson(`/api/pub/v2/carts/${cart.body.cart_id}/checkout`, { key: b.publicKey, body: { terms_accepted: true, customer: customer() } });
-    expect(booking.status, JSON.stringify(booking.body)).toBe(200);
+    const booking = await bookWeek(start);
     const totalOf = async () => (await b.admin(`/bookings/${booking.body.id}`)).body.data.total;
     expect(await totalOf()).toBe(350);
     expect((await manager.post(`/admin/${b.slug}/prices`, await gridForm({ [`rate_${ids.week}_base`]: "99" }))).status).toBe(303);
     expect(await quote(ids.week, start)).toBe(693);
     expect(await totalOf()).toBe(350);
-    ids.bookedStart = Date.parse(start);
   });
 });
 
@@ -198,16 +231,7 @@ describe("Inventory", () => {
   it("sets weekly timeslots through the form, and the public availability sells them", async () => {
     const saturday = sat(`${Y}-02-01`);
     const monday = weekdayAfter(1, 0, saturday);
-    const res = await manager.post(`${inv()}/timeslots`, {
-      ts_rows: "3",
-      ts_time_0: "18:00",
-      ts_capacity_0: "",
-      ts_time_1: "07:30",
-      ts_capacity_1: "4",
-      ts_days_1: "sat",
-      ts_time_2: "",
-    });
-    expect(res.status, await res.clone().text()).toBe(303);
+    await timeslotsMade();
     const cal = (await b.pub(`/products/${ids.yoga}/availabilities?start_date=${saturday}&end_date=${monday}`)).body;
     expect(cal[saturday].timeslots).toEqual([
       { time: "07:30", available: 4, capacity: 4 },
@@ -223,6 +247,7 @@ describe("Inventory", () => {
   });
 
   it("blocks a date through the form, and the public availability shows it blocked", async () => {
+    await timeslotsMade(); // its two timeslots
     const day = sat(`${Y}-03-01`);
     expect((await b.pub(`/products/${ids.yoga}/availabilities?start_date=${day}&end_date=${day}`)).body[day].timeslots).toHaveLength(2);
     const res = await manager.post(`${inv()}/blocks?from=${day}&to=${day}`, { from: day, to: day, action: "block" });
@@ -238,7 +263,9 @@ describe("Inventory", () => {
   });
 
   it("refuses a capacity below what is booked (409), listing the dates and counts, and changes nothing", async () => {
-    const start = new Date(ids.bookedStart).toISOString().slice(0, 10);
+    // A week of its own, booked here: one guest on each of its nights.
+    const start = sat(`${Y}-11-07`);
+    await bookWeek(start);
     const before = await footprint(b.businessId);
     const url = `/admin/${b.slug}/catalog/products/${ids.week}/inventory`;
     const res = await manager.post(`${url}/capacity`, { from: start, to: weekdayAfter(1, 0, start), capacity: "0" });

@@ -406,6 +406,21 @@ describe("password reset", () => {
     expect((await setPassword(path, "just in time password", clock(59))).status).toBe(303);
   });
 
+  it("a used link spends the user's other links", async () => {
+    const b = await business();
+    // Two requests (a user who asked twice): two e-mails, two links, both good until one is used.
+    expect((await forgot(browser("203.0.113.71"), b.slug, b.manager.email)).status).toBe(200);
+    expect((await forgot(browser("203.0.113.72"), b.slug, b.manager.email)).status).toBe(200);
+    const [first, second] = (await resetMails(b.businessId)).map((m) => new URL(m.link!).pathname);
+    expect(first).not.toBe(second);
+    expect((await fetchWorker(new URL(first, BASE))).status).toBe(200);
+    expect((await setPassword(second, "the second link's password")).status).toBe(303);
+    // The older link, never used, is spent with it: nobody holding that e-mail can set another.
+    expect((await fetchWorker(new URL(first, BASE))).status).toBe(404);
+    expect((await setPassword(first, "the first link's password")).status).toBe(404);
+    expect((await browser("203.0.113.73").post(`/admin/${b.slug}/sign-in`, { email: b.manager.email, password: "the second link's password" })).status).toBe(303);
+  });
+
   it("is rate-limited per account like sign-in, whoever asks", async () => {
     const b = await business();
     const statuses: number[] = [];

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:test";
-import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { issueKey } from "../src/lib/keys";
 import { BASE, createBusiness, createKey, fetchWorker } from "./helpers";
-import { deref } from "./fuzz-schema";
+import { validRequests, type ValidRequests } from "./valid-requests";
 import { defaultAuth, loadDocument, prepareFixture, WIDGET_ORIGIN, type Fixture } from "./fuzz-harness";
-import { arbitraryFor, encodeQuery, listOperations, urlFor, type FuzzRequest, type Operation } from "./fuzz-requests";
+import { widgetRoutes } from "../src/routes/widget";
+import { listOperations, urlFor, widgetOperations, type FuzzRequest, type Operation } from "./fuzz-requests";
 
 // Authentication and isolation over every documented route, as docs/design.md states them:
 // 401 (with WWW-Authenticate: Bearer) for a missing, malformed, forged, unknown or revoked key;
@@ -13,12 +13,15 @@ import { arbitraryFor, encodeQuery, listOperations, urlFor, type FuzzRequest, ty
 // foreign key's lists never show the demo business's data.
 const doc = await loadDocument();
 const operations = listOperations(doc).filter((op) => op.door !== "open");
+// The document lists the keyed doors only; the widget door comes from the proxy itself (below).
 let fx: Fixture;
+let valid: ValidRequests;
 const keys: Record<string, string> = {};
 const DEMO_MARKERS = ["Blue Wave", "Surf & Yoga Week", "Ocean Dorm", "fixture."];
 
 beforeAll(async () => {
   fx = await prepareFixture(doc);
+  valid = await validRequests(doc, fx);
   const foreign = await createBusiness("authz-foreign");
   keys.foreignPublic = await createKey("public", foreign);
   keys.foreignPrivate = await createKey("private", foreign);
@@ -33,33 +36,6 @@ beforeAll(async () => {
   }
 });
 
-/** One request that the route would accept from its owner: demo objects in the path, valid query and body. */
-function ownerRequest(op: Operation): FuzzRequest {
-  const path: Record<string, string> = {};
-  for (const p of op.params.filter((p) => p.in === "path")) {
-    const hinted = fx.hints(op.path, p.name);
-    path[p.name] = String(hinted?.[0] ?? fc.sample(arbitraryFor(doc, p.schema, fx.hints, op.path, p.name), { seed: 7, numRuns: 1 })[0]);
-  }
-  const query: Record<string, unknown> = {};
-  for (const p of op.params.filter((p) => p.in === "query" && p.required)) {
-    query[p.name] = fx.hints(op.path, p.name)?.[0] ?? fc.sample(arbitraryFor(doc, p.schema, fx.hints, op.path, p.name), { seed: 7, numRuns: 1 })[0];
-  }
-  const body = op.body ? minimal(op.body.schema, op.path) : undefined;
-  return { path, query: encodeQuery(query), body: body === undefined ? undefined : JSON.stringify(body), contentType: body === undefined ? undefined : "application/json" };
-}
-
-/** The smallest value the schema allows: required fields only, so the key, not the body, decides. */
-function minimal(schema: any, opPath: string, name = ""): unknown {
-  const s = deref(doc, schema) as any;
-  if (s && typeof s === "object" && (s.type === "object" || s.properties) && !s.anyOf && !s.oneOf) {
-    const out: Record<string, unknown> = {};
-    for (const k of s.required ?? []) out[k] = minimal(s.properties?.[k] ?? {}, opPath, k);
-    return out;
-  }
-  if (s && s.type === "array") return Array.from({ length: s.minItems ?? 0 }, () => minimal(s.items ?? {}, opPath, name));
-  return fx.hints(opPath, name)?.[0] ?? fc.sample(arbitraryFor(doc, s, fx.hints, opPath, name), { seed: 7, numRuns: 1 })[0];
-}
-
 async function fetchAs(op: Operation, req: FuzzRequest, headers: Record<string, string>, origin = BASE) {
   const h = { ...headers };
   if (req.body !== undefined) h["Content-Type"] = "application/json";
@@ -72,6 +48,11 @@ async function fetchAs(op: Operation, req: FuzzRequest, headers: Record<string, 
     /* asserted below */
   }
   return { status: res.status, headers: res.headers, body, text };
+}
+
+/** No answer to anyone but the owner, error or not, carries the demo business's data. */
+function expectNoLeak(res: Awaited<ReturnType<typeof fetchAs>>) {
+  for (const marker of DEMO_MARKERS) expect(res.text, `${res.status} leaks "${marker}"`).not.toContain(marker);
 }
 
 function expectProblem(res: Awaited<ReturnType<typeof fetchAs>>, status: number, code?: string) {
@@ -97,56 +78,83 @@ describe.each(keyed.map((op) => [op.id, op] as const))("auth matrix %s", (_id, o
     ["a validly signed key with no record", () => ({ Authorization: `Bearer ${keys[`unknown_${scope}`]}` })],
     ["a revoked key", () => ({ Authorization: `Bearer ${keys[`revoked_${scope}`]}` })],
   ])("answers 401 with WWW-Authenticate to %s", async (_name, headers) => {
-    const res = await fetchAs(op, ownerRequest(op), headers());
+    const res = await fetchAs(op, valid.ownerRequest(op), headers());
     expectProblem(res, 401, "unauthorized");
     expect(res.headers.get("WWW-Authenticate")).toMatch(/^Bearer/);
   });
 
   it(`answers 403 to a ${other} key (wrong scope)`, async () => {
     const key = other === "public" ? fx.publicKey : fx.privateKey;
-    expectProblem(await fetchAs(op, ownerRequest(op), { Authorization: `Bearer ${key}` }), 403, "forbidden");
+    expectProblem(await fetchAs(op, valid.ownerRequest(op), { Authorization: `Bearer ${key}` }), 403, "forbidden");
   });
 
   it("refuses plain HTTP on a public host before anything else", async () => {
-    const res = await fetchAs(op, ownerRequest(op), defaultAuth(op, fx), "http://api.example.com");
+    const res = await fetchAs(op, valid.ownerRequest(op), defaultAuth(op, fx), "http://api.example.com");
     expectProblem(res, 403, "https_required");
   });
 
   const hasPathObject = op.params.some((p) => p.in === "path");
   it(
     hasPathObject
-      ? "answers 404 to another business's key for the demo business's object"
-      : "never shows the demo business's data to another business's key",
+      ? "answers 404 to another business's key for the demo business's object, which its owner reads or changes"
+      : "never shows the demo business's data to another business's key, and serves its owner",
     async () => {
+      const req = await valid.ownerRequestFor(op, "keyed");
       const key = scope === "public" ? keys.foreignPublic : keys.foreignPrivate;
-      const res = await fetchAs(op, ownerRequest(op), { Authorization: `Bearer ${key}` });
-      expect(res.status, res.text.slice(0, 300)).toBeLessThan(500);
-      if (hasPathObject && res.status === 422) {
-        // Validation before lookup is fine as long as the owner gets the very same answer (no oracle).
-        const owner = await fetchAs(op, ownerRequest(op), defaultAuth(op, fx));
-        expect(owner.status, `owner: ${owner.text.slice(0, 200)}; foreign: ${res.text.slice(0, 200)}`).toBe(422);
-      } else if (hasPathObject) expectProblem(res, 404, "not_found");
-      if (res.status < 300) for (const marker of DEMO_MARKERS) expect(res.text, `leaks "${marker}"`).not.toContain(marker);
+      const res = await fetchAs(op, req, { Authorization: `Bearer ${key}` });
+      expectNoLeak(res);
+      if (hasPathObject) expectProblem(res, 404, "not_found");
+      else expect(res.status, res.text.slice(0, 300)).toBeLessThan(500);
+      // The very request, from its owner, succeeds: the 404 above is the object's, not the request's.
+      const owner = await fetchAs(op, req, defaultAuth(op, fx));
+      expect(owner.status, `owner: ${owner.text.slice(0, 300)}`).toBeGreaterThanOrEqual(200);
+      expect(owner.status, `owner: ${owner.text.slice(0, 300)}`).toBeLessThan(300);
     },
   );
 });
 
-const widget = operations.filter((op) => op.door === "widget");
+// The widget's door, over what the widget proxy itself routes (its Hono route list): its own reads
+// and every public API operation behind its catch-all. No key: the business comes from the path
+// and the page's Origin is what the business allowed, or not.
+const widgetRouteList = widgetRoutes().routes;
+const publicOps = operations.filter((op) => op.door === "public");
+const widget = widgetOperations(operations, widgetRouteList);
 describe.each(widget.map((op) => [op.id, op] as const))("widget door %s", (_id, op) => {
-  it("answers 403 origin_not_allowed to an origin the business did not allow", async () => {
-    const res = await fetchAs(op, ownerRequest(op), { Origin: "https://evil.example" });
+  it("answers 403 origin_not_allowed to an origin the business did not allow, and serves the one it did", async () => {
+    const req = await valid.widgetRequest(op);
+    const res = await fetchAs(op, req, { Origin: "https://evil.example" });
     expectProblem(res, 403, "origin_not_allowed");
+    expectNoLeak(res);
+    // The very request from the allowed origin succeeds: the 403 above is the origin's doing.
+    const allowed = await fetchAs(op, req, { Origin: WIDGET_ORIGIN });
+    expect(allowed.status, `allowed origin: ${allowed.text.slice(0, 300)}`).toBeGreaterThanOrEqual(200);
+    expect(allowed.status, `allowed origin: ${allowed.text.slice(0, 300)}`).toBeLessThan(300);
   });
-  it("answers 404 for a business that does not exist", async () => {
-    const req = ownerRequest(op);
+  it("answers 404 for a business that does not exist, from any origin", async () => {
+    // No object needed: the business is looked up before anything else.
+    const req = valid.ownerRequest(op);
     req.path.business = "no-such-business";
-    expectProblem(await fetchAs(op, req, { Origin: WIDGET_ORIGIN }), 404);
+    for (const origin of [WIDGET_ORIGIN, "https://evil.example"]) {
+      const res = await fetchAs(op, req, { Origin: origin });
+      expectProblem(res, 404, "not_found");
+      expectNoLeak(res);
+    }
   });
 });
 
 describe("the matrix itself", () => {
   it("covers every keyed operation of the document", () => {
     expect(keyed.length).toBeGreaterThan(0);
-    expect(keyed.length + widget.length).toBe(operations.length);
+    expect(keyed.length).toBe(operations.length);
+  });
+  it("covers every operation of the widget proxy: its own reads and every public operation behind its catch-all", () => {
+    const ownReads = widgetRouteList.filter((r) => r.method !== "ALL");
+    expect(ownReads.map((r) => `${r.method} ${r.path}`).sort()).toEqual(["GET /widget/v1/:business/bootstrap", "GET /widget/v1/:business/calendar"]);
+    expect(publicOps.length).toBeGreaterThan(0);
+    expect(widget.length).toBe(ownReads.length + publicOps.length);
+    const ids = widget.map((w) => w.id);
+    for (const op of publicOps) expect(ids).toContain(op.id.replace("/api/pub/v2", "/widget/v1/{business}"));
+    // Every own read has a request its test builds on purpose (a product to show).
+    for (const r of ownReads) expect(valid.widgetOwnReads).toContain(`${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`);
   });
 });

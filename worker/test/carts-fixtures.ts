@@ -106,6 +106,13 @@ export function timerStub(businessId: number) {
   return cartTimerOf(env, businessId);
 }
 
+/**
+ * The grain of workerd's wall clock as two isolates read it: Date.now() moves only at I/O, so the
+ * test and a Durable Object may read instants a few ms apart for one moment. Not a tolerance for
+ * a slow machine: a bound taken around a call stays right however long the call takes.
+ */
+export const CLOCK_GRAIN_MS = 50;
+
 /** When the business's timer rings (wall clock ms), null when it is not set. */
 export async function timerAlarm(businessId: number): Promise<number | null> {
   return runInDurableObject(timerStub(businessId), (_object, state) => state.storage.getAlarm());

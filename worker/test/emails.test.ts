@@ -4,7 +4,7 @@
  * binding (read back from the .eml files it wrote, worker/test/mail-files.ts), retries, a crash
  * between the booking and the send, and never two e-mails for one event.
  */
-import { createExecutionContext, env, runDurableObjectAlarm, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, env, runDurableObjectAlarm, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import worker from "../src/index";
 import { mailStub } from "../src/db/emails";
@@ -169,6 +169,65 @@ describe("delivery", () => {
     [email] = await rows(b.businessId);
     expect(email).toMatchObject({ status: "sent", attempts: 1 });
     expect(await handedOver(email.message_id)).toHaveLength(1);
+  });
+});
+
+describe("failed", () => {
+  /** The business's Outbox page for one e-mail, as its owner sees it. */
+  async function outboxPage(businessId: number, id: string) {
+    const slug = (await env.DB.prepare("SELECT slug FROM businesses WHERE id = ?").bind(businessId).first<string>("slug"))!;
+    const owner = await signedIn(slug, (await createStaff(businessId, "owner")).email);
+    return (await owner.get(`/admin/${slug}/emails/${id}`)).text();
+  }
+
+  it("an e-mail whose every attempt fails is failed after its 10th, with the reason, in the API and the Outbox", async () => {
+    const b = await mailBusiness({ email_from: "mail@unverified.example", notification_emails: [] });
+    await book(b);
+    await settled(b.businessId);
+    let [email] = await rows(b.businessId);
+    for (let attempt = 2; attempt <= 10; attempt++) {
+      expect(email, `before attempt ${attempt}`).toMatchObject({ status: "retrying", attempts: attempt - 1 });
+      await alarmAt(b.businessId, new Date(Date.parse(email.next_attempt_at) + 1000));
+      [email] = await rows(b.businessId);
+    }
+    expect(email).toMatchObject({ status: "failed", attempts: 10, next_attempt_at: null });
+    expect(email.last_error).toContain("email from mail@unverified.example not allowed");
+    // no 11th: a later alarm hands nothing over
+    await alarmAt(b.businessId, new Date(Date.now() + 30 * 86_400_000));
+    expect((await rows(b.businessId))[0]).toMatchObject({ status: "failed", attempts: 10 });
+    expect(await handedOver(email.message_id)).toEqual([]);
+    const listed = await callJson("/private/emails?status=failed", { key: b.privateKey });
+    expect(listed.body.data).toEqual([expect.objectContaining({ id: email.id, status: "failed", last_error: email.last_error })]);
+    const page = await outboxPage(b.businessId, email.id);
+    expect(page).toContain('data-status="failed"');
+    expect(page).toContain("email from mail@unverified.example not allowed");
+  });
+
+  it("an error no retry mends fails the e-mail at its first attempt", async () => {
+    const b = await mailBusiness({ notification_emails: [] });
+    // Cloudflare's answer for a suppressed recipient, which the local binding cannot give: the
+    // delivery object's binding, for this business only, answers it (the real code path after it).
+    const stub = mailStub(env, b.businessId);
+    const inObject = runInDurableObject as unknown as (stub: unknown, fn: (instance: any) => Promise<void>) => Promise<void>;
+    let own: unknown;
+    await inObject(stub, async (delivery) => {
+      own = delivery.env;
+      const refusing = { send: async () => Promise.reject(Object.assign(new Error("recipient is on the suppression list"), { code: "E_RECIPIENT_SUPPRESSED" })) };
+      delivery.env = { ...delivery.env, EMAIL: refusing };
+    });
+    try {
+      await book(b);
+      await settled(b.businessId);
+    } finally {
+      await inObject(stub, async (delivery) => {
+        delivery.env = own;
+      });
+    }
+    const [email] = await rows(b.businessId);
+    expect(email).toMatchObject({ status: "failed", attempts: 1, next_attempt_at: null });
+    expect(email.last_error).toBe("E_RECIPIENT_SUPPRESSED: recipient is on the suppression list");
+    expect((await callJson(`/private/emails/${email.id}`, { key: b.privateKey })).body.data).toMatchObject({ status: "failed", last_error: email.last_error });
+    expect(await outboxPage(b.businessId, email.id)).toContain('data-status="failed"');
   });
 });
 

@@ -39,7 +39,7 @@ export interface Fixture {
 export async function prepareFixture(doc: OpenApiDoc): Promise<Fixture> {
   await env.DB.prepare(
     `UPDATE businesses SET config = json_set(config, '$.rate_limit_per_minute', 100000, '$.max_open_carts_per_client', 1000,
-       '$.max_extensions_per_cart', 100) WHERE id = ?`,
+       '$.max_extensions_per_cart', 100, '$.max_guests_held_per_visitor', 1000) WHERE id = ?`,
   ).bind(DEMO_BUSINESS_ID).run();
   const publicKey = await createKey("public");
   const privateKey = await createKey("private");

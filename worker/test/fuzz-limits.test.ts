@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { widgetRoutes } from "../src/routes/widget";
 import { listOperations, widgetOperations, type FuzzRequest, type Operation } from "./fuzz-requests";
 import { describeFailure, judge, loadDocument, prepareFixture, send, type Fixture } from "./fuzz-harness";
 
@@ -9,7 +10,7 @@ import { describeFailure, judge, loadDocument, prepareFixture, send, type Fixtur
 // must be served or refused as a 4xx problem+json, never a 5xx. Deterministic, so that a 500
 // cannot come back unnoticed between seeds.
 const doc = await loadDocument();
-const reads = [...listOperations(doc), ...widgetOperations(listOperations(doc))].filter((op) => op.method === "GET" && op.params.some((p) => p.in === "query"));
+const reads = [...listOperations(doc), ...widgetOperations(listOperations(doc), widgetRoutes().routes)].filter((op) => op.method === "GET" && op.params.some((p) => p.in === "query"));
 let fx: Fixture;
 
 beforeAll(async () => {

@@ -71,29 +71,49 @@ export function listOperations(doc: OpenApiDoc): Operation[] {
   return ops;
 }
 
+/** A route as Hono lists it (`app.routes`): the widget proxy's own list, from widgetRoutes(). */
+export interface RouteEntry {
+  method: string;
+  path: string;
+}
+
+const WIDGET_PREFIX = "/widget/v1/:business";
+
 /**
- * The widget proxy runs the public API's handlers under /widget/v1/{business}: the same
- * operations through the other door, plus its own two reads (bootstrap and calendar), which
- * /openapi.json does not list (they are the widget's, not integrators').
+ * The widget proxy's operations, from its own route list (widgetRoutes().routes): each route it
+ * answers itself for one method (bootstrap and calendar, which /openapi.json does not list: they
+ * are the widget's, not integrators'), and, behind its catch-all, every public API operation of
+ * the document under /widget/v1/{business}. Throws when the list has no catch-all, or a route
+ * outside /widget/v1/:business: then this mapping no longer says what the proxy serves.
  */
-export function widgetOperations(ops: Operation[]): Operation[] {
+export function widgetOperations(ops: Operation[], routes: RouteEntry[]): Operation[] {
   const business: Param = { name: "business", in: "path", required: true, schema: { type: "string" } };
+  for (const r of routes) if (!r.path.startsWith(WIDGET_PREFIX)) throw new Error(`widget route outside ${WIDGET_PREFIX}: ${r.method} ${r.path}`);
+  if (!routes.some((r) => r.method === "ALL" && r.path === `${WIDGET_PREFIX}/*`)) throw new Error("the widget proxy has no catch-all to the public API");
   const mirrored = ops
     .filter((op) => op.door === "public")
     .map((op) => {
       const path = `/widget/v1/{business}${op.path.slice("/api/pub/v2".length)}`;
       return { ...op, path, id: `${op.method} ${path}`, params: [business, ...op.params], door: "widget" as const };
     });
-  const q = (name: string, schema: Record<string, unknown>): Param => ({ name, in: "query", required: false, schema });
-  const own = (path: string, params: Param[]): Operation => ({
-    method: "GET", path, id: `GET ${path}`, params: [business, ...params], responses: { 200: { description: "widget data" }, 422: { description: "invalid query" } }, door: "widget",
-  });
-  return [
-    ...mirrored,
-    own("/widget/v1/{business}/bootstrap", [q("product", { type: "integer", minimum: 1 }), q("start_date", { type: "string", format: "date" }), q("duration", { type: "integer", minimum: 1 }), q("language", { type: "string" }), q("currency", { type: "string" })]),
-    own("/widget/v1/{business}/calendar", [q("product", { type: "integer", minimum: 1 }), q("from", { type: "string", format: "date" }), q("to", { type: "string", format: "date" }), q("duration", { type: "integer", minimum: 1 }), q("currency", { type: "string" })]),
-  ];
+  const own = routes
+    .filter((r) => r.method !== "ALL")
+    .map((r): Operation => {
+      const path = r.path.replace(/:(\w+)/g, "{$1}");
+      return {
+        method: r.method, path, id: `${r.method} ${path}`, params: [business, ...(WIDGET_QUERIES[r.path.slice(WIDGET_PREFIX.length)] ?? [])],
+        responses: { 200: { description: "widget data" }, 422: { description: "invalid query" } }, door: "widget",
+      };
+    });
+  return [...mirrored, ...own];
 }
+
+const q = (name: string, schema: Record<string, unknown>): Param => ({ name, in: "query", required: false, schema });
+/** The query parameters of the widget's own reads (routes/widget.ts, readQuery). */
+const WIDGET_QUERIES: Record<string, Param[]> = {
+  "/bootstrap": [q("product", { type: "integer", minimum: 1 }), q("start_date", { type: "string", format: "date" }), q("duration", { type: "integer", minimum: 1 }), q("language", { type: "string" }), q("currency", { type: "string" })],
+  "/calendar": [q("product", { type: "integer", minimum: 1 }), q("from", { type: "string", format: "date" }), q("to", { type: "string", format: "date" }), q("duration", { type: "integer", minimum: 1 }), q("currency", { type: "string" })],
+};
 
 /** Values known to exist (the demo business and objects created before the run), by name. */
 export type Hints = (opPath: string, name: string) => unknown[] | undefined;
