@@ -4,7 +4,8 @@
  * the product titles a booking's page names its lines by.
  */
 import { bookingSearchCondition, listBookings, type BookingRow } from "./bookings";
-import type { GuestListRow } from "./guests";
+import { GUEST_SORT_FIELDS, listGuestsStatements, type GuestFilter, type GuestListRow, type GuestSortField } from "./guests";
+import type { Range } from "./list-filters";
 
 /** A filter on a date or datetime column: from..to, either end open (both included). */
 export interface DateRange {
@@ -113,110 +114,50 @@ export interface GuestListFilter {
   transfer_dates?: DateRange;
 }
 
-/** The orders a guest list can be sorted by. */
-export const GUEST_SORTS = {
-  "booking_related_data.arrival_date": "g.arrival_date",
-  "booking_related_data.departure_date": "g.departure_date",
-  "booking_related_data.check_in_at": "g.check_in_at",
-  "booking_related_data.check_out_at": "g.check_out_at",
-  "booking_related_data.checked_in_at": "g.checked_in_at",
-  "booking_related_data.checked_out_at": "g.checked_out_at",
-  "person.gender": "json_extract(g.person_snapshot, '$.gender')",
-} as const;
-export type GuestSort = { by: keyof typeof GUEST_SORTS; desc: boolean };
+/** The orders a guest list can be sorted by: the private API's (db/guests.ts). */
+export const GUEST_SORTS = Object.fromEntries(GUEST_SORT_FIELDS.map((f) => [f, f])) as Record<GuestSortField, GuestSortField>;
+export type GuestSort = { by: GuestSortField; desc: boolean };
 
-// A guest's effective arrival and departure, kept on the guest by triggers (migration 0060).
-const ARRIVAL = "g.arrives_on";
-const DEPARTURE = "g.departs_on";
-const ON_SITE_FROM = `COALESCE(g.checked_in_at, g.check_in_at, ${ARRIVAL} || 'T00:00:00Z')`;
-const ON_SITE_TO = `COALESCE(g.checked_out_at, g.check_out_at, ${DEPARTURE} || 'T23:59:59Z')`;
+const range = (r: DateRange | Presence | undefined): Range | undefined =>
+  r === undefined ? undefined : r === "null" || r === "notnull" ? { kind: r } : { kind: "range", from: r.from, to: r.to };
 
-/** The SQL of a guest filter: conditions on the guest `g` and its booking `b`. */
-function guestConditions(f: GuestListFilter): { where: string[]; params: (string | number)[] } {
-  const where: string[] = [];
-  const params: (string | number)[] = [];
-  const inList = (expr: string, values: readonly (string | number)[] | undefined) => {
-    if (!values) return;
-    where.push(`${expr} IN (SELECT value FROM json_each(?))`);
-    params.push(JSON.stringify(values));
+/**
+ * The screen's filter as the private API's (db/guests.ts GuestFilter): one filter, one SQL for
+ * both, so the Guests screen and its CSV list exactly what GET /private/guests lists.
+ */
+export function asGuestFilter(f: GuestListFilter, sort: GuestSort[]): GuestFilter {
+  return {
+    // agreements and product variants are not recorded here: filtering by them matches nothing
+    matchesNothing: f.agreement_id !== undefined || f.booking_product_variant_id !== undefined ? true : undefined,
+    arrivalLocationIds: f.arrival_location_id,
+    departureLocationIds: f.departure_location_id,
+    arrives: range(f.arrives_at),
+    departs: range(f.departs_at),
+    bookingCreatedAt: range(f.booking_created_at),
+    bookingUpdatedAt: range(f.booking_updated_at),
+    bookingStartDate: range(f.booking_start_date),
+    bookingEndDate: range(f.booking_end_date),
+    bookingIds: f.booking_id,
+    bookingLocationIds: f.booking_location_id,
+    productIds: f.booking_product_id,
+    productTypes: f.booking_product_type,
+    referenceNumber: f.booking_reference_number,
+    referenceYear: f.booking_reference_year,
+    bookingStatuses: f.booking_status,
+    checkInAt: range(f.check_in_at),
+    checkOutAt: range(f.check_out_at),
+    checkedInAt: range(f.checked_in_at),
+    checkedOutAt: range(f.checked_out_at),
+    customFields: f.custom_fields,
+    dietIds: f.diet_id,
+    oddArrival: f.is_odd_arrival,
+    oddDeparture: f.is_odd_departure,
+    onSite: f.on_site_at,
+    transferDates: f.transfer_dates,
+    sort: sort.map((s) => ({ field: s.by, desc: s.desc })),
   };
-  const range = (expr: string, r: DateRange | Presence | undefined) => {
-    if (r === undefined) return;
-    if (r === "null" || r === "notnull") {
-      where.push(`${expr} IS ${r === "notnull" ? "NOT " : ""}NULL`);
-      return;
-    }
-    if (r.from !== undefined) {
-      where.push(`${expr} >= ?`);
-      params.push(r.from);
-    }
-    if (r.to !== undefined) {
-      where.push(`${expr} <= ?`);
-      params.push(r.to);
-    }
-  };
-  const onLines = (column: string, values: readonly (string | number)[] | undefined) => {
-    if (!values) return;
-    where.push(`EXISTS (SELECT 1 FROM booking_lines bl WHERE bl.booking_id = b.id AND ${column} IN (SELECT value FROM json_each(?)))`);
-    params.push(JSON.stringify(values));
-  };
-  if (f.agreement_id) where.push("0"); // no agreements are recorded
-  inList("g.arrival_location_id", f.arrival_location_id);
-  inList("g.departure_location_id", f.departure_location_id);
-  range(ARRIVAL, f.arrives_at);
-  range(DEPARTURE, f.departs_at);
-  range("b.created_at", f.booking_created_at);
-  range("b.updated_at", f.booking_updated_at);
-  range("b.start_date", f.booking_start_date);
-  range("b.end_date", f.booking_end_date);
-  inList("g.booking_id", f.booking_id);
-  inList("b.location_id", f.booking_location_id);
-  onLines("bl.product_id", f.booking_product_id);
-  onLines("bl.product_type", f.booking_product_type);
-  if (f.booking_product_variant_id) where.push("0"); // products have no variants here
-  if (f.booking_reference_number !== undefined) {
-    where.push("b.reference_number = ?");
-    params.push(f.booking_reference_number);
-  }
-  if (f.booking_reference_year !== undefined) {
-    where.push("b.reference_year = ?");
-    params.push(f.booking_reference_year);
-  }
-  inList("b.status", f.booking_status);
-  range("g.check_in_at", f.check_in_at);
-  range("g.check_out_at", f.check_out_at);
-  range("g.checked_in_at", f.checked_in_at);
-  range("g.checked_out_at", f.checked_out_at);
-  if (f.custom_fields) {
-    // ONE condition over ONE parameter however many keys: a condition per key met D1's limits
-    where.push(`NOT EXISTS (SELECT 1 FROM json_each(?) f WHERE json_extract(g.person_snapshot, '$.custom_fields."' || f.key || '"') IS NOT f.value)`);
-    params.push(JSON.stringify(f.custom_fields));
-  }
-  inList("json_extract(g.person_snapshot, '$.diet_id')", f.diet_id);
-  if (f.is_odd_arrival !== undefined) where.push(`g.odd_arrival_date IS ${f.is_odd_arrival ? "NOT " : ""}NULL`);
-  if (f.is_odd_departure !== undefined) where.push(`g.odd_departure_date IS ${f.is_odd_departure ? "NOT " : ""}NULL`);
-  if (f.on_site_at) {
-    where.push("b.status = 'confirmed'");
-    if (f.on_site_at.to !== undefined) {
-      where.push(`${ON_SITE_FROM} <= ?`);
-      params.push(f.on_site_at.to);
-    }
-    if (f.on_site_at.from !== undefined) {
-      where.push(`${ON_SITE_TO} >= ?`);
-      params.push(f.on_site_at.from);
-    }
-  }
-  if (f.transfer_dates) {
-    const { from, to } = f.transfer_dates;
-    const between = (expr: string) => [from !== undefined ? `${expr} >= ?` : "", to !== undefined ? `${expr} <= ?` : ""].filter(Boolean).join(" AND ");
-    const bounds = [from, to].filter((v): v is string => v !== undefined);
-    where.push(`((${between(ARRIVAL)}) OR (${between(DEPARTURE)}))`);
-    params.push(...bounds, ...bounds);
-  }
-  return { where, params };
 }
 
-/** One page of the business's guests that match (with their booking's reference and status), and the count of all. */
 export async function listGuestsFiltered(
   db: D1Database,
   businessId: number,
@@ -224,24 +165,7 @@ export async function listGuestsFiltered(
   sort: GuestSort[],
   paging: { page: number; limit: number },
 ): Promise<{ rows: GuestListRow[]; total: number }> {
-  const c = guestConditions(filter);
-  const where = ["g.business_id = ?", ...c.where].join(" AND ");
-  const params = [businessId, ...c.params];
-  // missing values last either way (the IS NULL test on the bare column keeps the list's index usable)
-  const order = [...sort.flatMap((s) => [`(${GUEST_SORTS[s.by]} IS NULL)`, `${GUEST_SORTS[s.by]} ${s.desc ? "DESC" : "ASC"}`]), "g.created_at ASC", "g.rowid ASC"].join(", ");
-  const join = "JOIN bookings b ON b.id = g.booking_id AND b.business_id = g.business_id";
-  const window = [paging.limit, (paging.page - 1) * paging.limit];
-  // the page and its count; not the page's Persons: the screen shows the details each guest booked with
-  const [page, count] = await db.batch([
-    db
-      .prepare(
-        `SELECT g.*, b.reference_number AS b_reference_number, b.reference_year AS b_reference_year, b.status AS b_status,
-                b.currency AS b_currency, b.total_minor AS b_total_minor, b.start_date AS b_start_date, b.end_date AS b_end_date,
-                b.location_id AS b_location_id, b.created_at AS b_created_at, b.updated_at AS b_updated_at, b.cancelled_at AS b_cancelled_at
-           FROM guests g ${join} WHERE g.rowid IN (SELECT g.rowid FROM guests g ${join} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?) ORDER BY ${order}`,
-      )
-      .bind(...params, ...window),
-    db.prepare(`SELECT COUNT(*) AS n FROM guests g ${join} WHERE ${where}`).bind(...params),
-  ]);
+  // the page and its count; not the page's Persons (the batch's third): the screen shows the details each guest booked with
+  const [page, count] = await db.batch(listGuestsStatements(db, businessId, { filter: asGuestFilter(filter, sort), ...paging }).slice(0, 2));
   return { rows: page.results as unknown as GuestListRow[], total: (count.results[0] as { n: number }).n };
 }
