@@ -3,7 +3,7 @@
  * these; the SQL stays here): the Bookings screen's list, the Guests screen's list and CSV, and
  * the product titles a booking's page names its lines by.
  */
-import { bookingSearchCondition, listBookings, type BookingRow } from "./bookings";
+import { bookingConditions, bookingSearchCondition, listBookings, type BookingRow } from "./bookings";
 import { GUEST_SORT_FIELDS, listGuestsStatements, type GuestFilter, type GuestListRow, type GuestSortField } from "./guests";
 import type { Range } from "./list-filters";
 
@@ -25,47 +25,31 @@ export interface BookingListFilter {
   search?: string;
 }
 
-const COLUMNS = { start_date: "b.start_date", end_date: "b.end_date", created_at: "b.created_at" } as const;
+/** A screen's date range as the lists' Range (db/list-filters.ts), or "null"/"notnull" where a screen allows them. */
+const range = (r: DateRange | Presence | undefined): Range | undefined =>
+  r === undefined ? undefined : r === "null" || r === "notnull" ? { kind: r } : { kind: "range", from: r.from, to: r.to };
 
-/** One page of the business's bookings that match, newest first, with the count of all that match. */
+/** One page of the business's bookings that match, newest first, with the count of all that match: GET /private/bookings's filter (db/bookings.ts), and the search. */
 export async function listBookingsFiltered(
   db: D1Database,
   businessId: number,
   filter: BookingListFilter,
   paging: { page: number; limit: number },
 ): Promise<{ rows: BookingRow[]; total: number }> {
-  const where: string[] = [];
-  const params: (string | number)[] = [];
-  if (filter.status?.length) {
-    // the whole list as ONE parameter: D1 binds at most 100 per statement
-    where.push("b.status IN (SELECT value FROM json_each(?))");
-    params.push(JSON.stringify(filter.status));
-  }
-  for (const name of ["start_date", "end_date", "created_at"] as const) {
-    const range = filter[name];
-    if (range?.from !== undefined) {
-      where.push(`${COLUMNS[name]} >= ?`);
-      params.push(range.from);
-    }
-    if (range?.to !== undefined) {
-      where.push(`${COLUMNS[name]} <= ?`);
-      params.push(range.to);
-    }
-  }
-  if (filter.reference_number !== undefined) {
-    where.push("b.reference_number = ?");
-    params.push(filter.reference_number);
-  }
-  if (filter.reference_year !== undefined) {
-    where.push("b.reference_year = ?");
-    params.push(filter.reference_year);
-  }
+  const c = bookingConditions({
+    statuses: filter.status,
+    startDate: range(filter.start_date),
+    endDate: range(filter.end_date),
+    createdAt: range(filter.created_at),
+    referenceNumber: filter.reference_number,
+    referenceYear: filter.reference_year,
+  });
   if (filter.search) {
     const s = bookingSearchCondition(filter.search);
-    where.push(s.sql);
-    params.push(...s.params);
+    c.where.push(s.sql);
+    c.params.push(...s.params);
   }
-  return listBookings(db, businessId, { where, params, ...paging });
+  return listBookings(db, businessId, { ...c, ...paging });
 }
 
 /** The back-office title of each of the business's products (archived ones too: old bookings name them). */
@@ -117,9 +101,6 @@ export interface GuestListFilter {
 /** The orders a guest list can be sorted by: the private API's (db/guests.ts). */
 export const GUEST_SORTS = Object.fromEntries(GUEST_SORT_FIELDS.map((f) => [f, f])) as Record<GuestSortField, GuestSortField>;
 export type GuestSort = { by: GuestSortField; desc: boolean };
-
-const range = (r: DateRange | Presence | undefined): Range | undefined =>
-  r === undefined ? undefined : r === "null" || r === "notnull" ? { kind: r } : { kind: "range", from: r.from, to: r.to };
 
 /**
  * The screen's filter as the private API's (db/guests.ts GuestFilter): one filter, one SQL for

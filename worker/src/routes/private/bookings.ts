@@ -15,7 +15,6 @@ import { keyActor } from "./actor";
 import { createRouter } from "../router";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
 import { listParam, QueryReader, rangeParam, setPagingHeaders, uuidParam } from "./query";
-import type { Conditions } from "../../db/list-filters";
 import { bookerView, bookingSummaryView, guestView } from "./views";
 import { dietsIn, locationsIn } from "../../domain/catalog";
 
@@ -123,13 +122,8 @@ function safeDates(text: string): string[] {
   }
 }
 
-/**
- * The filters of GET /bookings read from a query (the private API's and the back office's Bookings
- * screen alike): a typed filter that db/bookings.ts turns into SQL. `where` and `params` are that
- * SQL, for the back office's Bookings screen, which adds its search to them until it hands db/
- * its filter too (the back-office branch moves it).
- */
-export function bookingListQuery(q: QueryReader): { filter: BookingFilter } & Conditions {
+/** The filters of GET /bookings read from a query: a typed filter that db/bookings.ts turns into SQL. */
+function bookingFilterOf(q: QueryReader): BookingFilter {
   const filter: BookingFilter = {
     statuses: q.enums("status", ["confirmed", "cancelled"] as const),
     startDate: q.range("start_date", "date"),
@@ -152,13 +146,13 @@ export function bookingListQuery(q: QueryReader): { filter: BookingFilter } & Co
     if (!/^\d{4}$/.test(year)) q.fail("reference_year", "must be a four-digit year");
     else filter.referenceYear = year;
   }
-  return { filter, ...bookingConditions(filter) };
+  return filter;
 }
 
 export const bookingRoutes = createRouter()
   .openapi(listRoute, async (c) => {
     const q = new QueryReader(c);
-    const { filter } = bookingListQuery(q);
+    const filter = bookingFilterOf(q);
     const paging = q.paging();
     q.done();
     const { rows, total } = await listBookings(c.env.DB, c.get("tenant").businessId, { ...bookingConditions(filter), ...paging });
