@@ -171,7 +171,7 @@ export function rebuildBody(cart: Cart): AddToCartBody {
       first_name: g.first_name,
       last_name: g.last_name,
       ...(g.email ? { email: g.email } : {}),
-      gender: g.gender,
+      ...(g.gender ? { gender: g.gender } : {}),
       ...(g.language_code ? { language_code: g.language_code } : {}),
       ...(g.birth_date ? { birth_date: g.birth_date } : {}),
       package: {
@@ -181,7 +181,8 @@ export function rebuildBody(cart: Cart): AddToCartBody {
         ...(g.package.accommodation_id ? { accommodation_id: g.package.accommodation_id } : {}),
         ...(g.package.srs ? { srs: true } : {}),
         items: g.items
-          .filter((i) => i.package_item_id !== null && ["option", "alternative", "upgrade"].includes(i.role))
+          // chosen items, and default items at the times chosen for them
+          .filter((i) => i.package_item_id !== null && (["option", "alternative", "upgrade"].includes(i.role) || (i.role === "default" && i.dates.some((d) => d.length > 10))))
           .map((i) => ({ package_item_id: i.package_item_id!, dates: i.dates })),
       },
     })),

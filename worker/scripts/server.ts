@@ -12,7 +12,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, w
 import { tmpdir } from "node:os";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
-import { DEMO_BUSINESS, demoCatalog } from "../seed/demo";
+import { DEMO_BUSINESS, DIVE_BUSINESS, demoCatalog, diveCatalog } from "../seed/demo";
 import { businessBySlug, ensureBusinessStatement, hasAnyProduct } from "../src/db/businesses";
 import { CatalogFile } from "../src/contract/catalog-file";
 import { applyCatalog } from "../src/manage/catalog/file";
@@ -131,8 +131,9 @@ export function portIsFree(port: number): Promise<boolean> {
 }
 
 /**
- * Apply the D1 migrations, make the demo business if it is missing and, the first time only (while
- * it has no product), apply its catalog file (worker/seed/demo.catalog.json) through the
+ * Apply the D1 migrations, make the demo businesses if they are missing (the surf camp `demo` and
+ * the dive centre `dive`) and, the first time only (while one has no product), apply its catalog
+ * file (worker/seed/demo.catalog.json, dive.catalog.json) through the
  * administration's code, as `npm run catalog -- apply` does. Touches no other business, and never
  * changes a demo that was seeded: what the owner edited stays.
  */
@@ -140,13 +141,17 @@ export async function prepareDatabase(target: Target): Promise<{ migrations: num
   const migrations = await applyMigrations(target);
   const { db, close } = await openDatabase(target);
   try {
-    await db.batch([ensureBusinessStatement(db, DEMO_BUSINESS)]);
-    const demo = (await businessBySlug(db, DEMO_BUSINESS.slug))!;
-    // Seeded once: a demo that has products is the owner's to edit, and a later start changes
-    // nothing of it (it used to apply the file again and revert what the owner had changed).
-    if (await hasAnyProduct(db, demo.id)) return { migrations, demoChanges: 0 };
-    const { changes } = await applyCatalog({ DB: db }, { kind: "cli", id: "npm start", name: "cli" }, demo.id, CatalogFile.parse(demoCatalog), new Date());
-    return { migrations, demoChanges: changes.length };
+    let demoChanges = 0;
+    for (const [business, file] of [[DEMO_BUSINESS, demoCatalog], [DIVE_BUSINESS, diveCatalog]] as const) {
+      await db.batch([ensureBusinessStatement(db, business)]);
+      const demo = (await businessBySlug(db, business.slug))!;
+      // Seeded once: a demo that has products is the owner's to edit, and a later start changes
+      // nothing of it (it used to apply the file again and revert what the owner had changed).
+      if (await hasAnyProduct(db, demo.id)) continue;
+      const { changes } = await applyCatalog({ DB: db }, { kind: "cli", id: "npm start", name: "cli" }, demo.id, CatalogFile.parse(file), new Date());
+      demoChanges += changes.length;
+    }
+    return { migrations, demoChanges };
   } finally {
     await close();
   }
@@ -224,7 +229,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   if (options.prepare ?? true) {
     step("Applying D1 migrations and the demo business's catalog file ...");
     const { migrations, demoChanges } = await prepareDatabase(target);
-    const demo = demoChanges ? `demo business: ${demoChanges} change(s) applied from worker/seed/demo.catalog.json` : "demo business kept as it is (seeded once; your changes stay)";
+    const demo = demoChanges ? `demo businesses: ${demoChanges} change(s) applied from worker/seed/demo.catalog.json and dive.catalog.json` : "demo businesses kept as they are (seeded once; your changes stay)";
     step(migrations ? `Applied ${migrations} migration(s); ${demo}.` : `Database up to date; ${demo}.`);
   }
   if (options.buildWidget) {

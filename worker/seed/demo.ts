@@ -23,3 +23,16 @@ export const DEMO_BUSINESS = { slug: DEMO_SLUG, title: "Blue Wave Surf & Yoga Ca
 
 /** The same row as SQL, for the worker tests' setup. */
 export const DEMO_BUSINESS_SQL = `INSERT OR IGNORE INTO businesses (slug, title, created_at) VALUES ('${DEMO_BUSINESS.slug}', '${DEMO_BUSINESS.title}', '${DEMO_BUSINESS.createdAt}')`;
+
+/**
+ * The second demo business (slug `dive`): a dive centre, another shape of business than the surf
+ * camp. Boat dives on timeslots (09:00 and 14:00, ten places each), a three-day course starting on
+ * Mondays, a wetsuit rental by the day, a lodge's double room, a snorkel tour, and a dive weekend
+ * sold as a package without a room. Everything it lists is sold on its own (issue 27). Seeded once
+ * by `npm start`, as the surf camp is; its catalog file carries no ids (a database gives them).
+ */
+import diveCatalogJson from "./dive.catalog.json" with { type: "json" };
+
+export const DIVE_SLUG = "dive";
+export const diveCatalog: unknown = diveCatalogJson;
+export const DIVE_BUSINESS = { slug: DIVE_SLUG, title: "Atlantic Dive Centre", createdAt: "2026-01-01T00:00:00Z" };

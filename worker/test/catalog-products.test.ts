@@ -33,8 +33,9 @@ describe("GET /products", () => {
       allowed_checkin_days: { sat: true, sun: false, mon: false },
       is_on_timeslots: false,
       image: { small: expect.stringMatching(/^https:/) },
-      // the lowest rate (45.00 EUR, low season) in each currency: 45 * 1.085 = 48.825 -> 48.83
-      price_from: [{ value: 45, currency: "EUR" }, { value: 48.83, currency: "USD" }],
+      // a package's shortest stay (7 nights) for one guest at its lowest rate (45.00 EUR, low
+      // season), its default item (surf lessons, 0 per stay) included: 315; 315 * 1.085 = 341.775 -> 341.78
+      price_from: [{ value: 315, currency: "EUR" }, { value: 341.78, currency: "USD" }],
     });
     const yoga = res.body.find((p: any) => p.id === 302);
     expect(yoga).toMatchObject({ is_on_timeslots: true, default_start_time: "08:00", price_from: [{ value: 10, currency: "EUR" }, { value: 10.85, currency: "USD" }] });

@@ -49,7 +49,7 @@ export function guestViews(contents: CartContents, currency: string, snap: Catal
       first_name: d.first_name,
       last_name: d.last_name,
       email: d.email ?? null,
-      gender: d.gender,
+      gender: d.gender ?? null,
       language_code: d.language_code ?? null,
       birth_date: d.birth_date ?? null,
       package: {

@@ -21,16 +21,26 @@ export const CartItemInput = z.object({
 
 export const CartPackageInput = z
   .object({
-    id: z.number().int().min(1).openapi({ example: 101 }),
+    id: z.number().int().min(1).openapi({
+      description:
+        "A package's id, or the id of a product the business lists on its own (an activity, a course, a rental, a room), sold as its own one-item package: " +
+        "start_date to end_date − 1 are the days it covers (a room's nights; one day for a product sold by the hour); a product on timeslots needs its time, " +
+        "sent as its one item (GET /packages/{id} gives its package_item_id) with a 'YYYY-MM-DD HH:mm:ss' date. An activity's guests of one request with the same start and time are one party, within its pax.min and pax.max.",
+      example: 101,
+    }),
     start_date: IsoDate,
     end_date: IsoDate,
-    accommodation_id: z.number().int().min(1).optional().openapi({ description: "Required when the package has accommodation.", example: 201 }),
+    accommodation_id: z.number().int().min(1).optional().openapi({ description: "Required when the package has accommodation (a room sold on its own is its own: may be left out).", example: 201 }),
     srs: z.boolean().optional().openapi({ description: "Book the shared room privately (single room supplement)." }),
     items: z
       .array(CartItemInput)
       .max(100)
       .optional()
-      .openapi({ description: "Options, alternatives and upgrades. Default items are added automatically; default items sent here are ignored." }),
+      .openapi({
+        description:
+          "Options, alternatives and upgrades. Default items are added automatically; default items sent here are ignored, except that a default item on timeslots " +
+          "sent with 'YYYY-MM-DD HH:mm:ss' dates is taken at those times (one per day; other days at its default time).",
+      }),
   })
   .refine((p) => p.end_date >= p.start_date, { message: "must not be before start_date", path: ["end_date"] });
 
@@ -38,7 +48,7 @@ export const CartGuestInput = z.object({
   first_name: Name,
   last_name: Name,
   email: Email.optional().openapi({ description: "Unique per guest within the cart (compared case-insensitively)." }),
-  gender: z.enum(["m", "f"]),
+  gender: z.enum(["m", "f"]).optional().openapi({ description: "Required when the guest's package is booked with a room (its gender rules depend on it); may be left out for a package or product without one." }),
   language_code: LanguageCode.optional(),
   birth_date: IsoDate.optional().openapi({ description: "Required when the business's guest_fields.birthday.required is true." }),
   diet_id: z.number().int().min(1).max(2_147_483_647).optional().openapi({ description: "One of the diets in GET /settings." }),
@@ -128,7 +138,7 @@ export const CartGuest = z
     first_name: z.string(),
     last_name: z.string(),
     email: z.string().nullable(),
-    gender: z.enum(["m", "f"]),
+    gender: z.enum(["m", "f"]).nullable().openapi({ description: "null when it was left out (a package or product booked without a room)." }),
     language_code: z.string().nullable(),
     birth_date: z.string().nullable(),
     package: z.object({

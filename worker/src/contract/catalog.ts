@@ -53,7 +53,7 @@ export const Product = z
     is_private: z.boolean(),
     allowed_checkin_days: Weekdays,
     is_on_timeslots: z.boolean(),
-    price_from: z.array(Money).openapi({ description: "The lowest rate for one item, in each of the business's currencies." }),
+    price_from: z.array(Money).openapi({ description: "In each of the business's currencies, the lowest price: of a product, its lowest rate for one item; of a package, one guest's shortest stay with its default items (the room the guest chooses apart). Empty when nothing is priced." }),
   })
   .openapi("Product");
 export type Product = z.infer<typeof Product>;

@@ -25,7 +25,7 @@ export interface CartGuestData {
   first_name: string;
   last_name: string;
   email?: string;
-  gender: "m" | "f";
+  gender?: "m" | "f";
   language_code?: string;
   birth_date?: string;
   diet_id?: number;

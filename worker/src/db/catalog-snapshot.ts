@@ -2,7 +2,7 @@ import { toCurrencies } from "../domain/money";
 import type { Rate, SeasonSegment } from "../domain/pricing";
 import { businessConfig } from "./businesses";
 import { toProduct, type ProductRow } from "./products";
-import { emptyStructure, type BusinessRow, type CatalogSnapshot, type CurrencyRow, type PackageStructure, type SeasonWithSegments, type TitledRow } from "../domain/catalog";
+import { emptyStructure, type BusinessRow, type CatalogSnapshot, type CurrencyRow, type OwnCharges, type PackageStructure, type SeasonWithSegments, type TitledRow } from "../domain/catalog";
 
 /**
  * The statements of a snapshot, in the order snapshotFrom() reads their results. Archived
@@ -38,8 +38,9 @@ export function snapshotStatements(db: D1Database, businessId: number): D1Prepar
       `SELECT g.id, g.package_id, g.is_configurable_dates FROM package_groups g JOIN products p ON p.id = g.package_id
         WHERE p.business_id = ? ORDER BY g.id`,
     ),
-    // The package's accommodations with the ids of their price lines (package_charges), and the
-    // package's own line (accommodation_id null).
+    // The package's accommodations with the ids of their price lines (package_charges), and every
+    // product's own lines (accommodation_id null, the kind in the last column): a package's own
+    // price, and a product sold on its own (migration 0420).
     q(
       `SELECT a.package_id, a.accommodation_id, ca.id AS charge_id, cs.id AS srs_charge_id FROM products k
          JOIN package_accommodations a ON a.package_id = k.id
@@ -48,7 +49,7 @@ export function snapshotStatements(db: D1Database, businessId: number): D1Prepar
          LEFT JOIN package_charges cs ON cs.package_id = a.package_id AND cs.product_id = a.accommodation_id AND cs.kind = 'srs'
         WHERE k.business_id = ?1 AND k.type = 'package'
        UNION ALL
-       SELECT c.package_id, NULL, c.id, NULL FROM package_charges c WHERE c.business_id = ?1 AND c.kind = 'package'
+       SELECT c.package_id, NULL, c.id, c.kind FROM package_charges c WHERE c.business_id = ?1 AND c.package_id = c.product_id
        ORDER BY 2`,
     ),
   ];
@@ -84,16 +85,24 @@ export function snapshotFrom(results: D1Result[]): CatalogSnapshot | null {
   for (const r of rowsOf<{ id: number; package_id: number; is_configurable_dates: number }>(groups)) {
     structure(r.package_id).groups.push({ id: r.id, is_configurable_dates: r.is_configurable_dates });
   }
-  for (const r of rowsOf<{ package_id: number; accommodation_id: number | null; charge_id: number | null; srs_charge_id: number | null }>(accommodations)) {
+  const ownCharges = new Map<number, OwnCharges>();
+  for (const r of rowsOf<{ package_id: number; accommodation_id: number | null; charge_id: number | null; srs_charge_id: number | string | null }>(accommodations)) {
     const s = structures.get(r.package_id);
     if (r.accommodation_id === null) {
-      if (s) s.chargeIds.package = r.charge_id;
+      const kind = r.srs_charge_id as "package" | "accommodation" | "srs";
+      if (s) {
+        if (kind === "package") s.chargeIds.package = r.charge_id;
+        continue;
+      }
+      const own = ownCharges.get(r.package_id) ?? { package: null, accommodation: null, srs: null };
+      own[kind] = r.charge_id;
+      ownCharges.set(r.package_id, own);
       continue;
     }
     const st = structure(r.package_id);
     st.accommodationIds.push(r.accommodation_id);
     st.chargeIds.accommodation.set(r.accommodation_id, r.charge_id);
-    st.chargeIds.srs.set(r.accommodation_id, r.srs_charge_id);
+    st.chargeIds.srs.set(r.accommodation_id, r.srs_charge_id as number | null);
   }
   const seasonMap = new Map<number, SeasonWithSegments>();
   for (const r of rowsOf<{ id: number; title: string; segment_id: number | null; start_date: string | null; end_date: string | null }>(seasons)) {
@@ -115,6 +124,7 @@ export function snapshotFrom(results: D1Result[]): CatalogSnapshot | null {
     rates: rateMap,
     segments: rowsOf<SeasonSegment>(segments),
     structures,
+    ownCharges,
     seasons: [...seasonMap.values()],
   };
 }

@@ -64,6 +64,13 @@ export interface PackageStructure {
   chargeIds: { package: number | null; accommodation: Map<number, number | null>; srs: Map<number, number | null> };
 }
 
+/** The ids of a product's own price lines when it is sold on its own (migration 0420). */
+export interface OwnCharges {
+  package: number | null;
+  accommodation: number | null;
+  srs: number | null;
+}
+
 export const emptyStructure = (): PackageStructure => ({ items: [], groups: [], accommodationIds: [], chargeIds: { package: null, accommodation: new Map(), srs: new Map() } });
 
 export interface SeasonWithSegments {
@@ -108,6 +115,8 @@ export interface CatalogSnapshot {
   rates: Map<number, Rate[]>;
   segments: SeasonSegment[];
   structures: Map<number, PackageStructure>;
+  /** Products that are not packages: the ids of their own price lines, for selling them on their own. */
+  ownCharges: Map<number, OwnCharges>;
   seasons: SeasonWithSegments[];
 }
 
@@ -149,6 +158,36 @@ export function pricingIn(snap: CatalogSnapshot, ids: number[]): PricingData {
 /** The structure of some packages (empty for an id that is not a package of the business). */
 export function structuresIn(snap: CatalogSnapshot, packageIds: number[]): Map<number, PackageStructure> {
   return new Map(packageIds.map((id) => [id, snap.structures.get(id) ?? emptyStructure()]));
+}
+
+/** Whether the public list shows the product: in a front-office category, or promoted. */
+export const isListed = (p: Pick<Product, "frontoffice_category_id" | "is_promoted">) => p.frontoffice_category_id !== null || p.is_promoted;
+
+/**
+ * How a product is sold, as a package: a package by its own structure; a product listed on its
+ * own (an activity, a course, a rental, a room) as its own one-item package (issue 27). A room
+ * is that package's one accommodation (booked with nights, as a package's room is); any other
+ * product is its one default item, taken on every day it covers, whose time a guest chooses by
+ * sending that item with `YYYY-MM-DD HH:mm:ss` dates. Its lines carry the product's own charge
+ * ids (migration 0420). Null: the business does not sell this product on its own.
+ */
+export function sellableStructure(snap: CatalogSnapshot, id: number): (PackageStructure & { standalone: boolean }) | null {
+  const p = snap.products.get(id);
+  if (!p) return null;
+  if (p.type === "package") return { ...(snap.structures.get(id) ?? emptyStructure()), standalone: false };
+  const own = snap.ownCharges.get(id);
+  if (!isListed(p) || !own || own.package === null) return null;
+  if (p.type === "accommodation") {
+    return {
+      items: [],
+      groups: [],
+      accommodationIds: [id],
+      chargeIds: { package: null, accommodation: new Map([[id, own.accommodation]]), srs: new Map([[id, own.srs]]) },
+      standalone: true,
+    };
+  }
+  const item: PackageItemRow = { id: own.package, product_id: id, group_id: null, role: "default", qty_min: 1, qty_max: 1, qty_default: 1, is_configurable_dates: 0, sort: 0 };
+  return { items: [item], groups: [], accommodationIds: [], chargeIds: { package: null, accommodation: new Map(), srs: new Map() }, standalone: true };
 }
 
 /** The business's diets by id (as people and guests show them). */

@@ -17,6 +17,14 @@
  * - A chosen item's quantity is max(1, qty_default) per date, within qty_max.
  * - is_fixed: the line's price is one amount for the whole line (a per-stay rate, or a fixed
  *   srs), not accumulated per night, day, hour or unbooked bed.
+ * - A product listed on its own is sold as its own one-item package (domain/catalog.ts
+ *   sellableStructure): `package.id` is the product's id, start_date .. end_date − 1 the days it
+ *   covers (a room's nights; a session sold by the hour: one day), no line of a package price.
+ *   A room is its own accommodation (accommodation_id may be left out); anything else is its one
+ *   default item, whose time a product on timeslots must be given (the item with a
+ *   'YYYY-MM-DD HH:mm:ss' date). gender is required only where a room is booked.
+ * - A default item on timeslots is taken at the time sent for it on each day (else its default
+ *   time): the guest picks the 09:00 or the 14:00 boat of a package.
  */
 import { ApiError, type FieldError } from "../lib/errors";
 import { daysBetween } from "../lib/time";
@@ -25,12 +33,12 @@ import { stayDates } from "./availability";
 import { chooseCurrency, convertMinor } from "./money";
 import { priceFor, type Rate, type SeasonSegment } from "./pricing";
 import { linesTotal } from "./totals";
-import { durationsText, isAllowedDuration, isCheckinDay, isSession, slotsOn, type Product } from "./product";
-import { type PackageItemRow, type PackageStructure, pricingIn, productsIn, structuresIn, type CatalogSnapshot } from "./catalog";
+import { durationsText, isAllowedDuration, isCheckinDay, isSession, shortestStay, slotsOn, type Product } from "./product";
+import { type PackageItemRow, type PackageStructure, pricingIn, productsIn, sellableStructure, type CatalogSnapshot } from "./catalog";
 
 export interface QuoteGuest {
   key: string; // unique_id for POST /packages/prices; cart guest id for carts
-  gender: "m" | "f";
+  gender?: "m" | "f"; // required where the selection has a room
   package: {
     id: number;
     start_date: string;
@@ -155,7 +163,12 @@ const itemQty = (item: PackageItemRow, chosen: boolean) =>
 export function quotePackages(snap: CatalogSnapshot, currency: string, guests: QuoteGuest[]): Quote {
   const packageIds = [...new Set(guests.map((g) => g.package.id))];
   const { currencies } = snap;
-  const structures = structuresIn(snap, packageIds);
+  const structures = new Map<number, PackageStructure & { standalone: boolean }>();
+  for (const id of packageIds) {
+    const st = sellableStructure(snap, id);
+    if (!st) throw new ApiError(404, "not_found", `Package ${id} was not found: it is neither a package nor a product the business lists on its own.`);
+    structures.set(id, st);
+  }
   const ids = new Set<number>(packageIds);
   for (const st of structures.values()) {
     st.items.forEach((i) => ids.add(i.product_id));
@@ -175,18 +188,19 @@ export function quotePackages(snap: CatalogSnapshot, currency: string, guests: Q
     room: Product | null;
     srs: boolean;
     items: { item: PackageItemRow; product: Product; uses: Use[]; qty: number; role: QuoteLine["role"] }[];
-    structure: PackageStructure;
+    structure: PackageStructure & { standalone: boolean };
   }
   const checked: Checked[] = [];
 
   guests.forEach((guest, i) => {
     const path = `guests.${i}.package`;
     const sel = guest.package;
-    const pkg = products.get(sel.id);
-    if (!pkg || pkg.type !== "package") throw new ApiError(404, "not_found", `Package ${sel.id} was not found.`);
+    const pkg = products.get(sel.id)!;
     const structure = structures.get(sel.id)!;
     const before = errors.length;
-    if (guest.gender !== "m" && guest.gender !== "f") errors.push({ path: `guests.${i}.gender`, message: "must be m or f" });
+    if (guest.gender === undefined) {
+      if (structure.accommodationIds.length > 0) errors.push({ path: `guests.${i}.gender`, message: "required (m or f): this is booked with a room, whose rules depend on it" });
+    } else if (guest.gender !== "m" && guest.gender !== "f") errors.push({ path: `guests.${i}.gender`, message: "must be m or f" });
     if (!isRealDate(sel.start_date)) errors.push({ path: `${path}.start_date`, message: "must be a real date 'YYYY-MM-DD'" });
     if (!isRealDate(sel.end_date)) errors.push({ path: `${path}.end_date`, message: "must be a real date 'YYYY-MM-DD'" });
     if (errors.length > before) return;
@@ -195,25 +209,32 @@ export function quotePackages(snap: CatalogSnapshot, currency: string, guests: Q
       errors.push({ path: `${path}.end_date`, message: "must be after start_date" });
       return;
     }
-    if (!isAllowedDuration(pkg.duration, n)) {
+    const what = structure.standalone ? "product" : "package";
+    if (structure.standalone && isSession(pkg)) {
+      if (n !== 1) errors.push({ path: `${path}.end_date`, message: `${pkg.title} is sold by the hour: end_date must be the day after start_date` });
+    } else if (!isAllowedDuration(pkg.duration, n)) {
       const allowed = durationsText(pkg.duration);
-      errors.push({ path: `${path}.end_date`, message: `a stay of ${n} nights is not offered; nights: ${allowed}` });
+      const unit = structure.standalone && pkg.type !== "accommodation" ? "days" : "nights";
+      errors.push({ path: `${path}.end_date`, message: `${n} ${unit} are not offered; ${unit}: ${allowed}` });
     }
     if (!isCheckinDay(pkg, sel.start_date)) {
       const days = Object.entries(pkg.allowed_checkin_days).filter(([, ok]) => ok).map(([d]) => d);
-      errors.push({ path: `${path}.start_date`, message: `not a check-in day of this package (check-in: ${days.join(", ")})` });
+      errors.push({ path: `${path}.start_date`, message: `not a start day of this ${what} (it starts on: ${days.join(", ")})` });
     }
     const nights = offeredDates(sel.start_date, n);
 
     let room: Product | null = null;
-    if (structure.accommodationIds.length > 0) {
+    if (structure.standalone && pkg.type === "accommodation" && (sel.accommodation_id === undefined || sel.accommodation_id === null)) {
+      room = pkg; // a room sold on its own is its own accommodation
+      if (guest.gender && !genderAllowed(room, guest.gender)) errors.push({ path: `guests.${i}.gender`, message: `${room.title} takes only ${room.gender === "male" ? "males" : "females"}` });
+    } else if (structure.accommodationIds.length > 0) {
       if (sel.accommodation_id === undefined || sel.accommodation_id === null) {
         errors.push({ path: `${path}.accommodation_id`, message: `required: choose one of ${structure.accommodationIds.join(", ")}` });
       } else if (!structure.accommodationIds.includes(sel.accommodation_id)) {
         errors.push({ path: `${path}.accommodation_id`, message: `not an accommodation of package ${sel.id}; choose one of ${structure.accommodationIds.join(", ")}` });
       } else {
         room = products.get(sel.accommodation_id) ?? null;
-        if (room && !genderAllowed(room, guest.gender)) {
+        if (room && guest.gender && !genderAllowed(room, guest.gender)) {
           errors.push({ path: `${path}.accommodation_id`, message: `${room.title} takes only ${room.gender === "male" ? "males" : "females"}` });
         }
       }
@@ -225,11 +246,34 @@ export function quotePackages(snap: CatalogSnapshot, currency: string, guests: Q
       errors.push({ path: `${path}.srs`, message: `${room.title} offers no single room supplement` });
     }
 
+    // A default item on timeslots is taken at the times the guest sent for it (one per day at
+    // most), else at its default time; any other default item sent is ignored, as the spec says.
+    const chosenSlots = new Map<number, Map<string, string>>();
+    (sel.items ?? []).forEach((sent, j) => {
+      const item = structure.items.find((it) => it.id === sent.package_item_id);
+      if (!item || item.role !== "default") return;
+      const product = products.get(item.product_id)!;
+      if (!product.is_on_timeslots) return;
+      const ipath = `${path}.items.${j}`;
+      const slots = chosenSlots.get(item.id) ?? new Map<string, string>();
+      for (const use of parseItemDates(product, Array.isArray(sent.dates) ? sent.dates : [], nights, `${ipath}.dates`, errors)) {
+        if (slots.has(use.date) && slots.get(use.date) !== use.slot) errors.push({ path: `${ipath}.dates`, message: `one time per day: ${use.date} was sent twice` });
+        slots.set(use.date, use.slot);
+      }
+      chosenSlots.set(item.id, slots);
+    });
     const items: Checked["items"] = [];
     for (const item of structure.items.filter((it) => it.role === "default")) {
       const product = products.get(item.product_id)!;
       if (item.qty_default < 1) continue;
-      items.push({ item, product, uses: nights.map((date) => ({ date, slot: defaultSlot(product, date) })), qty: item.qty_default, role: "default" });
+      const slots = chosenSlots.get(item.id);
+      if (structure.standalone && product.is_on_timeslots && !slots?.size) {
+        errors.push({
+          path: `${path}.items`,
+          message: `choose a time: send {package_item_id: ${item.id}, dates: ["${nights[0]} HH:mm:00"]} with one of ${slotsOn(product, nights[0]).join(", ") || "no time that day"}`,
+        });
+      }
+      items.push({ item, product, uses: nights.map((date) => ({ date, slot: slots?.get(date) ?? defaultSlot(product, date) })), qty: item.qty_default, role: "default" });
     }
     const chosenIds = new Set<number>();
     (sel.items ?? []).forEach((sent, j) => {
@@ -237,10 +281,10 @@ export function quotePackages(snap: CatalogSnapshot, currency: string, guests: Q
       const item = structure.items.find((it) => it.id === sent.package_item_id);
       if (!item && isChargeId(structure, sent.package_item_id)) return; // the package's own lines come automatically
       if (!item) {
-        errors.push({ path: `${ipath}.package_item_id`, message: `not an item of package ${sel.id}` });
+        errors.push({ path: `${ipath}.package_item_id`, message: `not an item of ${what} ${sel.id}` });
         return;
       }
-      if (item.role === "default") return; // handled automatically, as the spec says
+      if (item.role === "default") return; // handled above (a time chosen) or automatically
       if (chosenIds.has(item.id)) {
         errors.push({ path: `${ipath}.package_item_id`, message: "this item is listed twice" });
         return;
@@ -263,6 +307,22 @@ export function quotePackages(snap: CatalogSnapshot, currency: string, guests: Q
     }
     checked.push({ guest, pkg, nights, room, srs, items, structure });
   });
+  // An activity, course or service sold on its own takes a party of pax.min to pax.max: the
+  // guests of this request with that product, start and time are one party. (A rental's pax is
+  // per unit, one unit per guest; a room's are its beds.)
+  const parties = new Map<string, { product: Product; count: number; first: number }>();
+  checked.forEach((c, i) => {
+    if (!c.structure.standalone || c.pkg.type === "rental" || c.pkg.type === "accommodation") return;
+    const slot = c.items[0]?.uses[0]?.slot ?? "";
+    const key = `${c.pkg.id}|${c.nights[0]}|${c.nights.length}|${slot}`;
+    const party = parties.get(key) ?? { product: c.pkg, count: 0, first: i };
+    party.count += 1;
+    parties.set(key, party);
+  });
+  for (const { product, count, first } of parties.values()) {
+    if (count > product.pax_max) errors.push({ path: "guests", message: `${product.title} takes at most ${product.pax_max} guests per booking (pax.max); ${count} were sent` });
+    else if (count < product.pax_min) errors.push({ path: `guests.${first}`, message: `${product.title} takes at least ${product.pax_min} guests per booking (pax.min); ${count} were sent` });
+  }
   if (errors.length > 0) {
     const summary = errors.map((e) => `${e.path}: ${e.message}`).join("; ");
     throw new ApiError(422, "validation_failed", `The selection is invalid: ${summary}`, { errors });
@@ -299,9 +359,11 @@ export function quotePackages(snap: CatalogSnapshot, currency: string, guests: Q
   for (const c of checked) {
     const key = c.guest.key;
     const own = { guest_key: key, guest_to_charge: [key] };
-    const pkgPrice = priceFor(ratesOf(c.pkg.id), segments, { dates: c.nights, units: { person: 1, unit: 1, room: 1 } });
-    line({ ...own, package_item_id: chargeId(c.structure.chargeIds.package, c.pkg.id), product_id: c.pkg.id, product_type: c.pkg.type, role: "package", dates: c.nights, qty: 1, base_minor: pkgPrice.amount_minor, is_fixed: pkgPrice.per === "stay" });
-    c.nights.forEach((d) => hold(c.pkg.id, d, "", 1));
+    if (!c.structure.standalone) {
+      const pkgPrice = priceFor(ratesOf(c.pkg.id), segments, { dates: c.nights, units: { person: 1, unit: 1, room: 1 } });
+      line({ ...own, package_item_id: chargeId(c.structure.chargeIds.package, c.pkg.id), product_id: c.pkg.id, product_type: c.pkg.type, role: "package", dates: c.nights, qty: 1, base_minor: pkgPrice.amount_minor, is_fixed: pkgPrice.per === "stay" });
+      c.nights.forEach((d) => hold(c.pkg.id, d, "", 1));
+    }
 
     if (c.room) {
       const room = c.room;
@@ -340,4 +402,57 @@ export function quotePackages(snap: CatalogSnapshot, currency: string, guests: Q
   }
 
   return { currency: choice.target.iso_code, minor_digits: choice.target.digits, lines, holds: [...holdMap.values()], total_minor: linesTotal(lines) };
+}
+
+/** The lowest a product's rates ask for `qty` of it over `days` days (a per-stay rate once; a session's every day). */
+function lowestCost(p: Product, rates: Rate[], days: number, qty: number): number {
+  if (rates.length === 0) return 0;
+  const r = rates.reduce((a, b) => (b.amount_minor < a.amount_minor ? b : a));
+  const times = r.per === "stay" && !isSession(p) ? 1 : days;
+  const hours = r.per === "hour" && p.duration.unit === "hour" ? p.duration.default : 1;
+  return r.amount_minor * times * hours * qty;
+}
+
+/**
+ * A product's "from" price (the public list's `price_from`), minor units of the default
+ * currency; null when it has no rate at all. A product: its lowest rate. A package: the lowest
+ * price of one guest's shortest stay, its default items included at their default quantity on
+ * every day (the room, which the guest chooses, apart): a course whose price lies in its
+ * sessions is not "from 0".
+ */
+export function fromPriceMinor(snap: CatalogSnapshot, p: Product): number | null {
+  const own = snap.rates.get(p.id) ?? [];
+  if (p.type !== "package") return own.length ? Math.min(...own.map((r) => r.amount_minor)) : null;
+  const defaults = (snap.structures.get(p.id)?.items ?? []).filter((i) => i.role === "default" && i.qty_default > 0);
+  const priced = defaults.filter((i) => (snap.rates.get(i.product_id) ?? []).length > 0);
+  if (own.length === 0 && priced.length === 0) return null;
+  const days = shortestStay(p.duration);
+  let total = lowestCost(p, own, days, 1);
+  for (const item of priced) {
+    const product = snap.products.get(item.product_id);
+    if (product) total += lowestCost(product, snap.rates.get(item.product_id)!, days, item.qty_default);
+  }
+  return total;
+}
+
+/**
+ * What a package's default items add to its price for `pax` guests over `dates` (as a cart takes
+ * them: qty_default on every date, at the default time), minor units of the default currency.
+ */
+export function defaultItemsMinor(snap: CatalogSnapshot, packageId: number, dates: string[], pax: number): number {
+  let total = 0;
+  for (const item of snap.structures.get(packageId)?.items ?? []) {
+    const product = snap.products.get(item.product_id);
+    if (item.role !== "default" || item.qty_default < 1 || !product) continue;
+    // each guest's line is priced on its own, as the cart prices it
+    const qty = item.qty_default;
+    const one = priceFor(snap.rates.get(item.product_id) ?? [], snap.segments, {
+      dates,
+      units: { person: qty, unit: qty, room: qty },
+      hours: product.duration.unit === "hour" ? product.duration.default : 1,
+      perSession: isSession(product),
+    });
+    total += one.amount_minor * pax;
+  }
+  return total;
 }

@@ -110,8 +110,3 @@ export function priceFor(rates: Rate[], segments: SeasonSegment[], input: PriceI
   return { amount_minor: amount, unit: shown?.unit ?? first.unit, per: shown?.per ?? first.per };
 }
 
-/** The lowest amount any rate of the product asks for one item (the list's `price_from`). */
-export function lowestRate(rates: Rate[]): number | null {
-  if (rates.length === 0) return null;
-  return Math.min(...rates.map((r) => r.amount_minor));
-}

@@ -35,7 +35,7 @@ describe("npm start", () => {
     try {
       for (const path of ["/admin", "/api/pub/v2", "/private", "/demo", "/docs", "/openapi.json"]) assert.ok(output().includes(`${url}${path}`), `prints ${url}${path}`);
       // A fresh state: the demo business is made from its catalog file.
-      assert.match(output(), /demo business: \d+ change\(s\) applied from worker\/seed\/demo\.catalog\.json/);
+      assert.match(output(), /demo businesses: \d+ change\(s\) applied from worker\/seed\/demo\.catalog\.json and dive\.catalog\.json/);
       assert.equal((await get(`${url}/healthz`)).status, 200);
       assert.equal((await get(`${url}/api/pub/v2/settings`)).status, 401, "the API wants a key");
       // The scheduled upkeep ran once at start (wrangler does not fire cron triggers locally).
@@ -57,7 +57,7 @@ describe("npm start", () => {
     // ...and a second start on the same state changes nothing of it, and comes up again.
     const again = await start(port);
     try {
-      assert.match(again.output(), /Database up to date; demo business kept as it is \(seeded once; your changes stay\)\./);
+      assert.match(again.output(), /Database up to date; demo businesses kept as they are \(seeded once; your changes stay\)\./);
       const [[business], [product]] = await d1Query<{ v: string }>(target, [
         { sql: "SELECT json_extract(config, '$.notification_emails') AS v FROM businesses WHERE slug = 'demo'", params: [] },
         { sql: "SELECT title AS v FROM products WHERE id = 101", params: [] },

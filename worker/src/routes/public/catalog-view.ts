@@ -2,7 +2,6 @@
 import type { Context } from "hono";
 import type { Product as ProductView } from "../../contract/catalog";
 import { chooseCurrency, displayPrice, type Currency, type CurrencyChoice } from "../../domain/money";
-import { lowestRate, type Rate } from "../../domain/pricing";
 import { MAX_NIGHTS, translated, type Product } from "../../domain/product";
 import type { AppEnv } from "../../db/request-env";
 import { ApiError, invalid } from "../../lib/errors";
@@ -61,9 +60,11 @@ export function productBasics(p: Product, language: string | undefined) {
   };
 }
 
-/** A product as the API shows it (translated, with price_from in every currency). */
-export function productView(p: Product, ctx: CatalogContext, rates: Rate[]): ProductView {
-  const lowest = lowestRate(rates);
+/**
+ * A product as the API shows it (translated, with price_from in every currency). `lowest`: its
+ * "from" price in minor units of the default currency (domain/package-quote.ts fromPriceMinor).
+ */
+export function productView(p: Product, ctx: CatalogContext, lowest: number | null): ProductView {
   return {
     ...productBasics(p, ctx.language),
     gender: p.gender ?? "mixed",

@@ -8,7 +8,7 @@ import type { AppEnv } from "../../db/request-env";
 import { partySize, policyRefusal, srsAvailable, srsUnits, unitsForParty } from "../../domain/accommodation";
 import { emptyLedger, minAvailable, slotState, UNLIMITED_UNITS, type Ledger } from "../../domain/availability";
 import { displayPrice } from "../../domain/money";
-import { offeredDates } from "../../domain/package-quote";
+import { fromPriceMinor, offeredDates } from "../../domain/package-quote";
 import { hasQuantityTiers, priceFor, type Rate } from "../../domain/pricing";
 import { durationsText, isAllowedDuration, isCheckinDay, isSession, slotsOn, type Product } from "../../domain/product";
 import { ApiError, invalid, type FieldError } from "../../lib/errors";
@@ -16,7 +16,7 @@ import { createRouter } from "../router";
 import { readTenantLedger } from "../../db/tenant-read";
 import { addDays, dateIn } from "../../lib/time";
 import { answerLanguage, contextOf, productBasics, productView, type CatalogContext } from "./catalog-view";
-import { type PackageItemRow, type PackageStructure, pricingIn, productsIn, structuresIn, type CatalogSnapshot } from "../../domain/catalog";
+import { type PackageItemRow, type PackageStructure, pricingIn, productsIn, sellableStructure, type CatalogSnapshot } from "../../domain/catalog";
 
 const errors = {
   401: problemResponse("Missing, malformed, unknown or revoked API key."),
@@ -35,7 +35,11 @@ const items = createRoute({
   description:
     "The stay's nights are start_date to end_date − 1 (end_date = start_date + duration); every item is offered on those days, with availability " +
     "(\"unlimited\" for a product without a capacity limit; for products on timeslots available and capacity are null and each timeslot has its own). " +
-    "Items outside a group are single_items; items of a group (alternatives of one another, or an upgrade) are listed in groups.",
+    "Items outside a group are single_items; items of a group (alternatives of one another, or an upgrade) are listed in groups. " +
+    "A product the business lists on its own (an activity, a course, a rental, a room: listed by GET /products) is sold as its own one-item package: " +
+    "its id is accepted here, by GET /packages/{id}/accommodations (a room: itself) and by POST /bookings/add. Its one item (role default) is the product itself, " +
+    "over the days it covers (duration in days; 1 for a product sold by the hour), with its timeslots and places left; a guest chooses a time by sending " +
+    "that item with a 'YYYY-MM-DD HH:mm:ss' date. A default item on timeslots of a package is chosen the same way.",
   request: { params: PathId, query: PackageQuery },
   responses: { 200: { description: "The package's items.", content: { "application/json": { schema: PackageRoot } } }, ...errors },
 });
@@ -56,21 +60,28 @@ const accommodations = createRoute({
   responses: { 200: { description: "The room types on offer.", content: { "application/json": { schema: z.array(AccommodationOption) } } }, ...errors },
 });
 
-/** The package (404 unless it is one of the business's packages) and its stay, checked. */
+/**
+ * The package (404 unless it is one of the business's packages, or a product it lists on its own,
+ * sold as its own one-item package: domain/catalog.ts sellableStructure) and its stay, checked.
+ */
 function packageStay(snap: CatalogSnapshot, id: number, start: string, nights: number) {
-  const pkg = snap.products.get(id);
-  if (!pkg || pkg.type !== "package") throw new ApiError(404, "not_found", `Package ${id} was not found.`);
+  const structure = sellableStructure(snap, id);
+  if (!structure) throw new ApiError(404, "not_found", `Package ${id} was not found: it is neither a package nor a product the business lists on its own.`);
+  const pkg = snap.products.get(id)!;
   const errs: FieldError[] = [];
   if (!isCheckinDay(pkg, start)) {
     const days = Object.entries(pkg.allowed_checkin_days).filter(([, ok]) => ok).map(([d]) => d);
-    errs.push({ path: "start_date", message: `not a check-in day of this package (check-in: ${days.join(", ")})` });
+    errs.push({ path: "start_date", message: `not a start day of this ${structure.standalone ? "product" : "package"} (it starts on: ${days.join(", ")})` });
   }
-  if (!isAllowedDuration(pkg.duration, nights)) {
+  if (structure.standalone && isSession(pkg)) {
+    if (nights !== 1) errs.push({ path: "duration", message: `${pkg.title} is sold by the hour: its duration here is 1 (one day)` });
+  } else if (!isAllowedDuration(pkg.duration, nights)) {
     const allowed = durationsText(pkg.duration);
-    errs.push({ path: "duration", message: `a stay of ${nights} nights is not offered; nights: ${allowed}` });
+    const unit = structure.standalone && pkg.type !== "accommodation" ? "days" : "nights";
+    errs.push({ path: "duration", message: `${nights} ${unit} are not offered; ${unit}: ${allowed}` });
   }
   if (errs.length) throw new ApiError(422, "validation_failed", errs.map((e) => `${e.path}: ${e.message}`).join("; "), { errors: errs });
-  return { pkg, nights: offeredDates(start, nights), end: addDays(start, nights) };
+  return { pkg, structure, nights: offeredDates(start, nights), end: addDays(start, nights) };
 }
 
 const priceType = (unit: string | null) => unit ?? "person";
@@ -122,7 +133,7 @@ function stayLedger(c: Context<AppEnv>, snap: CatalogSnapshot, id: number, q: { 
   } catch {
     return undefined;
   }
-  const ids = productIds(structuresIn(snap, [id]).get(id)!);
+  const ids = productIds(sellableStructure(snap, id)!);
   return ledgerRead(c.env.DB, snap.businessId, ids, nights[0], nights[nights.length - 1], c.get("now"));
 }
 
@@ -132,8 +143,7 @@ export const packageRoutes = createRouter()
     const q = c.req.valid("query");
     const { snap, ledgerText } = await readTenantLedger(c, (snap) => stayLedger(c, snap, id, q, (s) => s.items.map((i) => i.product_id)));
     const ctx = answerLanguage(c, contextOf(snap, q));
-    const { nights, end } = packageStay(snap, id, q.start_date, q.duration);
-    const structure = structuresIn(snap, [id]).get(id)!;
+    const { nights, end, structure } = packageStay(snap, id, q.start_date, q.duration);
     const ids = structure.items.map((i) => i.product_id);
     const products = productsIn(snap, ids);
     const pricing = pricingIn(snap, ids);
@@ -170,9 +180,8 @@ export const packageRoutes = createRouter()
     const party = { males: q.males, females: q.females, couples: q.couples };
     const { snap, ledgerText } = await readTenantLedger(c, (snap) => stayLedger(c, snap, id, q, (s) => s.accommodationIds));
     const ctx = answerLanguage(c, contextOf(snap, q));
-    const { nights, end } = packageStay(snap, id, q.start_date, q.duration);
+    const { nights, end, structure } = packageStay(snap, id, q.start_date, q.duration);
     if (partySize(party) === 0) throw invalid("males", "the party is empty: give males, females or couples");
-    const structure = structuresIn(snap, [id]).get(id)!;
     const ids = structure.accommodationIds;
     const rooms = productsIn(snap, ids);
     const pricing = pricingIn(snap, ids);
@@ -196,7 +205,7 @@ export const packageRoutes = createRouter()
         end_date: end,
         available: left ?? UNLIMITED_UNITS,
         price: { type: priceType(price.unit), value: displayPrice(price.amount_minor, ctx.choice), currency },
-        product: { ...productView(room, ctx, rates), srs },
+        product: { ...productView(room, ctx, fromPriceMinor(snap, room)), srs },
         sortType: room.accommodation_type_id ?? Number.MAX_SAFE_INTEGER,
       });
     }

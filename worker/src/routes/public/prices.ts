@@ -4,7 +4,7 @@ import { PackagePrices, PackagePricesBody, ProductPrice, ProductPriceQuery, Prod
 import { problemResponse } from "../../contract/problem";
 import { stayDates } from "../../domain/availability";
 import { chooseCurrency, displayPrice, toMajor, type CurrencyChoice } from "../../domain/money";
-import { quotePackages } from "../../domain/package-quote";
+import { defaultItemsMinor, quotePackages } from "../../domain/package-quote";
 import { priceFor } from "../../domain/pricing";
 import { isSession, type Product } from "../../domain/product";
 import { createRouter } from "../router";
@@ -22,7 +22,8 @@ const errors = {
 };
 const rules =
   "A stay's total is the sum over its nights or days of the rate in force on each (a season's rate on its segments' dates, inclusive; the higher priority wins), " +
-  "a per-stay rate counts once (per session for products sold by the hour), quantity tiers apply from their quantity on. " +
+  "a per-stay rate counts once (per session for products sold by the hour), quantity tiers apply from their quantity on; a package's total includes its default items " +
+  "at their default quantity on every day, for every guest (as a cart prices them). " +
   "Rates per person count pax, per unit one unit per guest, per room ceil(pax / beds per room). " +
   "Converted from the default currency, then rounded half-up to the currency's minor unit. Any duration is priced; whether it can be booked is what availabilities say.";
 
@@ -80,18 +81,19 @@ const packages = createRoute({
   },
 });
 
-/** The price of one product for a party, in base minor units. */
-function productTotal(p: Product, pricing: PricingData, start: string, pax: number, duration: number | undefined, unit: string | undefined): number {
+/** The price of one product for a party, in base minor units (a package's with its default items, as a cart prices them). */
+function productTotal(snap: CatalogSnapshot, p: Product, pricing: PricingData, start: string, pax: number, duration: number | undefined, unit: string | undefined): number {
   if (unit !== undefined && unit !== p.duration.unit) throw invalid("duration_unit", `product ${p.id} is sold by the ${p.duration.unit}`);
   const n = duration ?? p.duration.default;
   const dates = p.duration.unit === "day" ? stayDates(start, n) : [start];
   const rooms = Math.ceil(pax / Math.max(1, p.beds_per_room ?? p.pax_max ?? 1));
-  return priceFor(pricing.rates.get(p.id) ?? [], pricing.segments, {
+  const own = priceFor(pricing.rates.get(p.id) ?? [], pricing.segments, {
     dates,
     units: { person: pax, unit: pax, room: rooms },
     hours: p.duration.unit === "hour" ? n : 1,
     perSession: isSession(p),
   }).amount_minor;
+  return p.type === "package" ? own + defaultItemsMinor(snap, p.id, dates, pax) : own;
 }
 
 function load(snap: CatalogSnapshot, ids: number[]) {
@@ -112,7 +114,7 @@ export const priceRoutes = createRouter()
     const ctx = contextOf(snap, q);
     const { products, pricing } = load(snap, ids);
     const out: Record<string, number> = {};
-    for (const id of ids) out[String(id)] = show(productTotal(products.get(id)!, pricing, q.start_date, q.pax, q.duration, q.duration_unit), ctx.choice);
+    for (const id of ids) out[String(id)] = show(productTotal(snap, products.get(id)!, pricing, q.start_date, q.pax, q.duration, q.duration_unit), ctx.choice);
     return c.json(out, 200);
   })
   .openapi(one, async (c) => {
@@ -121,7 +123,7 @@ export const priceRoutes = createRouter()
     const { snap } = await readTenant(c);
     const ctx = contextOf(snap, q);
     const { products, pricing } = load(snap, [id]);
-    return c.json({ total_price: show(productTotal(products.get(id)!, pricing, q.start_date, q.pax, q.duration, q.duration_unit), ctx.choice) }, 200);
+    return c.json({ total_price: show(productTotal(snap, products.get(id)!, pricing, q.start_date, q.pax, q.duration, q.duration_unit), ctx.choice) }, 200);
   })
   .openapi(packages, async (c) => {
     const body = c.req.valid("json");

@@ -5,7 +5,8 @@ import { problemResponse } from "../../contract/problem";
 import { readTenant } from "../../db/tenant-read";
 import { createRouter } from "../router";
 import { answerLanguage, contextOf, productNotFound, productView } from "./catalog-view";
-import { filterProducts, pricingIn } from "../../domain/catalog";
+import { filterProducts } from "../../domain/catalog";
+import { fromPriceMinor } from "../../domain/package-quote";
 
 const errors = {
   401: problemResponse("Missing, malformed, unknown or revoked API key."),
@@ -48,8 +49,7 @@ export const productRoutes = createRouter()
     const { snap } = await readTenant(c);
     const ctx = answerLanguage(c, contextOf(snap, q));
     const products = filterProducts(snap, { listed: true, type: q.type, location_id: q.location });
-    const { rates } = pricingIn(snap, products.map((p) => p.id));
-    return c.json(products.map((p) => productView(p, ctx, rates.get(p.id) ?? [])), 200);
+    return c.json(products.map((p) => productView(p, ctx, fromPriceMinor(snap, p))), 200);
   })
   .openapi(one, async (c) => {
     const { id } = c.req.valid("param");
@@ -58,6 +58,5 @@ export const productRoutes = createRouter()
     const ctx = answerLanguage(c, contextOf(snap, q));
     const product = snap.products.get(id);
     if (!product) throw productNotFound(id);
-    const { rates } = pricingIn(snap, [id]);
-    return c.json(productView(product, ctx, rates.get(id) ?? []), 200);
+    return c.json(productView(product, ctx, fromPriceMinor(snap, product)), 200);
   });
