@@ -45,12 +45,26 @@ export interface CustomerForm {
   country: string;
 }
 
-/** The lengths of stay a product offers, shortest first (its variants, or its default). */
+/**
+ * The lengths (nights, or days) a product offers, shortest first: its variants, else every one
+ * from its minimum when flexible (a month at most), else its default. A product sold by the hour
+ * takes one day.
+ */
 export function durationChoices(product: Product): number[] {
   const d = product.duration;
-  const list = d.variants.length ? d.variants : [d.default];
-  return [...new Set(list)].filter((n) => n >= d.min).sort((a, b) => a - b);
+  if (d.unit === "hour") return [1];
+  const last = Math.min((d as { max?: number | null }).max ?? Infinity, d.min + 29);
+  const list = d.variants.length ? d.variants : d.is_flexible ? Array.from({ length: Math.max(1, last - d.min + 1) }, (_, i) => d.min + i) : [d.default];
+  return [...new Set(list)].filter((n) => n >= d.min && n >= 1).sort((a, b) => a - b);
 }
+
+/**
+ * Whether the product is booked with a room (a package that has rooms, or a room on its own):
+ * then the party is asked by gender (Men, Women, Couples) and counted in nights. Anything else
+ * (an activity, a course, a rental, a package without a room) asks a number of participants,
+ * kept in `males` and sent without a gender, and is counted in days.
+ */
+export const withRooms = (p: Product | null, roomTypes: RoomType[]) => p?.type === "accommodation" || (p?.type === "package" && roomTypes.length > 0);
 
 export const emptyGuest = (gender: "m" | "f", genderEditable = false): GuestForm => ({
   first_name: "", last_name: "", email: "", gender, birth_date: "", diet_id: "", level_id: "", genderEditable,
@@ -127,16 +141,16 @@ export function wholeItemDates(item: PackageItem, time?: string): string[] {
   });
 }
 
-/** The items payload: only options, alternatives and upgrades with at least one date. */
+/** The items payload: options, alternatives and upgrades with at least one date, and default items at the times chosen for them. */
 export function itemsPayload(s: Selection, pkg: PackageRoot | null): { package_item_id: number; dates: string[] }[] {
-  const known = new Set(allItems(pkg).filter((i) => i.role !== "default").map((i) => i.package_item_id));
+  const known = new Set(allItems(pkg).filter((i) => i.role !== "default" || i.product.is_on_timeslots).map((i) => i.package_item_id));
   return Object.entries(s.items)
     .map(([id, dates]) => ({ package_item_id: Number(id), dates: [...dates].sort() }))
     .filter((i) => known.has(i.package_item_id) && i.dates.length > 0);
 }
 
 /** The body of POST /bookings/add for the party and its details. */
-export function addToCartBody(s: Selection, pkg: PackageRoot | null, guests: GuestForm[], currency: string, language: string, cartId?: string): AddToCartBody {
+export function addToCartBody(s: Selection, pkg: PackageRoot | null, guests: GuestForm[], currency: string, language: string, cartId?: string, rooms = true): AddToCartBody {
   const end = endDate(s)!;
   const items = itemsPayload(s, pkg);
   return {
@@ -146,7 +160,7 @@ export function addToCartBody(s: Selection, pkg: PackageRoot | null, guests: Gue
       first_name: g.first_name.trim(),
       last_name: g.last_name.trim(),
       ...(g.email.trim() ? { email: g.email.trim() } : {}),
-      gender: g.gender,
+      ...(rooms ? { gender: g.gender } : {}),
       language_code: language,
       ...(g.birth_date ? { birth_date: g.birth_date } : {}),
       ...(g.diet_id ? { diet_id: Number(g.diet_id) } : {}),

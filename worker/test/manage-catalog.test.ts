@@ -130,9 +130,10 @@ describe("an owner builds a business through the API, and the public API sells i
     const low = sat(LOW);
     const high = sat(HIGH);
     const price = (start: string, currency = "EUR") => b.pub(`/products/${ids.week}/prices?start_date=${start}&pax=1&duration=7&currency=${currency}`);
-    expect((await price(low)).body.total_price).toBe(280);
-    expect((await price(high)).body.total_price).toBe(420);
-    expect((await price(high, "USD")).body.total_price).toBe(462);
+    // the week's own 7 nights, and its included surf lessons (30.00 a day, every day of the week)
+    expect((await price(low)).body.total_price).toBe(280 + 210);
+    expect((await price(high)).body.total_price).toBe(420 + 210);
+    expect((await price(high, "USD")).body.total_price).toBe(693);
   });
 
   it("offers the rooms by their gender rule, couples in private rooms, srs on the shared one", async () => {

@@ -115,7 +115,7 @@ export class CartController {
     });
     if (await this.refuse(invalid)) return;
     const openCart = st.cart?.status === "open" ? st.cart.cart_id : undefined;
-    const body = addToCartBody(st.sel, st.pkg, st.guests, openCart ? st.cart!.currency : st.cur, st.lang, openCart);
+    const body = addToCartBody(st.sel, st.pkg, st.guests, openCart ? st.cart!.currency : st.cur, st.lang, openCart, st.byRoom);
     await st.run("add", async () => {
       const cart = await st.api.addToCart(body, this.keyFor("add", body));
       // first the general "held for" line; a countdown threshold crossed at once (a short

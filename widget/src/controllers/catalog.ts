@@ -52,7 +52,7 @@ export class CatalogController {
       }
       if (boot.product) {
         const variants = durationChoices(boot.product);
-        st.sel = { ...st.sel, productId: boot.product.id, duration: duration && variants.includes(duration) ? duration : boot.calendar?.duration ?? boot.product.duration.default, startDate: boot.start_date };
+        st.sel = { ...st.sel, productId: boot.product.id, duration: duration && variants.includes(duration) ? duration : fit(boot.product, boot.calendar?.duration), startDate: boot.start_date };
         st.pkg = boot.package;
         this.applyDefaults();
         this.viewItem(boot.product);
@@ -116,7 +116,7 @@ export class CatalogController {
       const boot = await st.api.bootstrap({ product: String(product.id), language: st.lang, currency: st.cur });
       const products = st.boot?.products;
       await this.applyBoot({ ...boot, products: products ?? boot.products });
-      st.sel = { ...st.sel, productId: product.id, startDate: boot.start_date, duration: boot.calendar?.duration ?? product.duration.default, accommodationId: null, srs: false, items: {} };
+      st.sel = { ...st.sel, productId: product.id, startDate: boot.start_date, duration: fit(product, boot.calendar?.duration), accommodationId: null, srs: false, items: {} };
       st.pkg = boot.package;
       this.applyDefaults();
       this.viewItem(product);
@@ -177,7 +177,7 @@ export class CatalogController {
   private async loadPackage(): Promise<void> {
     const st = this.store;
     const product = st.currentProduct;
-    if (!product || product.type !== "package" || !st.sel.startDate) return;
+    if (!product || !st.sel.startDate) return;
     await st.run("package", async () => {
       st.pkg = await st.api.packageItems(product.id, { start_date: st.sel.startDate!, duration: st.sel.duration, currency: st.cur, language: st.lang });
       this.applyDefaults();
@@ -229,6 +229,12 @@ export class CatalogController {
     const price = day?.price ?? product.price_from?.find((p) => p.currency === st.cur)?.value ?? 0;
     st.track("view_item", [{ item_id: String(product.id), item_name: product.title, item_category: product.type, price, quantity: 1 }], price);
   }
+}
+
+/** The length to start with: the calendar's, if the product offers it, else its first. */
+function fit(product: Product, duration: number | null | undefined): number {
+  const choices = durationChoices(product);
+  return duration && choices.includes(duration) ? duration : choices.includes(product.duration.default) ? product.duration.default : choices[0];
 }
 
 function num(v: string | undefined): number | null {

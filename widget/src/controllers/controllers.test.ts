@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
-import { WidgetApiError, type Bootstrap, type Cart } from "../api/client";
+import { WidgetApiError, type Bootstrap, type Cart, type PackageRoot } from "../api/client";
+import { addToCartBody } from "../selection";
 import type { BookingWidgetEventName } from "../events";
 import { en } from "../strings/en";
 import { enCheckout } from "../strings/en-checkout";
@@ -58,6 +59,7 @@ describe("party and rooms", () => {
   test("a party larger than the product allows is refused; otherwise the room chosen is cleared and the guests' forms follow the party", () => {
     const { store } = storeOf();
     store.boot = { product: product(4), products: [] } as unknown as Bootstrap;
+    store.roomTypes = [{ id: 201, title: "Dorm", is_private: false, gender: "mixed", beds_per_room: 4 }];
     store.sel = { ...store.sel, males: 1, accommodationId: 201, srs: true, startDate: null };
     const party = new PartyController(store);
     party.setParty("couples", 2); // 1 + 2×2 = 5 > 4
@@ -68,6 +70,28 @@ describe("party and rooms", () => {
     party.setParty("males", -1);
     expect(store.sel.males).toBe(0);
     expect(withParty(store.sel, "females", 3, 4)).toBeNull();
+  });
+
+  test("without a room the party is a number of participants, sent without a gender; a product on timeslots takes the time chosen, while it has places for them", () => {
+    const { store } = storeOf();
+    store.boot = { product: { id: 7, type: "activity", title: "Boat dive", pax: { min: 1, max: 10 }, is_on_timeslots: true }, products: [] } as unknown as Bootstrap;
+    const slots = [{ time: "09:00", available: 1, capacity: 10 }, { time: "14:00", available: 10, capacity: 10 }];
+    store.pkg = { start_date: "2026-12-02", end_date: "2026-12-03", single_items: [{ package_item_id: 77, role: "default", product: { is_on_timeslots: true }, dates: [{ date: "2026-12-02", timeslots: slots }] }], groups: [] } as unknown as PackageRoot;
+    store.sel = { ...store.sel, productId: 7, startDate: "2026-12-02", duration: 1, females: 1 };
+    const party = new PartyController(store);
+    party.setParty("males", 1);
+    expect(store.sel).toMatchObject({ males: 2, females: 0, couples: 0 }); // one number
+    party.setParty("males", 1);
+    party.chooseTime("09:00");
+    party.setParty("males", 3); // 09:00 has one place left
+    expect(store.sel.items).toEqual({});
+    party.chooseTime("14:00");
+    const body = addToCartBody(store.sel, store.pkg, store.guests, "EUR", "en", undefined, store.byRoom);
+    expect(body.guests).toHaveLength(3);
+    expect(body.guests.some((g) => "gender" in g)).toBe(false);
+    expect(body.guests[0].package.items).toEqual([{ package_item_id: 77, dates: ["2026-12-02 14:00:00"] }]);
+    // nothing optional to choose: no extras step
+    expect(store.flow).not.toContain("extras");
   });
 
   test("choosing a room drops its single room supplement; the supplement is a choice of its own", () => {

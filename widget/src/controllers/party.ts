@@ -1,4 +1,5 @@
-import { partySize, addToCartBody, resizeGuests, type Selection } from "../selection";
+import { allItems, partySize, addToCartBody, resizeGuests, type Selection } from "../selection";
+import type { PackageItem } from "../api/client";
 import { round2, type BookingStore } from "./store";
 
 type Part = "males" | "females" | "couples";
@@ -22,8 +23,19 @@ export class PartyController {
   private estimateAbort: AbortController | undefined;
 
   constructor(private readonly store: BookingStore) {
-    // entering the extras (forward or back) prices the selection anew
+    // entering the extras (forward or back) prices the selection anew; an included activity on
+    // timeslots starts at the first time with places for the party each day, shown to be changed
     store.onEnter.extras = () => {
+      const st = this.store;
+      const items = { ...st.sel.items };
+      for (const item of allItems(st.pkg)) {
+        if (item.role !== "default" || !item.product.is_on_timeslots || items[item.package_item_id]?.length) continue;
+        items[item.package_item_id] = item.dates.flatMap((d) => {
+          const t = d.timeslots?.find((x) => x.available >= partySize(st.sel));
+          return t ? [`${d.date} ${t.time}:00`] : [];
+        });
+      }
+      st.sel = { ...st.sel, items };
       store.estimate = null;
       this.scheduleEstimate();
     };
@@ -31,7 +43,9 @@ export class PartyController {
 
   setParty(part: Part, value: number): void {
     const st = this.store;
-    const next = withParty(st.sel, part, value, st.currentProduct?.pax.max ?? 20);
+    const p = st.currentProduct;
+    // a rental's pax are per unit: any number of units, one per guest
+    const next = withParty(st.sel, part, value, !st.byRoom && p?.type === "rental" ? 20 : (p?.pax.max ?? 20));
     if (!next) return;
     st.sel = next;
     void this.loadRooms();
@@ -40,8 +54,19 @@ export class PartyController {
   /** The room types for the party and dates (the party is known now: its guests' forms follow it). */
   async loadRooms(): Promise<void> {
     const st = this.store;
+    // participants are counted in one number (males: they are sent without a gender)
+    if (!st.byRoom && st.sel.females + st.sel.couples > 0) st.sel = { ...st.sel, males: partySize(st.sel), females: 0, couples: 0 };
     st.guests = resizeGuests(st.guests, st.sel);
     const product = st.currentProduct;
+    if (!st.byRoom) {
+      // participants: no room to find (a time, if any, is theirs to choose: chooseTime)
+      st.rooms = [];
+      const item = this.ownItem();
+      const chosen = item && st.sel.items[item.package_item_id]?.[0];
+      const slot = chosen && item.dates[0]?.timeslots?.find((t) => chosen.endsWith(` ${t.time}:00`));
+      if (slot && slot.available < partySize(st.sel)) st.sel = { ...st.sel, items: {} };
+      return;
+    }
     if (!product || !st.sel.startDate || partySize(st.sel) === 0) {
       st.rooms = partySize(st.sel) === 0 ? [] : null;
       return;
@@ -53,6 +78,19 @@ export class PartyController {
       st.rooms = rooms;
       if (st.sel.accommodationId && !rooms.some((r) => r.product.id === st.sel.accommodationId)) st.sel = { ...st.sel, accommodationId: null, srs: false };
     });
+  }
+
+  /** A product sold on its own: its one item, the product itself (its times and places left). */
+  ownItem(): PackageItem | undefined {
+    const st = this.store;
+    return st.currentProduct?.type === "package" ? undefined : st.pkg?.single_items[0];
+  }
+
+  /** The time of a product on timeslots, on the day chosen. */
+  chooseTime(time: string): void {
+    const st = this.store;
+    const item = this.ownItem();
+    if (item && st.sel.startDate) st.sel = { ...st.sel, items: { [item.package_item_id]: [`${st.sel.startDate} ${time}:00`] } };
   }
 
   chooseRoom(id: number): void {
@@ -83,10 +121,10 @@ export class PartyController {
   private async updateEstimate(): Promise<void> {
     const st = this.store;
     const s = st.sel;
-    if (!s.productId || !s.startDate || !s.accommodationId || partySize(s) === 0) return;
+    if (!s.productId || !s.startDate || (st.byRoom && !s.accommodationId) || partySize(s) === 0) return;
     this.estimateAbort?.abort();
     const abort = (this.estimateAbort = new AbortController());
-    const draft = addToCartBody(s, st.pkg, resizeGuests([], s), st.cart?.status === "open" ? st.cart.currency : st.cur, st.lang);
+    const draft = addToCartBody(s, st.pkg, resizeGuests([], s), st.cart?.status === "open" ? st.cart.currency : st.cur, st.lang, undefined, st.byRoom);
     const body = { currency: draft.currency, guests: draft.guests.map(({ first_name: _f, last_name: _l, ...g }, i) => ({ ...g, unique_id: `g${i}` })) };
     try {
       const lines = Object.values(await st.api.packagePrices(body, abort.signal)).flat();

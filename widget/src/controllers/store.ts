@@ -5,7 +5,7 @@ import {
 import { describeError } from "../errors";
 import type { BookingWidgetEventDetail, BookingWidgetEventName, BookingWidgetItem } from "../events";
 import { formatCountdown, formatPrice } from "../format";
-import { endDate, type CustomerForm, type FieldErrors, type GuestForm, type Selection } from "../selection";
+import { allItems, endDate, withRooms, type CustomerForm, type FieldErrors, type GuestForm, type Selection } from "../selection";
 import { fallbackStrings, hasStrings, type Strings } from "../strings";
 import type { CountdownController } from "./countdown";
 
@@ -183,6 +183,11 @@ export class BookingStore {
     return this.boot?.settings.company_name ?? "";
   }
 
+  /** Booked with a room (the party by gender, nights), or by participants (days): selection.ts withRooms. */
+  get byRoom(): boolean {
+    return withRooms(this.currentProduct, this.roomTypes);
+  }
+
   get stayEnd(): string | null {
     return endDate(this.sel);
   }
@@ -209,8 +214,16 @@ export class BookingStore {
 
   // ---- the path ----------------------------------------------------------------------------------
 
+  /** The steps of this booking: no product list for a given product, no extras where there is nothing to choose. */
   get flow(): Step[] {
-    return FLOW.filter((s) => s !== "product" || !this.o.product);
+    const p = this.currentProduct;
+    const extras = !p || (p.type === "package" && allItems(this.pkg).some((i) => i.role !== "default" || i.product.is_on_timeslots));
+    return FLOW.filter((s) => (s !== "product" || !this.o.product) && (s !== "extras" || extras));
+  }
+
+  /** On to the next step of this booking. */
+  next(): void {
+    this.go(this.flow[this.flow.indexOf(this.step) + 1]);
   }
 
   /** Move to a step; focus lands on its heading (not on first load, which must not steal focus from the host page). */

@@ -1,7 +1,7 @@
 import { html, nothing } from "lit";
 import type { DayEntry, Product, RoomType } from "../api/client";
 import { formatDate, formatMonth, formatShortPrice, formatWeekdayList, weekdayNames, addDays } from "../format";
-import { dayTakesParty, durationChoices, monthGrid, type Selection } from "../selection";
+import { dayTakesParty, durationChoices, monthGrid, withRooms, type Selection } from "../selection";
 import { fill } from "../strings";
 import { heading, type StepBase } from "./parts";
 
@@ -36,7 +36,8 @@ export function closedReason(v: Pick<DatesView, "s" | "today" | "currentProduct"
   const d = v.s.dates;
   if (date < v.today) return d.reasonPast;
   if (!entry) return null;
-  if (entry.available_for_checkin) return dayTakesParty(entry, v.roomTypes, v.sel) ? null : d.reasonNoRoom;
+  // a day on timeslots is open while one of its times has a place
+  if (entry.available_for_checkin ?? entry.timeslots?.some((t) => t.available > 0)) return dayTakesParty(entry, v.roomTypes, v.sel) ? null : d.reasonNoRoom;
   if (entry.blocked) return d.reasonBlocked;
   const allowed = v.currentProduct?.allowed_checkin_days;
   const weekday = WEEKDAY_KEYS[new Date(`${date}T00:00:00Z`).getUTCDay()];
@@ -78,13 +79,16 @@ export function renderDates(v: DatesView, act: DatesActions) {
   const checkinDays = Object.entries(product?.allowed_checkin_days ?? {}).filter(([, on]) => on).map(([k]) => k);
   const choices = product ? durationChoices(product) : [];
   const loading = v.busy === "calendar";
+  // a stay (with a room) counts nights from a check-in; anything else the days it covers
+  const stay = !product || withRooms(product, v.roomTypes);
+  const start = v.sel.startDate;
 
   return html`${heading(product ? v.s.steps.dates : v.s.loading)}
     <p class="muted">${product?.title ?? "\u00a0"}</p>
-    <div class="field">
-      <label for="duration">${d.duration}</label>
+    <div class="field" ?hidden=${!stay && choices.length < 2}>
+      <label for="duration">${stay ? d.duration : d.durationDays}</label>
       <select id="duration" .value=${String(v.sel.duration)} @change=${(e: Event) => act.setDuration(Number((e.target as HTMLSelectElement).value))}>
-        ${choices.map((n) => html`<option value=${n} ?selected=${n === v.sel.duration}>${n === 1 ? d.night : fill(d.nights, { n })}</option>`)}
+        ${choices.map((n) => html`<option value=${n} ?selected=${n === v.sel.duration}>${fill(n === 1 ? (stay ? d.night : d.day) : stay ? d.nights : d.days, { n })}</option>`)}
       </select>
     </div>
     <div part="calendar">
@@ -121,12 +125,12 @@ export function renderDates(v: DatesView, act: DatesActions) {
         </tbody>
       </table>
       <div class="legend"><span>${d.legendAvailable}</span><span>${d.legendUnavailable}</span>
-        ${checkinDays.length && checkinDays.length < 7 ? html`<span>${fill(d.checkinDays, { days: formatWeekdayList(checkinDays, v.lang) })}</span>` : nothing}
+        ${checkinDays.length && checkinDays.length < 7 ? html`<span>${fill(stay ? d.checkinDays : d.startDays, { days: formatWeekdayList(checkinDays, v.lang) })}</span>` : nothing}
       </div>
     </div>
-    <p class="picked" aria-live="polite">${v.sel.startDate
-      ? fill(d.selected, { date: formatDate(v.sel.startDate, v.lang), end: formatDate(v.stayEnd!, v.lang) })
-      : d.pick}</p>
+    <p class="picked" aria-live="polite">${!start
+      ? stay ? d.pick : d.pickDay
+      : fill(stay ? d.selected : v.sel.duration > 1 ? d.selectedDays : d.selectedDay, { date: formatDate(start, v.lang), end: formatDate(v.stayEnd!, v.lang), last: formatDate(addDays(v.stayEnd!, -1), v.lang) })}</p>
     <div class="actions">
       ${v.productFixed ? html`<span></span>` : html`<button type="button" class="btn" part="button" @click=${() => v.back()}>${v.s.back}</button>`}
       <button type="button" class="btn primary" part="button primary-button" ?disabled=${!v.sel.startDate || !!v.busy}

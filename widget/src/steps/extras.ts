@@ -37,8 +37,8 @@ function itemPrice(v: ExtrasView, item: PackageItem) {
     : html` · <span class="price" data-extra-total>${fill(v.s.extras.forParty, { price: v.price(total, p?.currency), n: partyLabel(v) })}</span>`}`;
 }
 
-/** Per-day choice: a checkbox per date, or for timeslot items a time per date. */
-function dayPicker(v: ExtrasView, act: ExtrasActions, item: PackageItem) {
+/** Per-day choice: a checkbox per date, or for timeslot items a time per date (`included`: an included activity, a time every day). */
+function dayPicker(v: ExtrasView, act: ExtrasActions, item: PackageItem, included = false) {
   const x = v.s.extras;
   const chosen = new Set(v.sel.items[item.package_item_id] ?? []);
   const set = (date: string, value: string | null) => {
@@ -47,7 +47,7 @@ function dayPicker(v: ExtrasView, act: ExtrasActions, item: PackageItem) {
     act.setItemDates(item.package_item_id, next.sort());
   };
   return html`<fieldset>
-    <legend class="small">${x.pickDays}</legend>
+    <legend class="small">${included ? x.pickTimes : x.pickDays}</legend>
     <div class="days">
       ${item.dates.map((d) => {
         const label = formatDate(d.date, v.lang, "short");
@@ -57,8 +57,8 @@ function dayPicker(v: ExtrasView, act: ExtrasActions, item: PackageItem) {
           return html`<div class="field">
             <label for=${id} class="small">${label}</label>
             <select id=${id} .value=${current} @change=${(e: Event) => { const t = (e.target as HTMLSelectElement).value; set(d.date, t ? `${d.date} ${t}:00` : null); }}>
-              <option value="">${x.noTime}</option>
-              ${d.timeslots.map((t) => html`<option value=${t.time} ?disabled=${t.available <= 0} ?selected=${t.time === current}>${t.time}${t.available <= 0 ? ` (${x.soldOut})` : ""}</option>`)}
+              ${included ? nothing : html`<option value="">${x.noTime}</option>`}
+              ${d.timeslots.map((t) => html`<option value=${t.time} ?disabled=${t.available < partySize(v.sel)} ?selected=${t.time === current}>${t.time} (${t.available > 0 ? fill(v.s.dates.left, { n: t.available }) : x.soldOut})</option>`)}
             </select>
           </div>`;
         }
@@ -114,7 +114,8 @@ export function renderExtras(v: ExtrasView, act: ExtrasActions) {
   const groups = (pkg?.groups ?? []).map((g) => g.items.filter((i) => i.role !== "default")).filter((g) => g.length);
   return html`${heading(v.s.steps.extras)}
     ${included.length
-      ? html`<div><h3>${x.included}</h3><ul class="lines">${included.map((i) => html`<li><span>${i.product.title}</span><span class="muted">${x.included}</span></li>`)}</ul></div>`
+      ? html`<div><h3>${x.included}</h3><ul class="lines">${included.map((i) => html`<li><span>${i.product.title}</span><span class="muted">${x.included}</span></li>`)}</ul>
+          ${included.filter((i) => i.product.is_on_timeslots).map((i) => html`<div class="card" part="card"><strong>${i.product.title}</strong>${dayPicker(v, act, i, true)}</div>`)}</div>`
       : nothing}
     <div class="cards">
       <h3>${x.optional}</h3>

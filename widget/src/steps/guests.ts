@@ -9,6 +9,8 @@ export interface GuestsView extends StepBase {
   readonly today: string;
   readonly guests: GuestForm[];
   readonly fieldErrors: FieldErrors;
+  /** Booked with a room: each guest's gender came from the party (participants have none). */
+  readonly byRoom: boolean;
 }
 
 /** What the step does, through its concern's controller. */
@@ -52,7 +54,7 @@ export function renderGuests(v: GuestsView, act: GuestsActions) {
     <form novalidate @submit=${(e: Event) => { e.preventDefault(); act.addToCart(); }}>
       <div class="cards">
         ${v.guests.map((g, i) => html`<fieldset>
-          <legend>${fill(t.guest, { n: i + 1 })} · ${g.gender === "m" ? t.male : t.female}</legend>
+          <legend>${fill(t.guest, { n: i + 1 })}${v.byRoom ? ` · ${g.gender === "m" ? t.male : t.female}` : ""}</legend>
           <div class="grid2">
             ${input(v, act, i, "first_name", "text", t.first_name, true, "given-name")}
             ${input(v, act, i, "last_name", "text", t.last_name, true, "family-name")}

@@ -13,9 +13,9 @@ export interface ProductActions {
   chooseProduct(product: Product): void;
 }
 
-/** No product attribute: the business's bookable products (packages: the cart books packages). */
+/** No product attribute: everything the business lists (a product listed on its own sells as its own one-item package). */
 export function renderProducts(v: ProductView, act: ProductActions) {
-  const products = v.products.filter((p) => p.type === "package");
+  const products = v.products;
   return html`${heading(v.s.steps.product)}
     ${products.length === 0
       ? html`<p>${v.s.product.none}</p>`

@@ -1,5 +1,5 @@
 import { html, nothing } from "lit";
-import type { AccommodationOption, DayEntry, Product, RoomType } from "../api/client";
+import type { AccommodationOption, DayEntry, PackageRoot, Product, RoomType } from "../api/client";
 import { partySize, soldOutTypes, type Selection } from "../selection";
 import { fill } from "../strings";
 import { heading, type StepBase } from "./parts";
@@ -12,7 +12,10 @@ export interface RoomView extends StepBase {
   readonly rooms: AccommodationOption[] | null;
   readonly days: Record<string, DayEntry>;
   readonly roomTypes: RoomType[];
-  go(step: "extras"): void;
+  readonly pkg: PackageRoot | null;
+  /** Booked with a room (the party by gender), or by participants. */
+  readonly byRoom: boolean;
+  next(): void;
 }
 
 /** What the step does, through its concern's controller. */
@@ -20,6 +23,7 @@ export interface RoomActions {
   setParty(part: Part, value: number): void;
   chooseRoom(id: number): void;
   setSrs(on: boolean): void;
+  chooseTime(time: string): void;
 }
 
 function stepper(v: RoomView, act: RoomActions, part: Part) {
@@ -48,7 +52,62 @@ function soldOut(v: RoomView) {
     </label>`);
 }
 
+/**
+ * A product without a room (an activity, a course, a rental, a package without a room): how
+ * many take part, and for a product on timeslots the time, each with its places left; the
+ * price for one and for all before anything is added.
+ */
+function renderParticipants(v: RoomView, act: RoomActions) {
+  const r = v.s.room;
+  const p = v.currentProduct;
+  const n = v.sel.males;
+  const rental = p?.type === "rental";
+  // a rental's pax are per unit: any number of units, one per guest
+  const max = rental ? 20 : (p?.pax.max ?? 20);
+  const min = rental ? 1 : (p?.pax.min ?? 1);
+  const own = p?.type === "package" ? undefined : v.pkg?.single_items[0];
+  const slots = p?.is_on_timeslots ? (own?.dates[0]?.timeslots ?? []) : null;
+  const chosen = own ? v.sel.items[own.package_item_id]?.[0]?.slice(11, 16) : undefined;
+  const day = v.sel.startDate ? v.days[v.sel.startDate] : undefined;
+  const each = day?.price ?? null;
+  const label = rental ? r.units : r.participants;
+  const ready = n >= min && (!slots || !!chosen);
+  return html`${heading(rental ? r.unitsTitle : r.participantsTitle)}
+    <fieldset>
+      <legend>${label}</legend>
+      <div class="stepper">
+        <div><span id="party-n" class="label">${label}</span><br /><span class="muted small">${fill(r.between, { min, max })}</span></div>
+        <div class="ctl" role="group" aria-labelledby="party-n">
+          <button type="button" class="btn" part="button" aria-label=${fill(r.decrease, { what: label })} ?disabled=${n <= 0} @click=${() => act.setParty("males", n - 1)}>−</button>
+          <output aria-live="polite" aria-labelledby="party-n">${n}</output>
+          <button type="button" class="btn" part="button" aria-label=${fill(r.increase, { what: label })} ?disabled=${n + 1 > max} @click=${() => act.setParty("males", n + 1)}>+</button>
+        </div>
+      </div>
+    </fieldset>
+    ${slots
+      ? html`<fieldset>
+          <legend>${r.time}</legend>
+          ${slots.length === 0 ? html`<p>${r.noTimes}</p>` : nothing}
+          <div class="cards">
+            ${slots.map((t) => html`<label class="option" part="card">
+              <input type="radio" name="time" value=${t.time} .checked=${chosen === t.time} ?disabled=${t.available < Math.max(1, n)} @change=${() => act.chooseTime(t.time)} />
+              <span class="grow"><strong>${t.time}</strong><span class="muted small">${t.available > 0 ? fill(r.placesLeft, { n: t.available }) : r.soldOut}</span></span>
+            </label>`)}
+          </div>
+        </fieldset>`
+      : nothing}
+    <p class="total" part="total" aria-live="polite">
+      <span>${each === null ? "" : fill(rental ? r.perUnit : r.perPerson, { price: v.price(each) })}</span>
+      <span data-estimate>${each === null || n === 0 ? "—" : v.price(Math.round(each * n * 100) / 100)}</span>
+    </p>
+    <div class="actions">
+      <button type="button" class="btn" part="button" @click=${() => v.back()}>${v.s.back}</button>
+      <button type="button" class="btn primary" part="button primary-button" ?disabled=${!ready || !!v.busy} @click=${() => v.next()}>${v.s.continue}</button>
+    </div>`;
+}
+
 export function renderRoom(v: RoomView, act: RoomActions) {
+  if (!v.byRoom) return renderParticipants(v, act);
   const r = v.s.room;
   const size = partySize(v.sel);
   const rooms = v.rooms;
@@ -93,6 +152,6 @@ export function renderRoom(v: RoomView, act: RoomActions) {
     <div class="actions">
       <button type="button" class="btn" part="button" @click=${() => v.back()}>${v.s.back}</button>
       <button type="button" class="btn primary" part="button primary-button"
-        ?disabled=${!size || !v.sel.accommodationId || !!v.busy} @click=${() => v.go("extras")}>${v.s.continue}</button>
+        ?disabled=${!size || !v.sel.accommodationId || !!v.busy} @click=${() => v.next()}>${v.s.continue}</button>
     </div>`;
 }

@@ -3,6 +3,15 @@ import type { CheckoutStrings } from "./en-checkout";
 /** Die Texte der Schritte nach dem Kalender, auf Deutsch. */
 export const deCheckout: CheckoutStrings = {
   room: {
+    participantsTitle: "Teilnehmer",
+    participants: "Teilnehmer",
+    unitsTitle: "Wie viele",
+    units: "Leihgeräte, eins pro Person",
+    between: "{min} bis {max}",
+    time: "Uhrzeit",
+    noTimes: "An diesem Tag wird keine Uhrzeit angeboten.",
+    placesLeft: "noch {n} Plätze",
+    perUnit: "{price} pro Stück",
     soldOut: "An diesen Tagen ausgebucht",
     party: "Wer kommt mit?",
     males: "Männer",
@@ -34,6 +43,7 @@ export const deCheckout: CheckoutStrings = {
     optional: "Zusätzliche Extras",
     choiceNone: "Keine",
     everyDay: "An jedem Tag des Aufenthalts",
+    pickTimes: "Wählen Sie die Uhrzeit für jeden Tag",
     pickDays: "Tage wählen",
     time: "Uhrzeit",
     noTime: "Keine Einheit",

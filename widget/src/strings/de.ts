@@ -11,7 +11,7 @@ export const de: FirstStrings = {
   back: "Zurück",
   continue: "Weiter",
   steps: {
-    product: "Wählen Sie Ihren Aufenthalt",
+    product: "Was möchten Sie buchen?",
     dates: "Wählen Sie Ihre Reisedaten",
     room: "Gäste und Zimmer",
     extras: "Extras",
@@ -43,6 +43,13 @@ export const de: FirstStrings = {
     reasonSoldOut: "ausgebucht",
     reasonWeekday: "an diesem Wochentag keine Anreise",
     checkinDays: "Anreise am {days}.",
+    durationDays: "Dauer",
+    days: "{n} Tage",
+    day: "1 Tag",
+    selectedDay: "Am {date}",
+    selectedDays: "{date} bis {last}",
+    pickDay: "Wählen Sie einen Tag.",
+    startDays: "Beginn am {days}.",
     left: "noch {n}",
   },
   errors: {

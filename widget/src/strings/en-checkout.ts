@@ -3,6 +3,15 @@ import type { Widen } from "./en";
 
 export const enCheckout = {
   room: {
+    participantsTitle: "Participants",
+    participants: "Participants",
+    unitsTitle: "How many",
+    units: "Rentals, one per person",
+    between: "{min} to {max}",
+    time: "Time",
+    noTimes: "No time is offered on this day.",
+    placesLeft: "{n} places left",
+    perUnit: "{price} each",
     soldOut: "Sold out for these dates",
     party: "Who is coming?",
     males: "Men",
@@ -34,6 +43,7 @@ export const enCheckout = {
     optional: "Optional extras",
     choiceNone: "None",
     everyDay: "Every day of the stay",
+    pickTimes: "Choose the time of each day",
     pickDays: "Choose the days",
     time: "Time",
     noTime: "No session",

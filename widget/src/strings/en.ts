@@ -9,7 +9,7 @@ export const en = {
   back: "Back",
   continue: "Continue",
   steps: {
-    product: "Choose your stay",
+    product: "What would you like to book?",
     dates: "Choose your dates",
     room: "Guests and room",
     extras: "Extras",
@@ -41,6 +41,13 @@ export const en = {
     reasonSoldOut: "sold out",
     reasonWeekday: "no check-in on this weekday",
     checkinDays: "Check-in on {days}.",
+    durationDays: "Duration",
+    days: "{n} days",
+    day: "1 day",
+    selectedDay: "On {date}",
+    selectedDays: "{date} to {last}",
+    pickDay: "Pick a day.",
+    startDays: "Starts on {days}.",
     left: "{n} left",
   },
   errors: {

@@ -3,6 +3,15 @@ import type { CheckoutStrings } from "./en-checkout";
 /** Los textos de los pasos después del calendario, en español. */
 export const esCheckout: CheckoutStrings = {
   room: {
+    participantsTitle: "Participantes",
+    participants: "Participantes",
+    unitsTitle: "Cuántos",
+    units: "Alquileres, uno por persona",
+    between: "de {min} a {max}",
+    time: "Hora",
+    noTimes: "Este día no se ofrece ninguna hora.",
+    placesLeft: "quedan {n} plazas",
+    perUnit: "{price} cada uno",
     soldOut: "Agotado en estas fechas",
     party: "¿Quién viene?",
     males: "Hombres",
@@ -34,6 +43,7 @@ export const esCheckout: CheckoutStrings = {
     optional: "Extras opcionales",
     choiceNone: "Ninguno",
     everyDay: "Todos los días de la estancia",
+    pickTimes: "Elija la hora de cada día",
     pickDays: "Elige los días",
     time: "Hora",
     noTime: "Sin sesión",

@@ -11,7 +11,7 @@ export const es: FirstStrings = {
   back: "Atrás",
   continue: "Continuar",
   steps: {
-    product: "Elige tu estancia",
+    product: "¿Qué quieres reservar?",
     dates: "Elige tus fechas",
     room: "Huéspedes y habitación",
     extras: "Extras",
@@ -43,6 +43,13 @@ export const es: FirstStrings = {
     reasonSoldOut: "agotado",
     reasonWeekday: "no se puede llegar este día de la semana",
     checkinDays: "Llegada los {days}.",
+    durationDays: "Duración",
+    days: "{n} días",
+    day: "1 día",
+    selectedDay: "El {date}",
+    selectedDays: "del {date} al {last}",
+    pickDay: "Elige un día.",
+    startDays: "Empieza los {days}.",
     left: "quedan {n}",
   },
   errors: {

@@ -85,6 +85,47 @@ document.addEventListener("DOMContentLoaded", function () {
 });
 `;
 
+/**
+ * The second demo's host page: the dive centre (worker/seed/dive.catalog.json), whose widget lists
+ * everything it sells (no product attribute): boat dives on timeslots, a course, a rental, a
+ * room, a tour and a weekend without a room.
+ */
+function diveDemoPage(origin: string) {
+  const snippet = `<script type="module" src="${origin}/widget.js"></script>\n<booking-widget business="dive"></booking-widget>`;
+  return `${pageHead(
+    "Atlantic Dive Centre — dives, courses and rentals",
+    `<style>
+  :root { color-scheme: light dark; font-family: system-ui, sans-serif; line-height: 1.55; }
+  body { margin: 0; background: Canvas; color: CanvasText; }
+  header.site { background: #0b3c5d; color: #fff; padding: 1.25rem 1rem; }
+  header.site p { margin: .25rem 0 0; opacity: .9; }
+  main { max-width: 60rem; margin: 0 auto; padding: 1rem; }
+  h1 { margin: 0; font-size: 1.6rem; }
+  booking-widget:not(:defined) { display: block; min-height: 848px; }
+  .snippet pre { overflow-x: auto; background: color-mix(in srgb, CanvasText 8%, Canvas); padding: .75rem; border-radius: .375rem; font-size: .85rem; white-space: pre-wrap; word-break: break-all; }
+  footer { max-width: 60rem; margin: 2rem auto; padding: 0 1rem; font-size: .9rem; opacity: .8; }
+</style>`,
+  )}
+<body>
+<header class="site">
+  <h1>Atlantic Dive Centre</h1>
+  <p>Sesimbra, Portugal · two boats a day, courses every Monday</p>
+</header>
+<main>
+  <section class="booking" aria-labelledby="book-heading">
+    <h2 id="book-heading">Book a dive, a course or your gear</h2>
+    <booking-widget business="dive"></booking-widget>
+  </section>
+  <section class="snippet" aria-labelledby="snippet-heading">
+    <h2 id="snippet-heading">The snippet on this page</h2>
+    <pre id="snippet-code"><code>${esc(snippet)}</code></pre>
+  </section>
+</main>
+<footer>Atlantic Dive Centre · This is the second demo host page for the booking widget.</footer>
+</body>
+</html>`;
+}
+
 function demoPage(origin: string) {
   const snippet = `<script type="module" src="${origin}/widget.js"></script>\n<booking-widget business="demo" product="101"></booking-widget>`;
   return `${pageHead(
@@ -198,6 +239,7 @@ export function pageRoutes() {
   );
 
   pages.get("/demo", (c) => html(c, demoPage(new URL(c.req.url).origin)));
+  pages.get("/demo/dive", (c) => html(c, diveDemoPage(new URL(c.req.url).origin)));
 
   pages.get("/book/:business", async (c) => {
     const slug = c.req.param("business");

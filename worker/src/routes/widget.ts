@@ -157,7 +157,7 @@ async function innerJson<T>(c: Context<AppEnv>, path: string, query: Record<stri
 interface ProductLike {
   id: number;
   type: string;
-  duration?: { default?: number; unit?: string };
+  duration?: { default?: number; unit?: string; max?: number | null };
   is_on_timeslots?: boolean;
 }
 interface SettingsLike {
@@ -178,7 +178,8 @@ async function calendar(c: Context<AppEnv>, product: ProductLike, from: string, 
   const dates = await innerJson<AvailabilityMap>(c, `/products/${product.id}/availabilities`, { start_date: from, end_date: to });
   const days = Object.keys(dates).sort();
   const checkin = days.filter((d) => isCheckin(dates[d])).slice(0, MAX_PRICED_DAYS);
-  const dur = duration ?? product.duration?.default;
+  // a product sold by the hour is priced for its own hours, one day at a time
+  const dur = product.duration?.unit === "hour" ? undefined : (duration ?? product.duration?.default);
   const [prices, rooms] = await Promise.all([
     Promise.all(
       checkin.map((d) =>
@@ -310,21 +311,29 @@ export function widgetRoutes() {
       const days = Object.keys(cal.dates).sort();
       const checkin = days.filter((d) => isCheckin(cal!.dates[d] as AvailabilityMap[string]));
       startDate = q.start_date && checkin.includes(q.start_date) ? q.start_date : checkin[0] ?? null;
-      if (product.type === "package" && startDate) {
-        pkg = await innerJson(c, `/packages/${product.id}`, {
-          start_date: startDate,
-          duration: q.duration ?? product.duration?.default ?? 7,
-          currency: cur,
-          language: lang,
+      // a package's items, or a product's own (it is sold as its own one-item package: its
+      // times with their places left); none for a product the business does not list
+      if (startDate) {
+        const days = product.duration?.unit === "hour" ? 1 : (q.duration ?? product.duration?.default ?? 7);
+        pkg = await innerJson(c, `/packages/${product.id}`, { start_date: startDate, duration: days, currency: cur, language: lang }).catch((err) => {
+          if (product!.type === "package") throw err;
+          return null;
         });
       }
     }
     // The business's saved theme (settings widget_theme), from the snapshot the reads above settled: no extra round trip.
-    const config = (await readTenant(c)).snap.business.config;
+    const { snap } = await readTenant(c);
+    const config = snap.business.config;
     const theme = config.widget_theme;
     // The terms the guest will accept, in the language the widget is shown in where the business
     // wrote them (the confirmation e-mail quotes the same text: domain/email/plan.ts termsIn).
     settings.terms = config.terms_translations[lang] || config.terms;
+    // the longest a flexible product may be booked for, which the public view does not show:
+    // the widget offers no length the cart would refuse
+    for (const p of products) if (p.duration) p.duration.max = snap.products.get(p.id)?.duration.max ?? null;
+    // the sentences that name the business ("{company} will contact you") name it by its title
+    // when it has no company name
+    settings.company_name ||= snap.business.title;
     c.header("Cache-Control", "no-cache");
     return c.json({ business: c.get("tenant").slug, today, language: lang, currency: cur, settings, theme, products, product, start_date: startDate, calendar: cal, package: pkg }, 200);
   }
