@@ -67,7 +67,7 @@ test.describe("a cart expiring while the guest watches", () => {
     await expectStep(page, "Checkout");
     // the live texts are current on every step: the hold's own countdown, no announcement left over from the cart
     const held = w(page, "[data-countdown]");
-    await expect(held).toHaveText(/^(10:00|9:[45]\d)$/);
+    await expect(held).toHaveText(/^(10:00|9:\d\d)$/);
     await expect(w(page, "[role=status]")).toHaveText("");
     await w(page, "#c-phone").fill("912 345 678");
     await w(page, "#terms").check();
@@ -98,7 +98,7 @@ test.describe("a cart expiring while the guest watches", () => {
     await w(page, "[role=alert] button.primary").click();
     // held again, in a new cart: the guest stays at the checkout with what they typed
     await expectStep(page, "Checkout");
-    await expect(held).toHaveText(/^(10:00|9:[45]\d)$/);
+    await expect(held).toHaveText(/^(10:00|9:\d\d)$/);
     await expect(bookNow).toBeEnabled();
     await expect(w(page, "#c-phone")).toHaveValue("912 345 678");
     await expect(w(page, "section.cards article.card h3")).toHaveText("Eve Xpiry");
