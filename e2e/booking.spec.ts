@@ -52,13 +52,13 @@ test.describe("a complete booking from the demo page", () => {
     await expect(yogaSelects.first()).toBeVisible();
     const count = await yogaSelects.count();
     for (let i = 0; i < count; i++) await yogaSelects.nth(i).selectOption(i === 1 ? "18:00" : "");
-    await page.locator("booking-widget fieldset").filter({ hasText: "Softboard Rental" }).getByLabel(/Softboard Rental/).check();
-    // the estimate follows the choices, and is what the cart will charge
+    const softboard = page.locator("booking-widget fieldset").filter({ hasText: "Softboard Rental" });
+    await softboard.getByLabel(/Softboard Rental/).check();
+    // The estimate follows the choices, and is what the cart will charge. It is asked for a moment
+    // after the last choice; its answer brings what each chosen extra adds for the party, so the
+    // estimate is read once the last choice (the board) shows its own, not after a guessed delay.
+    await expect(softboard.locator("[data-extra-total]")).toHaveText(/^€[\d,]+\.\d\d for 2 guests$/);
     await expect(w(page, "[data-estimate]")).toHaveText(/^€[\d,]+\.\d\d$/);
-    // The estimate is asked for a moment after the last choice: read it once that answer is in
-    // (no request for the widget left in flight), not after a guessed delay.
-    await page.waitForLoadState("networkidle");
-    await page.evaluate(() => (document.querySelector("booking-widget") as unknown as { updateComplete: Promise<unknown> }).updateComplete);
     const estimate = await w(page, "[data-estimate]").textContent();
     // each extra says what it adds for this party (sessions × guests, tiers applied), not only its unit price
     await expect(yoga.locator("[data-extra-total]")).toHaveText(/^€[\d,]+\.\d\d for 2 guests$/);

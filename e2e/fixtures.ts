@@ -101,7 +101,10 @@ export const test = base.extend<{ axe: (page: Page, step: string) => Promise<voi
       const persistTo = mkdtempSync(join(tmpdir(), `bw-e2e-${workerInfo.workerIndex}-`));
       const port = await pickPort();
       const tmpDir = join(persistTo, "tmp");
-      const running = await startServer({ port, persistTo, tmpDir, readyTimeoutMs: 90_000 });
+      // The test clock (X-Test-Now on a request) is on for these servers only, so a journey can
+      // move the service's time with the browser's (expiry.spec.ts); wrangler.toml, as deployed,
+      // leaves it off, and worker/test/test-clock.test.ts checks that it is then ignored.
+      const running = await startServer({ port, persistTo, tmpDir, readyTimeoutMs: 90_000, env: { ALLOW_TEST_CLOCK: "1" } });
       const target = { persistTo };
       const keys: Record<string, string> = {};
       const createKey = async (scope: "public" | "private") => {
