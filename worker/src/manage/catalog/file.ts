@@ -31,6 +31,7 @@ import { ApiError, type FieldError } from "../../lib/errors";
 import { dateRange, daysBetween, isoDate, isoDateTime } from "../../lib/time";
 import { commit, type Actor, type Store } from "../core";
 import { settingsCurrencies } from "../settings";
+import { senderSettingProblem, sendingDomains } from "../../domain/email/sender";
 
 const LOOKUP_LISTS: [LookupKind, "locations" | "categories" | "accommodation_types" | "diets" | "levels"][] = [
   ["location", "locations"],
@@ -139,7 +140,7 @@ export async function applyCatalog(store: Store, actor: Actor, businessId: numbe
       const used = Object.fromEntries(ID_TABLES.map((t, i) => [t, new Set((reads[i].results as { id: number }[]).map((r) => r.id))])) as Record<IdTable, Set<number>>;
       const current = inventoryRowsFrom(reads[ID_TABLES.length]);
       const usage = usageFrom(reads[ID_TABLES.length + 1]);
-      const desired = desiredState(state, file, new IdAllocator(state.maxIds, used), now);
+      const desired = desiredState(state, file, new IdAllocator(state.maxIds, used), now, sendingDomains(store.EMAIL_SENDING_DOMAINS));
       const plan = emptyPlan();
       planEntity(plan, state, "settings", state.settings, desired.settings);
       for (const [kind] of LOOKUP_LISTS) {
@@ -214,7 +215,7 @@ function matcher<T extends { id: number; ref: string | null }>(kind: string, sto
 
 const archivedAt = (flag: boolean, before: { archived_at: string | null } | null, now: Date) => (flag ? (before?.archived_at ?? isoDateTime(now)) : null);
 
-function desiredState(state: CatalogState, file: CatalogFile, ids: IdAllocator, now: Date): Desired {
+function desiredState(state: CatalogState, file: CatalogFile, ids: IdAllocator, now: Date, domains: string[]): Desired {
   const errors: FieldError[] = [];
   const err = (path: string, message: string) => errors.push({ path, message });
 
@@ -338,6 +339,8 @@ function desiredState(state: CatalogState, file: CatalogFile, ids: IdAllocator, 
   const desired = { settings, lookups, seasons, products, inventory };
   const idx = indexOf(desired);
   errors.push(...settingsProblems(settings, products.some((p) => p.rates.length > 0), state.settings, (f) => `settings.${f}`));
+  const sender = senderSettingProblem(settings.config, state.settings.config, domains);
+  if (sender) err("settings.email_from", sender);
   products.forEach((p, i) => {
     if (i < file.products.length) errors.push(...productProblems(idx, p, (f) => `products.${i}.${fileField(f)}`));
   });
