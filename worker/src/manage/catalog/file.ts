@@ -5,7 +5,7 @@
  * matched by ref (then by id), entries the file leaves out are archived (never deleted), and a
  * file applied twice changes nothing the second time.
  */
-import { CONFIG_FIELDS, readConfig } from "../../contract/config";
+import { CONFIG_FIELDS, isWriteOnly, readConfig } from "../../contract/config";
 import type { CatalogFile, FileProduct } from "../../contract/catalog-file";
 import {
   applyProductInput,
@@ -50,7 +50,7 @@ export async function exportCatalog(db: D1Database, businessId: number): Promise
   const state = catalogStateFrom(results.slice(0, head.length));
   if (!state) throw new ApiError(404, "not_found", "The business does not exist.");
   const inventory = inventoryRowsFrom(results[head.length]);
-  const { config, problems } = readConfig(JSON.stringify(state.settings.config));
+  const { config: { turnstile_secret: _writeOnly, ...config }, problems } = readConfig(JSON.stringify(state.settings.config));
   const refs = refMaps(state);
   const currency = defaultCurrency(state.settings).iso_code;
   const file: CatalogFile = {
@@ -225,7 +225,8 @@ function desiredState(state: CatalogState, file: CatalogFile, ids: IdAllocator, 
     title,
     company_name,
     frontoffice_domain,
-    config: Object.fromEntries(CONFIG_FIELDS.map((f) => [f, (config as Record<string, unknown>)[f]])),
+    // A write-only setting is never in the file: the stored one stays.
+    config: Object.fromEntries(CONFIG_FIELDS.map((f) => [f, isWriteOnly(f) ? state.settings.config[f] : (config as Record<string, unknown>)[f]])),
     currencies: settingsCurrencies(state.settings.currencies, currencies, ids, errors, "settings."),
   };
 
