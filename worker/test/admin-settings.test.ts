@@ -142,6 +142,27 @@ describe("Settings", () => {
     expect(await first("SELECT COUNT(*) AS n FROM audit_log WHERE business_id = ? AND entity = 'settings'", b.businessId)).toEqual({ n: 0 });
   });
 
+  it("sets the human check (Turnstile): the site key shown, the secret never, only whether it is set; an empty secret keeps it; turned off removes both", async () => {
+    const b = await business();
+    const secret = "0x4AAAAAAAback-office-secret-value";
+    const saved = await b.asManager.post(`/admin/${b.slug}/settings/human-check`, { turnstile_site_key: "0x4AAAAAAAsiteKey", turnstile_secret: secret });
+    expect(saved.status).toBe(303);
+    expect(await privateSettings(b)).toMatchObject({ turnstile_site_key: "0x4AAAAAAAsiteKey", turnstile_secret_set: true });
+    const page = await (await b.asManager.get(`/admin/${b.slug}/settings`)).text();
+    expect(page).not.toContain(secret);
+    expect(page).toContain('value="0x4AAAAAAAsiteKey"');
+    expect(page).toContain("A secret is set. It is never shown");
+    // Saved again with the secret left empty: the stored one stays.
+    expect((await b.asManager.post(`/admin/${b.slug}/settings/human-check`, { turnstile_site_key: "0x4AAAAAAAotherKey", turnstile_secret: "" })).status).toBe(303);
+    expect(await privateSettings(b)).toMatchObject({ turnstile_site_key: "0x4AAAAAAAotherKey", turnstile_secret_set: true });
+    expect((await b.asManager.post(`/admin/${b.slug}/settings/human-check`, { turnstile_site_key: "0x4AAAAAAAotherKey", turnstile_secret: "", turnstile_off: "on" })).status).toBe(303);
+    expect(await privateSettings(b)).toMatchObject({ turnstile_site_key: null, turnstile_secret_set: false });
+    // A site key alone cannot verify anything: refused at the secret's field.
+    const alone = await b.asManager.post(`/admin/${b.slug}/settings/human-check`, { turnstile_site_key: "0x4AAAAAAAsiteKey", turnstile_secret: "" });
+    expect(alone.status).toBe(422);
+    expect(fieldError(await alone.text(), "turnstile_secret")).toContain("secret");
+  });
+
   it("sets currencies and guest fields, and the e-mail settings", async () => {
     const b = await business();
     const cur = await b.asManager.post(`/admin/${b.slug}/settings/currencies`, { currency_rows: "1", "currencies.0.iso_code": "EUR", "currencies.0.exchange_rate": "1", default: "0", "currencies.1.iso_code": "gbp", "currencies.1.exchange_rate": "0.86" });
