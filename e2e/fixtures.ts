@@ -7,6 +7,7 @@ import { simpleParser, type ParsedMail } from "mailparser";
 import { d1ExecuteScript, d1Query, type SqlValue } from "../worker/scripts/lib/wrangler-d1";
 import { freePort, startServer, type RunningServer } from "../worker/scripts/server";
 import { issueKey } from "../worker/src/lib/keys";
+import { startSiteverify } from "../worker/test/turnstile-siteverify";
 
 export { expect };
 
@@ -101,7 +102,10 @@ export const test = base.extend<{ axe: (page: Page, step: string) => Promise<voi
       const persistTo = mkdtempSync(join(tmpdir(), `bw-e2e-${workerInfo.workerIndex}-`));
       const port = await pickPort();
       const tmpDir = join(persistTo, "tmp");
-      const running = await startServer({ port, persistTo, tmpDir, readyTimeoutMs: 90_000 });
+      // Turnstile's siteverify, as a loopback stand-in (worker/test/turnstile-siteverify.ts): the
+      // human-check journey (human-check.spec.ts) turns the check on for the demo business.
+      const siteverify = await startSiteverify();
+      const running = await startServer({ port, persistTo, tmpDir, readyTimeoutMs: 90_000, env: { TURNSTILE_VERIFY_URL: siteverify.url } });
       const target = { persistTo };
       const keys: Record<string, string> = {};
       const createKey = async (scope: "public" | "private") => {
@@ -150,6 +154,7 @@ export const test = base.extend<{ axe: (page: Page, step: string) => Promise<voi
       await server.setDemoConfig({ max_bookings_per_visitor_per_hour: 1000, max_bookings_per_visitor_per_day: 10_000, max_emails_per_recipient_per_day: 1000 });
       await use(server);
       await running.stop();
+      siteverify.server.close();
       releasePort(port);
       rmSync(persistTo, { recursive: true, force: true });
     },
