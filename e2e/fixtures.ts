@@ -7,6 +7,7 @@ import { simpleParser, type ParsedMail } from "mailparser";
 import { d1ExecuteScript, d1Query, type SqlValue } from "../worker/scripts/lib/wrangler-d1";
 import { freePort, startServer, type RunningServer } from "../worker/scripts/server";
 import { issueKey } from "../worker/src/lib/keys";
+import { startSiteverify } from "../worker/test/turnstile-siteverify";
 
 export { expect };
 
@@ -104,7 +105,10 @@ export const test = base.extend<{ axe: (page: Page, step: string) => Promise<voi
       // The test clock (X-Test-Now on a request) is on for these servers only, so a journey can
       // move the service's time with the browser's (expiry.spec.ts); wrangler.toml, as deployed,
       // leaves it off, and worker/test/test-clock.test.ts checks that it is then ignored.
-      const running = await startServer({ port, persistTo, tmpDir, readyTimeoutMs: 90_000, env: { ALLOW_TEST_CLOCK: "1" } });
+      // Turnstile's siteverify, as a loopback stand-in (worker/test/turnstile-siteverify.ts): the
+      // human-check journey (human-check.spec.ts) turns the check on for the demo business.
+      const siteverify = await startSiteverify();
+      const running = await startServer({ port, persistTo, tmpDir, readyTimeoutMs: 90_000, env: { ALLOW_TEST_CLOCK: "1", TURNSTILE_VERIFY_URL: siteverify.url } });
       const target = { persistTo };
       const keys: Record<string, string> = {};
       const createKey = async (scope: "public" | "private") => {
@@ -153,6 +157,7 @@ export const test = base.extend<{ axe: (page: Page, step: string) => Promise<voi
       await server.setDemoConfig({ max_bookings_per_visitor_per_hour: 1000, max_bookings_per_visitor_per_day: 10_000, max_emails_per_recipient_per_day: 1000 });
       await use(server);
       await running.stop();
+      siteverify.server.close();
       releasePort(port);
       rmSync(persistTo, { recursive: true, force: true });
     },

@@ -31,6 +31,7 @@ export function describeError(err: WidgetApiError, s: FirstStrings): ErrorText {
     }
     case "not_found": return { message: e.notFound, fields: {} };
     case "origin": return { message: e.origin, fields: {} };
+    case "human_check": return { message: e.humanCheck, fields: {} };
     default: return { message: e.generic, fields: {} };
   }
 }

@@ -15,7 +15,7 @@ import type { Change } from "../src/domain/catalog-plan";
 import { applyCatalog, exportCatalog } from "../src/manage/catalog/file";
 import { businessOf, cliActor, CliError, explainApiError, parse, required, runCli, targetOf } from "./lib/cli";
 import { openDatabase } from "./lib/cli-database";
-import type { Target } from "./lib/wrangler";
+import { wranglerVar, type Target } from "./lib/wrangler";
 
 const USAGE = `Usage:
   npm run --silent catalog -- export --business <slug> [--out <file>]
@@ -74,7 +74,7 @@ async function applyCommand(argv: string[]): Promise<void> {
   const dryRun = values["dry-run"] === true;
   const { db, close } = await openDatabase(target);
   const result = await businessId(db, slug)
-    .then((id) => applyCatalog({ DB: db }, cli(), id, parsed.data, new Date(), { dryRun }))
+    .then((id) => applyCatalog({ DB: db, EMAIL_SENDING_DOMAINS: wranglerVar("EMAIL_SENDING_DOMAINS") }, cli(), id, parsed.data, new Date(), { dryRun }))
     .catch(explainApiError)
     .finally(close);
   if (!result.changes.length) return console.log(`Nothing to change: business "${slug}" already is as ${path} says.`);

@@ -19,7 +19,7 @@ import { applyCatalog } from "../src/manage/catalog/file";
 import { applyMigrations } from "./lib/wrangler-d1";
 import { openDatabase } from "./lib/cli-database";
 import { ensureDevVars, formatVars } from "./lib/dev-vars";
-import { DEFAULT_STATE, ROOT, WRANGLER, wranglerEnv, type Target } from "./lib/wrangler";
+import { DEFAULT_STATE, ROOT, WRANGLER, wranglerEnv, wranglerVar, type Target } from "./lib/wrangler";
 
 export { DEFAULT_STATE, ROOT };
 
@@ -148,7 +148,7 @@ export async function prepareDatabase(target: Target): Promise<{ migrations: num
       // Seeded once: a demo that has products is the owner's to edit, and a later start changes
       // nothing of it (it used to apply the file again and revert what the owner had changed).
       if (await hasAnyProduct(db, demo.id)) continue;
-      const { changes } = await applyCatalog({ DB: db }, { kind: "cli", id: "npm start", name: "cli" }, demo.id, CatalogFile.parse(file), new Date());
+      const { changes } = await applyCatalog({ DB: db, EMAIL_SENDING_DOMAINS: wranglerVar("EMAIL_SENDING_DOMAINS") }, { kind: "cli", id: "npm start", name: "cli" }, demo.id, CatalogFile.parse(file), new Date());
       demoChanges += changes.length;
     }
     return { migrations, demoChanges };

@@ -8,6 +8,9 @@ import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { mailStub } from "../src/db/emails";
 import { inviteStaff } from "../src/manage/staff";
+import { requestPasswordReset } from "../src/manage/password-reset";
+import { platformMail } from "../src/domain/email/sender";
+import { mailHeader } from "./mail-fixtures";
 import { browser, createStaff, PASSWORD, signedIn, type Browser } from "./admin-fixtures";
 import { BASE, callJson, createBusiness, createKey, fetchWorker } from "./helpers";
 
@@ -126,6 +129,10 @@ describe("Settings", () => {
     expect(fieldError(mailHtml, "email_from")).toBeTruthy();
     expect(fieldError(mailHtml, "brand_color")).toContain("#RRGGBB");
     expect(fieldError(mailHtml, "notification_emails")).toBeTruthy();
+    // A sender on a domain the deployment did not onboard (EMAIL_SENDING_DOMAINS) is refused at its field.
+    const foreign = await b.asManager.post(`/admin/${b.slug}/settings/email`, { email_from: "bookings@other-business.example", contact_email: "", contact_phone: "", brand_color: "#112233", notification_emails: "" });
+    expect(foreign.status).toBe(422);
+    expect(fieldError(await foreign.text(), "email_from")).toContain("must be an address on a sending domain of this deployment: platform.example, bluewave.example, camp.example");
 
     const rate = await b.asManager.post(`/admin/${b.slug}/settings/currencies`, { currency_rows: "1", "currencies.0.iso_code": "EUR", "currencies.0.exchange_rate": "1", default: "0", "currencies.1.iso_code": "gbp", "currencies.1.exchange_rate": "-3" });
     expect(rate.status).toBe(422);
@@ -133,6 +140,27 @@ describe("Settings", () => {
 
     expect(await privateSettings(b)).toEqual(before);
     expect(await first("SELECT COUNT(*) AS n FROM audit_log WHERE business_id = ? AND entity = 'settings'", b.businessId)).toEqual({ n: 0 });
+  });
+
+  it("sets the human check (Turnstile): the site key shown, the secret never, only whether it is set; an empty secret keeps it; turned off removes both", async () => {
+    const b = await business();
+    const secret = "0x4AAAAAAAback-office-secret-value";
+    const saved = await b.asManager.post(`/admin/${b.slug}/settings/human-check`, { turnstile_site_key: "0x4AAAAAAAsiteKey", turnstile_secret: secret });
+    expect(saved.status).toBe(303);
+    expect(await privateSettings(b)).toMatchObject({ turnstile_site_key: "0x4AAAAAAAsiteKey", turnstile_secret_set: true });
+    const page = await (await b.asManager.get(`/admin/${b.slug}/settings`)).text();
+    expect(page).not.toContain(secret);
+    expect(page).toContain('value="0x4AAAAAAAsiteKey"');
+    expect(page).toContain("A secret is set. It is never shown");
+    // Saved again with the secret left empty: the stored one stays.
+    expect((await b.asManager.post(`/admin/${b.slug}/settings/human-check`, { turnstile_site_key: "0x4AAAAAAAotherKey", turnstile_secret: "" })).status).toBe(303);
+    expect(await privateSettings(b)).toMatchObject({ turnstile_site_key: "0x4AAAAAAAotherKey", turnstile_secret_set: true });
+    expect((await b.asManager.post(`/admin/${b.slug}/settings/human-check`, { turnstile_site_key: "0x4AAAAAAAotherKey", turnstile_secret: "", turnstile_off: "on" })).status).toBe(303);
+    expect(await privateSettings(b)).toMatchObject({ turnstile_site_key: null, turnstile_secret_set: false });
+    // A site key alone cannot verify anything: refused at the secret's field.
+    const alone = await b.asManager.post(`/admin/${b.slug}/settings/human-check`, { turnstile_site_key: "0x4AAAAAAAsiteKey", turnstile_secret: "" });
+    expect(alone.status).toBe(422);
+    expect(fieldError(await alone.text(), "turnstile_secret")).toContain("secret");
   });
 
   it("sets currencies and guest fields, and the e-mail settings", async () => {
@@ -432,9 +460,15 @@ describe("password reset", () => {
     expect((await resetMails(b.businessId)).length).toBe(3);
   });
 
-  it("a business that sends no e-mail makes no link, with the same answer", async () => {
+  it("a business without a sender of its own sends the link from the platform's; with no sender at all it makes no link", async () => {
     const b = await business({ email_from: null });
     expect((await forgot(browser("203.0.113.60"), b.slug, b.manager.email)).status).toBe(200);
-    expect(await first("SELECT COUNT(*) AS n FROM staff_invites WHERE staff_id = ? AND purpose = 'reset'", b.manager.staffId)).toEqual({ n: 0 });
+    expect(await first("SELECT COUNT(*) AS n FROM staff_invites WHERE staff_id = ? AND purpose = 'reset'", b.manager.staffId)).toEqual({ n: 1 });
+    expect((await resetMails(b.businessId)).map((e) => [e.row.sender, e.row.status, mailHeader(e.raw, "From")])).toEqual([["bookings@platform.example", "sent", `"Business ${b.slug}" <bookings@platform.example>`]]);
+    // A deployment with no platform sender (EMAIL_DEFAULT_FROM empty): nothing to send, so no link.
+    const none = await business({ email_from: null });
+    const asked = await requestPasswordReset(env.DB, none.businessId, none.slug, { email: none.manager.email, address: "203.0.113.61", origin: "http://127.0.0.1", language: "en", platform: platformMail({ ...env, EMAIL_DEFAULT_FROM: "" }) }, new Date());
+    expect(asked.mailed).toBe(false);
+    expect(await first("SELECT COUNT(*) AS n FROM staff_invites WHERE staff_id = ? AND purpose = 'reset'", none.manager.staffId)).toEqual({ n: 0 });
   });
 });

@@ -88,7 +88,7 @@ describe("a booking's e-mails", () => {
   });
 });
 
-describe("no booking, no e-mail; no sender, no promise", () => {
+describe("no booking, no e-mail; the platform's sender for a business without its own", () => {
   it("a checkout that books nothing writes no e-mail", async () => {
     const b = await mailBusiness();
     const { start, end } = stay(2);
@@ -100,12 +100,19 @@ describe("no booking, no e-mail; no sender, no promise", () => {
     expect(await rows(b.businessId)).toEqual([]);
   });
 
-  it("a business without a sender books as before, sends nothing, and the answer promises no e-mail", async () => {
+  // With neither its own sender nor the platform's, nothing is sent or promised: trust-email.test.ts.
+  it("a business without a sender of its own sends from the platform's (EMAIL_DEFAULT_FROM), and the answer promises the e-mail", async () => {
     const b = await mailBusiness({ email_from: null });
     const res = await book(b);
     expect(res.status).toBe(200);
-    expect(res.body.confirmation_email).toBeNull();
-    expect(await rows(b.businessId)).toEqual([]);
+    expect(res.body.confirmation_email).toBe(res.booker.email);
+    await settled(b.businessId);
+    const sent = await rows(b.businessId);
+    expect(sent.map((e: any) => [e.kind, e.status, e.sender])).toEqual([
+      ["booking_confirmation", "sent", "bookings@platform.example"],
+      ["owner_new_booking", "sent", "bookings@platform.example"],
+      ["owner_new_booking", "sent", "bookings@platform.example"],
+    ]);
   });
 });
 

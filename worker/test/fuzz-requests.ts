@@ -96,8 +96,11 @@ export function widgetOperations(ops: Operation[], routes: RouteEntry[]): Operat
       const path = `/widget/v1/{business}${op.path.slice("/api/pub/v2".length)}`;
       return { ...op, path, id: `${op.method} ${path}`, params: [business, ...op.params], door: "widget" as const };
     });
+  // A route of its own on a mirrored operation's path is a check in front of it (the human check
+  // before a checkout): the operation is the mirrored one, not another.
+  const mirroredIds = new Set(mirrored.map((op) => op.id));
   const own = routes
-    .filter((r) => r.method !== "ALL")
+    .filter((r) => r.method !== "ALL" && !mirroredIds.has(`${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`))
     .map((r): Operation => {
       const path = r.path.replace(/:(\w+)/g, "{$1}");
       return {

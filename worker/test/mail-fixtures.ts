@@ -28,3 +28,20 @@ export function textPart(raw: string): string {
 }
 
 export const mailHeader = (raw: string, name: string) => new RegExp(`^${name}: (.*)$`, "mi").exec(raw)?.[1]?.trim();
+
+/** A header's value with its RFC 2047 encoded words decoded (UTF-8, B or Q), folded lines joined. */
+export function decodedHeader(raw: string, name: string): string | undefined {
+  const m = new RegExp(`^${name}: (.*(?:\\r?\\n[ \\t].*)*)`, "mi").exec(raw);
+  if (!m) return undefined;
+  const folded = m[1].replace(/\r?\n[ \t]/g, " ");
+  return folded
+    .replace(/\?=\s+=\?/g, "?==?")
+    .replace(/=\?UTF-8\?([BQ])\?([^?]*)\?=/gi, (_, enc: string, text: string) => {
+      const bytes =
+        enc.toUpperCase() === "B"
+          ? Uint8Array.from(atob(text), (c) => c.charCodeAt(0))
+          : Uint8Array.from(text.replace(/_/g, " ").replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))), (c) => c.charCodeAt(0));
+      return new TextDecoder().decode(bytes);
+    })
+    .trim();
+}

@@ -7,4 +7,4 @@ import { DEMO_BUSINESS_ID, DEMO_BUSINESS_SQL, demoCatalog } from "../seed/demo";
 // catalog file through the administration's code, as `npm start` does.
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
 await env.DB.prepare(DEMO_BUSINESS_SQL).run();
-await applyCatalog({ DB: env.DB }, { kind: "cli", id: "test-setup", name: "cli" }, DEMO_BUSINESS_ID, CatalogFile.parse(demoCatalog), new Date());
+await applyCatalog({ DB: env.DB, EMAIL_SENDING_DOMAINS: env.EMAIL_SENDING_DOMAINS }, { kind: "cli", id: "test-setup", name: "cli" }, DEMO_BUSINESS_ID, CatalogFile.parse(demoCatalog), new Date());

@@ -2,12 +2,15 @@
  * Issue 28, e-mails that say the truth: the confirmation quotes the terms the guest accepted, in
  * their language, as the widget showed them. Read from the real message handed to the binding.
  */
-import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { createExecutionContext, env, runDurableObjectAlarm, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { addToCart, cartBusiness, customer, guest, smallPackage, stay } from "./carts-fixtures";
-import { callJson } from "./helpers";
+import { BASE, callJson, createKey } from "./helpers";
+import worker from "../src/index";
+import { applyCatalog, exportCatalog } from "../src/manage/catalog/file";
+import { CatalogFile } from "../src/contract/catalog-file";
 import { mailStub } from "../src/db/emails";
-import { handedOver, mailHeader, mailSettled, outboxRows, textPart } from "./mail-fixtures";
+import { decodedHeader, handedOver, mailHeader, mailSettled, outboxRows, textPart } from "./mail-fixtures";
 
 const TERMS = { en: "English terms: free cancellation up to 30 days.", de: "Deutsche Bedingungen: kostenlose Stornierung bis 30 Tage vorher.", es: "Condiciones en español: cancelación gratuita hasta 30 días antes." };
 
@@ -145,5 +148,104 @@ describe("e-mails to one address in a day", () => {
     expect(await handedOver(refused.message_id)).toEqual([]);
     expect(rows.filter((e: any) => e.recipient === "someone-else@example.com").map((e: any) => e.status)).toEqual(["sent"]);
     expect(rows.filter((e: any) => e.kind === "owner_new_booking").map((e: any) => e.status)).toEqual(["sent", "sent", "sent", "sent"]);
+  });
+});
+
+describe("who the e-mails are from (docs/email.md, the sending-domain rule)", () => {
+  /** A booking through the API, with the platform's configuration `vars` when given; its answer and the business's e-mails as handed to the binding. */
+  async function bookAt(b: { businessId: number; key: string; pkg: number }, vars: Record<string, string> = {}) {
+    const { start, end } = stay(2);
+    const added = await addToCart(b.key, { guests: [guest(b.pkg, start, end)] }, new Date().toISOString());
+    const booker = customer();
+    const body = JSON.stringify({ terms_accepted: true, customer: booker });
+    const request = new Request(`${BASE}/api/pub/v2/carts/${added.body.cart_id}/checkout`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${b.key}`, "Content-Type": "application/json", "Content-Length": String(new TextEncoder().encode(body).byteLength) },
+      body,
+    });
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(request, { ...env, ...vars }, ctx);
+    await waitOnExecutionContext(ctx);
+    const answer = (await res.json()) as any;
+    expect(res.status).toBe(200);
+    await mailSettled(b.businessId);
+    const rows = await outboxRows(b.businessId);
+    const sent = await Promise.all(rows.map(async (r: any) => ({ row: r, raw: (await handedOver(r.message_id))[0]?.raw ?? "" })));
+    return { answer, booker, sent };
+  }
+
+  async function businessWith(config: Record<string, unknown>, title?: string) {
+    const { businessId, key } = await cartBusiness({ notification_emails: ["owner@camp.example"], ...config });
+    if (title !== undefined) await env.DB.prepare("UPDATE businesses SET title = ? WHERE id = ?").bind(title, businessId).run();
+    return { businessId, key, pkg: await smallPackage(businessId, 5, "Surf Week") };
+  }
+
+  it("without a sender of its own, a business's e-mails go from the platform's, under its name, answered to its contact", async () => {
+    const title = 'Ondas "Norte" Surf Açores';
+    const b = await businessWith({ email_from: null, contact_email: "hola@ondas.example" }, title);
+    const { answer, booker, sent } = await bookAt(b);
+    expect(answer.confirmation_email).toBe(booker.email);
+    expect(sent.map((s) => s.row.status)).toEqual(["sent", "sent"]);
+    const confirmation = sent.find((s) => s.row.kind === "booking_confirmation")!;
+    expect(decodedHeader(confirmation.raw, "From")).toBe(`${title} <bookings@platform.example>`);
+    expect(mailHeader(confirmation.raw, "Reply-To")).toBe("hola@ondas.example");
+    expect(mailHeader(confirmation.raw, "Message-ID")).toMatch(/@platform\.example>$/);
+    // The business's own notification is answered to the booker, from the same sender.
+    const owner = sent.find((s) => s.row.kind === "owner_new_booking")!;
+    expect(decodedHeader(owner.raw, "From")).toBe(`${title} <bookings@platform.example>`);
+    expect(mailHeader(owner.raw, "Reply-To")).toBe(booker.email);
+  });
+
+  it("a name that tries to add a header stays one display name, and replies go to the business's first notification address without a contact", async () => {
+    const b = await businessWith({ email_from: null, contact_email: null }, "Camp\r\nBcc: victim@example.com");
+    const { sent } = await bookAt(b);
+    const confirmation = sent.find((s) => s.row.kind === "booking_confirmation")!;
+    const head = confirmation.raw.split("\r\n\r\n")[0];
+    expect(head).not.toMatch(/^Bcc:/im);
+    expect(decodedHeader(confirmation.raw, "From")).toBe('"Camp Bcc: victim@example.com" <bookings@platform.example>');
+    expect(mailHeader(confirmation.raw, "Reply-To")).toBe("owner@camp.example");
+  });
+
+  it("a stored sender on a domain the operator did not list is not used: the platform's sends instead", async () => {
+    const b = await businessWith({ email_from: "mail@elsewhere.example", contact_email: "hola@elsewhere.example" });
+    const { sent } = await bookAt(b);
+    for (const s of sent) expect(mailHeader(s.raw, "From")).toMatch(/<bookings@platform\.example>$/);
+    // on a listed domain, the business's own
+    const own = await businessWith({ email_from: "mail@camp.example" });
+    for (const s of (await bookAt(own)).sent) expect(mailHeader(s.raw, "From")).toMatch(/<mail@camp\.example>$/);
+  });
+
+  it("with neither a sender of its own nor the platform's, nothing is sent and nothing promised", async () => {
+    const b = await businessWith({ email_from: null });
+    const { answer, sent } = await bookAt(b, { EMAIL_DEFAULT_FROM: "" });
+    expect(answer.confirmation_email).toBeNull();
+    expect(sent).toEqual([]);
+  });
+
+  it("a business's own sender must be on a listed domain: 422 at email_from, nothing changed", async () => {
+    const { businessId } = await cartBusiness({ email_from: "mail@camp.example" });
+    const privateKey = await createKey("private", businessId);
+    for (const foreign of ["bookings@other-business.example", "mail@sub.camp.example", "bookings@platform.example.evil.test"]) {
+      const res = await callJson("/private/settings", { key: privateKey, method: "PATCH", body: { email_from: foreign, brand_color: "#112233" } });
+      expect(res.status, foreign).toBe(422);
+      expect(res.headers.get("Content-Type")).toContain("application/problem+json");
+      expect(res.body.errors).toEqual([expect.objectContaining({ path: "email_from", message: expect.stringContaining("camp.example") })]);
+    }
+    const stored = await callJson("/private/settings", { key: privateKey });
+    expect(stored.body.data).toMatchObject({ email_from: "mail@camp.example", brand_color: "#0a5d7a" });
+    const ok = await callJson("/private/settings", { key: privateKey, method: "PATCH", body: { email_from: "Desk@Bluewave.example" } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.email_from).toBe("Desk@Bluewave.example");
+  });
+
+  it("the catalog file is held to the same rule", async () => {
+    const { businessId } = await cartBusiness({ email_from: "mail@camp.example" });
+    const actor = { kind: "cli", id: "t", name: "t" } as const;
+    const store = { DB: env.DB, EMAIL_SENDING_DOMAINS: env.EMAIL_SENDING_DOMAINS };
+    const file = await exportCatalog(env.DB, businessId);
+    const foreign = { ...file.file, settings: { ...file.file.settings, email_from: "bookings@other-business.example" } };
+    const refused = await applyCatalog(store, actor, businessId, CatalogFile.parse(foreign), new Date()).catch((e) => e);
+    expect(refused).toMatchObject({ status: 422, extra: { errors: [expect.objectContaining({ path: "settings.email_from" })] } });
+    expect((await exportCatalog(env.DB, businessId)).file.settings.email_from).toBe("mail@camp.example");
   });
 });

@@ -8,6 +8,7 @@ import { browser, createStaff, PASSWORD, signedIn, staffEmail } from "./admin-fi
 import { DEMO_BUSINESS_ID, fetchWorker } from "./helpers";
 import { mailStub } from "../src/db/emails";
 import { requestPasswordReset } from "../src/manage/password-reset";
+import { platformMail } from "../src/domain/email/sender";
 
 /** The request log lines written while `run` runs. */
 async function logLines(run: () => Promise<void>): Promise<string[]> {
@@ -111,7 +112,7 @@ describe("changing one's password", () => {
 describe("a link's token", () => {
   it("opens only its own purpose: a reset link is no invitation", async () => {
     const { email } = await createStaff(DEMO_BUSINESS_ID, "front_desk");
-    const asked = await requestPasswordReset(env.DB, DEMO_BUSINESS_ID, "demo", { email, address: "198.51.100.160", origin: "http://127.0.0.1", language: "en" }, new Date());
+    const asked = await requestPasswordReset(env.DB, DEMO_BUSINESS_ID, "demo", { email, address: "198.51.100.160", origin: "http://127.0.0.1", language: "en", platform: platformMail(env) }, new Date());
     expect(asked.mailed).toBe(true);
     const row = await env.DB.prepare("SELECT params FROM emails WHERE kind = 'staff_password_reset' AND recipient = ? ORDER BY created_at DESC").bind(email).first<{ params: string }>();
     const link = JSON.parse(row!.params).link as string;
@@ -127,7 +128,7 @@ describe("pages before a session", () => {
   it("are never stored by a browser or a proxy: the invitation, the reset link, the sign-in with an address", async () => {
     const invite = await inviteStaff(env.DB, { kind: "cli", id: "t", name: "t" }, DEMO_BUSINESS_ID, { email: staffEmail("cache"), role: "front_desk" }, new Date());
     const { email } = await createStaff(DEMO_BUSINESS_ID, "front_desk");
-    await requestPasswordReset(env.DB, DEMO_BUSINESS_ID, "demo", { email, address: "198.51.100.170", origin: "http://127.0.0.1", language: "en" }, new Date());
+    await requestPasswordReset(env.DB, DEMO_BUSINESS_ID, "demo", { email, address: "198.51.100.170", origin: "http://127.0.0.1", language: "en", platform: platformMail(env) }, new Date());
     const row = await env.DB.prepare("SELECT params FROM emails WHERE kind = 'staff_password_reset' AND recipient = ? ORDER BY created_at DESC").bind(email).first<{ params: string }>();
     const resetPath = new URL(JSON.parse(row!.params).link).pathname;
     for (const path of [`/admin/invite/${invite.token}`, resetPath, `/admin/demo/sign-in?email=${encodeURIComponent(email)}`, "/admin/demo/forgot", "/admin"]) {

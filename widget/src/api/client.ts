@@ -4,7 +4,7 @@ import type { Settings } from "../../../worker/src/contract/settings";
 export type { AddToCartBody, Booking, Cart, CartGuest, CheckoutBody, Settings };
 
 /** What went wrong, in the terms the widget reacts to (each kind has its own message and way out). */
-export type ApiErrorKind = "network" | "rate_limited" | "sold_out" | "cart_expired" | "cart_not_open" | "validation" | "not_found" | "origin" | "server";
+export type ApiErrorKind = "network" | "rate_limited" | "sold_out" | "cart_expired" | "cart_not_open" | "validation" | "not_found" | "origin" | "human_check" | "server";
 
 export class WidgetApiError extends Error {
   constructor(
@@ -29,6 +29,7 @@ export function classify(status: number, body: { code?: string; detail?: string;
     : code === "cart_expired" || status === 410 ? "cart_expired"
     : code === "cart_not_open" ? "cart_not_open"
     : code === "origin_not_allowed" ? "origin"
+    : code === "human_check_failed" ? "human_check"
     : status === 422 || status === 400 ? "validation"
     : status === 404 ? "not_found"
     : "server";
@@ -113,6 +114,8 @@ export interface Bootstrap {
   settings: Settings;
   /** The business's saved theme (settings widget_theme): `--bw-*` names to values. */
   theme?: Record<string, string>;
+  /** The business's human check at checkout (Cloudflare Turnstile), when it has one. */
+  human_check?: { provider: "turnstile"; site_key: string } | null;
   products: Product[];
   product: Product | null;
   start_date: string | null;
@@ -146,8 +149,8 @@ export class WidgetApi {
     return u.toString();
   }
 
-  async request<T>(method: string, path: string, options: { query?: Query; body?: unknown; idempotencyKey?: string; signal?: AbortSignal } = {}): Promise<T> {
-    const headers: Record<string, string> = { Accept: "application/json" };
+  async request<T>(method: string, path: string, options: { query?: Query; body?: unknown; idempotencyKey?: string; signal?: AbortSignal; headers?: Record<string, string> } = {}): Promise<T> {
+    const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
     if (options.body !== undefined) headers["Content-Type"] = "application/json";
     if (options.idempotencyKey) headers["Idempotency-Key"] = options.idempotencyKey;
     let res: Response;
@@ -202,7 +205,8 @@ export class WidgetApi {
   abandon(id: string) {
     return this.request<{ success: boolean }>("DELETE", `/carts/${encodeURIComponent(id)}`);
   }
-  checkout(id: string, body: CheckoutBody, idempotencyKey: string) {
-    return this.request<Booking>("POST", `/carts/${encodeURIComponent(id)}/checkout`, { body, idempotencyKey });
+  /** `humanToken`: the Turnstile token, when the business asks for the human check. */
+  checkout(id: string, body: CheckoutBody, idempotencyKey: string, humanToken = "") {
+    return this.request<Booking>("POST", `/carts/${encodeURIComponent(id)}/checkout`, { body, idempotencyKey, headers: humanToken ? { "X-Turnstile-Token": humanToken } : {} });
   }
 }

@@ -1,4 +1,5 @@
 import { WidgetApiError, type Cart, type CheckoutBody } from "../api/client";
+import { HumanCheck } from "./human-check";
 import { saveCart } from "../cart-store";
 import { formatCountdown, formatTime } from "../format";
 import { addToCartBody, rebuildBody, validateGuests, type CustomerForm, type FieldErrors, type GuestForm } from "../selection";
@@ -44,14 +45,20 @@ export function checkoutErrors(
  * (checkout-steps.ts): most visitors never have a cart.
  */
 export class CartController {
+  private readonly human: HumanCheck;
+
   constructor(
     private readonly store: BookingStore,
     private readonly catalog: Pick<CatalogController, "startOver">,
   ) {
     const e = () => store.s.errors;
     store.remedies.cart_expired = () => [{ label: e().rebuild, run: () => void this.rebuildCart() }, { label: e().startOver, run: () => catalog.startOver() }];
+    // The host is the element itself: the human check renders into a light-DOM child of it.
+    this.human = new HumanCheck(store.host as unknown as HTMLElement);
     store.onEnter.checkout = () => {
       if (store.cart) store.track("begin_checkout", cartItems(store.cart), store.cart.total, store.cart.cart_id);
+      const check = store.boot?.human_check;
+      if (check) void this.human.show(check.site_key, store.lang);
     };
   }
 
@@ -218,8 +225,10 @@ export class CartController {
     await st.run("checkout", async () => {
       let booking: Confirmation;
       try {
-        booking = await st.api.checkout(cart.cart_id, body, this.keyFor("checkout", { cart: cart.cart_id, body }));
+        booking = await st.api.checkout(cart.cart_id, body, this.keyFor("checkout", { cart: cart.cart_id, body }), this.human.token);
       } catch (err) {
+        // A token is good once: the next attempt needs the check solved again.
+        this.human.reset();
         // "Not open": an earlier attempt may have booked it and its answer never arrived (the
         // connection dropped, the guest changed a field and sent again with a new key). "In
         // progress": the same attempt is still running, or its server died after booking. Either
@@ -231,6 +240,7 @@ export class CartController {
         booking = found;
       }
       st.booking = booking;
+      this.human.remove();
       st.track("purchase", cartItems(cart), booking.total, cart.cart_id, booking.reference);
       this.setCart(null);
       saveCart(st.o.business, null);

@@ -30,6 +30,7 @@ export const checkoutStyles = css`
   .lines li { display: flex; justify-content: space-between; gap: 1em; }
   .total { display: flex; justify-content: space-between; font-size: 1.15em; font-weight: 700; border-top: 1px solid var(--_border); padding-top: 0.5em; }
   .terms { max-height: 10em; overflow-y: auto; padding: 0.75em; border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_surface); white-space: pre-wrap; font-size: 0.9em; }
+  .human-check { min-height: 65px; }
   .ref { font-size: 1.6em; font-weight: 700; letter-spacing: 0.03em; }
   .skeleton-block.short { min-height: 8em; }
 `;

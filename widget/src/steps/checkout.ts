@@ -15,6 +15,8 @@ export interface CheckoutView extends StepBase {
   readonly fieldErrors: FieldErrors;
   readonly terms: boolean;
   readonly newsletter: boolean;
+  /** The bootstrap: whether the business asks for the human check at checkout. */
+  readonly boot: { human_check?: { site_key: string } | null } | null;
 }
 
 /** What the step does, through its concern's controller. */
@@ -122,6 +124,7 @@ export function renderCheckout(v: CheckoutView, act: CheckoutActions) {
           <span>${t.newsletter}</span>
         </label>
       </div>
+      ${v.boot?.human_check ? html`<div class="human-check" data-human-check><slot name="human-check"></slot></div>` : nothing}
       <div class="actions">
         <button type="button" class="btn" part="button" @click=${() => v.back()}>${v.s.back}</button>
         <button type="submit" class="btn primary" part="button primary-button" ?disabled=${!!v.busy || !v.held}>

@@ -68,6 +68,7 @@ export const de: FirstStrings = {
     notFound: "Das ist nicht mehr verfügbar.",
     origin: "Diese Website darf keine Buchungen für diesen Betrieb annehmen.",
     generic: "Bei uns ist etwas schiefgelaufen. Bitte versuchen Sie es erneut.",
+    humanCheck: "Wir konnten nicht bestätigen, dass Sie ein Mensch sind. Bitte schließen Sie die Prüfung über der Schaltfläche ab und buchen Sie erneut.",
     dismiss: "Schließen",
     fieldErrors: "{n} Felder brauchen Ihre Aufmerksamkeit.",
     fieldError: "1 Feld braucht Ihre Aufmerksamkeit.",

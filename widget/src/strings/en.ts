@@ -66,6 +66,7 @@ export const en = {
     notFound: "This is no longer available.",
     origin: "This website is not allowed to take bookings for this business.",
     generic: "Something went wrong on our side. Please try again.",
+    humanCheck: "We could not confirm that you are a person. Please complete the check above the button, then book again.",
     dismiss: "Dismiss",
     fieldErrors: "{n} fields need your attention.",
     fieldError: "1 field needs your attention.",

@@ -3,7 +3,7 @@
  * keeps wrangler quiet and contained, and how to run a command and capture its output.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, utimesSync, writeFileSync, existsSync } from "node:fs";
+import { mkdirSync, readFileSync, utimesSync, writeFileSync, existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -80,4 +80,14 @@ export function runWrangler(args: string[], target: Target = {}): Promise<RunRes
     child.on("error", (err) => reject(new Error(`Could not run wrangler (${WRANGLER}): ${err.message}. Run \`npm install\` first.`)));
     child.on("close", (code) => resolvePromise({ code: code ?? 1, stdout, stderr }));
   });
+}
+
+/**
+ * A variable of wrangler.toml's [vars] (a quoted string), as the Worker gets it; the environment
+ * variable of the same name wins (an operator's one-off). "" when neither is set.
+ */
+export function wranglerVar(name: string): string {
+  if (process.env[name] !== undefined) return process.env[name]!;
+  const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
+  return new RegExp(`^${name}\\s*=\\s*"([^"]*)"`, "m").exec(toml)?.[1] ?? "";
 }

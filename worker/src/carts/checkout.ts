@@ -20,7 +20,8 @@ import {
 } from "../db/carts";
 import { kickDelivery } from "../db/outbox";
 import { confirmationRecipientStatement, emailStatements, kickMail } from "../db/emails";
-import { bookingEmails, confirmationAddress } from "../domain/email/plan";
+import { bookingEmails, confirmationAddress, mailConfig } from "../domain/email/plan";
+import { platformMail } from "../domain/email/sender";
 import { bookingPeopleStatements } from "../db/booking-people";
 import { checkoutPersonsStatement, personsByNorm, type PersonRow } from "../db/persons";
 import { customerErrors, customerPerson, guestPerson } from "../domain/cart-people";
@@ -110,7 +111,7 @@ async function checkoutOnce(env: Env, call: CartCall, body: CheckoutBody): Promi
     insertBookingLinesStatement(db, businessId, cartId, bookingId),
   ];
   // The booker's confirmation and the business's notifications, written with the booking.
-  const emails = bookingEmails("booked", bookingId, { email: body.customer.email, language: body.customer.language_code ?? null }, business.config);
+  const emails = bookingEmails("booked", bookingId, { email: body.customer.email, language: body.customer.language_code ?? null }, mailConfig(business.config, platformMail(env)));
   const peopleInput = {
     booker: customerPerson(body.customer, COUNTRY_CODES),
     guests: contents.guests.map((g) => ({ id: g.id, person: guestPerson(g.data) })),

@@ -99,7 +99,8 @@ const FileProduct = z
   })
   .strict();
 
-const FileSettings = BusinessConfig.extend({
+// The file never carries a write-only setting (the Turnstile secret): it is exported without it, and applying keeps the stored one.
+const FileSettings = BusinessConfig.omit({ turnstile_secret: true }).extend({
   title: Title,
   company_name: NameText(200).default(""),
   frontoffice_domain: z.string().trim().max(253).default(""),

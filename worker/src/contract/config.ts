@@ -38,6 +38,12 @@ export const WidgetThemeSetting = z
   })
   .openapi({ description: "The widget's `--bw-*` custom properties (docs/widget.md), e.g. {\"--bw-accent\": \"#b41e5a\", \"--bw-radius\": \"0\"}." });
 
+const TurnstileKey = z.string().trim().regex(/^[A-Za-z0-9_-]{1,200}$/, "must be a Turnstile key as Cloudflare shows it (letters, digits, _ and -)");
+
+/** Fields accepted on write and never answered: settings show only whether each is set (`<field>_set`). */
+export const WRITE_ONLY_FIELDS = ["turnstile_secret"] as const;
+export const isWriteOnly = (field: string) => (WRITE_ONLY_FIELDS as readonly string[]).includes(field);
+
 /** Whether the runtime knows `zone` as an IANA time zone ("Europe/Lisbon", "UTC"). */
 function isTimeZone(zone: string): boolean {
   try {
@@ -124,13 +130,14 @@ export const BusinessConfig = z.object({
   /** Custom fields asked of guests and customers. */
   custom_fields: z.array(CustomField).max(100).default([]),
   /**
-   * The sender of every e-mail of the business (guests' confirmations and cancellations, the
-   * notifications above), e.g. "bookings@surfcamp.example". Its domain must be onboarded to
-   * Cloudflare Email Service (docs/email.md). null (the default): the business sends no e-mail,
-   * and the widget promises none.
+   * The business's own sender of every e-mail (guests' confirmations and cancellations, the
+   * notifications above), e.g. "bookings@surfcamp.example": an address on one of the sending
+   * domains the operator onboarded (EMAIL_SENDING_DOMAINS; 422 otherwise). null (the default): the
+   * e-mails go from the platform's sender (EMAIL_DEFAULT_FROM) under the business's name; with no
+   * platform sender either, none is sent and the widget promises none (docs/email.md).
    */
   email_from: EmailAddress().nullable().default(null),
-  /** The business's contact address, shown in its e-mails and their Reply-To; null: replies go to email_from. */
+  /** The business's contact address, shown in its e-mails and their Reply-To; null: replies go to email_from, or from the platform's sender to the first notification address. */
   contact_email: EmailAddress().nullable().default(null),
   /** The business's contact phone, shown in its e-mails, e.g. "+351 912 345 678"; null: none shown. */
   contact_phone: z.string().trim().min(1).max(40).nullable().default(null),
@@ -138,6 +145,17 @@ export const BusinessConfig = z.object({
   company_address: z.string().trim().min(1).max(300).nullable().default(null),
   /** The colour of the e-mails' header band and headings, as #RRGGBB; the default is the widget's own accent. */
   brand_color: z.string().regex(/^#[0-9a-fA-F]{6}$/, "must be a colour as #RRGGBB").default("#0a5d7a"),
+  /**
+   * The business's Cloudflare Turnstile site key (public: the widget renders the challenge with
+   * it). With turnstile_secret set too, a checkout through the widget must carry a Turnstile token
+   * that Cloudflare confirms (docs/security.md); null (the default): no human check.
+   */
+  turnstile_site_key: TurnstileKey.nullable().default(null),
+  /**
+   * The Turnstile secret key the service verifies tokens with. Write-only: accepted on write,
+   * never answered (settings answer `turnstile_secret_set`), never in the catalog file.
+   */
+  turnstile_secret: TurnstileKey.nullable().default(null),
 });
 export type BusinessConfig = z.infer<typeof BusinessConfig>;
 
@@ -184,7 +202,7 @@ export function readConfig(json: string | null | undefined): ParsedConfig {
     else {
       const issue = parsed.error.issues[0];
       const at = issue.path.length ? `${field}.${issue.path.map(String).join(".")}` : field;
-      problems.push({ field: at, message: issue.message, stored: stored[field] });
+      problems.push({ field: at, message: issue.message, stored: isWriteOnly(field) ? "[write-only]" : stored[field] });
       out[field] = schema.parse(undefined);
     }
   }

@@ -27,6 +27,7 @@ export const ErrorCode = z.enum([
   "in_use",
   "internal_error",
   "not_configured",
+  "human_check_failed",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

@@ -1,4 +1,5 @@
 import type { Access } from "./access";
+import type { BusinessConfig } from "../contract/config";
 
 export type { Access };
 
@@ -28,6 +29,8 @@ export type AppEnv = {
     access: Access;
     /** The widget door's verdict on the request's Origin (middleware/widget.ts). */
     originAllowed?: boolean;
+    /** The business's configuration as the widget door read it (middleware/widget.ts): the human check's keys. */
+    widgetConfig?: BusinessConfig;
     /** The request's Idempotency-Key, once the middleware has claimed it (middleware/idempotency.ts). */
     idempotencyKey?: string;
   };

@@ -73,13 +73,26 @@ const NAMES: Record<EntityKind, string> = {
 
 /** The settings as shown: the business row's fields, the currencies, and the stored configuration. */
 export function settingsView(s: SettingsEntity) {
+  // A write-only field (the Turnstile secret) is never shown: only whether it is set.
+  const { turnstile_secret, ...config } = readConfig(JSON.stringify(s.config)).config;
   return {
     title: s.title,
     company_name: s.company_name,
     frontoffice_domain: s.frontoffice_domain,
     currencies: s.currencies.map((c) => ({ id: c.id, iso_code: c.iso_code, title: c.title, symbol: c.symbol, exchange_rate: c.exchange_rate, default: c.is_default })),
-    ...readConfig(JSON.stringify(s.config)).config,
+    ...config,
+    turnstile_secret_set: turnstile_secret !== null,
   };
+}
+
+/** The names of the settings fields that differ, a write-only one included (its view shows only whether it is set). */
+export function changedSettingsFields(before: SettingsEntity, after: SettingsEntity): string[] {
+  const was = settingsView(before) as Record<string, unknown>;
+  const now = settingsView(after) as Record<string, unknown>;
+  const fields = Object.keys(now).filter((k) => !same(was[k], now[k]));
+  const secret = (e: SettingsEntity) => ("turnstile_secret" in e.config ? e.config.turnstile_secret : null) ?? null;
+  if (!same(secret(before), secret(after)) && !fields.includes("turnstile_secret_set")) fields.push("turnstile_secret");
+  return fields;
 }
 
 /** Add `after` (compared with `before`, null when new) to the plan; nothing when they are the same. */
@@ -91,7 +104,7 @@ export function planEntity(plan: CatalogPlan, state: Pick<CatalogState, "setting
     plan.settings = { before, after };
     const was = settingsView(before);
     const now = settingsView(after);
-    const fields = Object.keys(now).filter((k) => !same((was as any)[k], (now as any)[k]));
+    const fields = changedSettingsFields(before, after);
     change = { entity: "settings", entity_id: null, ref: null, action: "updated", summary: `settings changed: ${fields.join(", ")}`, before: was, after: now };
   } else {
     const action = actionOf(before, after);

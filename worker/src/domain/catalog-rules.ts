@@ -162,6 +162,7 @@ export function settingsProblems(s: SettingsEntity, hasRates: boolean, before: S
     }
     if (!ok) err(`widget_origins.${i}`, `${JSON.stringify(o)} is not an origin: scheme://host[:port], lower case, no path or trailing slash (e.g. https://surfcamp.example)`);
   });
+  if (config.turnstile_site_key && !config.turnstile_secret) err("turnstile_secret", "set the Turnstile secret with the site key: without it no token can be verified, and every widget checkout would be refused");
   const keys = new Set<string>();
   config.custom_fields.forEach((f, i) => {
     if (keys.has(f.key)) err(`custom_fields.${i}.key`, `${f.key} is used twice`);

@@ -4,6 +4,7 @@ import { isPermanentSendError, sendMessage } from "../integrations/email";
 import { isoDateTime } from "../lib/time";
 import { attemptFailedStatement, claimEmailStatement, dueEmails, nextEmailDue, recipientDayCount, sentStatement, type EmailRow } from "../db/emails";
 import { ComposeError, composeEmail, type ComposedEmail } from "../mail/compose";
+import { platformMail } from "../domain/email/sender";
 
 /** Kinds sent to an address typed at checkout: bounded per address and day. */
 const BOUNDED_KINDS = new Set(["booking_confirmation", "booking_cancelled"]);
@@ -92,7 +93,7 @@ export class EmailDelivery extends BusinessDrainer {
     let message: ComposedEmail | null = null;
     let providerId: string | null;
     try {
-      message = await composeEmail(db, email, now);
+      message = await composeEmail(db, email, now, platformMail(this.env));
       providerId = await sendMessage(this.env.EMAIL, message);
     } catch (err) {
       const code = (err as { code?: unknown })?.code;

@@ -14,6 +14,7 @@ import { calendarFile, nextDay, type CalendarEvent } from "../domain/email/ics";
 import { REDACTED_LINK, staffInvitation, staffPasswordReset, staffSignInAlert } from "../domain/email/staff";
 import { businessById } from "../db/businesses";
 import { mailLanguage } from "../domain/email/strings";
+import { replyToOf, senderOf, type PlatformMail, type Sender } from "../domain/email/sender";
 import { bookedTotals, linesTotal } from "../domain/totals";
 import { translated } from "../domain/product";
 import { referenceOf } from "../domain/reference";
@@ -102,6 +103,13 @@ function calendarEvents(guests: MailGuest[], lines: LineRow[], title: (id: numbe
   return [...events.values()];
 }
 
+/** Who the business's e-mails go from now: its own sender on a listed domain, else the platform's. */
+function senderOrFail(config: { email_from: string | null }, platform: PlatformMail): Sender {
+  const sender = senderOf(config.email_from, platform);
+  if (!sender) throw new ComposeError("the business has no sender address (settings: email_from) and the platform none (EMAIL_DEFAULT_FROM)");
+  return sender;
+}
+
 /** The MIME message of a composed e-mail, with its stable Message-ID and the headers every e-mail carries. */
 function mime(
   email: EmailRow,
@@ -130,12 +138,12 @@ function mime(
 }
 
 /** A back-office invitation: from the business's settings and the link the outbox keeps until it is sent. */
-async function composeInvitation(db: D1Database, email: EmailRow, now: Date): Promise<ComposedEmail> {
+async function composeInvitation(db: D1Database, email: EmailRow, now: Date, platform: PlatformMail): Promise<ComposedEmail> {
   const business = await businessById(db, email.business_id);
   if (!business) throw new ComposeError("the business no longer exists");
   const config = business.config;
-  const from = config.email_from;
-  if (!from) throw new ComposeError("the business has no sender address (settings: email_from)");
+  const sender = senderOrFail(config, platform);
+  const from = sender.address;
   const p = parseJson<{ link?: string; inviter?: string; role?: string; expires_at?: string }>(email.params, {});
   if (!p.link) throw new ComposeError("the invitation's link is no longer kept: invite the person again");
   const language = mailLanguage(email.language, config.default_language);
@@ -148,18 +156,18 @@ async function composeInvitation(db: D1Database, email: EmailRow, now: Date): Pr
     link: p.link,
     expiresAt: p.expires_at ?? "",
   });
-  const raw = mime(email, from, business.title, config.contact_email, language, mail, now);
+  const raw = mime(email, from, business.title, replyToOf(config, sender), language, mail, now);
   const redacted = { ...mail, text: mail.text.replaceAll(p.link, REDACTED_LINK), html: mail.html.replaceAll(p.link, REDACTED_LINK) };
-  return { from, to: email.recipient, subject: mail.subject, raw, stored: mime(email, from, business.title, config.contact_email, language, redacted, now) };
+  return { from, to: email.recipient, subject: mail.subject, raw, stored: mime(email, from, business.title, replyToOf(config, sender), language, redacted, now) };
 }
 
 /** A back-office password reset: from the business's settings and the link the outbox keeps until it is sent. */
-async function composePasswordReset(db: D1Database, email: EmailRow, now: Date): Promise<ComposedEmail> {
+async function composePasswordReset(db: D1Database, email: EmailRow, now: Date, platform: PlatformMail): Promise<ComposedEmail> {
   const business = await businessById(db, email.business_id);
   if (!business) throw new ComposeError("the business no longer exists");
   const config = business.config;
-  const from = config.email_from;
-  if (!from) throw new ComposeError("the business has no sender address (settings: email_from)");
+  const sender = senderOrFail(config, platform);
+  const from = sender.address;
   const p = parseJson<{ link?: string; expires_at?: string }>(email.params, {});
   if (!p.link) throw new ComposeError("the reset link is no longer kept: ask for a new one");
   const language = mailLanguage(email.language, config.default_language);
@@ -170,18 +178,18 @@ async function composePasswordReset(db: D1Database, email: EmailRow, now: Date):
     link: p.link,
     expiresAt: p.expires_at ?? "",
   });
-  const raw = mime(email, from, business.title, config.contact_email, language, mail, now);
+  const raw = mime(email, from, business.title, replyToOf(config, sender), language, mail, now);
   const redacted = { ...mail, text: mail.text.replaceAll(p.link, REDACTED_LINK), html: mail.html.replaceAll(p.link, REDACTED_LINK) };
-  return { from, to: email.recipient, subject: mail.subject, raw, stored: mime(email, from, business.title, config.contact_email, language, redacted, now) };
+  return { from, to: email.recipient, subject: mail.subject, raw, stored: mime(email, from, business.title, replyToOf(config, sender), language, redacted, now) };
 }
 
 /** A warning of failed sign-ins to a staff user's account. */
-async function composeSignInAlert(db: D1Database, email: EmailRow, now: Date): Promise<ComposedEmail> {
+async function composeSignInAlert(db: D1Database, email: EmailRow, now: Date, platform: PlatformMail): Promise<ComposedEmail> {
   const business = await businessById(db, email.business_id);
   if (!business) throw new ComposeError("the business no longer exists");
   const config = business.config;
-  const from = config.email_from;
-  if (!from) throw new ComposeError("the business has no sender address (settings: email_from)");
+  const sender = senderOrFail(config, platform);
+  const from = sender.address;
   const p = parseJson<{ attempts?: number; since?: string }>(email.params, {});
   const language = mailLanguage(email.language, config.default_language);
   const mail = staffSignInAlert({
@@ -191,15 +199,15 @@ async function composeSignInAlert(db: D1Database, email: EmailRow, now: Date): P
     attempts: p.attempts ?? 0,
     since: p.since ?? "",
   });
-  const raw = mime(email, from, business.title, config.contact_email, language, mail, now);
+  const raw = mime(email, from, business.title, replyToOf(config, sender), language, mail, now);
   return { from, to: email.recipient, subject: mail.subject, raw, stored: raw };
 }
 
 /** The message of `email` as it would be sent now. Throws ComposeError when it cannot be. */
-export async function composeEmail(db: D1Database, email: EmailRow, now: Date): Promise<ComposedEmail> {
-  if (email.kind === "staff_invitation") return composeInvitation(db, email, now);
-  if (email.kind === "staff_password_reset") return composePasswordReset(db, email, now);
-  if (email.kind === "staff_sign_in_alert") return composeSignInAlert(db, email, now);
+export async function composeEmail(db: D1Database, email: EmailRow, now: Date, platform: PlatformMail): Promise<ComposedEmail> {
+  if (email.kind === "staff_invitation") return composeInvitation(db, email, now, platform);
+  if (email.kind === "staff_password_reset") return composePasswordReset(db, email, now, platform);
+  if (email.kind === "staff_sign_in_alert") return composeSignInAlert(db, email, now, platform);
   if (!email.booking_id) throw new ComposeError(`no template for an e-mail of kind ${email.kind}`);
   const results = await db.batch([...snapshotStatements(db, email.business_id), ...bookingMailStatements(db, email.business_id, email.booking_id)]);
   const snap = snapshotFrom(results.slice(0, SNAPSHOT_STATEMENTS));
@@ -208,8 +216,8 @@ export async function composeEmail(db: D1Database, email: EmailRow, now: Date): 
   const booking = rowsOf<BookingRow>(bookingRes)[0];
   if (!booking) throw new ComposeError(`booking ${email.booking_id} not found`);
   const config = snap.business.config;
-  const from = config.email_from;
-  if (!from) throw new ComposeError("the business has no sender address (settings: email_from)");
+  const sender = senderOrFail(config, platform);
+  const from = sender.address;
   const language = mailLanguage(email.language, config.default_language);
   const booker = parseJson<Record<string, unknown>>(rowsOf<{ person_snapshot: string }>(bookerRes)[0]?.person_snapshot, {});
   const phone = typeof booker.phone === "string" ? `${booker.phone_country_calling_code ? `+${booker.phone_country_calling_code} ` : ""}${booker.phone}` : null;
@@ -260,7 +268,7 @@ export async function composeEmail(db: D1Database, email: EmailRow, now: Date): 
   if (!template) throw new ComposeError(`no template for an e-mail of kind ${email.kind}`);
   const mail = template(data);
   // The business's own notification is answered to the booker; the booker's to the business.
-  const replyTo = toOwner ? (bookerEmail.includes("@") ? bookerEmail : null) : config.contact_email;
+  const replyTo = toOwner ? (bookerEmail.includes("@") ? bookerEmail : null) : replyToOf(config, sender);
   const files = ics ? [{ filename: `booking-${data.reference}.ics`, type: "text/calendar; method=PUBLISH", content: ics }] : [];
   const raw = mime(email, from, snap.business.title, replyTo, language, mail, now, files);
   return { from, to: email.recipient, subject: mail.subject, raw, stored: raw };

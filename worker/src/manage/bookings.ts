@@ -8,7 +8,8 @@ import { auditStatements, type Actor } from "../db/audit-log";
 import { bookerRow, bookingConfirmedGuard, bookingRow, cancelBookingStatement } from "../db/bookings";
 import { businessById } from "../db/businesses";
 import { bookerMailTarget, emailStatements } from "../db/emails";
-import { bookingEmails } from "../domain/email/plan";
+import { bookingEmails, mailConfig } from "../domain/email/plan";
+import { platformMail } from "../domain/email/sender";
 import { insertBookingNoteStatement } from "../db/booking-notes";
 import { ApiError, invalid, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
@@ -29,7 +30,7 @@ export async function cancelBooking(env: Env, actor: Actor, businessId: number, 
   const already = new ApiError(409, "conflict", "The booking is already cancelled.");
   if (booking.status === "cancelled") throw already;
   // The booker's cancellation e-mail and the business's notifications, written with the cancellation.
-  const emails = bookingEmails("cancelled", bookingId, bookerMailTarget(booker), business.config);
+  const emails = bookingEmails("cancelled", bookingId, bookerMailTarget(booker), mailConfig(business.config, platformMail(env)));
   try {
     await write(env, actor, businessId, now, {
       statements: [bookingConfirmedGuard(db, businessId, bookingId), cancelBookingStatement(db, businessId, bookingId, now), releaseBookingStatement(db, businessId, bookingId, now)],

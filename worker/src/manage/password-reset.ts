@@ -17,7 +17,8 @@ import { auditStatements } from "../db/audit-log";
 import { businessById } from "../db/businesses";
 import { emailStatements, kickMail } from "../db/emails";
 import { activeStaffByEmail, insertInviteStatement, takeAttemptStatement } from "../db/staff";
-import { staffPasswordResetEmail } from "../domain/email/plan";
+import { mailConfig, staffPasswordResetEmail } from "../domain/email/plan";
+import type { PlatformMail } from "../domain/email/sender";
 import { normalizeStaffEmail } from "../domain/staff";
 import { ApiError } from "../lib/errors";
 import { sha256Hex } from "../lib/keys";
@@ -39,6 +40,8 @@ export interface ResetRequest {
   origin: string;
   /** The page's language: the e-mail's when the user chose none in their account. */
   language: string | null;
+  /** The operator's sending configuration (domain/email/sender.ts platformMail). */
+  platform: PlatformMail;
 }
 
 /**
@@ -67,7 +70,7 @@ export async function requestPasswordReset(db: D1Database, businessId: number, s
   const token = randomToken();
   const tokenHash = await sha256Hex(token);
   const expiresAt = new Date(now.getTime() + RESET_MINUTES * MINUTE);
-  const mail = staffPasswordResetEmail(user.id, tokenHash.slice(0, 16), user.email, user.language ?? input.language, business.config, {
+  const mail = staffPasswordResetEmail(user.id, tokenHash.slice(0, 16), user.email, user.language ?? input.language, mailConfig(business.config, input.platform), {
     link: `${input.origin}${resetPath(slug, token)}`,
     expires_at: expiresAt.toISOString(),
   });

@@ -10,6 +10,7 @@ import { IdAllocator } from "../domain/catalog-write";
 import { emptyPlan, planEntity, settingsView } from "../domain/catalog-plan";
 import { settingsProblems } from "../domain/catalog-rules";
 import type { FieldError } from "../lib/errors";
+import { senderSettingProblem, sendingDomains } from "../domain/email/sender";
 import { commit, failIfInvalid, parseInput, readState, type Actor, type Store } from "./core";
 
 export type SettingsView = ReturnType<typeof settingsView> & { id: number; slug: string; problems: { field: string; message: string; stored: unknown }[] };
@@ -77,6 +78,9 @@ export async function updateSettings(store: Store, actor: Actor, businessId: num
       currencies: patch.currencies ? settingsCurrencies(before.currencies, patch.currencies, new IdAllocator(state.maxIds), errors) : before.currencies,
     };
     errors.push(...settingsProblems(after, state.products.some((p) => p.rates.length > 0), before));
+    // The business's own sender only on a domain the operator onboarded (EMAIL_SENDING_DOMAINS).
+    const sender = senderSettingProblem(after.config, broken ? null : before.config, sendingDomains(store.EMAIL_SENDING_DOMAINS));
+    if (sender) errors.push({ path: "email_from", message: sender });
     failIfInvalid(errors);
     const plan = emptyPlan();
     planEntity(plan, state, "settings", before, after);

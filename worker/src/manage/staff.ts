@@ -47,7 +47,8 @@ import { newId } from "../lib/ids";
 import { sha256Hex } from "../lib/keys";
 import { businessById } from "../db/businesses";
 import { emailStatements } from "../db/emails";
-import { staffInvitationEmail, staffSignInAlertEmail } from "../domain/email/plan";
+import { mailConfig, staffInvitationEmail, staffSignInAlertEmail } from "../domain/email/plan";
+import { platformMail } from "../domain/email/sender";
 import { hashPassword, needsRehash, passwordProblem, randomToken, verifyPassword } from "../lib/password";
 import { isGuardFailure } from "./input";
 import { write, type Store } from "./write";
@@ -128,7 +129,7 @@ export async function inviteStaff(
   const business = mail ? await businessById(db, businessId) : null;
   const invitationMail =
     mail && business
-      ? staffInvitationEmail(staffId, tokenHash.slice(0, 16), email, mail.language, business.config, {
+      ? staffInvitationEmail(staffId, tokenHash.slice(0, 16), email, mail.language, mailConfig(business.config, platformMail(mail.env)), {
           link: `${mail.origin}${invitePath(token)}`,
           inviter: actor.name,
           role,
@@ -265,7 +266,7 @@ async function warnOfFailures(
 ): Promise<void> {
   const business = await businessById("DB" in store ? store.DB : store, businessId);
   if (!business) return;
-  const mail = staffSignInAlertEmail(user.id, counted.window_start, user.email, user.language, business.config, { attempts: counted.attempts, since: counted.window_start });
+  const mail = staffSignInAlertEmail(user.id, counted.window_start, user.email, user.language, mailConfig(business.config, platformMail("DB" in store ? store : {})), { attempts: counted.attempts, since: counted.window_start });
   if (!mail) return;
   const sink: Store = "DB" in store ? store : { DB: store };
   // No audit entry (the actor names none): the e-mail only, told to the mail object at once.

@@ -15,7 +15,8 @@ import type { PendingEvent } from "../domain/events";
  * env; a CLI, which reaches D1 through wrangler and no Durable Object, passes `{ DB }` only: its
  * events and e-mails wait in D1 for the objects' own sweep (the delivery alarm, the upkeep).
  */
-export type Store = Pick<Env, "DB"> & Partial<Pick<Env, "WEBHOOK_DELIVERY" | "EMAIL_DELIVERY">>;
+/** The Worker's bindings a change needs: D1, and (from the Worker, not a CLI) the objects it tells and the operator's sending configuration. */
+export type Store = Pick<Env, "DB"> & Partial<Pick<Env, "WEBHOOK_DELIVERY" | "EMAIL_DELIVERY" | "EMAIL_SENDING_DOMAINS" | "EMAIL_DEFAULT_FROM">>;
 
 export interface Change {
   /** The change itself, guards included, in order: their results come first in the answer. */

@@ -41,7 +41,7 @@ export const WIDGET_CORS = {
    * Cloud): a preflight that refused them would break the widget on such pages.
    */
   allowHeaders: [
-    "Content-Type", "Idempotency-Key", "X-Request-Id", "Accept-Language",
+    "Content-Type", "Idempotency-Key", "X-Request-Id", "Accept-Language", "X-Turnstile-Token",
     "traceparent", "tracestate", "baggage", "sentry-trace", "b3", "X-B3-TraceId", "X-B3-SpanId", "X-B3-ParentSpanId", "X-B3-Sampled",
     "x-datadog-trace-id", "x-datadog-parent-id", "x-datadog-origin", "x-datadog-sampling-priority", "newrelic", "X-Amzn-Trace-Id", "X-Cloud-Trace-Context",
   ],

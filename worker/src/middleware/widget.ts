@@ -47,6 +47,7 @@ export function widgetDoor(options: WidgetDoorOptions = {}): MiddlewareHandler<A
       }
       c.set("tenant", { businessId: business.id, slug: business.slug, actor: "widget", clientId: `widget:${visitorKey(c.req.raw, c.env)}` });
       c.set("access", businessAccess(business.id));
+      c.set("widgetConfig", business.config);
       const rate = await takeRequest(c.env, c.get("tenant").clientId, business.config.rate_limit_per_minute, c.get("now").getTime());
       await next();
       c.res = withHeaders(c.res, rate);

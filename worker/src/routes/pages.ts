@@ -45,8 +45,9 @@ function html(c: Context<AppEnv>, body: string, status: 200 | 404 = 200) {
   return c.html(body, status, {
     "Cache-Control": "no-cache",
     // Scripts only from files of this origin (/pages.js, /widget.js): no inline script runs, so
-    // markup injected into a page cannot run script either.
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' https: data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
+    // markup injected into a page cannot run script either. Cloudflare's challenge origin serves
+    // the script and frame of a business's human check at checkout (Turnstile; docs/widget.md).
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' https: data:; style-src 'self' 'unsafe-inline'; script-src 'self' https://challenges.cloudflare.com; frame-src https://challenges.cloudflare.com; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",
   });

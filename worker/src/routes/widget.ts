@@ -13,6 +13,7 @@ import { widgetDoor } from "../middleware/widget";
 import { settleAccess } from "../db/tenant-read";
 import { publicApi } from "./public";
 import { productBasics } from "./public/catalog-view";
+import { humanCheckOn, requireHuman, TURNSTILE_HEADER } from "../manage/human-check";
 
 /**
  * The widget's edge proxy: /widget/v1/{business}/... runs the very handlers of the public API
@@ -334,8 +335,10 @@ export function widgetRoutes() {
     // the sentences that name the business ("{company} will contact you") name it by its title
     // when it has no company name
     settings.company_name ||= snap.business.title;
+    // The human check at checkout, when the business turned it on: the widget renders Turnstile with this public key.
+    const humanCheck = humanCheckOn(config) ? { provider: "turnstile", site_key: config.turnstile_site_key } : null;
     c.header("Cache-Control", "no-cache");
-    return c.json({ business: c.get("tenant").slug, today, language: lang, currency: cur, settings, theme, products, product, start_date: startDate, calendar: cal, package: pkg }, 200);
+    return c.json({ business: c.get("tenant").slug, today, language: lang, currency: cur, settings, theme, human_check: humanCheck, products, product, start_date: startDate, calendar: cal, package: pkg }, 200);
   }
 
   /** Availability and prices of one product over a window (the calendar's other months). */
@@ -352,6 +355,22 @@ export function widgetRoutes() {
     if (to > addDays(from, MAX_CALENDAR_DAYS)) to = addDays(from, MAX_CALENDAR_DAYS);
     c.header("Cache-Control", "no-cache");
     return c.json(await calendar(c, product, from, to, cur, q.duration ? Number(q.duration) : undefined, lang), 200);
+  });
+
+  /**
+   * A checkout through the widget, when the business turned its human check on (settings
+   * turnstile_site_key and turnstile_secret): the visitor's Turnstile token (header
+   * X-Turnstile-Token) must be confirmed by Cloudflare first, else 403 `human_check_failed` and
+   * nothing is booked. The token is not part of the body, so an Idempotency-Key's body stays the
+   * same when a retry carries a fresh token. API keys never come this way: they are not asked.
+   */
+  widget.post("/widget/v1/:business/carts/:cart_id/checkout", async (c, next) => {
+    const config = c.get("widgetConfig");
+    if (config) {
+      const ip = c.env.TRUST_CF_CONNECTING_IP === "true" ? (c.req.header("CF-Connecting-IP") ?? null) : null;
+      await requireHuman(c.env, config, c.req.header(TURNSTILE_HEADER) ?? null, ip);
+    }
+    await next();
   });
 
   /** Everything else: the public API v2, same handlers, same validation, same errors. */

@@ -9,6 +9,7 @@
 import type { BusinessConfig } from "../../contract/config";
 import { mailLanguage, type MailLanguage } from "./strings";
 import { shortHash } from "./mime";
+import { senderOf, type PlatformMail } from "./sender";
 
 export const EMAIL_KINDS = ["booking_confirmation", "booking_cancelled", "owner_new_booking", "owner_booking_cancelled", "staff_invitation", "staff_password_reset", "staff_sign_in_alert"] as const;
 
@@ -25,8 +26,16 @@ export interface PlannedEmail {
   params: Record<string, unknown>;
 }
 
-/** The settings that decide who gets what. */
+/** The settings that decide who gets what; `email_from` is the sender the e-mails go from (mailConfig). */
 export type MailConfig = Pick<BusinessConfig, "email_from" | "notification_emails" | "default_language" | "terms" | "terms_translations">;
+
+/**
+ * The business's settings with the sender its e-mails actually go from (domain/email/sender.ts):
+ * its own `email_from` on a listed domain, else the platform's sender, else null (none are sent).
+ */
+export function mailConfig<C extends MailConfig>(config: C, platform: PlatformMail): C {
+  return { ...config, email_from: senderOf(config.email_from, platform)?.address ?? null };
+}
 
 /**
  * The terms a guest accepted: in `language` (the booking's, as the widget showed them) where the
@@ -52,7 +61,7 @@ function planned(kind: EmailKind, event: string, recipient: string, language: Ma
 /**
  * A booking made (`booked`) or cancelled: the booker's e-mail in their language (the business's
  * default when there are no e-mails in theirs) and one to each notification address in the
- * business's default language. None when the business has no sender (`email_from` null).
+ * business's default language. None when the business has no sender (mailConfig: neither its own nor the platform's).
  */
 export function bookingEmails(
   event: "booked" | "cancelled",

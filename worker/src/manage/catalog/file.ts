@@ -5,7 +5,7 @@
  * matched by ref (then by id), entries the file leaves out are archived (never deleted), and a
  * file applied twice changes nothing the second time.
  */
-import { CONFIG_FIELDS, readConfig } from "../../contract/config";
+import { CONFIG_FIELDS, isWriteOnly, readConfig } from "../../contract/config";
 import type { CatalogFile, FileProduct } from "../../contract/catalog-file";
 import {
   applyProductInput,
@@ -31,6 +31,7 @@ import { ApiError, type FieldError } from "../../lib/errors";
 import { dateRange, daysBetween, isoDate, isoDateTime } from "../../lib/time";
 import { commit, type Actor, type Store } from "../core";
 import { settingsCurrencies } from "../settings";
+import { senderSettingProblem, sendingDomains } from "../../domain/email/sender";
 
 const LOOKUP_LISTS: [LookupKind, "locations" | "categories" | "accommodation_types" | "diets" | "levels"][] = [
   ["location", "locations"],
@@ -49,7 +50,7 @@ export async function exportCatalog(db: D1Database, businessId: number): Promise
   const state = catalogStateFrom(results.slice(0, head.length));
   if (!state) throw new ApiError(404, "not_found", "The business does not exist.");
   const inventory = inventoryRowsFrom(results[head.length]);
-  const { config, problems } = readConfig(JSON.stringify(state.settings.config));
+  const { config: { turnstile_secret: _writeOnly, ...config }, problems } = readConfig(JSON.stringify(state.settings.config));
   const refs = refMaps(state);
   const currency = defaultCurrency(state.settings).iso_code;
   const file: CatalogFile = {
@@ -139,7 +140,7 @@ export async function applyCatalog(store: Store, actor: Actor, businessId: numbe
       const used = Object.fromEntries(ID_TABLES.map((t, i) => [t, new Set((reads[i].results as { id: number }[]).map((r) => r.id))])) as Record<IdTable, Set<number>>;
       const current = inventoryRowsFrom(reads[ID_TABLES.length]);
       const usage = usageFrom(reads[ID_TABLES.length + 1]);
-      const desired = desiredState(state, file, new IdAllocator(state.maxIds, used), now);
+      const desired = desiredState(state, file, new IdAllocator(state.maxIds, used), now, sendingDomains(store.EMAIL_SENDING_DOMAINS));
       const plan = emptyPlan();
       planEntity(plan, state, "settings", state.settings, desired.settings);
       for (const [kind] of LOOKUP_LISTS) {
@@ -214,7 +215,7 @@ function matcher<T extends { id: number; ref: string | null }>(kind: string, sto
 
 const archivedAt = (flag: boolean, before: { archived_at: string | null } | null, now: Date) => (flag ? (before?.archived_at ?? isoDateTime(now)) : null);
 
-function desiredState(state: CatalogState, file: CatalogFile, ids: IdAllocator, now: Date): Desired {
+function desiredState(state: CatalogState, file: CatalogFile, ids: IdAllocator, now: Date, domains: string[]): Desired {
   const errors: FieldError[] = [];
   const err = (path: string, message: string) => errors.push({ path, message });
 
@@ -224,7 +225,8 @@ function desiredState(state: CatalogState, file: CatalogFile, ids: IdAllocator, 
     title,
     company_name,
     frontoffice_domain,
-    config: Object.fromEntries(CONFIG_FIELDS.map((f) => [f, (config as Record<string, unknown>)[f]])),
+    // A write-only setting is never in the file: the stored one stays.
+    config: Object.fromEntries(CONFIG_FIELDS.map((f) => [f, isWriteOnly(f) ? state.settings.config[f] : (config as Record<string, unknown>)[f]])),
     currencies: settingsCurrencies(state.settings.currencies, currencies, ids, errors, "settings."),
   };
 
@@ -338,6 +340,8 @@ function desiredState(state: CatalogState, file: CatalogFile, ids: IdAllocator, 
   const desired = { settings, lookups, seasons, products, inventory };
   const idx = indexOf(desired);
   errors.push(...settingsProblems(settings, products.some((p) => p.rates.length > 0), state.settings, (f) => `settings.${f}`));
+  const sender = senderSettingProblem(settings.config, state.settings.config, domains);
+  if (sender) err("settings.email_from", sender);
   products.forEach((p, i) => {
     if (i < file.products.length) errors.push(...productProblems(idx, p, (f) => `products.${i}.${fileField(f)}`));
   });

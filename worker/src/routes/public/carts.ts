@@ -124,7 +124,9 @@ const checkoutRoute = createRoute({
     "an e-mail of a stored Person links the Booker or Guest to that Person but never overwrites it (anyone may type anyone's e-mail): only its empty fields are filled, " +
     "and the data entered stays with the booking's Booker and Guests. `terms_accepted` not true: 422 `terms_not_accepted`, nothing changes. " +
     "A cart opened by a widget visitor (through /widget/v1, not with an API key) is refused with 429 `rate_limited` and `Retry-After` when that visitor " +
-    "already confirmed max_bookings_per_visitor_per_hour bookings in the last hour (default 5) or max_bookings_per_visitor_per_day in the last day (default 10); nothing is booked.",
+    "already confirmed max_bookings_per_visitor_per_hour bookings in the last hour (default 5) or max_bookings_per_visitor_per_day in the last day (default 10); nothing is booked. " +
+    "Through /widget/v1, a business that turned on its human check (settings turnstile_site_key and turnstile_secret) also needs the visitor's Cloudflare Turnstile token " +
+    "in the header `X-Turnstile-Token`, else 403 `human_check_failed` and nothing is booked; an API key is never asked for one.",
   middleware: [keyCheck.byHandler, idempotency({ replay: (c, bookingId, text) => replayCheckout(c, bookingId, text) })] as const,
   request: { params: CartIdParam, headers: IdempotencyHeader, body: { required: true, content: { "application/json": { schema: CheckoutBody } } } },
   responses: {

@@ -16,6 +16,7 @@ import { Field, FormError, langOf, pathParam, stringsOf, type AdminContext } fro
 import { Bare } from "../kit/layout";
 import type { AdminRoute } from "../kit/area";
 import { readForm } from "../kit/form";
+import { platformMail } from "../../../domain/email/sender";
 
 const SLUG = /^[a-z0-9][a-z0-9-]{0,62}$/;
 
@@ -80,7 +81,7 @@ export const resetRoutes: AdminRoute[] = [
         c.env.DB,
         business.id,
         business.slug,
-        { email, address: visitorKey(c.req.raw, c.env), origin: publicOrigin(c.env.PUBLIC_ORIGIN, c.req.url), language: langOf(c) },
+        { email, address: visitorKey(c.req.raw, c.env), origin: publicOrigin(c.env.PUBLIC_ORIGIN, c.req.url), language: langOf(c), platform: platformMail(c.env) },
         c.get("now"),
       );
       // told after the answer: the answer takes the same time whether an e-mail was written or not

@@ -15,8 +15,8 @@ import { base, Check, Csrf, describedBy, Field, FieldHint, FieldMessage, flashOf
 import { Layout } from "../kit/layout";
 import { failureOf, readForm } from "../kit/form";
 
-export type SectionName = "languages" | "currencies" | "terms" | "fields" | "custom-fields" | "limits" | "time-zone" | "email";
-const SECTIONS: SectionName[] = ["languages", "currencies", "terms", "fields", "custom-fields", "limits", "time-zone", "email"];
+export type SectionName = "languages" | "currencies" | "terms" | "fields" | "custom-fields" | "limits" | "time-zone" | "email" | "human-check";
+const SECTIONS: SectionName[] = ["languages", "currencies", "terms", "fields", "custom-fields", "limits", "time-zone", "email", "human-check"];
 const FIELD_TYPES = ["text", "number", "boolean", "date", "select"] as const;
 const APPLIES_TO = ["guest", "customer", "both"] as const;
 /** Blank rows the custom fields form offers for new fields. */
@@ -89,6 +89,9 @@ export function valuesOf(s: SettingsView): Record<string, string> {
     company_address: s.company_address ?? "",
     brand_color: s.brand_color,
     notification_emails: s.notification_emails.join("\n"),
+    turnstile_site_key: s.turnstile_site_key ?? "",
+    // write-only: never shown, typed anew to replace it
+    turnstile_secret: "",
     currency_rows: String(s.currencies.length),
     default: String(Math.max(0, s.currencies.findIndex((c) => c.default))),
   };
@@ -236,6 +239,14 @@ export function patchOf(section: SectionName, form: Record<string, string>, s: S
         },
         fieldOf: byPath,
       };
+    case "human-check": {
+      fields.add("turnstile_site_key");
+      fields.add("turnstile_secret");
+      if (form.turnstile_off === "on") return { patch: { turnstile_site_key: null, turnstile_secret: null }, fieldOf: byPath };
+      // The secret is write-only: left empty, the stored one stays.
+      const secret = orNull(form.turnstile_secret);
+      return { patch: { turnstile_site_key: orNull(form.turnstile_site_key), ...(secret === null ? {} : { turnstile_secret: secret }) }, fieldOf: byPath };
+    }
   }
 }
 
@@ -286,6 +297,8 @@ async function render(c: AdminContext, failed?: Failed) {
   const ze = errOf("time-zone");
   const ev = vOf("email");
   const ee = errOf("email");
+  const hv = vOf("human-check");
+  const he = errOf("human-check");
   const zones = timeZones();
 
   return c.html(
@@ -433,6 +446,12 @@ async function render(c: AdminContext, failed?: Failed) {
         <Field name="brand_color" label={ts.brandColor} value={ev.brand_color} error={ee.brand_color} hint={ts.brandColorHint} autocomplete="off" />
         <TextArea name="notification_emails" label={ts.notificationEmails} value={ev.notification_emails} error={ee.notification_emails} hint={ts.notificationEmailsHint} rows={4} />
       </Section>
+
+      <Section c={c} name="human-check" title={ts.humanCheckTitle} hint={ts.humanCheckHint} failed={failed}>
+        <Field name="turnstile_site_key" label={ts.turnstileSiteKey} value={hv.turnstile_site_key} error={he.turnstile_site_key} hint={ts.turnstileSiteKeyHint} autocomplete="off" />
+        <Field name="turnstile_secret" type="password" label={ts.turnstileSecret} value="" error={he.turnstile_secret} hint={s.turnstile_secret_set ? ts.turnstileSecretSet : ts.turnstileSecretUnset} autocomplete="new-password" />
+        {s.turnstile_secret_set || s.turnstile_site_key ? <Check name="turnstile_off" label={ts.turnstileOff} checked={false} /> : null}
+      </Section>
     </Layout>,
     failed ? 422 : 200,
   );
@@ -440,7 +459,7 @@ async function render(c: AdminContext, failed?: Failed) {
 
 function sectionTitle(t: ReturnType<typeof stringsOf>, name: SectionName): string {
   const ts = t.settings;
-  return { languages: ts.languagesTitle, currencies: ts.currenciesTitle, terms: ts.termsTitle, fields: ts.fieldsTitle, "custom-fields": ts.customFieldsTitle, limits: ts.limitsTitle, "time-zone": ts.timeZoneTitle, email: ts.emailTitle }[name];
+  return { languages: ts.languagesTitle, currencies: ts.currenciesTitle, terms: ts.termsTitle, fields: ts.fieldsTitle, "custom-fields": ts.customFieldsTitle, limits: ts.limitsTitle, "time-zone": ts.timeZoneTitle, email: ts.emailTitle, "human-check": ts.humanCheckTitle }[name];
 }
 
 export const settingsPage = (c: AdminContext) => render(c);
