@@ -13,6 +13,7 @@ import { widgetDoor } from "../middleware/widget";
 import { settleAccess } from "../db/tenant-read";
 import { publicApi } from "./public";
 import { productBasics } from "./public/catalog-view";
+import { localizedFields } from "../domain/custom-fields";
 
 /**
  * The widget's edge proxy: /widget/v1/{business}/... runs the very handlers of the public API
@@ -325,6 +326,8 @@ export function widgetRoutes() {
     // The terms the guest will accept, in the language the widget is shown in where the business
     // wrote them (the confirmation e-mail quotes the same text: domain/email/plan.ts termsIn).
     settings.terms = config.terms_translations[lang] || config.terms;
+    // The business's own questions likewise, in that language where it translated them.
+    (settings.settings as Record<string, unknown>).custom_fields = localizedFields(config.custom_fields, lang);
     c.header("Cache-Control", "no-cache");
     return c.json({ business: c.get("tenant").slug, today, language: lang, currency: cur, settings, theme, products, product, start_date: startDate, calendar: cal, package: pkg }, 200);
   }
