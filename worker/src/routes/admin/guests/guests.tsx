@@ -7,6 +7,8 @@
 import { ProductType } from "../../../contract/common";
 import type { PersonData } from "../../../domain/persons";
 import { csvField } from "../../../domain/csv";
+import { answerText, fieldsFor } from "../../../domain/custom-fields";
+import { businessById } from "../../../db/businesses";
 import { GUEST_SORTS, listGuestsFiltered, type GuestListFilter } from "../../../db/admin-lists";
 import type { GuestListRow } from "../../../db/guests";
 import { ApiError } from "../../../lib/errors";
@@ -203,13 +205,16 @@ const CSV_COLUMNS = [
 export async function guestsCsv(c: AdminContext) {
   const { q, filter, sort } = read(c, 25);
   q.done();
-  const result = await listGuestsFiltered(c.env.DB, c.get("staff").business_id, filter, sort, { page: 1, limit: CSV_MAX_ROWS });
-  const lines = [CSV_COLUMNS.join(",")];
+  const businessId = c.get("staff").business_id;
+  const [result, business] = await Promise.all([listGuestsFiltered(c.env.DB, businessId, filter, sort, { page: 1, limit: CSV_MAX_ROWS }), businessById(c.env.DB, businessId)]);
+  // One column per question asked of guests, headed by its title: the guest's answer as text.
+  const questions = fieldsFor(business?.config.custom_fields ?? [], "guest");
+  const lines = [[...CSV_COLUMNS, ...questions.map((q) => csvField(q.title))].join(",")];
   result.rows.forEach((r) => {
     const p = personOf(r);
     lines.push(
       [r.id, r.booking_id, `${r.b_reference_year}-${r.b_reference_number}`, r.b_status, p.first_name, p.last_name, p.email, p.phone ? `+${p.phone_country_calling_code ?? ""} ${p.phone}` : "", p.gender, p.birth_date,
-        p.nationality_code, r.arrives_on, r.departs_on, r.checked_in_at, r.checked_out_at]
+        p.nationality_code, r.arrives_on, r.departs_on, r.checked_in_at, r.checked_out_at, ...questions.map((q) => answerText(p.custom_fields?.[q.key]))]
         .map(csvField)
         .join(","),
     );
