@@ -74,6 +74,9 @@ describe("the business's custom questions", () => {
     const page = await (await owner.get(`/admin/${b.slug}/bookings/${booked.body.id}`)).text();
     expect(page).toContain("<dt>Diving certification</dt><dd>Open Water</dd>");
     expect(page).toContain("<dt>How did you hear of us?</dt><dd>A friend</dd>");
+    const list = await (await owner.get(`/admin/${b.slug}/guests`)).text();
+    expect(list).toContain('<th scope="col" data-question="certification">Diving certification</th>');
+    expect(list).toContain("<td>Open Water</td><td>42</td><td>yes</td><td>2026-12-01</td>");
     const csv = (await (await owner.get(`/admin/${b.slug}/guests.csv?booking_id=${booked.body.id}`)).text()).replace(/^\uFEFF/, "").trim().split("\r\n");
     const header = csv[0].split(",");
     expect(header.slice(-4)).toEqual(["Diving certification", "Shoe size", "Travel insurance", "Arrival date"]);

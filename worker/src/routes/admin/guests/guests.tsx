@@ -98,9 +98,12 @@ export async function guestsPage(c: AdminContext) {
   const { q, filter, sort, paging } = read(c, 25);
   let errors: Record<string, string> = {};
   let result: Awaited<ReturnType<typeof listGuestsFiltered>> = { total: 0, rows: [] };
+  const businessId = c.get("staff").business_id;
+  // A column per question asked of guests: the front desk sees the answers on the list.
+  const business = businessById(c.env.DB, businessId);
   try {
     q.done();
-    result = await listGuestsFiltered(c.env.DB, c.get("staff").business_id, filter, sort, paging);
+    result = await listGuestsFiltered(c.env.DB, businessId, filter, sort, paging);
   } catch (err) {
     if (!(err instanceof ApiError) || err.status !== 422) throw err;
     errors = Object.fromEntries((err.extra.errors ?? []).map((e) => [e.path, e.message]));
@@ -110,6 +113,8 @@ export async function guestsPage(c: AdminContext) {
   url.searchParams.delete("page");
   const csv = `${base(c)}/guests.csv${url.search}`;
   const refs = new Map(result.rows.map((r) => [r.id, `${r.b_reference_year}-${r.b_reference_number}`]));
+  const questions = fieldsFor((await business)?.config.custom_fields ?? [], "guest");
+  const yesNo = { yes: t.booking.yes, no: t.booking.no };
   return c.html(
     <Layout c={c} title={t.guests.title} current="guests">
       <form class="filters" method="get" action={`${base(c)}/guests`} aria-label={t.guests.filters}>
@@ -169,6 +174,11 @@ export async function guestsPage(c: AdminContext) {
             <th scope="col">{t.guests.arrival}</th>
             <th scope="col">{t.guests.departure}</th>
             <th scope="col">{t.guests.status}</th>
+            {questions.map((q) => (
+              <th scope="col" data-question={q.key}>
+                {q.title}
+              </th>
+            ))}
           </tr>
         }
       >
@@ -184,6 +194,9 @@ export async function guestsPage(c: AdminContext) {
               <td>{row.arrives_on}</td>
               <td>{row.departs_on}</td>
               <td>{fmtDateTime(row.checked_in_at)}</td>
+              {questions.map((q) => (
+                <td>{answerText(p.custom_fields?.[q.key], yesNo)}</td>
+              ))}
             </tr>
           );
         })}
