@@ -18,7 +18,7 @@ export const questionsFor = (settings: Settings, who: "guest" | "customer"): Que
 export function answerErrors(questions: Question[], form: AnswerForm | undefined, prefix: string, msg: { required: string; chooseOne: string; invalidNumber: string }): FieldErrors {
   const errors: FieldErrors = {};
   for (const q of questions) {
-    const v = form?.[q.key];
+    const v = form && Object.prototype.hasOwnProperty.call(form, q.key) ? form[q.key] : undefined;
     const path = `${prefix}.custom_fields.${q.key}`;
     if (q.type === "boolean") continue; // a checkbox is always an answer: ticked or not
     const text = typeof v === "string" ? v.trim() : "";
@@ -34,7 +34,7 @@ export function answerErrors(questions: Question[], form: AnswerForm | undefined
 export function answersPayload(questions: Question[], form: AnswerForm | undefined): Record<string, string | number | boolean> {
   const out: Record<string, string | number | boolean> = {};
   for (const q of questions) {
-    const v = form?.[q.key];
+    const v = form && Object.prototype.hasOwnProperty.call(form, q.key) ? form[q.key] : undefined;
     if (q.type === "boolean") out[q.key] = v === true;
     else if (typeof v === "string" && v.trim()) out[q.key] = q.type === "number" ? Number(v.trim()) : v.trim();
   }

@@ -20,6 +20,9 @@ export function fieldsFor(fields: readonly CustomField[], who: Asked): CustomFie
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const isRealDate = (s: string) => ISO_DATE.test(s) && new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) === s;
+/** A person's answer to the question `key`: its own property only (a key may be "constructor"). */
+export const answerOf = (answers: Record<string, unknown> | null | undefined, key: string): unknown =>
+  answers && Object.prototype.hasOwnProperty.call(answers, key) ? answers[key] : undefined;
 const unanswered = (v: unknown) => v === undefined || v === null || (typeof v === "string" && v.trim() === "");
 
 /** Why an answer does not fit its field's type or options; null when it does. */
@@ -51,7 +54,7 @@ export function customFieldErrors(fields: readonly CustomField[], who: Asked, an
     if (!asked.some((f) => f.key === key)) errors.push({ path: `${path}.custom_fields.${key}`, message: `is not one of this business's questions for ${who === "guest" ? "guests" : "the customer"}` });
   }
   for (const f of asked) {
-    const v = Object.prototype.hasOwnProperty.call(given, f.key) ? given[f.key] : undefined;
+    const v = answerOf(given, f.key);
     if (unanswered(v)) {
       if (f.required) errors.push({ path: `${path}.custom_fields.${f.key}`, message: "is required by this business" });
       continue;
@@ -66,7 +69,7 @@ export function customFieldErrors(fields: readonly CustomField[], who: Asked, an
 export function keptAnswers(fields: readonly CustomField[], answers: CustomAnswers | undefined): Record<string, string | number | boolean> {
   const out: Record<string, string | number | boolean> = {};
   for (const f of fields) {
-    const v = answers?.[f.key];
+    const v = answerOf(answers, f.key);
     if (unanswered(v)) continue;
     out[f.key] = typeof v === "string" ? v.trim() : (v as number | boolean);
   }

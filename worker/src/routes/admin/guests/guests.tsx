@@ -7,7 +7,7 @@
 import { ProductType } from "../../../contract/common";
 import type { PersonData } from "../../../domain/persons";
 import { csvField } from "../../../domain/csv";
-import { answerText, fieldsFor } from "../../../domain/custom-fields";
+import { answerOf, answerText, fieldsFor } from "../../../domain/custom-fields";
 import { businessById } from "../../../db/businesses";
 import { GUEST_SORTS, listGuestsFiltered, type GuestListFilter } from "../../../db/admin-lists";
 import type { GuestListRow } from "../../../db/guests";
@@ -195,7 +195,7 @@ export async function guestsPage(c: AdminContext) {
               <td>{row.departs_on}</td>
               <td>{fmtDateTime(row.checked_in_at)}</td>
               {questions.map((q) => (
-                <td>{answerText(p.custom_fields?.[q.key], yesNo)}</td>
+                <td>{answerText(answerOf(p.custom_fields, q.key), yesNo)}</td>
               ))}
             </tr>
           );
@@ -227,7 +227,7 @@ export async function guestsCsv(c: AdminContext) {
     const p = personOf(r);
     lines.push(
       [r.id, r.booking_id, `${r.b_reference_year}-${r.b_reference_number}`, r.b_status, p.first_name, p.last_name, p.email, p.phone ? `+${p.phone_country_calling_code ?? ""} ${p.phone}` : "", p.gender, p.birth_date,
-        p.nationality_code, r.arrives_on, r.departs_on, r.checked_in_at, r.checked_out_at, ...questions.map((q) => answerText(p.custom_fields?.[q.key]))]
+        p.nationality_code, r.arrives_on, r.departs_on, r.checked_in_at, r.checked_out_at, ...questions.map((q) => answerText(answerOf(p.custom_fields, q.key)))]
         .map(csvField)
         .join(","),
     );
