@@ -9,7 +9,7 @@ export interface ErrorText {
 }
 
 /** The paths of the fields the guest can see and correct (the service names them the same way). */
-const FORM_FIELD = /^(guests\.\d+\.(first_name|last_name|email|birth_date|gender|diet_id|level_id)|customer\.(first_name|last_name|email|phone_countrycode|phone|address_line_1|city|zipcode|country)|terms_accepted)$/;
+const FORM_FIELD = /^((guests\.\d+|customer)\.custom_fields\.[a-z][a-z0-9_]*|guests\.\d+\.(first_name|last_name|email|birth_date|gender|diet_id|level_id)|customer\.(first_name|last_name|email|phone_countrycode|phone|address_line_1|city|zipcode|country)|terms_accepted)$/;
 
 /**
  * The guest's message for each kind of failure (pretix's habit: distinct, helpful, each with a

@@ -26,6 +26,8 @@ export interface GuestForm {
   level_id: string;
   /** couples' members may say their gender; the others came from the party counts */
   genderEditable: boolean;
+  /** Answers to the business's questions (custom-fields.ts), by key. */
+  custom_fields?: Record<string, string | boolean>;
 }
 
 /** The booker's details as typed at checkout. */
@@ -43,6 +45,8 @@ export interface CustomerForm {
   zipcode: string;
   /** ISO 3166-1 alpha-2 (the service accepts a code or an English name). */
   country: string;
+  /** Answers to the business's questions of the booker (custom-fields.ts), by key. */
+  custom_fields?: Record<string, string | boolean>;
 }
 
 /**
@@ -188,6 +192,7 @@ export function rebuildBody(cart: Cart): AddToCartBody {
       ...(g.gender ? { gender: g.gender } : {}),
       ...(g.language_code ? { language_code: g.language_code } : {}),
       ...(g.birth_date ? { birth_date: g.birth_date } : {}),
+      ...(g.custom_fields && Object.keys(g.custom_fields).length ? { custom_fields: g.custom_fields } : {}),
       package: {
         id: g.package.id,
         start_date: g.package.start_date,

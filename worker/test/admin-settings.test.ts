@@ -201,7 +201,7 @@ describe("Settings", () => {
     });
     expect(added.status, await added.clone().text()).toBe(303);
     expect((await privateSettings(b)).custom_fields).toEqual([
-      { key: "surf_level", title: "Your surf level", type: "select", options: ["never", "beginner", "intermediate"], required: true, applies_to: "guest" },
+      { key: "surf_level", title: "Your surf level", type: "select", options: ["never", "beginner", "intermediate"], required: true, applies_to: "guest", translations: {} },
     ]);
     // The page shows it as a row of its own, with a blank row to add another.
     const page = await (await b.asManager.get(`/admin/${b.slug}/settings`)).text();
@@ -226,6 +226,31 @@ describe("Settings", () => {
     const removed = await b.asManager.post(path, { custom_field_rows: "1", "custom_fields.0.key": "surf_level", "custom_fields.0.title": "Your surf level", "custom_fields.0.remove": "on" });
     expect(removed.status).toBe(303);
     expect((await privateSettings(b)).custom_fields).toEqual([]);
+  });
+
+  it("custom fields' titles and choices in the other languages: saved through the form, shown again, and uneven choices refused at their field", async () => {
+    const b = await business({ languages: ["en", "de", "es"] });
+    const path = `/admin/${b.slug}/settings/custom-fields`;
+    const row = {
+      custom_field_rows: "0",
+      "custom_fields.0.key": "certification", "custom_fields.0.title": "Diving certification", "custom_fields.0.type": "select",
+      "custom_fields.0.options": "None, Open Water", "custom_fields.0.applies_to": "guest", "custom_fields.0.required": "on",
+      "custom_fields.0.translations.de.title": "Tauchschein", "custom_fields.0.translations.de.options": "Keiner, Open Water",
+      "custom_fields.0.translations.es.title": "", "custom_fields.0.translations.es.options": "",
+    };
+    const saved = await b.asManager.post(path, row);
+    expect(saved.status, await saved.clone().text()).toBe(303);
+    expect((await privateSettings(b)).custom_fields[0].translations).toEqual({ de: { title: "Tauchschein", options: ["Keiner", "Open Water"] } });
+    const page = await (await b.asManager.get(`/admin/${b.slug}/settings`)).text();
+    expect(page).toMatch(/id="f-custom_fields\.0\.translations\.de\.title"[^>]*value="Tauchschein"/);
+    expect(page).toContain('id="f-custom_fields.0.translations.es.options"');
+    expect(page).not.toContain('id="f-custom_fields.0.translations.en.title"');
+
+    const before = await privateSettings(b);
+    const bad = await b.asManager.post(path, { ...row, custom_field_rows: "1", "custom_fields.0.translations.es.options": "Ninguno" });
+    expect(bad.status).toBe(422);
+    expect(fieldError(await bad.text(), "custom_fields.0.translations.es.options")).toMatch(/as many options/);
+    expect(await privateSettings(b)).toEqual(before);
   });
 
   it("warns of a stored setting that does not parse, naming the field", async () => {

@@ -4,6 +4,7 @@ import { saveCart } from "../cart-store";
 import { formatCountdown, formatTime } from "../format";
 import { addToCartBody, rebuildBody, validateGuests, type CustomerForm, type FieldErrors, type GuestForm } from "../selection";
 import { fill } from "../strings";
+import { answerErrors, answersPayload, questionsFor } from "../custom-fields";
 import type { CatalogController } from "./catalog";
 import { CountdownController } from "./countdown";
 import type { BookingWidgetItem } from "../events";
@@ -107,6 +108,13 @@ export class CartController {
     } else countdown.set(null);
   }
 
+  /** A guest's answer to one of the business's questions. */
+  answerGuest(i: number, key: string, value: string | boolean): void {
+    const st = this.store;
+    st.guests = st.guests.map((g, n) => (n === i ? { ...g, custom_fields: { ...g.custom_fields, [key]: value } } : g));
+    this.clearFieldError(`guests.${i}.custom_fields.${key}`);
+  }
+
   updateGuest(i: number, patch: Partial<GuestForm>): void {
     const st = this.store;
     st.guests = st.guests.map((g, n) => (n === i ? { ...g, ...patch } : g));
@@ -120,9 +128,12 @@ export class CartController {
     const invalid = validateGuests(st.guests, { birthdayRequired: settings.birthday.required, minimumAge: settings.minimum_age, startDate: st.sel.startDate! }, {
       required: st.s.guests.required, tooYoung: fill(st.s.guests.tooYoung, { age: settings.minimum_age }), invalidEmail: st.s.guests.invalidEmail,
     });
+    const questions = questionsFor(st.settings, "guest");
+    st.guests.forEach((g, i) => Object.assign(invalid, answerErrors(questions, g.custom_fields, `guests.${i}`, this.answerTexts())));
     if (await this.refuse(invalid)) return;
     const openCart = st.cart?.status === "open" ? st.cart.cart_id : undefined;
     const body = addToCartBody(st.sel, st.pkg, st.guests, openCart ? st.cart!.currency : st.cur, st.lang, openCart, st.byRoom);
+    if (questions.length) body.guests.forEach((g, i) => void (g.custom_fields = answersPayload(questions, st.guests[i].custom_fields)));
     await st.run("add", async () => {
       const cart = await st.api.addToCart(body, this.keyFor("add", body));
       // first the general "held for" line; a countdown threshold crossed at once (a short
@@ -135,6 +146,12 @@ export class CartController {
       st.fieldErrors = {};
       st.go("cart");
     });
+  }
+
+  /** The messages of answers refused before sending. */
+  private answerTexts() {
+    const t = this.store.s.guests;
+    return { required: t.required, chooseOne: t.chooseOne, invalidNumber: t.invalidNumber };
   }
 
   /** Ten more minutes for the holds. */
@@ -184,7 +201,7 @@ export class CartController {
   addAnotherStay(): void {
     const st = this.store;
     st.sel = { ...st.sel, accommodationId: null, srs: false, items: {} };
-    st.guests = st.guests.map((g) => ({ ...g, first_name: "", last_name: "", email: "", birth_date: "" }));
+    st.guests = st.guests.map((g) => ({ ...g, first_name: "", last_name: "", email: "", birth_date: "", custom_fields: {} }));
     st.go("dates");
   }
 
@@ -198,9 +215,15 @@ export class CartController {
     st.go("checkout");
   }
 
-  setCustomer(key: keyof CustomerForm, value: string): void {
+  setCustomer(key: Exclude<keyof CustomerForm, "custom_fields">, value: string): void {
     this.store.customer = { ...this.store.customer, [key]: value };
     this.clearFieldError(`customer.${key}`);
+  }
+
+  /** The booker's answer to one of the business's questions. */
+  answerCustomer(key: string, value: string | boolean): void {
+    this.store.customer = { ...this.store.customer, custom_fields: { ...this.store.customer.custom_fields, [key]: value } };
+    this.clearFieldError(`customer.custom_fields.${key}`);
   }
 
   setTerms(on: boolean): void {
@@ -217,9 +240,12 @@ export class CartController {
     const st = this.store;
     const form = st.customer;
     const errors = checkoutErrors(form, st.terms, st.settings.settings.customer_fields, { required: st.s.guests.required, invalidEmail: st.s.guests.invalidEmail, mustAccept: st.s.checkout.mustAccept });
+    const questions = questionsFor(st.settings, "customer");
+    Object.assign(errors, answerErrors(questions, form.custom_fields, "customer", this.answerTexts()));
     if (await this.refuse(errors)) return;
     const customer: CheckoutBody["customer"] & Record<string, string> = { first_name: form.first_name.trim(), last_name: form.last_name.trim(), email: form.email.trim(), language_code: st.lang };
     for (const k of ["phone_countrycode", "phone", "address_line_1", "city", "zipcode", "country"] as const) if (form[k].trim()) (customer as Record<string, string>)[k] = form[k].trim().replace(/^\+/, "");
+    if (questions.length) (customer as CheckoutBody["customer"]).custom_fields = answersPayload(questions, form.custom_fields);
     const body = { terms_accepted: true as const, newsletter_opt_in: st.newsletter, customer };
     const cart = st.cart!;
     await st.run("checkout", async () => {

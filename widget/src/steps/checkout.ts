@@ -5,6 +5,8 @@ import type { CustomerForm, FieldErrors } from "../selection";
 import { fill } from "../strings";
 import { heading, type StepBase } from "./parts";
 import { renderStays } from "./summary";
+import { questionsFor } from "../custom-fields";
+import { renderQuestions } from "./questions";
 
 export interface CheckoutView extends StepBase {
   readonly settings: Settings;
@@ -21,7 +23,8 @@ export interface CheckoutView extends StepBase {
 
 /** What the step does, through its concern's controller. */
 export interface CheckoutActions {
-  setCustomer(key: keyof CustomerForm, value: string): void;
+  setCustomer(key: Exclude<keyof CustomerForm, "custom_fields">, value: string): void;
+  answerCustomer(key: string, value: string | boolean): void;
   setTerms(on: boolean): void;
   setNewsletter(on: boolean): void;
   checkout(): void;
@@ -40,7 +43,7 @@ function countries(lang: string): [code: string, name: string][] {
     .sort((a, b) => a[1].localeCompare(b[1], lang));
 }
 
-type Labelled = Exclude<keyof CustomerForm, "phone_country">;
+type Labelled = Exclude<keyof CustomerForm, "phone_country" | "custom_fields">;
 
 function field(v: CheckoutView, key: Labelled, required: boolean, control: (attrs: { id: string; error: string | undefined }) => unknown) {
   const id = `c-${key}`;
@@ -106,6 +109,7 @@ export function renderCheckout(v: CheckoutView, act: CheckoutActions) {
                 ${input(v, act, "city", "text", rules.address.required, "address-level2")}
                 ${choice(v, act, "country", rules.address.required, "country", list)}`
             : nothing}
+          ${renderQuestions(v, questionsFor(v.settings, "customer"), "customer", v.customer.custom_fields, (key, value) => act.answerCustomer(key, value))}
         </div>
       </fieldset>
       <div>

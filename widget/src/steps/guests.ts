@@ -3,6 +3,8 @@ import type { Settings } from "../api/client";
 import type { FieldErrors, GuestForm } from "../selection";
 import { fill } from "../strings";
 import { heading, type StepBase } from "./parts";
+import { questionsFor } from "../custom-fields";
+import { renderQuestions } from "./questions";
 
 export interface GuestsView extends StepBase {
   readonly settings: Settings;
@@ -16,6 +18,7 @@ export interface GuestsView extends StepBase {
 /** What the step does, through its concern's controller. */
 export interface GuestsActions {
   updateGuest(i: number, patch: Partial<GuestForm>): void;
+  answerGuest(i: number, key: string, value: string | boolean): void;
   addToCart(): void;
 }
 
@@ -50,6 +53,7 @@ export function renderGuests(v: GuestsView, act: GuestsActions) {
   const t = v.s.guests;
   const settings = v.settings;
   const birthday = settings.settings.guest_fields.birthday;
+  const questions = questionsFor(settings, "guest");
   return html`${heading(v.s.steps.guests)}
     <form novalidate @submit=${(e: Event) => { e.preventDefault(); act.addToCart(); }}>
       <div class="cards">
@@ -71,6 +75,7 @@ export function renderGuests(v: GuestsView, act: GuestsActions) {
               : nothing}
             ${select(v, act, i, "diet_id", t.diet, settings.diets)}
             ${select(v, act, i, "level_id", t.level, settings.levels)}
+            ${renderQuestions(v, questions, `guests.${i}`, g.custom_fields, (key, value) => act.answerGuest(i, key, value))}
           </div>
         </fieldset>`)}
       </div>

@@ -68,6 +68,8 @@ export const deCheckout: CheckoutStrings = {
     required: "Bitte füllen Sie dieses Feld aus.",
     tooYoung: "Gäste müssen mindestens {age} Jahre alt sein.",
     invalidEmail: "Bitte geben Sie eine gültige E-Mail-Adresse ein.",
+    chooseOne: "Bitte wählen Sie eine Antwort.",
+    invalidNumber: "Bitte geben Sie eine Zahl ein.",
     addToCart: "In den Warenkorb",
     adding: "Wird hinzugefügt…",
   },

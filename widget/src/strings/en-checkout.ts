@@ -68,6 +68,8 @@ export const enCheckout = {
     required: "Please fill in this field.",
     tooYoung: "Guests must be at least {age} years old.",
     invalidEmail: "Please enter a valid e-mail address.",
+    chooseOne: "Please choose one.",
+    invalidNumber: "Please enter a number.",
     addToCart: "Add to cart",
     adding: "Adding to cart…",
   },

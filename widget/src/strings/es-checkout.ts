@@ -68,6 +68,8 @@ export const esCheckout: CheckoutStrings = {
     required: "Rellena este campo.",
     tooYoung: "Los huéspedes deben tener al menos {age} años.",
     invalidEmail: "Introduce un correo electrónico válido.",
+    chooseOne: "Elija una opción.",
+    invalidNumber: "Introduzca un número.",
     addToCart: "Añadir al carrito",
     adding: "Añadiendo…",
   },

@@ -113,7 +113,7 @@ async function checkoutOnce(env: Env, call: CartCall, body: CheckoutBody): Promi
   // The booker's confirmation and the business's notifications, written with the booking.
   const emails = bookingEmails("booked", bookingId, { email: body.customer.email, language: body.customer.language_code ?? null }, mailConfig(business.config, platformMail(env)));
   const peopleInput = {
-    booker: customerPerson(body.customer, COUNTRY_CODES),
+    booker: customerPerson(body.customer, COUNTRY_CODES, config.custom_fields),
     guests: contents.guests.map((g) => ({ id: g.id, person: guestPerson(g.data) })),
   };
 

@@ -26,6 +26,7 @@ import {
 } from "../db/carts";
 import { effectiveState, transition, type CartAction, type CartStateRow } from "../domain/cart-state";
 import { guestErrors, normEmail } from "../domain/cart-people";
+import { fieldsFor, keptAnswers } from "../domain/custom-fields";
 import { quotePackages } from "../domain/package-quote";
 import { ApiError } from "../lib/errors";
 import { dateIn, isoDateTime } from "../lib/time";
@@ -107,6 +108,7 @@ async function addOnce(env: Env, call: CartCall, body: AddToCartBody, isNew: boo
   }
 
   const guestIds = body.guests.map(() => newId());
+  const guestFields = fieldsFor(config.custom_fields, "guest");
   const quote = quotePackages(
     snap,
     body.currency,
@@ -141,7 +143,7 @@ async function addOnce(env: Env, call: CartCall, body: AddToCartBody, isNew: boo
     );
   }
   statements.push(
-    ...insertCartGuestsStatements(db, businessId, cartId, body.guests.map((g, i) => ({ id: guestIds[i], data: g as CartGuestData })), now),
+    ...insertCartGuestsStatements(db, businessId, cartId, body.guests.map((g, i) => ({ id: guestIds[i], data: { ...g, custom_fields: keptAnswers(guestFields, g.custom_fields) } as CartGuestData })), now),
     ...insertCartLinesStatements(
       db,
       businessId,

@@ -52,6 +52,7 @@ export function guestViews(contents: CartContents, currency: string, snap: Catal
       gender: d.gender ?? null,
       language_code: d.language_code ?? null,
       birth_date: d.birth_date ?? null,
+      custom_fields: d.custom_fields ?? {},
       package: {
         id: g.package_id,
         title: titleOf(g.package_id, g.package_title),

@@ -14,6 +14,27 @@ export const ItemDate = z
 const Name = NameText(255).min(1, "is required");
 const Email = EmailAddress();
 
+/**
+ * Answers to the business's own questions (GET /settings: settings.custom_fields), keyed by each
+ * field's key. Optional: left out, nothing is answered (a required field is then a 422).
+ */
+export const CustomAnswersInput = (who: "guest" | "customer") =>
+  z
+    .record(
+      z.string().max(40),
+      z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]),
+    )
+    .refine((o) => Object.keys(o).length <= 100, "at most 100 answers")
+    .optional()
+    .openapi({
+      description:
+        `Answers to the business's questions that apply to ${who === "guest" ? "guests (applies_to guest or both)" : "the customer (applies_to customer or both)"}, keyed by field key: ` +
+        "text a string, number a number, boolean true or false, date 'YYYY-MM-DD', select one of the field's options as listed in GET /settings (`options`, not their translated `option_titles`); null or \"\" is no answer. " +
+        "A required field left unanswered, an answer of the wrong type, an option not listed or a key that is not such a question: 422 naming the answer " +
+        `(\`${who === "guest" ? "guests.0" : "customer"}.custom_fields.<key>\`), and nothing changes.`,
+      example: { certification: "Open Water" },
+    });
+
 export const CartItemInput = z.object({
   package_item_id: z.number().int().min(1).openapi({ description: "The package item's id (not a product id).", example: 1002 }),
   dates: z.array(ItemDate).min(1).max(400),
@@ -53,6 +74,7 @@ export const CartGuestInput = z.object({
   birth_date: IsoDate.optional().openapi({ description: "Required when the business's guest_fields.birthday.required is true." }),
   diet_id: z.number().int().min(1).max(2_147_483_647).optional().openapi({ description: "One of the diets in GET /settings." }),
   level_id: z.number().int().min(1).max(2_147_483_647).optional().openapi({ description: "One of the levels in GET /settings." }),
+  custom_fields: CustomAnswersInput("guest"),
   package: CartPackageInput,
 });
 export type CartGuestInput = z.infer<typeof CartGuestInput>;
@@ -94,6 +116,7 @@ export const Customer = z.object({
   state: z.string().trim().max(255).optional(),
   zipcode: z.string().trim().max(32).optional(),
   country: z.string().trim().max(100).optional().openapi({ description: "Country name in English (a two-letter ISO code is accepted too).", example: "Portugal" }),
+  custom_fields: CustomAnswersInput("customer"),
 });
 export type Customer = z.infer<typeof Customer>;
 
@@ -141,6 +164,9 @@ export const CartGuest = z
     gender: z.enum(["m", "f"]).nullable().openapi({ description: "null when it was left out (a package or product booked without a room)." }),
     language_code: z.string().nullable(),
     birth_date: z.string().nullable(),
+    custom_fields: z
+      .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+      .openapi({ description: "The guest's answers to the business's questions, as sent (unanswered ones left out)." }),
     package: z.object({
       id: z.number().int(),
       title: z.string().openapi({ description: "In the guest's language_code when the catalog has that translation, else in the business's default language." }),

@@ -2,6 +2,7 @@
 import { z } from "@hono/zod-openapi";
 import { CurrencyCode, IntId, IsoDate, LanguageCode, queryList } from "./common";
 import { CurrencyQuery, queryInt } from "./catalog";
+import { CustomAnswersInput } from "./cart";
 
 const DurationUnit = z.enum(["day", "hour"]).optional().openapi({ description: "Must be the product's own unit (default)." });
 
@@ -38,6 +39,7 @@ const PriceGuest = z.object({
   gender: z.enum(["m", "f"]),
   language_code: LanguageCode.optional(),
   birth_date: IsoDate.optional(),
+  custom_fields: CustomAnswersInput("guest").openapi({ description: "Accepted as in POST /bookings/add (the same body) and not checked here: answers change no price." }),
   package: z.object({
     id: IntId,
     start_date: IsoDate,

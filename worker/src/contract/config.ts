@@ -17,6 +17,16 @@ export const CustomField = z
     options: z.array(z.string().min(1).max(200)).max(100).default([]).openapi({ description: "The choices of a select field." }),
     required: z.boolean().default(false),
     applies_to: z.enum(["guest", "customer", "both"]).default("guest"),
+    translations: z
+      .record(
+        LanguageCode,
+        z.object({
+          title: z.string().min(1).max(200).optional(),
+          options: z.array(z.string().min(1).max(200)).max(100).optional().openapi({ description: "The options' titles in that language, in the same order as options (as many)." }),
+        }),
+      )
+      .default({})
+      .openapi({ description: 'The title and options in the business\'s other languages, e.g. {"de": {"title": "Tauchschein", "options": ["Keiner", "Open Water"]}}. A select\'s answer is always its option as stored (options), whatever the language shown.' }),
   });
 export type CustomField = z.infer<typeof CustomField>;
 

@@ -18,6 +18,19 @@ export const Settings = z
     settings: z.object({
       guest_fields: z.object({ birthday: FieldRule, minimum_age: z.number().int() }),
       customer_fields: z.object({ address: FieldRule, phone: FieldRule, minimum_age: z.number().int() }),
+      custom_fields: z
+        .array(
+          z.object({
+            key: z.string().openapi({ description: "Names the answer: `custom_fields.<key>` of a guest (POST /bookings/add) or of the customer (checkout)." }),
+            title: z.string().openapi({ description: "In `language` where the business translated it, else in its default language." }),
+            type: z.enum(["text", "number", "boolean", "date", "select"]),
+            options: z.array(z.string()).openapi({ description: "A select's choices as stored: the value to send, whatever the language." }),
+            option_titles: z.array(z.string()).openapi({ description: "What each option reads in `language` (same order as options)." }),
+            required: z.boolean(),
+            applies_to: z.enum(["guest", "customer", "both"]).openapi({ description: "Asked of each guest, of the customer, or of both." }),
+          }),
+        )
+        .openapi({ description: "The business's own questions to guests and the customer." }),
     }),
     terms: z.string(),
   })

@@ -30,6 +30,8 @@ export interface CartGuestData {
   birth_date?: string;
   diet_id?: number;
   level_id?: number;
+  /** The answers kept (domain/custom-fields.ts keptAnswers). */
+  custom_fields?: Record<string, string | number | boolean>;
   package: { id: number; start_date: string; end_date: string; accommodation_id?: number; srs?: boolean; items?: { package_item_id: number; dates: string[] }[] };
 }
 

@@ -3,7 +3,8 @@
  * and their translation into Persons for checkout. Pure.
  */
 import type { CartGuestInput, Customer } from "../contract/cart";
-import type { BusinessConfig } from "../contract/config";
+import type { BusinessConfig, CustomField } from "../contract/config";
+import { customFieldErrors, fieldsFor, keptAnswers } from "./custom-fields";
 import type { FieldError } from "../lib/errors";
 import { type PersonInput } from "./persons";
 
@@ -33,6 +34,7 @@ export function guestErrors(
   const rules = config.guest_fields;
   guests.forEach((g, i) => {
     const path = `guests.${i}`;
+    errors.push(...customFieldErrors(config.custom_fields, "guest", g.custom_fields, path));
     if (g.package.start_date < today) {
       errors.push({ path: `${path}.package.start_date`, message: `must not be before today (${today} in the business's time zone, ${config.time_zone})` });
     }
@@ -95,6 +97,7 @@ export function customerErrors(customer: Customer, config: BusinessConfig, today
       errors.push({ path: "customer.birth_date", message: `the customer must be at least ${rules.minimum_age} years old` });
     }
   }
+  errors.push(...customFieldErrors(config.custom_fields, "customer", customer.custom_fields, "customer"));
   if (customer.country && customer.country.trim() !== "" && !countryCode(customer.country, knownCodes)) {
     errors.push({ path: "customer.country", message: "is not a country name in English (or an ISO 3166-1 alpha-2 code) we know" });
   }
@@ -103,9 +106,10 @@ export function customerErrors(customer: Customer, config: BusinessConfig, today
 
 const gender = (g: "m" | "f" | undefined): "male" | "female" | null => (g === "m" ? "male" : g === "f" ? "female" : null);
 
-/** The Person data a cart guest enters (the public API's m/f become male/female). */
-export function guestPerson(g: Pick<CartGuestInput, "first_name" | "last_name" | "email" | "gender" | "language_code" | "birth_date" | "diet_id" | "level_id">) {
+/** The Person data a cart guest enters (the public API's m/f become male/female; its answers, as kept in the cart). */
+export function guestPerson(g: Pick<CartGuestInput, "first_name" | "last_name" | "email" | "gender" | "language_code" | "birth_date" | "diet_id" | "level_id"> & { custom_fields?: Record<string, unknown> }) {
   return {
+    ...(g.custom_fields && Object.keys(g.custom_fields).length ? { custom_fields: g.custom_fields } : {}),
     diet_id: g.diet_id ?? null,
     level_id: g.level_id ?? null,
     first_name: g.first_name,
@@ -117,9 +121,9 @@ export function guestPerson(g: Pick<CartGuestInput, "first_name" | "last_name" |
   };
 }
 
-/** The Person data of the checkout's customer, who becomes the booking's Booker. */
-export function customerPerson(c: Customer, knownCodes: readonly string[]): PersonInput {
-  const person: Record<string, string | null> = {
+/** The Person data of the checkout's customer, who becomes the booking's Booker (its answers to the customer's questions, `fields`). */
+export function customerPerson(c: Customer, knownCodes: readonly string[], fields: readonly CustomField[] = []): PersonInput {
+  const person: Record<string, unknown> = {
     first_name: c.first_name,
     last_name: c.last_name,
     email: c.email,
@@ -138,5 +142,7 @@ export function customerPerson(c: Customer, knownCodes: readonly string[]): Pers
   set("state", c.state);
   set("zip_code", c.zipcode);
   if (c.country) set("country_code", countryCode(c.country, knownCodes));
+  const answers = keptAnswers(fieldsFor(fields, "customer"), c.custom_fields);
+  if (Object.keys(answers).length) person.custom_fields = answers;
   return person as PersonInput;
 }

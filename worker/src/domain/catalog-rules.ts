@@ -168,6 +168,13 @@ export function settingsProblems(s: SettingsEntity, hasRates: boolean, before: S
     if (keys.has(f.key)) err(`custom_fields.${i}.key`, `${f.key} is used twice`);
     keys.add(f.key);
     if (f.type === "select" && f.options.length === 0) err(`custom_fields.${i}.options`, "a select field needs options");
+    if (new Set(f.options).size !== f.options.length) err(`custom_fields.${i}.options`, "an option is listed twice");
+    for (const [lang, t] of Object.entries(f.translations)) {
+      if (!config.languages.includes(lang)) err(`custom_fields.${i}.translations.${lang}`, `${lang} is not one of languages`);
+      if (t.options && t.options.length !== f.options.length) {
+        err(`custom_fields.${i}.translations.${lang}.options`, `must name as many options as options (${f.options.length}), in the same order`);
+      }
+    }
   });
   const codes = new Set<string>();
   s.currencies.forEach((c, i) => {

@@ -14,6 +14,7 @@ import { settleAccess } from "../db/tenant-read";
 import { publicApi } from "./public";
 import { productBasics } from "./public/catalog-view";
 import { humanCheckOn, requireHuman, TURNSTILE_HEADER } from "../manage/human-check";
+import { localizedFields } from "../domain/custom-fields";
 
 /**
  * The widget's edge proxy: /widget/v1/{business}/... runs the very handlers of the public API
@@ -337,6 +338,8 @@ export function widgetRoutes() {
     settings.company_name ||= snap.business.title;
     // The human check at checkout, when the business turned it on: the widget renders Turnstile with this public key.
     const humanCheck = humanCheckOn(config) ? { provider: "turnstile", site_key: config.turnstile_site_key } : null;
+    // The business's own questions likewise, in that language where it translated them.
+    (settings.settings as Record<string, unknown>).custom_fields = localizedFields(config.custom_fields, lang);
     c.header("Cache-Control", "no-cache");
     return c.json({ business: c.get("tenant").slug, today, language: lang, currency: cur, settings, theme, human_check: humanCheck, products, product, start_date: startDate, calendar: cal, package: pkg }, 200);
   }

@@ -5,6 +5,7 @@ import { createRouter } from "../router";
 import { readTenant } from "../../db/tenant-read";
 import { LanguageOnlyQuery } from "../../contract/catalog";
 import { invalid } from "../../lib/errors";
+import { localizedFields } from "../../domain/custom-fields";
 
 const route = createRoute({
   method: "get",
@@ -12,7 +13,7 @@ const route = createRoute({
   operationId: "getSettings",
   tags: ["Settings"],
   summary: "Business settings and terms",
-  description: "`language` (one of `languages`): the terms in that language where the business wrote them, else in its default language.",
+  description: "`language` (one of `languages`): the terms and the custom fields' titles and options in that language where the business wrote them, else in its default language.",
   request: { query: LanguageOnlyQuery },
   responses: {
     200: { description: "The business's settings.", content: { "application/json": { schema: Settings } } },
@@ -38,7 +39,7 @@ export const settingsRoutes = createRouter().openapi(route, async (c) => {
     diets,
     levels,
     languages: cfg.languages,
-    settings: { guest_fields: cfg.guest_fields, customer_fields: cfg.customer_fields },
+    settings: { guest_fields: cfg.guest_fields, customer_fields: cfg.customer_fields, custom_fields: localizedFields(cfg.custom_fields, language) },
     terms: (language && cfg.terms_translations[language]) || cfg.terms,
   };
   return c.json(body, 200);

@@ -4,6 +4,9 @@
  * guests (check-in, check-out), booker (the three e-mail flows), lines, notes and cancellation.
  * Every change is the private API's own function in manage/.
  */
+import type { CustomField } from "../../../contract/config";
+import { answerText } from "../../../domain/custom-fields";
+import { businessById } from "../../../db/businesses";
 import { BookerUpdate } from "../../../contract/private";
 import type { PersonData } from "../../../domain/persons";
 import { may, type Role } from "../../../domain/staff";
@@ -122,6 +125,25 @@ export async function bookingsPage(c: AdminContext) {
   );
 }
 
+/**
+ * A person's answers to the business's questions: each under its question's title (a key no
+ * longer asked under the key itself); nothing when there are none.
+ */
+function Answers(props: { answers: Record<string, unknown> | undefined; questions: readonly CustomField[]; yesNo: { yes: string; no: string } }) {
+  const entries = Object.entries(props.answers ?? {}).filter(([, v]) => answerText(v) !== "");
+  if (!entries.length) return null;
+  return (
+    <dl class="facts" data-answers>
+      {entries.map(([key, v]) => (
+        <>
+          <dt>{props.questions.find((q) => q.key === key)?.title ?? key}</dt>
+          <dd>{answerText(v, props.yesNo)}</dd>
+        </>
+      ))}
+    </dl>
+  );
+}
+
 interface BookerForm {
   values?: Record<string, string>;
   errors?: Record<string, string>;
@@ -132,15 +154,18 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
   const t = stringsOf(c);
   const db = c.env.DB;
   const businessId = c.get("staff").business_id;
-  const [booking, booker, guests, lines, notes, titles] = await Promise.all([
+  const [booking, booker, guests, lines, notes, titles, business] = await Promise.all([
     bookingRow(db, businessId, bookingId),
     bookerRow(db, businessId, bookingId),
     guestsOfBooking(db, businessId, bookingId),
     bookingLines(db, businessId, bookingId),
     bookingNotes(db, businessId, bookingId),
     productTitles(db, businessId),
+    businessById(db, businessId),
   ]);
   if (!booking) throw notFound("The booking");
+  const questions = business?.config.custom_fields ?? [];
+  const yesNo = { yes: t.booking.yes, no: t.booking.no };
   const ref = `${booking.reference_year}-${booking.reference_number}`;
   const root = `${base(c)}/bookings/${bookingId}`;
   const mayCheck = may(c.get("staff").role as Role, "check_in");
@@ -183,6 +208,7 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
               <th scope="col">{t.booking.name}</th>
               <th scope="col">{t.booking.email}</th>
               <th scope="col">{t.booking.stay}</th>
+              <th scope="col">{t.booking.answers}</th>
               <th scope="col">{t.today.status}</th>
             </tr>
           }
@@ -196,6 +222,9 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
                 <td>{p.email ?? ""}</td>
                 <td>
                   {g.arrives_on} – {g.departs_on}
+                </td>
+                <td>
+                  <Answers answers={p.custom_fields} questions={questions} yesNo={yesNo} />
                 </td>
                 <td>
                   {g.checked_in_at ? <div>{t.booking.checkedIn(fmtDateTime(g.checked_in_at))}</div> : null}
@@ -229,6 +258,7 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
           <p>
             {personName(bookerPerson)} · {bookerPerson.email ?? ""}
           </p>
+          <Answers answers={bookerPerson.custom_fields} questions={questions} yesNo={yesNo} />
           <details open={state.booker ? true : undefined}>
             <summary>{t.booking.saveBooker}</summary>
             <p class="hint" id="booker-help">

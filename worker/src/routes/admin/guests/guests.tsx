@@ -7,6 +7,8 @@
 import { ProductType } from "../../../contract/common";
 import type { PersonData } from "../../../domain/persons";
 import { csvField } from "../../../domain/csv";
+import { answerOf, answerText, fieldsFor } from "../../../domain/custom-fields";
+import { businessById } from "../../../db/businesses";
 import { GUEST_SORTS, listGuestsFiltered, type GuestListFilter } from "../../../db/admin-lists";
 import type { GuestListRow } from "../../../db/guests";
 import { ApiError } from "../../../lib/errors";
@@ -96,9 +98,12 @@ export async function guestsPage(c: AdminContext) {
   const { q, filter, sort, paging } = read(c, 25);
   let errors: Record<string, string> = {};
   let result: Awaited<ReturnType<typeof listGuestsFiltered>> = { total: 0, rows: [] };
+  const businessId = c.get("staff").business_id;
+  // A column per question asked of guests: the front desk sees the answers on the list.
+  const business = businessById(c.env.DB, businessId);
   try {
     q.done();
-    result = await listGuestsFiltered(c.env.DB, c.get("staff").business_id, filter, sort, paging);
+    result = await listGuestsFiltered(c.env.DB, businessId, filter, sort, paging);
   } catch (err) {
     if (!(err instanceof ApiError) || err.status !== 422) throw err;
     errors = Object.fromEntries((err.extra.errors ?? []).map((e) => [e.path, e.message]));
@@ -108,6 +113,8 @@ export async function guestsPage(c: AdminContext) {
   url.searchParams.delete("page");
   const csv = `${base(c)}/guests.csv${url.search}`;
   const refs = new Map(result.rows.map((r) => [r.id, `${r.b_reference_year}-${r.b_reference_number}`]));
+  const questions = fieldsFor((await business)?.config.custom_fields ?? [], "guest");
+  const yesNo = { yes: t.booking.yes, no: t.booking.no };
   return c.html(
     <Layout c={c} title={t.guests.title} current="guests">
       <form class="filters" method="get" action={`${base(c)}/guests`} aria-label={t.guests.filters}>
@@ -167,6 +174,11 @@ export async function guestsPage(c: AdminContext) {
             <th scope="col">{t.guests.arrival}</th>
             <th scope="col">{t.guests.departure}</th>
             <th scope="col">{t.guests.status}</th>
+            {questions.map((q) => (
+              <th scope="col" data-question={q.key}>
+                {q.title}
+              </th>
+            ))}
           </tr>
         }
       >
@@ -182,6 +194,9 @@ export async function guestsPage(c: AdminContext) {
               <td>{row.arrives_on}</td>
               <td>{row.departs_on}</td>
               <td>{fmtDateTime(row.checked_in_at)}</td>
+              {questions.map((q) => (
+                <td>{answerText(answerOf(p.custom_fields, q.key), yesNo)}</td>
+              ))}
             </tr>
           );
         })}
@@ -203,13 +218,16 @@ const CSV_COLUMNS = [
 export async function guestsCsv(c: AdminContext) {
   const { q, filter, sort } = read(c, 25);
   q.done();
-  const result = await listGuestsFiltered(c.env.DB, c.get("staff").business_id, filter, sort, { page: 1, limit: CSV_MAX_ROWS });
-  const lines = [CSV_COLUMNS.join(",")];
+  const businessId = c.get("staff").business_id;
+  const [result, business] = await Promise.all([listGuestsFiltered(c.env.DB, businessId, filter, sort, { page: 1, limit: CSV_MAX_ROWS }), businessById(c.env.DB, businessId)]);
+  // One column per question asked of guests, headed by its title: the guest's answer as text.
+  const questions = fieldsFor(business?.config.custom_fields ?? [], "guest");
+  const lines = [[...CSV_COLUMNS, ...questions.map((q) => csvField(q.title))].join(",")];
   result.rows.forEach((r) => {
     const p = personOf(r);
     lines.push(
       [r.id, r.booking_id, `${r.b_reference_year}-${r.b_reference_number}`, r.b_status, p.first_name, p.last_name, p.email, p.phone ? `+${p.phone_country_calling_code ?? ""} ${p.phone}` : "", p.gender, p.birth_date,
-        p.nationality_code, r.arrives_on, r.departs_on, r.checked_in_at, r.checked_out_at]
+        p.nationality_code, r.arrives_on, r.departs_on, r.checked_in_at, r.checked_out_at, ...questions.map((q) => answerText(answerOf(p.custom_fields, q.key)))]
         .map(csvField)
         .join(","),
     );

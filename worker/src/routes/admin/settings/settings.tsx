@@ -105,6 +105,10 @@ export function valuesOf(s: SettingsView): Record<string, string> {
     v[`custom_fields.${i}.options`] = f.options.join(", ");
     v[`custom_fields.${i}.required`] = on(f.required);
     v[`custom_fields.${i}.applies_to`] = f.applies_to;
+    for (const [lang, t] of Object.entries(f.translations)) {
+      if (t.title) v[`custom_fields.${i}.translations.${lang}.title`] = t.title;
+      if (t.options) v[`custom_fields.${i}.translations.${lang}.options`] = t.options.join(", ");
+    }
   });
   s.currencies.forEach((c, i) => {
     v[`currencies.${i}.iso_code`] = c.iso_code;
@@ -198,11 +202,19 @@ export function patchOf(section: SectionName, form: Record<string, string>, s: S
       }
       const custom_fields = sent.map((i) => {
         const at = (k: string) => (form[`custom_fields.${i}.${k}`] ?? "").trim();
-        return { key: at("key"), title: at("title"), type: at("type") || "text", options: list(at("options"), /\s*,\s*/), required: at("required") === "on", applies_to: at("applies_to") || "guest" };
+        // A translation of the title and the choices per other language, each left out when empty.
+        const translations: Record<string, { title?: string; options?: string[] }> = {};
+        for (const lang of s.languages) {
+          if (lang === s.default_language) continue;
+          const title = at(`translations.${lang}.title`);
+          const options = list(at(`translations.${lang}.options`), /\s*,\s*/);
+          if (title || options.length) translations[lang] = { ...(title ? { title } : {}), ...(options.length ? { options } : {}) };
+        }
+        return { key: at("key"), title: at("title"), type: at("type") || "text", options: list(at("options"), /\s*,\s*/), required: at("required") === "on", applies_to: at("applies_to") || "guest", translations };
       });
       // An error of custom_fields.K names the K-th field sent: the form's row sent[K].
       const fieldOf = (path: string) => {
-        const m = /^custom_fields\.(\d+)(?:\.(\w+))?/.exec(path);
+        const m = /^custom_fields\.(\d+)(?:\.(translations\.\w+\.\w+|\w+))?/.exec(path);
         if (!m || sent[Number(m[1])] === undefined) return "";
         const row = sent[Number(m[1])];
         const name = `custom_fields.${row}.${m[2] ?? "key"}`;
@@ -397,6 +409,14 @@ async function render(c: AdminContext, failed?: Failed) {
                 <Select name={n("applies_to")} label={ts.appliesTo} value={xv[n("applies_to")] || "guest"} error={xe[n("applies_to")]} options={APPLIES_TO.map((v) => [v, ts.appliesToValues[v]])} />
                 <Field name={n("options")} label={ts.options} value={xv[n("options")]} error={xe[n("options")]} hint={ts.optionsHint} autocomplete="off" />
               </div>
+              {s.languages
+                .filter((l) => l !== s.default_language)
+                .map((lang) => (
+                  <div class="row-fields" data-translation={lang}>
+                    <Field name={n(`translations.${lang}.title`)} label={ts.fieldTitleIn(lang)} value={xv[n(`translations.${lang}.title`)]} error={xe[n(`translations.${lang}.title`)]} autocomplete="off" />
+                    <Field name={n(`translations.${lang}.options`)} label={ts.optionsIn(lang)} value={xv[n(`translations.${lang}.options`)]} error={xe[n(`translations.${lang}.options`)]} hint={ts.optionsInHint} autocomplete="off" />
+                  </div>
+                ))}
               <Check name={n("required")} label={ts.fieldRequired} checked={xv[n("required")] === "on"} error={xe[n("required")]} />
               {adding ? null : <Check name={n("remove")} label={`${ts.remove} ${key}`} checked={xv[n("remove")] === "on"} />}
             </fieldset>
