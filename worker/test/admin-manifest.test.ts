@@ -168,6 +168,17 @@ describe("moving a guest to another slot or day from the booking", () => {
     expect((await bookingOf(booking.id)).lines[0].dates).toEqual([from]);
   });
 
+  it("moves two divers of one booking at the same moment (their places are one allocation): both move, counted once each", async () => {
+    const day = nextWeekday(0);
+    const booking = await bookDive(day, "14:00", 2);
+    const { keys } = await moveForms(booking.id);
+    const answers = await Promise.all(keys.map((k) => move(booking.id, Number(k.split("|")[0]), k.split("|")[1], day, "09:00")));
+    expect(answers.map((r) => r.status)).toEqual([303, 303]);
+    expect(await available(day)).toEqual({ "09:00": 8, "14:00": 10 });
+    const { slots } = await manifest(day);
+    expect([slots["09:00"].count, slots["14:00"].count]).toEqual(["2 / 10 booked", "0 / 10 booked"]);
+  });
+
   it("refuses a time that is not a slot of that day and a past day, at their fields", async () => {
     const day = nextWeekday(1);
     const booking = await bookDive(day, "14:00", 1);

@@ -51,6 +51,18 @@ export interface MovedLine {
  * same slot, or too few places left (time). Nothing is changed when it is refused.
  */
 export async function moveBookingLine(store: Store, actor: Actor, businessId: number, bookingId: string, input: BookingLineMove, now: Date): Promise<MovedLine> {
+  // Another change of the booking between the read and the write (a move of another guest
+  // sharing the slot's units) aborts the batch on its guard: the move is planned again on what
+  // the booking became, a few times, then answered 409.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const moved = await moveOnce(store, actor, businessId, bookingId, input, now, attempt > 0);
+    if (moved) return moved;
+  }
+  throw new ApiError(409, "conflict", "The booking changed while it was being moved; nothing was moved. Reload it and try again.");
+}
+
+/** One planned move; null when a guard found the booking changed since it was read. */
+async function moveOnce(store: Store, actor: Actor, businessId: number, bookingId: string, input: BookingLineMove, now: Date, again: boolean): Promise<MovedLine | null> {
   const db = store.DB;
   const [booking, lines, snap] = await Promise.all([bookingRow(db, businessId, bookingId), bookingLines(db, businessId, bookingId), snapshotAt(db, businessId, undefined)]);
   if (!booking) throw notFound("The booking");
@@ -61,6 +73,7 @@ export async function moveBookingLine(store: Store, actor: Actor, businessId: nu
   if (!product || !product.is_on_timeslots) throw invalid("line_id", "is not a line of a product on timeslots");
   const dates = parseDates(line.dates);
   const from = TIMED.exec(input.from);
+  if (again && !dates.includes(input.from)) throw new ApiError(409, "conflict", "This guest was moved by someone else meanwhile; nothing else was moved. Reload the booking.");
   if (!from || !dates.includes(input.from)) throw invalid("from", `is not a date-time of this line; its dates: ${dates.join(", ")}`);
   const today = todayOf(now, snap.business.config.time_zone);
   if (input.date < today) throw invalid("date", `is in the past (today is ${today})`);
@@ -109,7 +122,7 @@ export async function moveBookingLine(store: Store, actor: Actor, businessId: nu
       const left = short ? short.available : 0;
       throw invalid("time", `only ${left} place${left === 1 ? "" : "s"} left at ${input.time} on ${input.date}; ${line.qty} needed`);
     }
-    if (isGuardFailure(err)) throw new ApiError(409, "conflict", "The booking changed while it was being moved; nothing was moved. Reload it and try again.");
+    if (isGuardFailure(err)) return null;
     throw err;
   }
   return { from: input.from, to };
