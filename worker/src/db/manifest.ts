@@ -28,22 +28,24 @@ export interface ManifestRow {
 
 /**
  * The lines of confirmed bookings of product ?2 on date ?3, with their guest and booker. The
- * bookings are found through the product-date's live allocations (index allocations_live), their
- * lines through booking_lines_booking, so a business's other days and products are never read.
+ * bookings are found through the product-date's booked allocations (index allocations_booked,
+ * migration 0440), their lines through booking_lines_booking, so a business's other days and
+ * products are never read (the joins are CROSS: SQLite keeps their order).
  */
 export function manifestStatement(db: D1Database, businessId: number, productId: number, date: string): D1PreparedStatement {
   return db
     .prepare(
-      `SELECT l.id AS line_id, b.id AS booking_id, b.reference_year || '-' || b.reference_number AS reference, j.value AS at, l.qty,
+      `WITH day AS (
+         SELECT DISTINCT a.booking_id FROM allocations a INDEXED BY allocations_booked
+          WHERE a.product_id = ?2 AND a.date = ?3 AND a.released_at IS NULL AND a.booking_id IS NOT NULL AND a.business_id = ?1)
+       SELECT l.id AS line_id, b.id AS booking_id, b.reference_year || '-' || b.reference_number AS reference, j.value AS at, l.qty,
               l.guest_id, g.person_snapshot AS guest_snapshot, g.checked_in_at, k.person_snapshot AS booker_snapshot
-         FROM bookings b
-         JOIN booking_lines l ON l.booking_id = b.id AND l.business_id = b.business_id AND l.product_id = ?2
-         JOIN json_each(l.dates) j ON substr(j.value, 1, 10) = ?3 AND length(j.value) > 10
+         FROM day
+         CROSS JOIN bookings b ON b.id = day.booking_id AND b.business_id = ?1 AND b.status = 'confirmed'
+         CROSS JOIN booking_lines l INDEXED BY booking_lines_booking ON l.booking_id = b.id AND l.business_id = b.business_id AND l.product_id = ?2
+         CROSS JOIN json_each(l.dates) j ON substr(j.value, 1, 10) = ?3 AND length(j.value) > 10
          LEFT JOIN guests g ON g.id = l.guest_id AND g.business_id = b.business_id
          LEFT JOIN bookers k ON k.booking_id = b.id AND k.business_id = b.business_id
-        WHERE b.business_id = ?1 AND b.status = 'confirmed'
-          AND b.id IN (SELECT a.booking_id FROM allocations a
-                        WHERE a.product_id = ?2 AND a.date = ?3 AND a.released_at IS NULL AND a.booking_id IS NOT NULL AND a.business_id = ?1)
         ORDER BY j.value, json_extract(g.person_snapshot, '$.last_name'), json_extract(g.person_snapshot, '$.first_name'), l.id`,
     )
     .bind(businessId, productId, date);
