@@ -372,12 +372,12 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
               });
             const who = m.guestId ? guestNames.get(m.guestId) : undefined;
             return (
-              <div class="move" data-move={m.key} role="group" aria-labelledby={`${id}-title`}>
+              <div class="move" id={id} data-move={m.key} role="group" aria-labelledby={`${id}-title`}>
                 <h3 id={`${id}-title`}>
                   {[who, m.product.title, m.from.slice(0, 16)].filter(Boolean).join(" · ")}
                 </h3>
                 <FormError message={failed?.message} />
-                <form class="row" method="get" action={root}>
+                <form class="row" method="get" action={`${root}#${id}`}>
                   <input type="hidden" name="move_line" value={String(m.lineId)} />
                   <input type="hidden" name="move_from" value={m.from} />
                   <Field id={`${id}-date`} name="move_date" type="date" label={t.move.date} value={m.day} error={failed?.errors?.date} />
