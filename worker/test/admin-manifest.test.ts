@@ -198,6 +198,11 @@ describe("moving a guest to another slot or day from the booking", () => {
     const next = plusDays(day, 1);
     const booking = await bookDive(day, "09:00", 1);
     const [line, from] = (await moveForms(booking.id)).keys[0].split("|");
+    // "Show times" for the next day: its slots with their places left
+    const shown = await (await desk.get(`/admin/${slug}/bookings/${booking.id}?move_line=${line}&move_from=${encodeURIComponent(from)}&move_date=${next}`)).text();
+    expect(shown).toContain(`Time (${next})`);
+    expect(shown).toContain("09:00 (10 left)");
+    expect(shown).toContain('name="date" value="' + next + '"');
     const res = await move(booking.id, Number(line), from, next, "14:00");
     expect(res.status, await res.clone().text()).toBe(303);
     expect(await available(day)).toEqual({ "09:00": 10, "14:00": 10 });
