@@ -48,6 +48,8 @@ const timeslotProducts = (snap: CatalogSnapshot): Product[] => [...snap.products
 interface Slot {
   time: string;
   capacity: number | null;
+  /** Places left now (held places counted), null: no limit. */
+  available: number | null;
   scheduled: boolean;
   blocked: boolean;
   rows: ManifestRow[];
@@ -148,7 +150,7 @@ export async function manifestPage(c: AdminContext) {
   const times = [...new Set([...scheduled, ...rows.map((r) => r.at.slice(11, 16))])].sort();
   const slots: Slot[] = times.map((time) => {
     const state = slotState(p, led, date, time);
-    return { time, capacity: state.capacity, blocked: state.blocked, scheduled: scheduled.includes(time), rows: rows.filter((r) => r.at.slice(11, 16) === time) };
+    return { time, capacity: state.capacity, available: state.available, blocked: state.blocked, scheduled: scheduled.includes(time), rows: rows.filter((r) => r.at.slice(11, 16) === time) };
   });
   // The custom questions asked of guests, titled by the settings, and any other answer a guest holds.
   const fields: CustomField[] = snap.business.config.custom_fields ?? [];
@@ -171,6 +173,7 @@ export async function manifestPage(c: AdminContext) {
           <section class="manifest-slot" data-slot={s.time}>
             <h2 id={id}>
               {t.manifest.slot(s.time)} · <span data-count>{t.manifest.booked(booked, capacity)}</span>
+              {s.available !== null && !s.blocked ? <span class="free"> · {t.manifest.free(String(s.available))}</span> : null}
               {s.blocked ? <span class="badge blocked"> {t.manifest.blocked}</span> : !s.scheduled ? <span class="badge"> {t.manifest.notScheduled}</span> : null}
             </h2>
             <SlotTable c={c} slot={s} id={id} questions={questions} snap={snap} />
