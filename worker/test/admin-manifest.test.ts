@@ -143,6 +143,7 @@ describe("moving a guest to another slot or day from the booking", () => {
     expect(slots["09:00"].count).toBe("1 / 10 booked");
     expect(slots["14:00"].count).toBe("1 / 10 booked");
     expect(slots["09:00"].guests).toHaveLength(1);
+    expect(slots["09:00"].html).toContain("9 free");
     expect(await available(day)).toEqual({ "09:00": 9, "14:00": 9 });
     const after = await bookingOf(booking.id);
     expect(after.total).toEqual(booking.total);
