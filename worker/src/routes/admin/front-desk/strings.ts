@@ -22,7 +22,7 @@ const en = {
   },
   manifest: {
     title: "Manifest",
-    heading: (product: string, date: string) => `${product} · ${date}`,
+    heading: (product: string, date: string) => `Manifest · ${product} · ${date}`,
     date: "Day",
     product: "Activity",
     show: "Show",
@@ -87,7 +87,7 @@ const de: typeof en = {
   },
   manifest: {
     title: "Teilnehmerliste",
-    heading: (product, date) => `${product} · ${date}`,
+    heading: (product, date) => `Teilnehmerliste · ${product} · ${date}`,
     date: "Tag",
     product: "Aktivität",
     show: "Anzeigen",
@@ -152,7 +152,7 @@ const es: typeof en = {
   },
   manifest: {
     title: "Lista de participantes",
-    heading: (product, date) => `${product} · ${date}`,
+    heading: (product, date) => `Lista de participantes · ${product} · ${date}`,
     date: "Día",
     product: "Actividad",
     show: "Mostrar",
