@@ -98,7 +98,7 @@ test("the back office: owner and front desk run a day, each only where their rol
 
   // The owner's other screens, axe-clean, and at 390 px wide.
   await owner.setViewportSize({ width: 390, height: 800 });
-  for (const [name, path] of [["Calendar", "calendar"], ["Guests", "guests"], ["Developers", "developers"], ["Audit log", "audit"], ["Staff", "staff"], ["Your account", "account"], ["Today", "today"]] as const) {
+  for (const [name, path] of [["Calendar", "calendar"], ["Manifest", "manifest"], ["Guests", "guests"], ["Developers", "developers"], ["Audit log", "audit"], ["Staff", "staff"], ["Your account", "account"], ["Today", "today"]] as const) {
     await owner.goto(`${server.url}/admin/demo/${path}`);
     await expect(owner.getByRole("heading", { level: 1 })).toContainText(name);
     await axeClean(owner, path);

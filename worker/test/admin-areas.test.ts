@@ -22,7 +22,16 @@ const LOOKUPS = ["locations", "categories", "accommodation-types", "diets", "lev
 const PERMISSIONS: Record<string, string[]> = {
   public: ["get /", "get /go", "get /invite/:token", "post /invite/:token", "get /:business/sign-in", "post /:business/sign-in", "get /:business/forgot", "post /:business/forgot", "get /:business/reset/:token", "post /:business/reset/:token"],
   "signed-in": ["get /:business", "post /:business/sign-out", "get /:business/account", "post /:business/account/password", "post /:business/account/language"],
-  bookings: ["get /:business/today", "get /:business/bookings", "get /:business/bookings/:id", "post /:business/bookings/:id/cancel", "post /:business/bookings/:id/booker", "post /:business/bookings/:id/notes"],
+  bookings: [
+    "get /:business/today",
+    "get /:business/manifest",
+    "get /:business/bookings",
+    "get /:business/bookings/:id",
+    "post /:business/bookings/:id/cancel",
+    "post /:business/bookings/:id/booker",
+    "post /:business/bookings/:id/notes",
+    "post /:business/bookings/:id/move",
+  ],
   check_in: ["post /:business/bookings/:id/guests/:guest/check-in", "post /:business/bookings/:id/guests/:guest/check-out"],
   calendar: ["get /:business/calendar"],
   inventory: ["post /:business/calendar/blocks", "get /:business/catalog/products/:id/inventory", "post /:business/catalog/products/:id/inventory/blocks"],
@@ -96,6 +105,6 @@ describe("the back office's table of areas", () => {
     const links = [...nav.matchAll(/href="\/admin\/demo([^"]+)"/g)].map((m) => m[1]);
     const expected = AREAS.flatMap((a) => a.nav).filter((n) => may("front_desk", n.permission)).map((n) => n.path);
     expect(links).toEqual(expected);
-    expect(links).toEqual(["/today", "/calendar", "/bookings", "/guests"]);
+    expect(links).toEqual(["/today", "/calendar", "/manifest", "/bookings", "/guests"]);
   });
 });

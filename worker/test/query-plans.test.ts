@@ -13,6 +13,7 @@ import { isoDateTime } from "../src/lib/time";
 import { createBusiness } from "./helpers";
 import { catalogStateStatements, inventoryRowsStatement, usageStatement } from "../src/db/catalog-write";
 import { listAuditEntries } from "../src/db/audit-log";
+import { bookingSlotAllocations, manifestStatement } from "../src/db/manifest";
 
 // The hot queries must reach their rows through an index, never by scanning a table that grows
 // with the business (allocations, persons, guests, bookings, ...). The SQL is not copied here: the
@@ -166,6 +167,17 @@ describe("query plans of the hot queries", () => {
     // Bookings from their kept total (one row per date), holds through their own index.
     expect(lines).toMatch(/SEARCH booked_units USING PRIMARY KEY/);
     expect(lines).toMatch(/allocations USING (COVERING )?INDEX allocations_holds/);
+  });
+
+  it("a manifest finds its day's bookings through the product-date's live allocations, and a move its slot's units through the booking", async () => {
+    const { db, seen } = recorder();
+    await manifestStatement(db, 1, 101, "2026-12-05").all();
+    await bookingSlotAllocations(db, 1, "00000000-0000-4000-8000-000000000001", 101, "2026-12-05", "09:00");
+    const explained = await explainAll(seen);
+    expectIndexed(explained);
+    const lines = explained[0].plan.join("\n");
+    expect(lines).toMatch(/SEARCH a USING (COVERING )?INDEX allocations_booked/);
+    expect(lines).toMatch(/SEARCH l USING INDEX booking_lines_booking/);
   });
 
   it("a catalog snapshot reads each catalog table by business, never every business's rows", async () => {

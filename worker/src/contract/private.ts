@@ -155,6 +155,21 @@ export const BookerUpdate = z
   .openapi("BookerUpdate");
 export type BookerUpdate = z.infer<typeof BookerUpdate>;
 
+/**
+ * Moving one booking line of a product on timeslots to another slot or day (the back office's
+ * booking screen; the private API may offer the same later): the line, which of its date-times
+ * moves, and where to. The price is kept: a move does not re-price.
+ */
+export const BookingLineMove = z
+  .object({
+    line_id: z.number().int().positive().openapi({ description: "The booking line's id." }),
+    from: z.string().regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:00$/, "must be one of the line's date-times, 'YYYY-MM-DD HH:mm:00'").openapi({ description: "The line's date-time that moves." }),
+    date: IsoDate,
+    time: z.string().regex(/^\d{2}:\d{2}$/, "must be a time 'HH:mm'").openapi({ description: "A timeslot of that date." }),
+  })
+  .openapi("BookingLineMove");
+export type BookingLineMove = z.infer<typeof BookingLineMove>;
+
 // ---- responses
 
 const Totals = z

@@ -1,6 +1,6 @@
 /** Bookings: the searchable list and a booking's page (guests, booker, lines, notes, cancellation). */
 import type { Area } from "../kit/area";
-import { bookerSave, bookingCancel, bookingPage, bookingsPage, guestCheck, noteAdd } from "./bookings";
+import { bookerSave, bookingCancel, bookingPage, bookingsPage, guestCheck, lineMove, noteAdd } from "./bookings";
 
 export const bookings: Area = {
   name: "bookings",
@@ -11,6 +11,8 @@ export const bookings: Area = {
     { method: "post", path: "/:business/bookings/:id/cancel", permission: "bookings", handler: bookingCancel },
     { method: "post", path: "/:business/bookings/:id/booker", permission: "bookings", handler: bookerSave },
     { method: "post", path: "/:business/bookings/:id/notes", permission: "bookings", handler: noteAdd },
+    // a guest to another timeslot or day (front desk too: rearranging the boats is its daily work)
+    { method: "post", path: "/:business/bookings/:id/move", permission: "bookings", handler: lineMove },
     { method: "post", path: "/:business/bookings/:id/guests/:guest/check-in", permission: "check_in", handler: (c) => guestCheck(c, "in") },
     { method: "post", path: "/:business/bookings/:id/guests/:guest/check-out", permission: "check_in", handler: (c) => guestCheck(c, "out") },
   ],

@@ -7,7 +7,12 @@
 import type { CustomField } from "../../../contract/config";
 import { answerText } from "../../../domain/custom-fields";
 import { businessById } from "../../../db/businesses";
-import { BookerUpdate } from "../../../contract/private";
+import { BookerUpdate, BookingLineMove } from "../../../contract/private";
+import { slotState, type Ledger } from "../../../domain/availability";
+import { slotsOn, type Product } from "../../../domain/product";
+import { ledgerRead, toLedgers, type LedgerRead } from "../../../db/catalog";
+import { readTenant } from "../../../db/tenant-read";
+import { moveBookingLine } from "../../../manage/booking-moves";
 import type { PersonData } from "../../../domain/persons";
 import { may, type Role } from "../../../domain/staff";
 import { listBookingsFiltered, productTitles, type BookingListFilter } from "../../../db/admin-lists";
@@ -20,7 +25,7 @@ import { updateBooker } from "../../../manage/bookers";
 import { checkGuest } from "../../../manage/guests";
 import { FilterReader, uuidOf } from "../kit/query";
 import { bookingTotal, linePrice } from "./money";
-import { base, Csrf, done, Field, flashOf, FormError, Pager, Select, staffActor, stringsOf, fmtDateTime, type AdminContext } from "../kit/kit";
+import { base, businessToday, Csrf, done, Field, flashOf, FormError, Pager, Select, staffActor, stringsOf, fmtDateTime, tenantContext, type AdminContext } from "../kit/kit";
 import { Layout } from "../kit/layout";
 import { Table } from "../kit/table";
 import { failureOf, readForm } from "../kit/form";
@@ -150,7 +155,65 @@ interface BookerForm {
   message?: string;
 }
 
-async function renderBooking(c: AdminContext, bookingId: string, state: { booker?: BookerForm; note?: BookerForm } = {}, status: 200 | 422 | 409 = 200) {
+/** A refused move, shown at the form of its line's date-time (`key`: "lineId|from"). */
+interface MoveForm extends BookerForm {
+  key: string;
+}
+
+const TIMED = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:00$/;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const realDay = (d: string) => DAY.test(d) && !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().slice(0, 10) === d;
+
+/** One date-time of a line of a product on timeslots: what the move form of the booking's page moves. */
+interface Movable {
+  key: string;
+  lineId: number;
+  qty: number;
+  guestId: string | null;
+  product: Product;
+  from: string;
+  /** The day whose slots the form offers (the query's move_date for this form, else the from day). */
+  day: string;
+}
+
+/**
+ * The booking's movable date-times, and the live ledger of their products over the days their
+ * forms show (one round trip with the catalog snapshot's guard); none when no line is on timeslots.
+ */
+async function movablesOf(c: AdminContext, lines: { id: number; product_id: number; dates: string; qty: number; guest_id: string | null }[], posted?: MoveForm) {
+  const timed = lines.flatMap((l) => {
+    let dates: unknown = [];
+    try {
+      dates = JSON.parse(l.dates);
+    } catch {
+      dates = [];
+    }
+    return (Array.isArray(dates) ? dates : []).filter((d): d is string => typeof d === "string" && TIMED.test(d)).map((from) => ({ l, from }));
+  });
+  if (!timed.length) return { movables: [] as Movable[], ledgers: new Map<number, Ledger>() };
+  // the day a form shows: the one its "show times" asked for, or the one a refused move was sent for
+  const askedKey = posted?.key ?? `${c.req.query("move_line") ?? ""}|${c.req.query("move_from") ?? ""}`;
+  const askedDay = posted ? (posted.values?.date ?? "") : (c.req.query("move_date") ?? "");
+  let read: LedgerRead | undefined;
+  let movables: Movable[] = [];
+  const businessId = c.get("staff").business_id;
+  const { results } = await readTenant(tenantContext(c), (snap) => {
+    movables = timed.flatMap(({ l, from }) => {
+      const product = snap.products.get(l.product_id);
+      if (!product?.is_on_timeslots) return [];
+      const key = `${l.id}|${from}`;
+      return [{ key, lineId: l.id, qty: l.qty, guestId: l.guest_id, product, from, day: key === askedKey && realDay(askedDay) ? askedDay : from.slice(0, 10) }];
+    });
+    if (!movables.length) return [];
+    const days = movables.map((m) => m.day).sort();
+    read = ledgerRead(c.env.DB, businessId, movables.map((m) => m.product.id), days[0], days[days.length - 1], c.get("now"));
+    return [read.statement];
+  });
+  const ledgers = read ? toLedgers([...new Set(movables.map((m) => m.product.id))], read.text(results[0]), businessToday(c)) : new Map<number, Ledger>();
+  return { movables, ledgers };
+}
+
+async function renderBooking(c: AdminContext, bookingId: string, state: { booker?: BookerForm; note?: BookerForm; move?: MoveForm } = {}, status: 200 | 422 | 409 = 200) {
   const t = stringsOf(c);
   const db = c.env.DB;
   const businessId = c.get("staff").business_id;
@@ -166,6 +229,8 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
   if (!booking) throw notFound("The booking");
   const questions = business?.config.custom_fields ?? [];
   const yesNo = { yes: t.booking.yes, no: t.booking.no };
+  const { movables, ledgers } = booking.status === "confirmed" ? await movablesOf(c, lines, state.move) : { movables: [] as Movable[], ledgers: new Map<number, Ledger>() };
+  const guestNames = new Map(guests.map((g) => [g.id, personName(JSON.parse(g.person_snapshot) as Partial<PersonData>)]));
   const ref = `${booking.reference_year}-${booking.reference_number}`;
   const root = `${base(c)}/bookings/${bookingId}`;
   const mayCheck = may(c.get("staff").role as Role, "check_in");
@@ -176,6 +241,7 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
     in: t.booking.checkedInDone,
     out: t.booking.checkedOutDone,
     note: t.booking.noteAdded,
+    moved: t.move.done,
     ...Object.fromEntries(Object.entries(t.booking.bookerSaved).map(([k, v]) => [`booker-${k}`, v])),
   });
   return c.html(
@@ -317,6 +383,59 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
         </Table>
       </section>
 
+      {movables.length ? (
+        <section>
+          <h2 id="move-heading">{t.move.title}</h2>
+          <p class="hint" id="move-help">
+            {t.move.help}
+          </p>
+          {movables.map((m, i) => {
+            const failed = state.move?.key === m.key ? state.move : undefined;
+            const id = `move-${i}`;
+            const ledger = ledgers.get(m.product.id);
+            const options = slotsOn(m.product, m.day)
+              .filter((time) => `${m.day} ${time}:00` !== m.from)
+              .flatMap((time): [string, string][] => {
+                const s = ledger ? slotState(m.product, ledger, m.day, time) : undefined;
+                if (!s || s.blocked || (s.available !== null && s.available < m.qty)) return [];
+                return [[time, t.move.left(time, s.available === null ? t.move.unlimited : String(s.available))]];
+              });
+            const who = m.guestId ? guestNames.get(m.guestId) : undefined;
+            return (
+              <div class="move" id={id} data-move={m.key} role="group" aria-labelledby={`${id}-title`}>
+                <h3 id={`${id}-title`}>
+                  {[who, m.product.title, m.from.slice(0, 16)].filter(Boolean).join(" · ")}
+                </h3>
+                <FormError message={failed?.message} />
+                <form class="row" method="get" action={`${root}#${id}`}>
+                  <input type="hidden" name="move_line" value={String(m.lineId)} />
+                  <input type="hidden" name="move_from" value={m.from} />
+                  <Field id={`${id}-date`} name="move_date" type="date" label={t.move.date} value={m.day} error={failed?.errors?.date} />
+                  <button type="submit" class="secondary">
+                    {t.move.pick}
+                  </button>
+                </form>
+                <form class="row" method="post" action={`${root}/move`} aria-describedby="move-help">
+                  <Csrf c={c} />
+                  <input type="hidden" name="line_id" value={String(m.lineId)} />
+                  <input type="hidden" name="from" value={m.from} />
+                  <input type="hidden" name="date" value={m.day} />
+                  {options.length ? (
+                    <Select id={`${id}-time`} name="time" label={`${t.move.time} (${m.day})`} value={failed?.values?.time} options={options} error={failed?.errors?.time ?? failed?.errors?.from ?? failed?.errors?.line_id} />
+                  ) : (
+                    <p>
+                      {t.move.slotsOf(m.day)} {t.move.noneLeft}
+                      {failed?.errors?.time ? <small class="error"> {failed.errors.time}</small> : null}
+                    </p>
+                  )}
+                  {options.length ? <button type="submit">{t.move.submit}</button> : null}
+                </form>
+              </div>
+            );
+          })}
+        </section>
+      ) : null}
+
       <section>
         <h2 id="notes-heading">{t.booking.notes}</h2>
         {notes.length ? (
@@ -415,5 +534,29 @@ export async function noteAdd(c: AdminContext) {
     const failed = failureOf(err);
     if (!failed) throw err;
     return renderBooking(c, id, { note: { values: form, errors: failed.fields, message: failed.message } }, 422);
+  }
+}
+
+/**
+ * POST /bookings/:id/move: one date-time of a line of a product on timeslots to another slot or
+ * day with places left, through manage/booking-moves.ts (the capacity trigger decides; the price
+ * is kept). A refusal is shown at that line's form, nothing changed.
+ */
+export async function lineMove(c: AdminContext) {
+  const id = bookingIdOf(c);
+  const form = (await readForm(c)).values();
+  const key = `${form.line_id ?? ""}|${form.from ?? ""}`;
+  try {
+    const parsed = BookingLineMove.safeParse({ line_id: /^\d{1,10}$/.test(form.line_id ?? "") ? Number(form.line_id) : form.line_id, from: form.from ?? "", date: form.date ?? "", time: form.time ?? "" });
+    if (!parsed.success) {
+      const errors = parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+      throw new ApiError(422, "validation_failed", errors.map((e) => `${e.path}: ${e.message}`).join("; "), { errors });
+    }
+    await moveBookingLine(c.env, staffActor(c), c.get("staff").business_id, id, parsed.data, c.get("now"));
+    return done(c, `${base(c)}/bookings/${id}`, "moved");
+  } catch (err) {
+    const failed = failureOf(err);
+    if (!failed) throw err;
+    return renderBooking(c, id, { move: { key, values: form, errors: failed.fields, message: failed.message } }, failed.status);
   }
 }

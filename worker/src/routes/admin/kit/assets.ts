@@ -156,6 +156,18 @@ ul.entries > li { border: 1px solid var(--line); border-radius: .4rem; padding: 
 fieldset.row { border: 0; padding: 0; margin: 0 0 .5rem; display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; min-width: 0; }
 fieldset.row > legend { font-weight: 700; padding: 0; margin-bottom: .25rem; }
 fieldset.row > .form-error { flex-basis: 100%; }
+.manifest-slot { break-inside: avoid; }
+/* Printed pages (the manifest, any screen): the page's content only, black on white. */
+@media print {
+  :root { --fg: #000; --bg: #fff; --muted: #333; --line: #888; --panel: #fff; }
+  header.top, .skip, .no-print, form, .flash, .hint { display: none !important; }
+  main { max-width: none; padding: 0; }
+  a { color: inherit; text-decoration: none; }
+  .table-wrap { overflow: visible; border: 0; }
+  table { font-size: 10pt; }
+  h1 { font-size: 14pt; margin: 0 0 .5rem; }
+  h2 { font-size: 12pt; margin: .75rem 0 .25rem; break-after: avoid; }
+}
 `;
 
 const JS = `
@@ -172,6 +184,12 @@ for (const el of document.querySelectorAll("[data-copy]")) {
     catch { const r = document.createRange(); r.selectNodeContents(el); const s = getSelection(); s.removeAllRanges(); s.addRange(r); }
   });
   el.after(button, status);
+}
+
+// A "print" button (the manifest): shown only where the script runs; the browser's own print works without it.
+for (const button of document.querySelectorAll("[data-print]")) {
+  button.hidden = false;
+  button.addEventListener("click", () => window.print());
 }
 
 // The Widget screen's live preview: the look's fields apply to the real <booking-widget> on the

@@ -39,6 +39,13 @@ export type AdminEnv = {
 };
 export type AdminContext = Context<AdminEnv>;
 
+/**
+ * The request as the tenant reads of db/tenant-read.ts take it (the catalog snapshot with the
+ * live ledger in one round trip): the back office's variables hold the API's (tenant, access,
+ * now), set by the session (auth.tsx), so its context is one of theirs.
+ */
+export const tenantContext = (c: AdminContext) => c as unknown as Context<AppEnv>;
+
 export const langOf = (c: AdminContext): Lang => {
   const chosen = c.get("staff")?.language ?? c.get("language");
   return chosen === "de" || chosen === "es" ? chosen : "en";
