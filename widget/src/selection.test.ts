@@ -1,8 +1,7 @@
 import { describe, expect, test } from "vitest";
 import type { PackageItem, PackageRoot, Product } from "./api/client";
-import {
-  addToCartBody, dayTakesParty, durationChoices, endDate, itemsPayload, monthGrid, partyGenders, partySize, rebuildBody, resizeGuests, roomTakes, soldOutTypes, validateGuests, wholeItemDates, type Selection,
-} from "./selection";
+import { dayTakesParty, durationChoices, endDate, monthGrid, partySize, roomTakes, soldOutTypes, wholeItemDates, type Selection } from "./selection";
+import { addToCartBody, itemsPayload, partyGenders, rebuildBody, resizeGuests, validateGuests } from "./booking-body";
 
 const sel = (over: Partial<Selection> = {}): Selection => ({
   productId: 101, startDate: "2026-12-05", duration: 7, males: 1, females: 0, couples: 0, accommodationId: 201, srs: false, items: {}, ...over,

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
 import { WidgetApiError, type Bootstrap, type Cart, type PackageRoot } from "../api/client";
-import { addToCartBody } from "../selection";
+import { addToCartBody } from "../booking-body";
 import type { BookingWidgetEventName } from "../events";
 import { en } from "../strings/en";
 import { enCheckout } from "../strings/en-checkout";

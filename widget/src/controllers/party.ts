@@ -1,4 +1,5 @@
-import { allItems, partySize, addToCartBody, resizeGuests, type Selection } from "../selection";
+import { allItems, partySize, type Selection } from "../selection";
+import { addToCartBody, resizeGuests } from "../booking-body";
 import type { PackageItem } from "../api/client";
 import { round2, type BookingStore } from "./store";
 
