@@ -125,6 +125,23 @@ describe("a dive centre sells everything it lists", () => {
     expect(await slots(dive, day)).toEqual({ "09:00": 10, "14:00": 10 });
   });
 
+  it("refuses a time with too few places left, naming the item's field, holding nothing", async () => {
+    const dive = ids["Boat Dive"];
+    const day = offSeason(5);
+    const end = plusDays(day, 1);
+    const itemId = (await api(`/api/pub/v2/packages/${dive}?start_date=${day}&duration=1`, { key })).body.single_items[0].package_item_id;
+    const at = { id: dive, start_date: day, end_date: end, items: [{ package_item_id: itemId, dates: [`${day} 14:00:00`] }] };
+    await book(Array.from({ length: 9 }, () => diver(dive, day, end, { package: at })));
+    const two = await api("/api/pub/v2/bookings/add", { key, body: { currency: "EUR", guests: [diver(dive, day, end, { package: at }), diver(dive, day, end, { package: at })] } });
+    expect(two.status).toBe(409);
+    expect(two.body.code).toBe("sold_out");
+    expect(two.body.errors).toEqual([
+      { path: "guests.0.package.items.0.dates", message: "Boat Dive on " + day + " at 14:00: 1 left, 2 wanted" },
+      { path: "guests.1.package.items.0.dates", message: "Boat Dive on " + day + " at 14:00: 1 left, 2 wanted" },
+    ]);
+    expect(await slots(dive, day)).toEqual({ "09:00": 10, "14:00": 1 });
+  });
+
   it("books the course for two starting on a Monday, over its three days; another start day is refused", async () => {
     const course = ids["Open Water Course"];
     const monday = offSeason(1);

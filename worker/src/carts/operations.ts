@@ -7,7 +7,7 @@
 import type { AddToCartBody, Cart } from "../contract/cart";
 import type { BusinessConfig } from "../contract/config";
 import { idempotencyResourceStatement } from "../db/idempotency";
-import { holdStatements, releaseCartHoldsStatement, extendCartHoldsStatement, findShortages, stamp, type Hold } from "../db/allocations";
+import { holdStatements, releaseCartHoldsStatement, extendCartHoldsStatement, findShortages, stamp, type Hold, type Shortage } from "../db/allocations";
 import {
   abandonCartStatement,
   cartGuard,
@@ -27,8 +27,8 @@ import {
 import { effectiveState, transition, type CartAction, type CartStateRow } from "../domain/cart-state";
 import { guestErrors, normEmail } from "../domain/cart-people";
 import { fieldsFor, keptAnswers } from "../domain/custom-fields";
-import { quotePackages } from "../domain/package-quote";
-import { ApiError } from "../lib/errors";
+import { quotePackages, type QuoteLine } from "../domain/package-quote";
+import { ApiError, type FieldError } from "../lib/errors";
 import { dateIn, isoDateTime } from "../lib/time";
 import { newId } from "../lib/ids";
 import { batchAbortReason, catalogOf, requireCart, runGuarded, sender, type CartCall, type Outcome, isWidgetVisitor } from "./run";
@@ -63,8 +63,31 @@ export async function viewCart(env: Env, call: CartCall): Promise<Outcome<Cart>>
 
 // --- add -----------------------------------------------------------------------------------
 
-/** Explains a 'sold_out' abort: which product is sold out on which date. */
-async function soldOut(db: D1Database, businessId: number, holds: Hold[], now: Date): Promise<ApiError> {
+/**
+ * Where in the request a shortage lies, for each guest that wanted it: the item sent for it (a
+ * time of a boat dive, an extra's day), else the room, else the start date. The answer's
+ * `errors` then name the field a guest changes (the widget shows the message there).
+ */
+function shortagePaths(body: AddToCartBody, guestIds: string[], lines: QuoteLine[], shortages: Shortage[]): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const s of shortages) {
+    const at = s.slot ? `${s.date} ${s.slot}:00` : s.date;
+    const message = `${s.title} on ${s.date}${s.slot ? ` at ${s.slot}` : ""}: ${s.available} left, ${s.qty} wanted`;
+    const seen = new Set<number>();
+    for (const line of lines) {
+      const i = guestIds.indexOf(line.guest_key);
+      if (line.product_id !== s.product_id || !line.dates.includes(at) || i < 0 || seen.has(i)) continue;
+      seen.add(i);
+      const j = body.guests[i].package.items?.findIndex((item) => item.package_item_id === line.package_item_id) ?? -1;
+      const path = j >= 0 ? `guests.${i}.package.items.${j}.dates` : line.role === "accommodation" || line.role === "srs" ? `guests.${i}.package.accommodation_id` : `guests.${i}.package.start_date`;
+      errors.push({ path, message });
+    }
+  }
+  return errors;
+}
+
+/** Explains a 'sold_out' abort: which product is sold out on which date (and time), and at which field of the request. */
+async function soldOut(db: D1Database, businessId: number, holds: Hold[], now: Date, where?: (s: Shortage[]) => FieldError[]): Promise<ApiError> {
   const shortages = await findShortages(db, businessId, holds, now);
   if (shortages.length === 0) {
     return new ApiError(409, "sold_out", "Some of the requested units were taken while this request ran; nothing was added. Try again.");
@@ -74,7 +97,7 @@ async function soldOut(db: D1Database, businessId: number, holds: Hold[], now: D
     .map((s) => `${s.title} on ${s.date}${s.slot ? ` at ${s.slot}` : ""} (${s.available} left, ${s.qty} wanted)`)
     .join("; ");
   const more = shortages.length > 10 ? ` and ${shortages.length - 10} more` : "";
-  return new ApiError(409, "sold_out", `Sold out: ${list}${more}. Nothing was added to the cart.`);
+  return new ApiError(409, "sold_out", `Sold out: ${list}${more}. Nothing was added to the cart.`, where ? { errors: where(shortages) } : {});
 }
 
 /**
@@ -172,7 +195,7 @@ async function addOnce(env: Env, call: CartCall, body: AddToCartBody, isNew: boo
   } catch (err) {
     switch (batchAbortReason(err)) {
       case "sold_out":
-        throw await soldOut(db, businessId, quote.holds, now);
+        throw await soldOut(db, businessId, quote.holds, now, (s) => shortagePaths(body, guestIds, quote.lines, s));
       case "cart_not_open":
       case "cart_expired": {
         const again = await requireCart(db, call);
