@@ -119,7 +119,7 @@ describe("business and keys CLIs against a running server", () => {
     assert.equal((await get(`${server.url}/api/pub/v2/settings`, fresh.stdout.trim())).status, 200);
     assert.equal((await get(`${server.url}/api/pub/v2/settings`, publicKey)).status, 401, "still revoked");
     const list = await npmRun("business", ["list", ...at()]);
-    assert.deepEqual(list.stdout.match(/^\d+\s+\S+/gm)?.map((l) => l.split(/\s+/)[1]), ["demo", "cli-camp"]);
+    assert.deepEqual(list.stdout.match(/^\d+\s+\S+/gm)?.map((l) => l.split(/\s+/)[1]), ["demo", "dive", "cli-camp"]);
   });
 
   it("asks for KEY_SIGNING_SECRET before touching a remote database", async () => {
