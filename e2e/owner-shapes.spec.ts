@@ -167,4 +167,65 @@ test("a new owner builds the dive centre in the back office's screens; a guest b
   const cells = async (slot: string) => (await page.locator(`tr[data-date="${day}"][data-slot="${slot}"] td`).allTextContents()).map((t) => t.trim());
   expect(await cells("14:00")).toEqual(["14:00", "10", "the timeslot", "2", "0", "8"]);
   expect(await cells("09:00")).toEqual(["09:00", "10", "the timeslot", "0", "0", "10"]);
+
+  /** Open the hosted page and choose a product's card. */
+  const choose = async (title: string) => {
+    await guest.goto(`${server.url}/book/${slug}`);
+    await expect(heading(guest)).toHaveText("What would you like to book?");
+    await guest.locator("booking-widget article.card").filter({ hasText: title }).getByRole("button", { name: `Choose ${title}` }).click();
+    await expect(heading(guest)).toHaveText("Choose your dates");
+  };
+  const participants = async (n: number) => {
+    await expectStep(guest, /Participants|How many/);
+    for (let i = 0; i < n; i++) await w(guest, ".stepper button").last().click();
+    await expect(w(guest, ".stepper output")).toHaveText(String(n));
+  };
+  /** The booking screen's lines of a product: their dates column. */
+  const datesOn = async (id: number, title: string) => {
+    await page.goto(`${admin}/bookings/${id}`);
+    const rows = page.locator("table tbody tr").filter({ has: page.locator("td", { hasText: new RegExp(`^${title}$`) }) });
+    await expect(rows.first()).toBeVisible();
+    return Promise.all((await rows.all()).map(async (r) => (await r.locator("td").nth(1).textContent())!.trim()));
+  };
+  const plusDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+  // The course for two, from a Monday (the only start day the owner allowed), over its three days.
+  await choose("Open Water Course");
+  await expect(w(guest, ".legend")).toContainText("Starts on Monday");
+  const monday = await pickDay(guest, 0);
+  expect(new Date(`${monday}T00:00:00Z`).getUTCDay()).toBe(1);
+  await expect(w(guest, "p.picked")).toContainText(" to ");
+  await continueStep(guest);
+  await participants(2);
+  await continueStep(guest);
+  await guestsToCart(guest, 2, `${slug}-course`);
+  const course = await checkout(guest);
+  expect(await datesOn(course.id, "Open Water Course")).toEqual([`${monday} – ${plusDays(monday, 2)}`, `${monday} – ${plusDays(monday, 2)}`]);
+
+  // A wetsuit for three days, at 8 a day.
+  await choose("Wetsuit Rental");
+  await w(guest, "#duration").selectOption("3");
+  await expect(w(guest, "#duration option:checked")).toHaveText("3 days");
+  const pickup = await pickDay(guest, 1);
+  await continueStep(guest);
+  await participants(1);
+  await expect(w(guest, "[data-estimate]")).toHaveText("€24.00");
+  await continueStep(guest);
+  await guestsToCart(guest, 1, `${slug}-suit`);
+  const suit = await checkout(guest);
+  expect(await datesOn(suit.id, "Wetsuit Rental")).toEqual([`${pickup} – ${plusDays(pickup, 2)}`]);
+
+  // The weekend without a room: no room step, one diver, the Saturday boat moved to 14:00.
+  await choose("Dive Weekend");
+  const saturday = await pickDay(guest, 0);
+  expect(new Date(`${saturday}T00:00:00Z`).getUTCDay()).toBe(6);
+  await continueStep(guest);
+  await participants(1);
+  await continueStep(guest);
+  await expectStep(guest, "Extras");
+  await w(guest, `select[id^="slot-"][id$="-${saturday}"]`).selectOption("14:00");
+  await continueStep(guest);
+  await guestsToCart(guest, 1, `${slug}-weekend`);
+  const weekend = await checkout(guest);
+  expect(await datesOn(weekend.id, "Boat Dive")).toEqual([`${saturday} 14:00:00 – ${plusDays(saturday, 1)} 09:00:00`]);
 });
