@@ -1,4 +1,6 @@
 import { createApp } from "./app";
+import { notFound, problem } from "./lib/problem";
+import { ApiError } from "./lib/errors";
 import { apiKeyAuth } from "./middleware/auth";
 import { docsRoutes } from "./routes/docs";
 import { healthRoutes } from "./routes/health";
@@ -45,8 +47,8 @@ app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
 // while the isolate runs, and generating 130 kB of JSON from the schemas on every request is
 // work done again for nothing. Only `servers` depends on the request (the origin that asked).
 let openApiDocument: ReturnType<typeof app.getOpenAPI31Document> | undefined;
-app.get("/openapi.json", (c) => {
-  openApiDocument ??= app.getOpenAPI31Document({
+const describe = () =>
+  (openApiDocument ??= app.getOpenAPI31Document({
     openapi: "3.1.0",
     security: [{ bearerAuth: [] }],
     info: {
@@ -59,9 +61,29 @@ app.get("/openapi.json", (c) => {
         "private-scope keys), whose interface version is 1.0.0 " +
         "(`x-private-api-version`). Errors are application/problem+json with a stable `code`.",
     },
-  });
+  }));
+app.get("/openapi.json", (c) => {
+  const openApiDocument = describe();
   const servers = [{ url: new URL(c.req.url).origin, description: "The server that served this document." }];
   return c.json({ ...openApiDocument, servers });
+});
+
+// A documented path asked with a method it does not have is a 405 naming the ones it has (HTTP,
+// and the `method_not_allowed` code of the description's enum), not a 404: the matcher is made
+// once per isolate from the description's own paths, so the two cannot drift apart.
+let documented: { pattern: RegExp; methods: string[] }[] | undefined;
+app.notFound((c) => {
+  documented ??= Object.entries(describe().paths ?? {}).map(([path, ops]) => ({
+    pattern: new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^/}]+\}/g, "[^/]+")}/?$`),
+    methods: Object.keys(ops as object).map((m) => m.toUpperCase()),
+  }));
+  const path = new URL(c.req.url).pathname;
+  const allowed = [...new Set(documented.filter((d) => d.pattern.test(path)).flatMap((d) => d.methods))];
+  if (allowed.length === 0) return notFound(c);
+  if (allowed.includes("GET")) allowed.push("HEAD");
+  const res = problem(c, new ApiError(405, "method_not_allowed", `${c.req.method} is not an operation of ${path}; its methods: ${allowed.join(", ")}.`));
+  res.headers.set("Allow", allowed.join(", "));
+  return res;
 });
 
 export { app };

@@ -42,6 +42,12 @@ describe("settings through the private API", () => {
     ]);
     const pub = await b.pub("/settings?language=es");
     expect(pub.body).toMatchObject({ title: "Blue Lagoon Surf", company_name: "Blue Lagoon Lda.", languages: ["en", "de", "es"], terms: "Condiciones." });
+    // a language the business does not offer falls back to its default, as the catalog does (issue 29)
+    const unknown = await b.pub("/settings?language=aa");
+    expect(unknown.status).toBe(200);
+    expect(unknown.headers.get("content-language")).toBe("en");
+    expect(unknown.body.terms).toBe((await b.pub("/settings")).body.terms);
+    expect((await b.pub("/settings?language=EN1")).status).toBe(422);
     // The widget of the allowed origin is let in at once; another is refused.
     expect((await callJson(`/widget/v1/${b.slug}/settings`, { headers: { Origin: ORIGIN } })).status).toBe(200);
     expect((await callJson(`/widget/v1/${b.slug}/settings`, { headers: { Origin: "https://elsewhere.example" } })).status).toBe(403);

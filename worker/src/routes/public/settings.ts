@@ -4,7 +4,6 @@ import { Settings } from "../../contract/settings";
 import { createRouter } from "../router";
 import { readTenant } from "../../db/tenant-read";
 import { LanguageOnlyQuery } from "../../contract/catalog";
-import { invalid } from "../../lib/errors";
 import { localizedFields } from "../../domain/custom-fields";
 
 const route = createRoute({
@@ -13,12 +12,14 @@ const route = createRoute({
   operationId: "getSettings",
   tags: ["Settings"],
   summary: "Business settings and terms",
-  description: "`language` (one of `languages`): the terms and the custom fields' titles and options in that language where the business wrote them, else in its default language.",
+  description:
+    "`language`: the terms and the custom fields' titles and options in that language where the business wrote them, else in its default language " +
+    "(a language the business does not offer falls back to the default, as every catalog operation does; Content-Language says which was served).",
   request: { query: LanguageOnlyQuery },
   responses: {
     200: { description: "The business's settings.", content: { "application/json": { schema: Settings } } },
     401: problemResponse("Missing, malformed, unknown or revoked API key."),
-    422: problemResponse("A language the business does not offer."),
+    422: problemResponse("A malformed language code."),
     429: problemResponse("Rate limit exceeded."),
   },
 });
@@ -26,10 +27,10 @@ const route = createRoute({
 export const settingsRoutes = createRouter().openapi(route, async (c) => {
   const { business, currencyRows: currencies, diets, levels } = (await readTenant(c)).snap;
   const cfg = business.config;
-  const { language } = c.req.valid("query");
-  if (language !== undefined && !cfg.languages.includes(language)) {
-    throw invalid("language", `unknown language ${JSON.stringify(language)}; this business offers ${cfg.languages.join(", ")}`);
-  }
+  const asked = c.req.valid("query").language;
+  // an unknown language falls back to the default, as the catalog's answers do
+  const language = asked !== undefined && cfg.languages.includes(asked) ? asked : undefined;
+  c.header("Content-Language", language ?? cfg.default_language);
   const body: Settings = {
     id: business.id,
     title: business.title,
