@@ -110,6 +110,12 @@ export function explainApiError(err: unknown): never {
 
 /** Run a command's main function: CliErrors print their message, anything else its stack. */
 export async function runCli(main: () => Promise<void>): Promise<void> {
+  // A reader that stops early (`npm run mail -- list | head`) closes the pipe: that is the
+  // reader's choice, not an error of the command, so it ends quietly (as `ls | head` does).
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(0);
+    throw err;
+  });
   try {
     await main();
   } catch (err) {

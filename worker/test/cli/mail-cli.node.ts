@@ -4,6 +4,7 @@
  * local send_email binding was handed, read from the outbox in D1.
  */
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -65,9 +66,13 @@ describe("mail CLI", () => {
     ]);
     const confirmation = listed.find((e) => e.kind === "booking_confirmation");
     const table = await npmRun("mail", ["list", ...at()]);
+    assert.equal(table.code, 0, table.stderr);
     assert.match(table.stdout, new RegExp(`${confirmation.id}\\s+sent\\s+demo\\s+booking_confirmation -> lena.cli@example.com`));
     assert.match(table.stdout, new RegExp(`Tu reserva ${reference} en Blue Wave Surf & Yoga Camp está confirmada`));
 
+    // a reader that stops at once (`| true`, as `| head` does after its lines): no EPIPE stack, exit 0
+    const piped = spawnSync("sh", ["-c", `npm run --silent mail -- show ${confirmation.id} --raw --persist-to '${persistTo}' | true`], { encoding: "utf8" });
+    assert.doesNotMatch(piped.stderr, /EPIPE|Error/);
     const shown = await npmRun("mail", ["show", confirmation.id, ...at()]);
     assert.equal(shown.code, 0, shown.stderr);
     assert.match(shown.stdout, /^To: lena\.cli@example\.com$/m);
