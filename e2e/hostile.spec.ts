@@ -2,14 +2,15 @@
  * The widget on pages we do not control, served from another origin by a small host server of
  * the test's own: a strict CSP (scripts and connections only from the service, style-src 'self',
  * Trusted Types), aggressive global CSS, a 72 px sticky header, storage that throws, a fetch
- * wrapper adding tracing headers and Prototype.js's Array.prototype.toJSON; a foreign origin and
+ * wrapper adding tracing headers and Prototype.js's Array.prototype.toJSON (the surf camp's week,
+ * and the dive centre's boat dive from its product list); a foreign origin and
  * a sandboxed frame the business does not allow; a page where the tag name is taken.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Page } from "@playwright/test";
 import { expect, heading, test } from "./fixtures";
-import { expectStep, tabTo, w } from "./journey";
+import { expectStep, fillGuest, pickDay, tabTo, w } from "./journey";
 
 /** What a site owner's stylesheet may do to everything on the page. */
 const HOSTILE_CSS = `
@@ -41,8 +42,8 @@ async function hostSite(service: string): Promise<Host> {
   ].join("; ");
   const page = (body: string, head = `<link rel="stylesheet" href="/site.css">`) =>
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Surf shop</title>${head}</head><body>${body}</body></html>`;
-  const widget = (business: string) =>
-    `<script type="module" src="${service}/widget.js"></script><booking-widget business="${business}" product="101"></booking-widget>`;
+  const widget = (business: string, attrs = ` product="101"`) =>
+    `<script type="module" src="${service}/widget.js"></script><booking-widget business="${business}"${attrs}></booking-widget>`;
   const server: Server = createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://host").pathname;
     const send = (status: number, type: string, body: string, headers: Record<string, string> = {}) => {
@@ -54,6 +55,11 @@ async function hostSite(service: string): Promise<Host> {
     if (path === "/") {
       return send(200, "text/html", page(`<header class="site"><p>Surf shop · Lessons · Contact</p></header>
         <main><p>Book your surf week below.</p>${widget("demo")}<section class="tall"><p>More about us.</p></section></main>`), { "Content-Security-Policy": csp });
+    }
+    if (path === "/dive") {
+      // the dive centre's whole list (no product attribute): it allows loopback origins
+      return send(200, "text/html", page(`<header class="site"><p>Dive shop · Boats · Contact</p></header>
+        <main><p>Book a dive below.</p>${widget("dive", "")}<section class="tall"><p>More about us.</p></section></main>`), { "Content-Security-Policy": csp });
     }
     if (path === "/closed") return send(200, "text/html", page(`<main>${widget("closed-camp")}</main>`), { "Content-Security-Policy": csp });
     if (path === "/framed") {
@@ -209,6 +215,70 @@ test.describe("on a hostile host page of another origin", () => {
     // the page really was that hostile
     expect(traced.length).toBeGreaterThan(3);
     expect(await page.evaluate(() => JSON.stringify({ a: [1] }))).toBe('{"a":"[1]"}');
+    expect(problems).toEqual([]);
+  });
+
+  test("the dive centre's list on the same hostile page: a boat dive for two at 14:00, from the product list through the participants and their time to a confirmed booking; no console error", async ({ page, server }) => {
+    await page.setViewportSize({ width: 1024, height: 560 });
+    const problems = await watchForErrors(page);
+    await hostScripts(page);
+    const traced: string[] = [];
+    page.on("request", (r) => r.url().includes("/widget/v1/dive/") && r.headers()["traceparent"] && traced.push(r.url()));
+    await page.goto(`${host.url}/dive`);
+    await expect(heading(page)).toHaveText("What would you like to book?");
+
+    // the product list keeps the widget's own look: cards with their border, the widget's font
+    const card = page.locator("booking-widget article.card").filter({ has: page.getByRole("heading", { name: "Boat Dive", exact: true }) });
+    await expect(card).toHaveCSS("border-top-width", "1px");
+    await expect(card.locator("h3")).toHaveCSS("letter-spacing", "normal");
+    await expect(card.locator("h3")).not.toHaveCSS("color", "rgb(204, 0, 0)");
+    await expect(card.locator("h3")).not.toHaveCSS("font-family", /Comic/);
+    await card.getByRole("button", { name: "Choose Boat Dive" }).click();
+
+    await expectStepBelowHeader(page, "Choose your dates");
+    const day = await pickDay(page, 1);
+    await w(page, "button.primary").click();
+
+    await expectStepBelowHeader(page, "Participants");
+    const more = page.getByRole("button", { name: "More Participants" });
+    await more.click();
+    await more.click();
+    await expect(w(page, ".stepper output")).toHaveText("2");
+    await expect(w(page, ".stepper output")).toHaveCSS("font-size", "16px");
+    // each time with its places left, as the widget draws it: a card with a radio, not the host's red
+    const at14 = w(page, "label.option").filter({ hasText: "14:00" });
+    await expect(at14).toContainText(/\d+ places left/);
+    await expect(at14).toHaveCSS("display", "flex");
+    await expect(at14.locator(".muted")).not.toHaveCSS("color", "rgb(204, 0, 0)");
+    await expect(at14.locator(".muted")).toHaveCSS("letter-spacing", "normal");
+    await expect(at14.locator("input")).toBeVisible();
+    await at14.click();
+    await expect(at14.locator("input")).toBeChecked();
+    await w(page, "button.primary").click();
+
+    await expectStepBelowHeader(page, "Guest details");
+    for (const [i, first] of ["Nuno", "Rita"].entries()) {
+      await fillGuest(page, i, { first, last: "Hostile", email: `${first.toLowerCase()}.hostile@example.com`, birth: "1990-05-0" + (i + 1) });
+    }
+    await page.getByRole("button", { name: "Add to cart" }).click();
+
+    await expectStepBelowHeader(page, "Your cart");
+    await expect(w(page, "article.card").filter({ hasText: "Boat Dive" }).first()).toContainText("14:00");
+    await page.getByRole("button", { name: "Go to checkout" }).click();
+
+    await expectStepBelowHeader(page, "Checkout");
+    await w(page, "#c-phone").fill("912345678");
+    await w(page, "#terms").check();
+    const booked = page.waitForResponse((r) => r.url().includes("/checkout") && r.request().method() === "POST");
+    await page.getByRole("button", { name: /Book now for/ }).click();
+    const booking = await (await booked).json();
+    await expectStepBelowHeader(page, "Booking confirmed");
+    await expect(w(page, "[data-booking-reference]")).toHaveText(booking.reference);
+
+    // booked as chosen, Prototype.js's arrays notwithstanding: two divers on the 14:00 boat of that day
+    const lines = await server.query<{ dates: string }>("SELECT l.dates FROM booking_lines l JOIN products p ON p.id = l.product_id WHERE l.booking_id = ? AND p.title = 'Boat Dive'", booking.id);
+    expect(lines.map((l) => JSON.parse(l.dates))).toEqual([[`${day} 14:00:00`], [`${day} 14:00:00`]]);
+    expect(traced.length).toBeGreaterThan(3);
     expect(problems).toEqual([]);
   });
 

@@ -76,3 +76,62 @@ function addDays(iso: string, days: number): string {
   d.setUTCDate(d.getUTCDate() + days);
   return d.toISOString().slice(0, 10);
 }
+
+test("a boat dive for two at 14:00 is booked with the keyboard alone, from the dive centre's product list", async ({ page, server }) => {
+  await page.goto(`${server.url}/demo/dive`);
+  await expect(heading(page)).toHaveText("What would you like to book?");
+
+  // the product list: Tab to the boat dive's button, Enter chooses it
+  await tabTo(page, page.getByRole("button", { name: "Choose Boat Dive" }));
+  await page.keyboard.press("Enter");
+
+  // the calendar: one tab stop, the arrow keys move between days, Space picks
+  await expectStep(page, "Choose your dates");
+  const firstOpen = w(page, "td.open").first();
+  const first = (await firstOpen.getAttribute("data-date"))!;
+  await tabTo(page, firstOpen);
+  await page.keyboard.press("ArrowRight"); // the next day: boats go out every day
+  const next = w(page, `td[data-date="${addDays(first, 1)}"]`);
+  await expect(next).toBeFocused();
+  await page.keyboard.press("Space");
+  await expect(next).toHaveAttribute("aria-selected", "true");
+  await tabTo(page, page.getByRole("button", { name: "Continue" }));
+  await page.keyboard.press("Enter");
+
+  // the participants' stepper, then the times as a radio group: Tab in, an arrow key chooses
+  await expectStep(page, "Participants");
+  const more = page.getByRole("button", { name: "More Participants" });
+  await tabTo(page, more);
+  await page.keyboard.press("Space");
+  await page.keyboard.press("Space");
+  await expect(w(page, ".stepper output")).toHaveText("2");
+  const time = (t: string) => w(page, `input[name="time"][value="${t}"]`);
+  await tabTo(page, time("09:00"));
+  await expect(time("09:00")).not.toBeChecked(); // reaching a time does not choose it
+  await page.keyboard.press("ArrowDown");
+  await expect(time("14:00")).toBeFocused();
+  await expect(time("14:00")).toBeChecked();
+  await expect(time("09:00")).not.toBeChecked();
+  await tabTo(page, page.getByRole("button", { name: "Continue" }));
+  await page.keyboard.press("Enter");
+
+  await expectStep(page, "Guest details");
+  for (const [i, name] of ["Kai", "Kei"].entries()) {
+    await tabTo(page, w(page, `#g${i}-first_name`));
+    await page.keyboard.type(name);
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("Keys");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(`${name.toLowerCase()}.keys@example.com`);
+    await page.keyboard.press("Tab");
+    await expect(w(page, `#g${i}-birth_date`)).toBeFocused();
+    await page.keyboard.type("03141988"); // mm/dd/yyyy in an en-US Chromium
+    await expect(w(page, `#g${i}-birth_date`)).toHaveValue("1988-03-14");
+  }
+  await tabTo(page, page.getByRole("button", { name: "Add to cart" }));
+  await page.keyboard.press("Enter");
+
+  await expectStep(page, "Your cart");
+  const line = w(page, "article.card").filter({ hasText: "Boat Dive" }).first();
+  await expect(line).toContainText("14:00");
+});

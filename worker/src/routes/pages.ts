@@ -102,7 +102,15 @@ function diveDemoPage(origin: string) {
   header.site p { margin: .25rem 0 0; opacity: .9; }
   main { max-width: 60rem; margin: 0 auto; padding: 1rem; }
   h1 { margin: 0; font-size: 1.6rem; }
-  booking-widget:not(:defined) { display: block; min-height: 848px; }
+  /* no product attribute: the first screen is the list of the six products, taller than the
+     calendar's 848 px and taller the narrower the screen (measured: 1141 px from 600 px wide,
+     1164 at 540, 1257 at 414, 1348 at 360, 1494 at 320). The widget's loading skeleton is the
+     calendar's height, so the list's height is kept on the element itself, not only until
+     widget.js has run: nothing below moves when the list arrives (docs/widget.md) */
+  booking-widget { display: block; min-height: 1170px; }
+  @media (max-width: 539.98px) { booking-widget { min-height: 1265px; } }
+  @media (max-width: 413.98px) { booking-widget { min-height: 1355px; } }
+  @media (max-width: 359.98px) { booking-widget { min-height: 1500px; } }
   .snippet pre { overflow-x: auto; background: color-mix(in srgb, CanvasText 8%, Canvas); padding: .75rem; border-radius: .375rem; font-size: .85rem; white-space: pre-wrap; word-break: break-all; }
   footer { max-width: 60rem; margin: 2rem auto; padding: 0 1rem; font-size: .9rem; opacity: .8; }
 </style>`,
