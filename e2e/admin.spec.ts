@@ -80,8 +80,10 @@ test("the back office: owner and front desk run a day, each only where their rol
     customer: { first_name: "Bruno", last_name: "Booker", email: `bruno.${suffix}@example.com`, phone: "912345678", phone_countrycode: 351 },
   });
   expect(checkout.status, await checkout.clone().text()).toBe(200);
-  const booking = (await checkout.json()) as { id: string; reference_year: string; reference_number: number };
-  const reference = `${booking.reference_year}-${booking.reference_number}`;
+  const booking = (await checkout.json()) as { id: string; reference: string };
+  // one booking number everywhere: the checkout's, the widget's and the e-mails' (2026-00002)
+  const reference = booking.reference;
+  expect(reference).toMatch(/^\d{4}-\d{5}$/);
 
   // It shows on Today (new since yesterday) and in Bookings.
   await owner.getByRole("link", { name: "Today" }).click();

@@ -74,6 +74,11 @@ describe("Bookings", () => {
     expect(list.status).toBe(200);
     expect(html).toContain(`/admin/demo/bookings/${bookingId}`);
     expect(html).toContain(`Olga ${last}`);
+    // one booking number everywhere: as the widget and the e-mails write it (2026-00042)
+    const ref = await first<{ reference_year: string; reference_number: number }>("SELECT reference_year, reference_number FROM bookings WHERE id = ?", bookingId);
+    const padded = `${ref!.reference_year}-${String(ref!.reference_number).padStart(5, "0")}`;
+    expect(html).toContain(`>${padded}</a>`);
+    expect(await (await b.get(`/admin/demo/bookings/${bookingId}`)).text()).toContain(`Booking ${padded}`);
 
     const seq = await lastOutboxSeq();
     const checkIn = await b.post(`/admin/demo/bookings/${bookingId}/guests/${guestIds[0]}/check-in`, {});

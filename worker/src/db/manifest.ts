@@ -38,7 +38,7 @@ export function manifestStatement(db: D1Database, businessId: number, productId:
       `WITH day AS (
          SELECT DISTINCT a.booking_id FROM allocations a INDEXED BY allocations_booked
           WHERE a.product_id = ?2 AND a.date = ?3 AND a.released_at IS NULL AND a.booking_id IS NOT NULL AND a.business_id = ?1)
-       SELECT l.id AS line_id, b.id AS booking_id, b.reference_year || '-' || b.reference_number AS reference, j.value AS at, l.qty,
+       SELECT l.id AS line_id, b.id AS booking_id, printf('%s-%05d', b.reference_year, b.reference_number) AS reference, j.value AS at, l.qty,
               l.guest_id, g.person_snapshot AS guest_snapshot, g.checked_in_at, k.person_snapshot AS booker_snapshot
          FROM day
          CROSS JOIN bookings b ON b.id = day.booking_id AND b.business_id = ?1 AND b.status = 'confirmed'

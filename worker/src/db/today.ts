@@ -27,7 +27,7 @@ export interface TodayBooking {
   guest_count: number;
 }
 
-const GUEST_COLUMNS = `g.id AS guest_id, g.booking_id, b.reference_year || '-' || b.reference_number AS reference,
+const GUEST_COLUMNS = `g.id AS guest_id, g.booking_id, printf('%s-%05d', b.reference_year, b.reference_number) AS reference,
   json_extract(g.person_snapshot, '$.first_name') AS first_name, json_extract(g.person_snapshot, '$.last_name') AS last_name,
   json_extract(g.person_snapshot, '$.email') AS email, g.arrives_on, g.departs_on, g.checked_in_at, g.checked_out_at`;
 const CONFIRMED = "JOIN bookings b ON b.id = g.booking_id AND b.business_id = g.business_id AND b.status = 'confirmed'";
@@ -50,7 +50,7 @@ export async function todayRows(db: D1Database, businessId: number, today: strin
     count(inHouse),
     db
       .prepare(
-        `SELECT b.id, b.reference_year || '-' || b.reference_number AS reference, b.status, b.start_date, b.end_date, b.created_at, b.total_minor, b.currency,
+        `SELECT b.id, printf('%s-%05d', b.reference_year, b.reference_number) AS reference, b.status, b.start_date, b.end_date, b.created_at, b.total_minor, b.currency,
                 json_extract(k.person_snapshot, '$.first_name') AS booker_first_name, json_extract(k.person_snapshot, '$.last_name') AS booker_last_name,
                 (SELECT COUNT(*) FROM guests g WHERE g.booking_id = b.id) AS guest_count
            FROM bookings b LEFT JOIN bookers k ON k.booking_id = b.id

@@ -2,6 +2,7 @@
  * The booker's update with the spec's three e-mail flows (private API PUT /bookings/{id}/booker,
  * and the back office's booker form): one batch with its guard, its events and its audit entry.
  */
+import { referenceOf } from "../domain/reference";
 import type { BookerUpdate } from "../contract/private";
 import { bookerEmailFlow, bookerUpdateEvents, changedFields, mergePersonData, normalizeEmail, type PersonData } from "../domain/persons";
 import type { Actor } from "../db/audit-log";
@@ -74,7 +75,7 @@ export async function updateBooker(env: Env, actor: Actor, businessId: number, b
         action: "updated",
         entity: "booker",
         entityId: booker.id,
-        summary: `Updated the booker of booking ${booking.reference_year}-${booking.reference_number}${flow.kind === "same_person" ? "" : ` (${flow.kind.replaceAll("_", " ")})`}`,
+        summary: `Updated the booker of booking ${referenceOf(booking.reference_year, booking.reference_number)}${flow.kind === "same_person" ? "" : ` (${flow.kind.replaceAll("_", " ")})`}`,
         before: Object.fromEntries(changed.map((k) => [k, (oldSnapshot as Record<string, unknown>)[k] ?? null])),
         after: Object.fromEntries(changed.map((k) => [k, (snapshot as Record<string, unknown>)[k] ?? null])),
       },

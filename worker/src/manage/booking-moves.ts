@@ -6,6 +6,7 @@
  * the audit entry. The price is kept: a move does not re-price. No webhook event: the events of
  * the contract (contract/events.ts) have none for a changed booking yet.
  */
+import { referenceOf } from "../domain/reference";
 import type { Actor } from "../db/audit-log";
 import { findShortages } from "../db/allocations";
 import { bookingConfirmedGuard, bookingLines, bookingRow } from "../db/bookings";
@@ -98,7 +99,7 @@ async function moveOnce(store: Store, actor: Actor, businessId: number, bookingI
     if (span.start !== booking.start_date || span.end !== booking.end_date) bookingDates = span;
   }
 
-  const reference = `${booking.reference_year}-${booking.reference_number}`;
+  const reference = referenceOf(booking.reference_year, booking.reference_number);
   try {
     await write(store, actor, businessId, now, {
       statements: [

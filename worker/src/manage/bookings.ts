@@ -2,6 +2,7 @@
  * Changes to bookings, made the same way whoever asks (the private API, the back office): each
  * is one D1 batch with its guard, its webhook events and its audit entry.
  */
+import { referenceOf } from "../domain/reference";
 import { bookingEvent } from "../domain/events";
 import { releaseBookingStatement } from "../db/allocations";
 import { auditStatements, type Actor } from "../db/audit-log";
@@ -16,7 +17,7 @@ import { newId } from "../lib/ids";
 import { isGuardFailure } from "./input";
 import { write } from "./write";
 
-const reference = (b: { reference_year: string; reference_number: number }) => `${b.reference_year}-${b.reference_number}`;
+const reference = (b: { reference_year: string; reference_number: number }) => referenceOf(b.reference_year, b.reference_number);
 
 /**
  * Cancel a confirmed booking: its units are released at once (available again), BookingCancelled

@@ -3,6 +3,7 @@
  * office's check-in and check-out): the person rules of the spec, one batch with its guard, its
  * webhook events and its audit entry.
  */
+import { referenceOf } from "../domain/reference";
 import type { z } from "@hono/zod-openapi";
 import type { BookingRelatedWrite, GuestCreate, GuestUpdate } from "../contract/private";
 import { guestEvent } from "../domain/events";
@@ -68,7 +69,7 @@ export async function addGuest(env: Env, actor: Actor, businessId: number, booki
           insertGuestStatement(db, businessId, { id: guestId, bookingId, personId: plan.personId, snapshot: plan.data, related: body.booking_related_data ?? {} }, now),
         ],
         events: plan.events,
-        audit: [{ action: "created", entity: "guest", entityId: guestId, summary: `Added ${nameOf(plan.data)} to booking ${booking.reference_year}-${booking.reference_number}`, after: { booking_id: bookingId, person_id: plan.personId } }],
+        audit: [{ action: "created", entity: "guest", entityId: guestId, summary: `Added ${nameOf(plan.data)} to booking ${referenceOf(booking.reference_year, booking.reference_number)}`, after: { booking_id: bookingId, person_id: plan.personId } }],
       });
       break;
     } catch (err) {

@@ -4,6 +4,7 @@
  * guests (check-in, check-out), booker (the three e-mail flows), lines, notes and cancellation.
  * Every change is the private API's own function in manage/.
  */
+import { referenceOf } from "../../../domain/reference";
 import type { CustomField } from "../../../contract/config";
 import { answerText } from "../../../domain/custom-fields";
 import { businessById } from "../../../db/businesses";
@@ -110,7 +111,7 @@ export async function bookingsPage(c: AdminContext) {
         {rows.map((b) => (
           <tr>
             <td>
-              <a href={`${base(c)}/bookings/${b.id}`}>{`${b.reference_year}-${b.reference_number}`}</a>
+              <a href={`${base(c)}/bookings/${b.id}`}>{referenceOf(b.reference_year, b.reference_number)}</a>
             </td>
             <td>{bookers.get(b.id) || "—"}</td>
             <td>
@@ -231,7 +232,7 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
   const yesNo = { yes: t.booking.yes, no: t.booking.no };
   const { movables, ledgers } = booking.status === "confirmed" ? await movablesOf(c, lines, state.move) : { movables: [] as Movable[], ledgers: new Map<number, Ledger>() };
   const guestNames = new Map(guests.map((g) => [g.id, personName(JSON.parse(g.person_snapshot) as Partial<PersonData>)]));
-  const ref = `${booking.reference_year}-${booking.reference_number}`;
+  const ref = referenceOf(booking.reference_year, booking.reference_number);
   const root = `${base(c)}/bookings/${bookingId}`;
   const mayCheck = may(c.get("staff").role as Role, "check_in");
   const bookerPerson = booker ? (JSON.parse(booker.person_snapshot) as Partial<PersonData>) : {};

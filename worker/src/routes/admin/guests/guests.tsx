@@ -4,6 +4,7 @@
  * typed filter for db/admin-lists.ts), a page of the result, and a CSV of everything the filter
  * matches. Any filter of the API works in the URL; the form offers the ones a front desk uses.
  */
+import { referenceOf } from "../../../domain/reference";
 import { ProductType } from "../../../contract/common";
 import type { PersonData } from "../../../domain/persons";
 import { csvField } from "../../../domain/csv";
@@ -112,7 +113,7 @@ export async function guestsPage(c: AdminContext) {
   const url = new URL(c.req.url);
   url.searchParams.delete("page");
   const csv = `${base(c)}/guests.csv${url.search}`;
-  const refs = new Map(result.rows.map((r) => [r.id, `${r.b_reference_year}-${r.b_reference_number}`]));
+  const refs = new Map(result.rows.map((r) => [r.id, referenceOf(r.b_reference_year, r.b_reference_number)]));
   const questions = fieldsFor((await business)?.config.custom_fields ?? [], "guest");
   const yesNo = { yes: t.booking.yes, no: t.booking.no };
   return c.html(
@@ -226,7 +227,7 @@ export async function guestsCsv(c: AdminContext) {
   result.rows.forEach((r) => {
     const p = personOf(r);
     lines.push(
-      [r.id, r.booking_id, `${r.b_reference_year}-${r.b_reference_number}`, r.b_status, p.first_name, p.last_name, p.email, p.phone ? `+${p.phone_country_calling_code ?? ""} ${p.phone}` : "", p.gender, p.birth_date,
+      [r.id, r.booking_id, referenceOf(r.b_reference_year, r.b_reference_number), r.b_status, p.first_name, p.last_name, p.email, p.phone ? `+${p.phone_country_calling_code ?? ""} ${p.phone}` : "", p.gender, p.birth_date,
         p.nationality_code, r.arrives_on, r.departs_on, r.checked_in_at, r.checked_out_at, ...questions.map((q) => answerText(answerOf(p.custom_fields, q.key)))]
         .map(csvField)
         .join(","),
