@@ -65,9 +65,12 @@ describe("Bookings", () => {
   it("finds a booking by its booker's name, shows it, and checks a guest in and out as the private API would", async () => {
     const b = await owner();
     const last = `Quintero${crypto.randomUUID().slice(0, 6)}`;
+    const today = new Date().toISOString().slice(0, 10);
     const { bookingId, guestIds } = await createBookingFixture({
       booker: { email: uniqueEmail("booker"), first_name: "Olga", last_name: last },
       guests: [{ email: uniqueEmail("guest"), first_name: "Pia", last_name: "Paddle" }],
+      start: today,
+      end: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10),
     });
     const list = await b.get(`/admin/demo/bookings?search=${encodeURIComponent(`olga ${last}`)}&status=`);
     const html = await list.text();
@@ -79,6 +82,16 @@ describe("Bookings", () => {
     const padded = `${ref!.reference_year}-${String(ref!.reference_number).padStart(5, "0")}`;
     expect(html).toContain(`>${padded}</a>`);
     expect(await (await b.get(`/admin/demo/bookings/${bookingId}`)).text()).toContain(`Booking ${padded}`);
+
+    // A guest who arrives later is not checked in before that day (issue 29): nothing changes.
+    const later = await createBookingFixture({ booker: { email: uniqueEmail("later") }, guests: [{ email: uniqueEmail("later-guest"), first_name: "Lou", last_name: "Later" }], start: "2031-06-01", end: "2031-06-08" });
+    const laterPage = await (await b.get(`/admin/demo/bookings/${later.bookingId}`)).text();
+    expect(laterPage).toContain("Check-in opens on 2031-06-01, the arrival day");
+    expect(laterPage).not.toContain("Check in: Lou Later");
+    const early = await b.post(`/admin/demo/bookings/${later.bookingId}/guests/${later.guestIds[0]}/check-in`, {});
+    expect(early.status).toBe(409);
+    expect(await early.text()).toContain("arrives on 2031-06-01: check-in opens that day");
+    expect((await first<{ checked_in_at: string | null }>("SELECT checked_in_at FROM guests WHERE id = ?", later.guestIds[0]))!.checked_in_at).toBeNull();
 
     const seq = await lastOutboxSeq();
     const checkIn = await b.post(`/admin/demo/bookings/${bookingId}/guests/${guestIds[0]}/check-in`, {});

@@ -28,6 +28,7 @@ export const ErrorCode = z.enum([
   "internal_error",
   "not_configured",
   "human_check_failed",
+  "not_arrived",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

@@ -15,7 +15,8 @@ import { insertGuestStatement } from "../db/booking-people";
 import { insertPersonStatement, isEmailClash, personsByEmail, personsWithDerivedByIds, rowToData, updatePersonStatement } from "../db/persons";
 import { ApiError, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { isoDateTime } from "../lib/time";
+import { dateIn, isoDateTime } from "../lib/time";
+import { businessById } from "../db/businesses";
 import { checkRefs, isGuardFailure, isGuestPersonTaken, personInput, type Ref } from "./input";
 import { write } from "./write";
 
@@ -145,6 +146,13 @@ export async function checkGuest(env: Env, actor: Actor, businessId: number, boo
   const name = nameOf(JSON.parse(guest.person_snapshot) as PersonData);
   if (what === "in") {
     if (guest.checked_in_at) throw new ApiError(409, "conflict", "The guest is checked in already.");
+    // Check-in opens on the guest's arrival day (in the business's time zone), not before: a
+    // guest checked in the day before would show as in house on a day they are not there.
+    const business = await businessById(env.DB, businessId);
+    const today = dateIn(now, business?.config.time_zone ?? "UTC");
+    if (guest.arrives_on && guest.arrives_on > today) {
+      throw new ApiError(409, "not_arrived", `${name} arrives on ${guest.arrives_on}: check-in opens that day (today is ${today}).`);
+    }
     await updateGuest(env, actor, businessId, bookingId, guestId, { booking_related_data: { checked_in_at: isoDateTime(now) } }, now, { action: "checked_in", summary: `Checked in ${name}` });
   } else {
     if (guest.checked_out_at) throw new ApiError(409, "conflict", "The guest is checked out already.");

@@ -4,6 +4,7 @@
  * guests (check-in, check-out), booker (the three e-mail flows), lines, notes and cancellation.
  * Every change is the private API's own function in manage/.
  */
+import { dateIn } from "../../../lib/time";
 import { referenceOf } from "../../../domain/reference";
 import type { CustomField } from "../../../contract/config";
 import { answerText } from "../../../domain/custom-fields";
@@ -229,6 +230,8 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
   ]);
   if (!booking) throw notFound("The booking");
   const questions = business?.config.custom_fields ?? [];
+  // check-in opens on the guest's arrival day, in the business's time zone (manage/guests.ts checkGuest)
+  const today = dateIn(c.get("now"), business?.config.time_zone ?? "UTC");
   const yesNo = { yes: t.booking.yes, no: t.booking.no };
   const { movables, ledgers } = booking.status === "confirmed" ? await movablesOf(c, lines, state.move) : { movables: [] as Movable[], ledgers: new Map<number, Ledger>() };
   const guestNames = new Map(guests.map((g) => [g.id, personName(JSON.parse(g.person_snapshot) as Partial<PersonData>)]));
@@ -296,7 +299,9 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
                 <td>
                   {g.checked_in_at ? <div>{t.booking.checkedIn(fmtDateTime(g.checked_in_at))}</div> : null}
                   {g.checked_out_at ? <div>{t.booking.checkedOut(fmtDateTime(g.checked_out_at))}</div> : null}
-                  {mayCheck && booking.status === "confirmed" && !g.checked_in_at ? (
+                  {mayCheck && booking.status === "confirmed" && !g.checked_in_at && g.arrives_on && g.arrives_on > today ? (
+                    <div class="hint">{t.booking.checkInOpens(g.arrives_on)}</div>
+                  ) : mayCheck && booking.status === "confirmed" && !g.checked_in_at ? (
                     <form class="inline" method="post" action={`${root}/guests/${g.id}/check-in`}>
                       <Csrf c={c} />
                       <button type="submit" aria-label={`${t.booking.checkIn}: ${name}`}>
