@@ -88,10 +88,21 @@ describe("the Guests screen's filters", () => {
     let matched = 0;
     for (const qs of cases) {
       const expected = await apiIds(`${scope}&${qs}`);
-      expect(await screenIds(`${scope}&${qs}`), qs).toEqual(expected);
+      // the screen shows confirmed bookings' guests unless told otherwise ("any" for all, as the API lists)
+      expect(await screenIds(`${scope}&${qs}${qs.startsWith("booking_status") ? "" : "&booking_status=any"}`), qs).toEqual(expected);
       matched += expected.length;
     }
     expect(matched).toBeGreaterThan(cases.length); // the cases find guests, not only nothing
+  });
+
+  it("shows the front desk the guests of confirmed bookings by default, with the booking's status", async () => {
+    const confirmed = await apiIds(`${scope}&booking_status=confirmed`);
+    expect(confirmed.length).toBeGreaterThan(0);
+    expect(await screenIds(scope)).toEqual(confirmed); // no cancelled guest among the arrivals
+    expect((await screenIds(`${scope}&booking_status=any`)).length).toBeGreaterThan(confirmed.length);
+    const html = await (await owner.get(`/admin/demo/guests?${scope}&booking_status=any`)).text();
+    expect(html).toContain('data-status="cancelled">Cancelled<');
+    expect(html).toContain('data-status="confirmed">Confirmed<');
   });
 
   it("refuses what the private API refuses, at the field it names", async () => {

@@ -68,7 +68,8 @@ function read(c: AdminContext, limitDefault: number) {
     booking_product_type: q.enums("booking_product_type", ProductType.options),
     booking_product_variant_id: q.ints("booking_product_variant_id"),
     booking_reference_year: q.string("booking_reference_year", 10),
-    booking_status: q.enums("booking_status", ["confirmed", "cancelled"] as const),
+    // What the front desk needs by default: guests of confirmed bookings ("any" shows every one).
+    booking_status: bookingStatus(q),
     check_in_at: q.range("check_in_at", "datetime"),
     check_out_at: q.range("check_out_at", "datetime"),
     checked_in_at: q.rangeOrPresence("checked_in_at", "datetime"),
@@ -89,6 +90,14 @@ function read(c: AdminContext, limitDefault: number) {
   const sort = q.sort(Object.keys(GUEST_SORTS) as (keyof typeof GUEST_SORTS)[]);
   const paging = { page: q.intValue("page", 1, 1_000_000, 1), limit: q.intValue("limit", 1, 100, limitDefault) };
   return { q, filter, sort, paging };
+}
+
+/** The booking status asked for: confirmed when none is (a cancelled guest is no arrival), none for "any". */
+function bookingStatus(q: FilterReader) {
+  const asked = q.one("booking_status");
+  if (asked === undefined || asked === "") return ["confirmed" as const];
+  if (asked === "any") return undefined;
+  return q.enums("booking_status", ["confirmed", "cancelled"] as const);
 }
 
 /** The details a guest booked with (the booking's snapshot of the Person). */
@@ -137,12 +146,12 @@ export async function guestsPage(c: AdminContext) {
         <Select
           name="booking_status"
           label={t.guests.bookingStatus}
-          value={v.booking_status ?? ""}
+          value={v.booking_status || "confirmed"}
           error={errors.booking_status}
           options={[
-            ["", t.bookings.any],
             ["confirmed", t.bookings.confirmed],
             ["cancelled", t.bookings.cancelled],
+            ["any", t.bookings.any],
           ]}
         />
         <Field name="booking_reference_number" label={t.guests.reference} value={v.booking_reference_number} error={errors.booking_reference_number} inputmode="numeric" />
@@ -174,6 +183,7 @@ export async function guestsPage(c: AdminContext) {
             <th scope="col">{t.guests.booking}</th>
             <th scope="col">{t.guests.arrival}</th>
             <th scope="col">{t.guests.departure}</th>
+            <th scope="col">{t.guests.bookingStatus}</th>
             <th scope="col">{t.guests.status}</th>
             {questions.map((q) => (
               <th scope="col" data-question={q.key}>
@@ -194,6 +204,7 @@ export async function guestsPage(c: AdminContext) {
               </td>
               <td>{row.arrives_on}</td>
               <td>{row.departs_on}</td>
+              <td data-status={row.b_status}>{row.b_status === "cancelled" ? t.bookings.cancelled : t.bookings.confirmed}</td>
               <td>{fmtDateTime(row.checked_in_at)}</td>
               {questions.map((q) => (
                 <td>{answerText(answerOf(p.custom_fields, q.key), yesNo)}</td>
