@@ -33,7 +33,7 @@ test("the language attribute picks the table; an unknown language falls back to 
 
 test("without a product the widget lists the bookable products", async ({ page, server, axe, shot }) => {
   await page.goto(`${server.url}/book/demo`);
-  await expect(heading(page)).toHaveText("Choose your stay");
+  await expect(heading(page)).toHaveText("What would you like to book?");
   await axe(page, "products");
   await shot(page, "products");
   await page.locator("booking-widget").getByRole("button", { name: "Choose Surf & Yoga Week" }).click();
