@@ -8,6 +8,11 @@ import { DurableObject } from "cloudflare:workers";
  * wait for the object to be idle and may move its clock (ALLOW_TEST_CLOCK=1).
  */
 export abstract class BusinessDrainer extends DurableObject<Env> {
+  /** The readiness check's call (routes/health.ts /readyz): the namespace answers; nothing is read or kept. */
+  ready(): "ok" {
+    return "ok";
+  }
+
   protected running: Promise<void> | null = null;
   protected again = false;
   protected businessId: number | undefined;

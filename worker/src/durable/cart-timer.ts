@@ -32,6 +32,11 @@ const SWEEPS_PER_ALARM = 20;
  * remembers the offset of the last request's clock (or of setTestNow) and sweeps with it.
  */
 export class CartTimer extends DurableObject<Env> {
+  /** The readiness check's call (routes/health.ts /readyz): the namespace answers; nothing is read or kept. */
+  ready(): "ok" {
+    return "ok";
+  }
+
   private queue: Promise<unknown> = Promise.resolve();
 
   /** One call at a time: an alarm and a `due` never decide on the alarm at once. */

@@ -15,6 +15,11 @@ export interface RateVerdict {
  * counter hands out at most `limit` per window, however they are split between processes.
  */
 export class RateLimiter extends DurableObject {
+  /** The readiness check's call (routes/health.ts /readyz): the namespace answers; nothing is read or kept. */
+  ready(): "ok" {
+    return "ok";
+  }
+
   private windowStart = 0;
   private count = 0;
 
