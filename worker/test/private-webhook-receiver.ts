@@ -3,8 +3,9 @@
  * run in Node (globalSetup). The Worker's delivery fetch()es it over real HTTP from workerd.
  * Tests steer it per hook name and read back what arrived:
  *   POST /hooks/{name}      records the request; answers 503 while `fail` > 0, 410 when `gone`
- *   POST /control/{name}    {fail?: number, gone?: boolean}
+ *   POST /control/{name}    {fail?: number, gone?: boolean, delayMs?: number} (delayMs: answer that much later)
  *   GET  /received/{name}   every request that arrived: {status, headers, body}
+ *   GET  /stats/{name}      {maxInFlight}: the most requests of that name waiting for an answer at once
  */
 import { createServer, type Server } from "node:http";
 import type { TestProject } from "vitest/node";
@@ -12,6 +13,9 @@ import type { TestProject } from "vitest/node";
 interface Hook {
   fail: number;
   gone: boolean;
+  delayMs: number;
+  inFlight: number;
+  maxInFlight: number;
   received: { status: number; headers: Record<string, string>; body: string }[];
 }
 
@@ -27,7 +31,7 @@ export default async function setup(project: TestProject) {
   const hooks = new Map<string, Hook>();
   const hook = (name: string) => {
     let h = hooks.get(name);
-    if (!h) hooks.set(name, (h = { fail: 0, gone: false, received: [] }));
+    if (!h) hooks.set(name, (h = { fail: 0, gone: false, delayMs: 0, inFlight: 0, maxInFlight: 0, received: [] }));
     return h;
   };
   const handler = createServer((req, res) => {
@@ -47,16 +51,24 @@ export default async function setup(project: TestProject) {
         const headers: Record<string, string> = {};
         for (const [k, v] of Object.entries(req.headers)) headers[k] = Array.isArray(v) ? v.join(",") : String(v);
         h.received.push({ status, headers, body });
-        return send(status);
+        if (!h.delayMs) return send(status);
+        h.inFlight += 1;
+        h.maxInFlight = Math.max(h.maxInFlight, h.inFlight);
+        return void setTimeout(() => {
+          h.inFlight -= 1;
+          send(status);
+        }, h.delayMs);
       }
       if (kind === "control" && req.method === "POST") {
         const h = hook(name);
         const cmd = JSON.parse(body || "{}");
         if (typeof cmd.fail === "number") h.fail = cmd.fail;
         if (typeof cmd.gone === "boolean") h.gone = cmd.gone;
+        if (typeof cmd.delayMs === "number") h.delayMs = cmd.delayMs;
         return send(200, { fail: h.fail, gone: h.gone });
       }
       if (kind === "received" && req.method === "GET") return send(200, hook(name).received);
+      if (kind === "stats" && req.method === "GET") return send(200, { maxInFlight: hook(name).maxInFlight });
       send(404);
     });
   });

@@ -323,3 +323,22 @@ describe("waking the delivery", () => {
     expect(await alarmOf(businessId)).not.toBeNull();
   });
 });
+
+describe("sending within the platform's connection bound", () => {
+  it("never has more than six requests waiting for an answer, and a slow receiver fails none of them", async () => {
+    const { businessId, key } = await tenant();
+    const hook = await subscribe(key, ["PersonCreated"]);
+    await runDelivery(businessId); // the subscription's own wake-up: nothing to send yet
+    await fetch(`${receiver}/control/${hook.hookName}`, { method: "POST", body: JSON.stringify({ delayMs: 300 }) });
+    // twenty events committed at once (their kick not sent): one run sends them all
+    const events = Array.from({ length: 20 }, (_, i) => ({ event: "PersonCreated" as const, data: { person_id: `bound-${i}` } }));
+    await env.DB.batch(outboxStatements(env.DB, businessId, events, new Date()));
+    await runDelivery(businessId);
+    const got = await received(hook.hookName);
+    expect(got.map((r) => JSON.parse(r.body).data.person_id).sort()).toEqual(events.map((e) => e.data.person_id).sort());
+    expect(got.every((r) => r.status === 200)).toBe(true); // each delivered once, none retried
+    const { maxInFlight } = (await (await fetch(`${receiver}/stats/${hook.hookName}`)).json()) as { maxInFlight: number };
+    expect(maxInFlight).toBeLessThanOrEqual(6);
+    expect(maxInFlight).toBeGreaterThan(1); // still sent side by side, not one after another
+  });
+});

@@ -10,6 +10,12 @@ import { checkWebhookUrl } from "../domain/webhook-urls";
 const SWEEP_MS = 5 * 60_000;
 const PLAN_BATCH = 500;
 const SEND_BATCH = 50;
+/**
+ * Sends at once: a Worker invocation has at most six connections waiting for response headers (a
+ * seventh is queued by the platform, its timeout already running, and would fail falsely behind
+ * a slow receiver). Each send's timeout starts when its own request starts.
+ */
+const SEND_CONCURRENCY = 6;
 const FETCH_TIMEOUT_MS = 10_000;
 /** After a run started by a kick failed: the alarm tries again this much later. */
 const RETRY_SOON_MS = 5_000;
@@ -87,7 +93,12 @@ export class WebhookDelivery extends BusinessDrainer {
     const due = await dueDeliveries(db, businessId, isoDateTime(now), SEND_BATCH);
     if (due.length === SEND_BATCH) more = true;
     const gone = new Set<string>();
-    await Promise.all(due.map((d) => this.send(db, d, now, gone)));
+    let taken = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(SEND_CONCURRENCY, due.length) }, async () => {
+        while (taken < due.length) await this.send(db, due[taken++], now, gone);
+      }),
+    );
 
     // Next look: now if work is left, else the earliest retry, and at least every SWEEP_MS.
     const next = await nextDue(db, businessId);
