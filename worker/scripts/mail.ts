@@ -49,6 +49,7 @@ async function show(argv: string[]): Promise<void> {
   if (values.raw && values.html) throw new CliError("--raw and --html exclude each other.", 2);
   const row = await withDatabase(targetOf(values), (db) => sentEmailById(db, positionals[0]));
   if (!row) throw new CliError(`No e-mail "${positionals[0]}".`);
+  if (!row.raw && row.body_removed_at) throw new CliError(`E-mail ${row.id} was ${row.status}; its message was removed on ${row.body_removed_at} (EMAIL_BODY_RETENTION_DAYS). \`mail list\` still shows what was sent, to whom and when.`);
   if (!row.raw) throw new CliError(`E-mail ${row.id} is ${row.status} and has not been composed yet${row.last_error ? ` (${row.last_error})` : ""}.`);
   if (values.raw) return void process.stdout.write(row.raw);
   const mail = await simpleParser(row.raw);

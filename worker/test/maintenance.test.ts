@@ -2,6 +2,7 @@ import { createScheduledController, env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import worker from "../src/index";
 import { isoDateTime } from "../src/lib/time";
+import { QUERY_BUDGET, runMaintenance } from "../src/db/maintenance";
 import { addToCart, cartBusiness, clock, count, guest, liveUnits, loseTimer, smallPackage, stay } from "./carts-fixtures";
 import { callJson, createBusiness, createKey } from "./helpers";
 
@@ -123,5 +124,55 @@ describe("the scheduled upkeep", () => {
     const redeliver = (eventId: string) => callJson(`/private/webhooks/${hook.id}/redeliver`, { key, method: "POST", body: { event_id: eventId } });
     expect((await redeliver(events[0].id)).status).toBe(404);
     expect((await redeliver(events[3].id)).status).toBe(202);
+  });
+});
+
+describe("retention, keeping the facts", () => {
+  const days = (n: number, from = "2031-03-01T00:00:00Z") => isoDateTime(new Date(Date.parse(from) - n * 86_400_000));
+  async function seed() {
+    const businessId = await createBusiness(`retention-${crypto.randomUUID().slice(0, 8)}`);
+    const email = async (status: string, updatedDaysAgo: number) => {
+      const id = `eml_${crypto.randomUUID().replaceAll("-", "")}`;
+      await env.DB.prepare(
+        `INSERT INTO emails (id, business_id, kind, event_key, message_id, recipient, language, status, subject, raw, created_at, updated_at, sent_at)
+         VALUES (?1, ?2, 'booking_confirmation', ?1, ?1 || '@x.example', 'ana@example.com', 'en', ?3, 'Your booking', 'From: a\r\n\r\nthe whole message', ?4, ?4, ?4)`,
+      ).bind(id, businessId, status, days(updatedDaysAgo)).run();
+      return id;
+    };
+    const audit = async (daysAgo: number) => {
+      const id = crypto.randomUUID();
+      await env.DB.prepare(
+        `INSERT INTO audit_log (id, business_id, at, actor_kind, actor_id, actor_name, action, entity, entity_id, summary, before, after)
+         VALUES (?, ?, ?, 'staff', 's1', 'Ana', 'updated', 'product', '101', 'Updated product Surf week', '{"title":"Old"}', '{"title":"New"}')`,
+      ).bind(id, businessId, days(daysAgo)).run();
+      return id;
+    };
+    return { oldSent: await email("sent", 100), oldFailed: await email("failed", 95), recentSent: await email("sent", 10), oldPending: await email("pending", 100), oldAudit: await audit(400), recentAudit: await audit(30) };
+  }
+  const emailRow = (id: string) => env.DB.prepare("SELECT status, recipient, subject, sent_at, raw, body_removed_at FROM emails WHERE id = ?").bind(id).first<any>();
+  const auditRow = (id: string) => env.DB.prepare("SELECT actor_name, action, entity, summary, before, after FROM audit_log WHERE id = ?").bind(id).first<any>();
+
+  it("removes a settled e-mail's message after 90 days and an audit entry's before/after after a year, and keeps who, what and when", async () => {
+    const s = await seed();
+    const report = await runMaintenance(env, new Date("2031-03-01T00:00:00Z"));
+    for (const id of [s.oldSent, s.oldFailed]) {
+      expect(await emailRow(id)).toMatchObject({ recipient: "ana@example.com", subject: "Your booking", raw: null, body_removed_at: "2031-03-01T00:00:00Z" });
+    }
+    expect((await emailRow(s.recentSent)).raw).toContain("the whole message");
+    expect((await emailRow(s.oldPending)).raw).toContain("the whole message"); // not settled: still to be sent
+    expect(await auditRow(s.oldAudit)).toEqual({ actor_name: "Ana", action: "updated", entity: "product", summary: "Updated product Surf week", before: null, after: null });
+    expect(await auditRow(s.recentAudit)).toMatchObject({ before: '{"title":"Old"}', after: '{"title":"New"}' });
+    expect(report.emailBodies).toBeGreaterThanOrEqual(2);
+    expect(report.queries).toBeLessThanOrEqual(QUERY_BUDGET);
+    // a second run has nothing more of these to remove
+    await runMaintenance(env, new Date("2031-03-01T00:00:00Z"));
+    expect((await emailRow(s.recentSent)).raw).toContain("the whole message");
+  });
+
+  it("takes its periods from the environment", async () => {
+    const s = await seed();
+    await runMaintenance({ ...env, EMAIL_BODY_RETENTION_DAYS: "5", AUDIT_DETAIL_RETENTION_DAYS: "20" }, new Date("2031-03-01T00:00:00Z"));
+    expect((await emailRow(s.recentSent)).raw).toBeNull();
+    expect((await auditRow(s.recentAudit)).before).toBeNull();
   });
 });

@@ -277,7 +277,7 @@ describe("query plans of the hot queries", () => {
       plans.push(lines.join("\n"));
     }
     const all = plans.join("\n");
-    for (const index of ["carts_open_expiry", "idempotency_age", "webhook_deliveries_settled_age", "outbox_age", "emails_due_all"]) {
+    for (const index of ["carts_open_expiry", "idempotency_age", "webhook_deliveries_settled_age", "outbox_age", "emails_due_all", "emails_body_age", "audit_log_detail_age"]) {
       expect(all).toMatch(new RegExp(`USING (COVERING )?INDEX ${index}\\b`));
     }
   });

@@ -35,6 +35,8 @@ export interface EmailRow {
   created_at: string;
   updated_at: string;
   sent_at: string | null;
+  /** When the scheduled upkeep removed its message (retention, db/maintenance.ts); null while kept. */
+  body_removed_at?: string | null;
 }
 
 /**
@@ -340,6 +342,6 @@ export async function listEmailsOfAll(db: D1Database, f: { slug?: string; status
 }
 
 /** One e-mail of any business as it was sent (its MIME message), for the mail CLI. */
-export async function sentEmailById(db: D1Database, id: string): Promise<{ id: string; status: string; raw: string | null; last_error: string | null } | null> {
-  return db.prepare("SELECT id, status, raw, last_error FROM emails WHERE id = ?").bind(id).first();
+export async function sentEmailById(db: D1Database, id: string): Promise<{ id: string; status: string; raw: string | null; last_error: string | null; body_removed_at: string | null } | null> {
+  return db.prepare("SELECT id, status, raw, last_error, body_removed_at FROM emails WHERE id = ?").bind(id).first();
 }

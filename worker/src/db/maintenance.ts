@@ -17,6 +17,11 @@
  * 4. E-mails due more than a minute ago (a request wrote them and its process died before it told
  *    the business's delivery object; or an attempt was cut off and its object's alarm was lost):
  *    each such business's EmailDelivery object is told to send them.
+ * 5. Retention, keeping the facts: a settled e-mail's message after EMAIL_BODY_RETENTION_DAYS
+ *    (default 90), an audit entry's before/after after AUDIT_DETAIL_RETENTION_DAYS (default 365).
+ *
+ * One run makes at most QUERY_BUDGET D1 queries (the Paid plan allows 1,000 per invocation): a
+ * step that meets it stops there and the next run, ten minutes later, goes on.
  */
 import { EXPIRED_CARTS_PER_SWEEP, expireCartsStatements, STRAY_CART_GRACE_MS } from "./carts";
 import { stamp } from "./allocations";
@@ -32,6 +37,26 @@ const STRAY_SWEEPS_PER_BUSINESS = 10;
 /** Rows one delete statement removes, and statements per table in one run. */
 const DELETE_CHUNK = 1000;
 const DELETE_CHUNKS_PER_RUN = 20;
+/** D1 queries one run may make (each statement of a batch counts): under the 1,000 per invocation of the Paid plan. */
+export const QUERY_BUDGET = 800;
+export const DEFAULT_EMAIL_BODY_RETENTION_DAYS = 90;
+export const DEFAULT_AUDIT_DETAIL_RETENTION_DAYS = 365;
+
+/** What is left of a run's query budget; `take` says whether `n` more queries fit. */
+class Budget {
+  constructor(public left: number) {}
+  take(n = 1): boolean {
+    if (this.left < n) return false;
+    this.left -= n;
+    return true;
+  }
+}
+
+/** A retention setting of the environment, in days (at least 1), else its default. */
+function days(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 1 ? n : fallback;
+}
 
 export interface MaintenanceReport {
   strayCarts: number;
@@ -40,18 +65,28 @@ export interface MaintenanceReport {
   events: number;
   /** Businesses whose e-mail delivery was woken for e-mails overdue. */
   mailWoken: number;
+  /** Settled e-mails whose message was removed, and audit entries whose before/after was. */
+  emailBodies: number;
+  auditDetails: number;
+  /** D1 queries the run made (at most QUERY_BUDGET). */
+  queries: number;
 }
 
 export async function runMaintenance(env: Env, now: Date): Promise<MaintenanceReport> {
   const cutoff = isoDateTime(new Date(now.getTime() - WEBHOOK_LOG_RETENTION_DAYS * 86_400_000));
+  const budget = new Budget(QUERY_BUDGET);
+  const ago = (n: number) => isoDateTime(new Date(now.getTime() - n * 86_400_000));
   // In this order: events go only once no delivery refers to them.
-  return {
-    strayCarts: await sweepStrayCarts(env.DB, now),
-    idempotencyKeys: await pruneIdempotencyKeys(env.DB, now),
-    deliveries: await pruneDeliveries(env.DB, cutoff),
-    events: await pruneEvents(env.DB, cutoff),
-    mailWoken: await wakeOverdueMail(env, now),
+  const report = {
+    strayCarts: await sweepStrayCarts(env.DB, now, budget),
+    idempotencyKeys: budget.take() ? await pruneIdempotencyKeys(env.DB, now) : 0,
+    deliveries: await pruneDeliveries(env.DB, cutoff, budget),
+    events: await pruneEvents(env.DB, cutoff, budget),
+    mailWoken: await wakeOverdueMail(env, now, budget),
+    emailBodies: await pruneEmailBodies(env.DB, ago(days(env.EMAIL_BODY_RETENTION_DAYS, DEFAULT_EMAIL_BODY_RETENTION_DAYS)), isoDateTime(now), budget),
+    auditDetails: await pruneAuditDetails(env.DB, ago(days(env.AUDIT_DETAIL_RETENTION_DAYS, DEFAULT_AUDIT_DETAIL_RETENTION_DAYS)), budget),
   };
+  return { ...report, queries: QUERY_BUDGET - budget.left };
 }
 
 /** Businesses one run wakes for overdue e-mails. */
@@ -59,14 +94,16 @@ const MAIL_BUSINESSES_PER_RUN = 100;
 /** An e-mail this long overdue was not seen by its delivery object (a kick or an alarm was lost). */
 const MAIL_GRACE_MS = 60_000;
 
-async function wakeOverdueMail(env: Env, now: Date): Promise<number> {
+async function wakeOverdueMail(env: Env, now: Date, budget: Budget): Promise<number> {
+  if (!budget.take()) return 0;
   const businesses = await businessesWithDueEmails(env.DB, isoDateTime(new Date(now.getTime() - MAIL_GRACE_MS)), MAIL_BUSINESSES_PER_RUN);
   for (const id of businesses) await kickMail(env, id);
   return businesses.length;
 }
 
-async function sweepStrayCarts(db: D1Database, now: Date): Promise<number> {
+async function sweepStrayCarts(db: D1Database, now: Date, budget: Budget): Promise<number> {
   const expiredBy = new Date(now.getTime() - STRAY_CART_GRACE_MS);
+  if (!budget.take()) return 0;
   const businesses = await db
     .prepare(
       `SELECT b.id AS business_id FROM businesses b
@@ -78,7 +115,9 @@ async function sweepStrayCarts(db: D1Database, now: Date): Promise<number> {
   let swept = 0;
   for (const { business_id } of businesses.results) {
     for (let round = 0; round < STRAY_SWEEPS_PER_BUSINESS; round++) {
-      const results = await db.batch(expireCartsStatements(db, business_id, now, expiredBy));
+      const statements = expireCartsStatements(db, business_id, now, expiredBy);
+      if (!budget.take(statements.length)) return swept;
+      const results = await db.batch(statements);
       const carts = results[results.length - 1].meta.changes;
       swept += carts;
       if (carts < EXPIRED_CARTS_PER_SWEEP) break;
@@ -96,9 +135,9 @@ async function pruneIdempotencyKeys(db: D1Database, now: Date): Promise<number> 
 }
 
 /** Runs a chunked delete until it removes less than a chunk (or the run's budget is spent). */
-async function deleteInChunks(statement: D1PreparedStatement): Promise<number> {
+async function deleteInChunks(statement: D1PreparedStatement, budget: Budget): Promise<number> {
   let removed = 0;
-  for (let i = 0; i < DELETE_CHUNKS_PER_RUN; i++) {
+  for (let i = 0; i < DELETE_CHUNKS_PER_RUN && budget.take(); i++) {
     const { changes } = (await statement.run()).meta;
     removed += changes;
     if (changes < DELETE_CHUNK) break;
@@ -106,7 +145,7 @@ async function deleteInChunks(statement: D1PreparedStatement): Promise<number> {
   return removed;
 }
 
-async function pruneDeliveries(db: D1Database, cutoff: string): Promise<number> {
+async function pruneDeliveries(db: D1Database, cutoff: string, budget: Budget): Promise<number> {
   const settled = await deleteInChunks(
     db
       .prepare(
@@ -115,6 +154,7 @@ async function pruneDeliveries(db: D1Database, cutoff: string): Promise<number> 
             WHERE status IN ('delivered', 'gave_up') AND created_at <= ? LIMIT ${DELETE_CHUNK})`,
       )
       .bind(cutoff),
+    budget,
   );
   const ofDeleted = await deleteInChunks(
     db
@@ -124,11 +164,12 @@ async function pruneDeliveries(db: D1Database, cutoff: string): Promise<number> 
             WHERE w.deleted_at IS NOT NULL AND w.deleted_at <= ? LIMIT ${DELETE_CHUNK})`,
       )
       .bind(cutoff),
+    budget,
   );
   return settled + ofDeleted;
 }
 
-async function pruneEvents(db: D1Database, cutoff: string): Promise<number> {
+async function pruneEvents(db: D1Database, cutoff: string, budget: Budget): Promise<number> {
   return deleteInChunks(
     db
       .prepare(
@@ -141,5 +182,34 @@ async function pruneEvents(db: D1Database, cutoff: string): Promise<number> {
             LIMIT ${DELETE_CHUNK})`,
       )
       .bind(cutoff),
+    budget,
+  );
+}
+
+/** Settled e-mails' messages (raw MIME) older than the cutoff; the row and its facts stay, saying when its body went. */
+async function pruneEmailBodies(db: D1Database, cutoff: string, at: string, budget: Budget): Promise<number> {
+  return deleteInChunks(
+    db
+      .prepare(
+        `UPDATE emails SET raw = NULL, body_removed_at = ?2 WHERE id IN (
+           SELECT id FROM emails INDEXED BY emails_body_age
+            WHERE raw IS NOT NULL AND status IN ('sent', 'failed') AND updated_at <= ?1 LIMIT ${DELETE_CHUNK})`,
+      )
+      .bind(cutoff, at),
+    budget,
+  );
+}
+
+/** Audit entries' before/after older than the cutoff; who did what, when, to what, and its summary stay. */
+async function pruneAuditDetails(db: D1Database, cutoff: string, budget: Budget): Promise<number> {
+  return deleteInChunks(
+    db
+      .prepare(
+        `UPDATE audit_log SET before = NULL, after = NULL WHERE id IN (
+           SELECT id FROM audit_log INDEXED BY audit_log_detail_age
+            WHERE (before IS NOT NULL OR after IS NOT NULL) AND at <= ? LIMIT ${DELETE_CHUNK})`,
+      )
+      .bind(cutoff),
+    budget,
   );
 }

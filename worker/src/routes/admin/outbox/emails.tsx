@@ -145,6 +145,7 @@ export async function emailPage(c: AdminContext) {
           </pre>
         </section>
       ) : null}
+      {row.body_removed_at ? <p class="hint" data-body-removed>{t.emails.bodyRemoved(fmtDateTime(row.body_removed_at))}</p> : null}
       {row.raw ? (
         <details>
           <summary>{t.emails.raw}</summary>
