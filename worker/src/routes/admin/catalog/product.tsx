@@ -486,7 +486,7 @@ export const productArchive = (action: "archive" | "restore") => async (c: Admin
   try {
     await updateProduct(c.env, staffActor(c), businessId, product.id, { archived: action === "archive" }, c.get("now"));
   } catch (err) {
-    const failed = failureOf(err, () => undefined);
+    const failed = failureOf(err, () => undefined, { lang: langOf(c) });
     if (!failed) throw err;
     return renderEditor(c, { type: product.type, product, values: productValues(product), failed: { status: failed.status, message: failed.message, fields: {}, unplaced: failed.status === 422 ? failed.unplaced : [] } }, failed.status);
   }

@@ -121,7 +121,8 @@ const PLAIN: Record<Lang, { summary: string; required: string; number: string; t
  */
 export function plainMessage(e: FieldError, lang: string): string {
   const issue = (e as FieldError & { issue?: Issue }).issue;
-  if (!issue) return e.message;
+  // A schema's own message ("a colour as #RRGGBB") is already the owner's: only zod's defaults are reworded.
+  if (!issue || !/^(Invalid|Too small|Too big)\b/.test(e.message)) return e.message;
   const p = PLAIN[(lang in PLAIN ? lang : "en") as Lang];
   const n = (v: number | bigint | undefined) => String(v);
   switch (issue.code) {
