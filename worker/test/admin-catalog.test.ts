@@ -263,6 +263,10 @@ describe("products", () => {
     const negativeHtml = await negative.text();
     expect(negativeHtml).toContain("Must be at least 0.");
     expect(negativeHtml).not.toContain("Too small");
+    // The private API answers as before: zod's message, nothing more on the error.
+    const api = await b.admin("/catalog/products", { method: "POST", body: { type: "activity", title: "Broken yoga", duration: { unit: "hour", default: 1 }, capacity: -1, rates: [{ amount: 1 }] } });
+    expect(api.status).toBe(422);
+    expect(api.body.errors).toEqual([{ path: "capacity", message: expect.stringMatching(/^Too small/) }]);
     const fixedMax = await post(owner, admin("/products"), productForm("activity", "Broken yoga", [["pax.min", "5"], ["pax.max", "2"]]));
     expect(fixedMax.status).toBe(422);
     const paxHtml = await fixedMax.text();
