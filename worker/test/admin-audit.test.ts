@@ -30,3 +30,23 @@ describe("the Audit log", () => {
     expect(html).toMatch(/<b>capacity<\/b>: 8 → 12/);
   });
 });
+
+describe("Today's setup checklist", () => {
+  it("shows a new business its unticked steps, and ticks a priced product and an allowed website as they are added", async () => {
+    const fresh = await adminBusiness();
+    const me = await signedIn(fresh.slug, (await createStaff(fresh.businessId, "owner")).email, "198.51.100.73");
+    const step = (html: string, id: string) => html.match(new RegExp(`data-step="${id}" data-done="(yes|no)"`))?.[1];
+    const first = await (await me.get(`/admin/${fresh.slug}/today`)).text();
+    expect(first).toContain("Set up your business");
+    for (const id of ["settings", "product", "website", "booking"]) expect(step(first, id)).toBe("no");
+
+    const created = await fresh.admin("/catalog/products", { method: "POST", body: { type: "activity", title: "Reef dive", duration: { unit: "hour", default: 2 }, capacity: 6, rates: [{ amount: 80 }] } });
+    expect(created.status).toBe(201);
+    expect((await me.post(`/admin/${fresh.slug}/widget/origins/add`, { origin: "https://reef.example" })).status).toBe(303);
+
+    const after = await (await me.get(`/admin/${fresh.slug}/today`)).text();
+    expect(step(after, "product")).toBe("yes");
+    expect(step(after, "website")).toBe("yes");
+    expect(step(after, "booking")).toBe("no");
+  });
+});
