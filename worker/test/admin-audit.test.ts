@@ -48,5 +48,12 @@ describe("Today's setup checklist", () => {
     expect(step(after, "product")).toBe("yes");
     expect(step(after, "website")).toBe("yes");
     expect(step(after, "booking")).toBe("no");
+
+    // Each product links to a preview of itself in the widget.
+    const id = created.body.data.id as number;
+    const editor = await (await me.get(`/admin/${fresh.slug}/catalog/products/${id}`)).text();
+    expect(editor).toContain(`<a href="/admin/${fresh.slug}/widget?product=${id}#h-preview">Preview this product in the widget</a>`);
+    const preview = await (await me.get(`/admin/${fresh.slug}/widget?product=${id}`)).text();
+    expect(preview).toMatch(new RegExp(`<booking-widget id="preview" business="${fresh.slug}" product="${id}"`));
   });
 });

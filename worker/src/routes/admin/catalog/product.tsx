@@ -177,6 +177,11 @@ async function renderEditor(c: AdminContext, s: EditorState, status: 200 | 409 |
             <li>
               <a href={`${root}/catalog/products/${p.id}/inventory`}>{tc.inventoryLink}</a>
             </li>
+            {p.archived ? null : (
+              <li>
+                <a href={`${root}/widget?product=${p.id}#h-preview`}>{tc.previewLink}</a>
+              </li>
+            )}
           </ul>
         </div>
       ) : (
