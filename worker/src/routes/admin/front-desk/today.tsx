@@ -4,6 +4,7 @@ import type { FC } from "hono/jsx";
 import { minorDigits, toMajor } from "../../../domain/money";
 import { setupProgress } from "../../../db/setup";
 import { todayRows, type TodayGuest } from "../../../db/today";
+import { may, type Role } from "../../../domain/staff";
 import { getSettings } from "../../../manage/settings";
 import { addDays } from "../../../lib/time";
 import { base, businessToday, fmtDateTime, stringsOf, type AdminContext } from "../kit/kit";
@@ -55,7 +56,7 @@ export async function todayPage(c: AdminContext) {
   const today = businessToday(c);
   const businessId = c.get("staff").business_id;
   const [data, progress, settings] = await Promise.all([todayRows(c.env.DB, businessId, today, `${addDays(today, -1)}T00:00:00`), setupProgress(c.env.DB, businessId), getSettings(c.env.DB, businessId)]);
-  // The setup checklist (issue 29): each step ticks itself as the owner goes; gone once all are done.
+  // The setup checklist (issue 29), for those who may change the settings: each step ticks itself as the owner goes; gone once all are done.
   const steps = [
     ["settings", t.setup.settings, progress.settings, `${base(c)}/settings`],
     ["product", t.setup.product, progress.pricedProduct, `${base(c)}/catalog`],
@@ -70,7 +71,7 @@ export async function todayPage(c: AdminContext) {
   ] as const;
   return c.html(
     <Layout c={c} title={`${t.today.title} · ${today}`} current="today">
-      {steps.every(([, , done]) => done) ? null : (
+      {!may(c.get("staff").role as Role, "settings") || steps.every(([, , done]) => done) ? null : (
         <section aria-labelledby="setup">
           <h2 id="setup">{t.setup.title}</h2>
           <ul class="setup">
