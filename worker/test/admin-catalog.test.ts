@@ -255,6 +255,18 @@ describe("products", () => {
     expect(html).toMatch(/id="f-duration-max-error" class="error">[^<]*number/);
     expect(html).toContain('value="Broken yoga"');
     expect(html).toContain("Please correct the fields marked below.");
+    // In the owner's words, not zod's (issue 29): no "Invalid input: expected number, received string".
+    expect(html).toMatch(/id="f-duration-max-error" class="error">Please enter a number\.</);
+    expect(html).not.toContain("Invalid input");
+    const negative = await post(owner, admin("/products"), productForm("activity", "Broken yoga", [["capacity", "-1"]]));
+    expect(negative.status).toBe(422);
+    const negativeHtml = await negative.text();
+    expect(negativeHtml).toContain("Must be at least 0.");
+    expect(negativeHtml).not.toContain("Too small");
+    // The private API answers as before: zod's message, nothing more on the error.
+    const api = await b.admin("/catalog/products", { method: "POST", body: { type: "activity", title: "Broken yoga", duration: { unit: "hour", default: 1 }, capacity: -1, rates: [{ amount: 1 }] } });
+    expect(api.status).toBe(422);
+    expect(api.body.errors).toEqual([{ path: "capacity", message: expect.stringMatching(/^Too small/) }]);
     const fixedMax = await post(owner, admin("/products"), productForm("activity", "Broken yoga", [["pax.min", "5"], ["pax.max", "2"]]));
     expect(fixedMax.status).toBe(422);
     const paxHtml = await fixedMax.text();
@@ -278,6 +290,11 @@ describe("products", () => {
     expect(await item.text()).toMatch(/id="f-package-items-2-qty-error" class="error">default must be within min..max</);
     expect(await footprint(b.businessId)).toEqual(before);
     expect((await b.admin("/catalog/products")).body.data.map((p: any) => p.title)).not.toContain("Broken yoga");
+    // ... and (a user added after the footprint) in the language the user chose.
+    const german = await signedIn(b.slug, (await createStaff(b.businessId, "manager")).email, "198.51.100.72");
+    expect((await german.post(`/admin/${b.slug}/account/language`, { language: "de" })).status).toBe(303);
+    const deHtml = await (await post(german, admin("/products"), productForm("activity", "Broken yoga", [["capacity", "-1"]]))).text();
+    expect(deHtml).toContain("Muss mindestens 0 sein.");
   });
 
   it("adds another item row without saving anything", async () => {

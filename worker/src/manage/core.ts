@@ -143,10 +143,20 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what 
   const errors = result.error.issues.flatMap((issue) =>
     issue.code === "unrecognized_keys"
       ? issue.keys.map((key) => ({ path: [...issue.path, key].map(String).join("."), message: "is not a field of this object" }))
-      : [{ path: issue.path.map(String).join(".") || "body", message: issue.message }],
+      : [withIssue({ path: issue.path.map(String).join(".") || "body", message: issue.message }, issue)],
   );
   failIfInvalid(errors, what);
   throw new Error("unreachable");
+}
+
+/**
+ * A field error carrying its zod issue's kind and limits, unseen by JSON (the API's answer is as
+ * before): the back office words the error in the staff's language from it (routes/admin/kit/form.ts).
+ */
+function withIssue<E extends { path: string; message: string }>(e: E, issue: z.core.$ZodIssue): E {
+  const i = issue as unknown as Record<string, unknown>;
+  Object.defineProperty(e, "issue", { value: { code: issue.code, minimum: i.minimum, maximum: i.maximum, expected: i.expected, format: i.format, origin: i.origin }, enumerable: false });
+  return e;
 }
 
 /** 422 listing every field error, or nothing. */

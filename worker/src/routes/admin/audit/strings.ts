@@ -10,6 +10,7 @@ const en = {
     what: "What",
     entity: "Kind",
     all: "All",
+    changes: "Before → after",
   },
 };
 
@@ -21,6 +22,7 @@ const de: typeof en = {
     what: "Was",
     entity: "Art",
     all: "Alle",
+    changes: "Vorher → nachher",
   },
 };
 
@@ -32,6 +34,7 @@ const es: typeof en = {
     what: "Qué",
     entity: "Tipo",
     all: "Todos",
+    changes: "Antes → después",
   },
 };
 

@@ -3,7 +3,7 @@
 import { PASSWORD_MIN } from "../../../lib/password";
 import { changePassword, setLanguage } from "../../../manage/staff";
 import { writeSessionCookie } from "./auth";
-import { base, Csrf, done, Field, flashOf, FormError, LANGS, Select, stringsOf, type AdminContext } from "../kit/kit";
+import { base, Csrf, done, Field, flashOf, FormError, LANGS, Select, langOf, stringsOf, type AdminContext } from "../kit/kit";
 import { Layout } from "../kit/layout";
 import { failureOf, readForm } from "../kit/form";
 
@@ -54,7 +54,7 @@ export async function passwordChange(c: AdminContext) {
     writeSessionCookie(c, session);
     return done(c, `${base(c)}/account`, "password");
   } catch (err) {
-    const failed = failureOf(err);
+    const failed = failureOf(err, undefined, { lang: langOf(c) });
     if (!failed) throw err;
     return renderAccount(c, { errors: failed.fields, message: stringsOf(c).fixErrors }, 422);
   }

@@ -27,7 +27,7 @@ import { updateBooker } from "../../../manage/bookers";
 import { checkGuest } from "../../../manage/guests";
 import { FilterReader, uuidOf } from "../kit/query";
 import { bookingTotal, linePrice } from "./money";
-import { base, businessToday, Csrf, done, Field, flashOf, FormError, Pager, Select, staffActor, stringsOf, fmtDateTime, tenantContext, type AdminContext } from "../kit/kit";
+import { base, businessToday, Csrf, done, Field, flashOf, FormError, Pager, Select, staffActor, langOf, stringsOf, fmtDateTime, tenantContext, type AdminContext } from "../kit/kit";
 import { Layout } from "../kit/layout";
 import { Table } from "../kit/table";
 import { failureOf, readForm } from "../kit/form";
@@ -524,7 +524,7 @@ export async function bookerSave(c: AdminContext) {
     const flow = await updateBooker(c.env, staffActor(c), c.get("staff").business_id, id, parsed.data, c.get("now"));
     return done(c, `${base(c)}/bookings/${id}`, `booker-${flow}`);
   } catch (err) {
-    const failed = failureOf(err);
+    const failed = failureOf(err, undefined, { lang: langOf(c) });
     if (!failed) throw err;
     return renderBooking(c, id, { booker: { values: form, errors: failed.fields, message: failed.message } }, err instanceof ApiError && err.status === 409 ? 409 : 422);
   }
@@ -537,7 +537,7 @@ export async function noteAdd(c: AdminContext) {
     await addBookingNote(c.env.DB, staffActor(c), c.get("staff").business_id, id, form.note ?? "", c.get("now"));
     return done(c, `${base(c)}/bookings/${id}`, "note");
   } catch (err) {
-    const failed = failureOf(err);
+    const failed = failureOf(err, undefined, { lang: langOf(c) });
     if (!failed) throw err;
     return renderBooking(c, id, { note: { values: form, errors: failed.fields, message: failed.message } }, 422);
   }
@@ -561,7 +561,7 @@ export async function lineMove(c: AdminContext) {
     await moveBookingLine(c.env, staffActor(c), c.get("staff").business_id, id, parsed.data, c.get("now"));
     return done(c, `${base(c)}/bookings/${id}`, "moved");
   } catch (err) {
-    const failed = failureOf(err);
+    const failed = failureOf(err, undefined, { lang: langOf(c) });
     if (!failed) throw err;
     return renderBooking(c, id, { move: { key, values: form, errors: failed.fields, message: failed.message } }, failed.status);
   }

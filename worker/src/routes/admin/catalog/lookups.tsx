@@ -9,7 +9,7 @@ import type { AdminLookup, LookupCreate, LookupKind } from "../../../contract/ca
 import { createLookup, listLookups, updateLookup } from "../../../manage/catalog/lookups";
 import { archivedView, ArchivedFilter, CatalogNav, idParam, LOOKUP_PATHS } from "./kit";
 import type { AdminRoute } from "../kit/area";
-import { base, Csrf, done, Field, FieldMessage, flashOf, FormError, Select, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { base, Csrf, done, Field, FieldMessage, flashOf, FormError, Select, staffActor, langOf, stringsOf, type AdminContext } from "../kit/kit";
 import { Layout } from "../kit/layout";
 import { failureOf, readForm } from "../kit/form";
 
@@ -151,7 +151,7 @@ export const lookupRoutes: AdminRoute[] = LOOKUP_PATHS.flatMap(([kind, path]): A
     try {
       await createLookup(c.env, staffActor(c), c.get("staff").business_id, kind, lookupBody(kind, form), c.get("now"));
     } catch (err) {
-      const failed = failureOf(err, lookupField);
+      const failed = failureOf(err, lookupField, { lang: langOf(c) });
       if (!failed) throw err;
       return render(c, kind, path, { target: "new", values: form, fields: failed.status === 422 ? failed.fields : {}, message: failed.status === 422 ? stringsOf(c).fixErrors : failed.message }, failed.status);
     }
@@ -163,7 +163,7 @@ export const lookupRoutes: AdminRoute[] = LOOKUP_PATHS.flatMap(([kind, path]): A
     try {
       await updateLookup(c.env, staffActor(c), c.get("staff").business_id, kind, id, lookupBody(kind, form), c.get("now"));
     } catch (err) {
-      const failed = failureOf(err, lookupField);
+      const failed = failureOf(err, lookupField, { lang: langOf(c) });
       if (!failed) throw err;
       return render(c, kind, path, { target: id, values: form, fields: failed.status === 422 ? failed.fields : {}, message: failed.status === 422 ? stringsOf(c).fixErrors : failed.message }, failed.status);
     }
@@ -174,7 +174,7 @@ export const lookupRoutes: AdminRoute[] = LOOKUP_PATHS.flatMap(([kind, path]): A
     try {
       await updateLookup(c.env, staffActor(c), c.get("staff").business_id, kind, id, { archived: action === "archive" }, c.get("now"));
     } catch (err) {
-      const failed = failureOf(err, lookupField);
+      const failed = failureOf(err, lookupField, { lang: langOf(c) });
       if (!failed) throw err;
       const entry = (await listLookups(c.env.DB, c.get("staff").business_id, kind, "all")).find((l) => l.id === id);
       return render(c, kind, path, { target: id, values: entry ? valuesOf(entry) : {}, fields: {}, message: failed.message }, failed.status);

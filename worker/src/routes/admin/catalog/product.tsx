@@ -17,7 +17,7 @@ import { getSettings } from "../../../manage/settings";
 import { editorKeys, isOn, ITEM_ROLES, newProductValues, one, editorField, productBody, productValues, rowsOf, WEEKDAYS, BLANK_GROUPS, BLANK_ITEMS, type Values } from "./form";
 import { CatalogNav, Group, idParam } from "./kit";
 import { failureOf, readForm } from "../kit/form";
-import { base, Check, Csrf, done, fid, Field, flashOf, Select, staffActor, stringsOf, TextArea, type AdminContext } from "../kit/kit";
+import { base, Check, Csrf, done, fid, Field, flashOf, Select, langOf, staffActor, stringsOf, TextArea, type AdminContext } from "../kit/kit";
 import { Layout } from "../kit/layout";
 import type { Strings } from "../strings";
 
@@ -177,6 +177,11 @@ async function renderEditor(c: AdminContext, s: EditorState, status: 200 | 409 |
             <li>
               <a href={`${root}/catalog/products/${p.id}/inventory`}>{tc.inventoryLink}</a>
             </li>
+            {p.archived ? null : (
+              <li>
+                <a href={`${root}/widget?product=${p.id}#h-preview`}>{tc.previewLink}</a>
+              </li>
+            )}
           </ul>
         </div>
       ) : (
@@ -448,7 +453,7 @@ async function save(c: AdminContext, product: AdminProduct | undefined) {
       ? (await updateProduct(c.env, staffActor(c), businessId, product.id, sent.body, c.get("now"))).id
       : (await createProduct(c.env, staffActor(c), businessId, sent.body as never, c.get("now"))).id;
   } catch (err) {
-    const failed = failureOf(err, editorField(sent, editorKeys(type, languages, rowsOf(v, "items", 0), rowsOf(v, "groups", 0))), { join: true });
+    const failed = failureOf(err, editorField(sent, editorKeys(type, languages, rowsOf(v, "items", 0), rowsOf(v, "groups", 0))), { join: true, lang: langOf(c) });
     if (!failed) throw err;
     // a 409 (capacity below what is used, a product in use) is the form's message alone
     const placed = failed.status === 422 ? { fields: failed.fields, unplaced: failed.unplaced } : { fields: {}, unplaced: [] };
@@ -486,7 +491,7 @@ export const productArchive = (action: "archive" | "restore") => async (c: Admin
   try {
     await updateProduct(c.env, staffActor(c), businessId, product.id, { archived: action === "archive" }, c.get("now"));
   } catch (err) {
-    const failed = failureOf(err, () => undefined);
+    const failed = failureOf(err, () => undefined, { lang: langOf(c) });
     if (!failed) throw err;
     return renderEditor(c, { type: product.type, product, values: productValues(product), failed: { status: failed.status, message: failed.message, fields: {}, unplaced: failed.status === 422 ? failed.unplaced : [] } }, failed.status);
   }

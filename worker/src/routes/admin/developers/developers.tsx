@@ -11,7 +11,7 @@ import { notFound } from "../../../lib/errors";
 import { createApiKey, revokeApiKey } from "../../../manage/keys";
 import { createSubscription, deleteSubscription, enableSubscription, redeliverEvent } from "../../../manage/webhooks";
 import { uuidOf } from "../kit/query";
-import { base, Csrf, done, Field, flashOf, FormError, Select, staffActor, stringsOf, fmtDateTime, type AdminContext } from "../kit/kit";
+import { base, Csrf, done, Field, flashOf, FormError, Select, staffActor, langOf, stringsOf, fmtDateTime, type AdminContext } from "../kit/kit";
 import { Layout } from "../kit/layout";
 import { Table } from "../kit/table";
 import { failureOf, readForm } from "../kit/form";
@@ -184,7 +184,7 @@ export async function keyCreate(c: AdminContext) {
     // Shown once, on this answer: a redirect would have to carry it in a URL.
     return render(c, { newKey: { name: (form.name ?? "").trim(), token: key.token } }, 201);
   } catch (err) {
-    const failed = failureOf(err);
+    const failed = failureOf(err, undefined, { lang: langOf(c) });
     if (!failed) throw err;
     return render(c, { key: { values: form, errors: failed.fields, message: failed.message } }, 422);
   }
@@ -204,7 +204,7 @@ export async function hookCreate(c: AdminContext) {
     const { row, secret } = await createSubscription(c.env, staffActor(c), c.get("staff").business_id, { url: form.url ?? "", events }, c.get("now"));
     return render(c, { newSecret: { url: row.url, secret } }, 201);
   } catch (err) {
-    const failed = failureOf(err);
+    const failed = failureOf(err, undefined, { lang: langOf(c) });
     if (!failed) throw err;
     return render(c, { hook: { values: form, errors: failed.fields, message: failed.message } }, 422);
   }

@@ -10,7 +10,7 @@ import { ApiError } from "../../../lib/errors";
 import { addDays, dateRange } from "../../../lib/time";
 import { updateInventory } from "../../../manage/catalog/inventory";
 import { daysBetween } from "../../../lib/time";
-import { base, businessToday, Csrf, done, Field, flashOf, FormError, Select, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { base, businessToday, Csrf, done, Field, flashOf, FormError, Select, staffActor, langOf, stringsOf, type AdminContext } from "../kit/kit";
 import { Layout } from "../kit/layout";
 import { Table } from "../kit/table";
 import { failureOf, readForm } from "../kit/form";
@@ -128,7 +128,7 @@ export async function calendarBlock(c: AdminContext) {
     const { from, days } = windowOf(c);
     return done(c, `${base(c)}/calendar?from=${from}&days=${days}&n=${n}`, blocked ? "blocked" : "unblocked");
   } catch (err) {
-    const failed = failureOf(err);
+    const failed = failureOf(err, undefined, { lang: langOf(c) });
     if (!failed) throw err;
     return render(c, { values: form, errors: failed.fields, message: stringsOf(c).fixErrors }, 422);
   }

@@ -3,6 +3,14 @@
  * and Spanish, typed by the English: a missing or misspelt key fails the build.
  */
 const en = {
+  setup: {
+    title: "Set up your business",
+    settings: "Fill in the settings (name, time zone, languages, terms)",
+    product: "Add a product with a price",
+    website: "Allow your website to show the booking widget",
+    booking: "Make a test booking",
+    done: "done",
+  },
   today: {
     title: "Today",
     arrivals: "Arrivals",
@@ -68,6 +76,14 @@ const en = {
 };
 
 const de: typeof en = {
+  setup: {
+    title: "Ihren Betrieb einrichten",
+    settings: "Einstellungen ausfüllen (Name, Zeitzone, Sprachen, Bedingungen)",
+    product: "Ein Angebot mit Preis anlegen",
+    website: "Ihre Website für das Buchungs-Widget freigeben",
+    booking: "Eine Testbuchung machen",
+    done: "erledigt",
+  },
   today: {
     title: "Heute",
     arrivals: "Anreisen",
@@ -133,6 +149,14 @@ const de: typeof en = {
 };
 
 const es: typeof en = {
+  setup: {
+    title: "Configure su negocio",
+    settings: "Complete los ajustes (nombre, zona horaria, idiomas, condiciones)",
+    product: "Añada un producto con precio",
+    website: "Permita que su sitio web muestre el widget de reservas",
+    booking: "Haga una reserva de prueba",
+    done: "hecho",
+  },
   today: {
     title: "Hoy",
     arrivals: "Llegadas",

@@ -2,7 +2,10 @@
 /** Today: arrivals, departures, who is in house and the bookings made since yesterday, with counts. One D1 round trip. */
 import type { FC } from "hono/jsx";
 import { minorDigits, toMajor } from "../../../domain/money";
+import { setupProgress } from "../../../db/setup";
 import { todayRows, type TodayGuest } from "../../../db/today";
+import { may, type Role } from "../../../domain/staff";
+import { getSettings } from "../../../manage/settings";
 import { addDays } from "../../../lib/time";
 import { base, businessToday, fmtDateTime, stringsOf, type AdminContext } from "../kit/kit";
 import { Layout } from "../kit/layout";
@@ -51,7 +54,15 @@ const GuestTable: FC<{ c: AdminContext; id: string; rows: TodayGuest[] }> = ({ c
 export async function todayPage(c: AdminContext) {
   const t = stringsOf(c);
   const today = businessToday(c);
-  const data = await todayRows(c.env.DB, c.get("staff").business_id, today, `${addDays(today, -1)}T00:00:00`);
+  const businessId = c.get("staff").business_id;
+  const [data, progress, settings] = await Promise.all([todayRows(c.env.DB, businessId, today, `${addDays(today, -1)}T00:00:00`), setupProgress(c.env.DB, businessId), getSettings(c.env.DB, businessId)]);
+  // The setup checklist (issue 29), for those who may change the settings: each step ticks itself as the owner goes; gone once all are done.
+  const steps = [
+    ["settings", t.setup.settings, progress.settings, `${base(c)}/settings`],
+    ["product", t.setup.product, progress.pricedProduct, `${base(c)}/catalog`],
+    ["website", t.setup.website, settings.widget_origins.length > 0, `${base(c)}/widget`],
+    ["booking", t.setup.booking, progress.booking, `${base(c)}/widget`],
+  ] as const;
   const cards = [
     ["arrivals", t.today.arrivals, data.arrivals.count],
     ["departures", t.today.departures, data.departures.count],
@@ -60,6 +71,20 @@ export async function todayPage(c: AdminContext) {
   ] as const;
   return c.html(
     <Layout c={c} title={`${t.today.title} · ${today}`} current="today">
+      {!may(c.get("staff").role as Role, "settings") || steps.every(([, , done]) => done) ? null : (
+        <section aria-labelledby="setup">
+          <h2 id="setup">{t.setup.title}</h2>
+          <ul class="setup">
+            {steps.map(([id, label, done, href]) => (
+              <li data-step={id} data-done={done ? "yes" : "no"}>
+                {done ? "✓ " : "☐ "}
+                <a href={href}>{label}</a>
+                {done ? <span class="visually-hidden"> ({t.setup.done})</span> : null}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <div class="cards">
         {cards.map(([id, label, count]) => (
           <a class="card" href={`#${id}`} data-count={id}>

@@ -56,6 +56,97 @@ export interface Failure {
   errors: FieldError[];
 }
 
+/** A zod issue as manage/core.ts keeps it on a field error (not in the API's JSON). */
+interface Issue {
+  code: string;
+  minimum?: number | bigint;
+  maximum?: number | bigint;
+  expected?: string;
+  format?: string;
+  origin?: string;
+}
+
+type Lang = "en" | "de" | "es";
+const PLAIN: Record<Lang, { summary: string; required: string; number: string; text: string; choice: string; atLeast: (n: string) => string; atMost: (n: string) => string; chars: (n: string) => string; maxChars: (n: string) => string; date: string; email: string; format: string; invalid: string }> = {
+  en: {
+    summary: "Some fields need a change: see the messages at them.",
+    required: "Please fill this in.",
+    number: "Please enter a number.",
+    text: "Please enter text.",
+    choice: "Please choose one of the options.",
+    atLeast: (n) => `Must be at least ${n}.`,
+    atMost: (n) => `Must be at most ${n}.`,
+    chars: (n) => `Needs at least ${n} characters.`,
+    maxChars: (n) => `Can be at most ${n} characters long.`,
+    date: "Please enter a date (YYYY-MM-DD).",
+    email: "Please enter an e-mail address.",
+    format: "This is not in the expected form.",
+    invalid: "This value is not accepted.",
+  },
+  de: {
+    summary: "Einige Felder müssen geändert werden: siehe die Hinweise dort.",
+    required: "Bitte ausfüllen.",
+    number: "Bitte eine Zahl eingeben.",
+    text: "Bitte Text eingeben.",
+    choice: "Bitte eine der Möglichkeiten wählen.",
+    atLeast: (n) => `Muss mindestens ${n} sein.`,
+    atMost: (n) => `Darf höchstens ${n} sein.`,
+    chars: (n) => `Braucht mindestens ${n} Zeichen.`,
+    maxChars: (n) => `Darf höchstens ${n} Zeichen lang sein.`,
+    date: "Bitte ein Datum eingeben (JJJJ-MM-TT).",
+    email: "Bitte eine E-Mail-Adresse eingeben.",
+    format: "Das hat nicht die erwartete Form.",
+    invalid: "Dieser Wert wird nicht angenommen.",
+  },
+  es: {
+    summary: "Algunos campos necesitan un cambio: vea los mensajes junto a ellos.",
+    required: "Rellene este campo.",
+    number: "Introduzca un número.",
+    text: "Introduzca un texto.",
+    choice: "Elija una de las opciones.",
+    atLeast: (n) => `Debe ser al menos ${n}.`,
+    atMost: (n) => `Debe ser como máximo ${n}.`,
+    chars: (n) => `Necesita al menos ${n} caracteres.`,
+    maxChars: (n) => `Puede tener como máximo ${n} caracteres.`,
+    date: "Introduzca una fecha (AAAA-MM-DD).",
+    email: "Introduzca una dirección de correo electrónico.",
+    format: "No tiene la forma esperada.",
+    invalid: "Este valor no se acepta.",
+  },
+};
+
+/**
+ * An error in plain words of the staff's language: zod's own wording ("Too small: expected number
+ * to be >=0") is the developer's; a rule's own message (a custom issue) is kept as the service wrote it.
+ */
+export function plainMessage(e: FieldError, lang: string): string {
+  const issue = (e as FieldError & { issue?: Issue }).issue;
+  // A schema's own message ("a colour as #RRGGBB") is already the owner's: only zod's defaults are reworded.
+  if (!issue || !/^(Invalid|Too small|Too big)\b/.test(e.message)) return e.message;
+  const p = PLAIN[(lang in PLAIN ? lang : "en") as Lang];
+  const n = (v: number | bigint | undefined) => String(v);
+  switch (issue.code) {
+    case "invalid_type":
+      if (/received undefined|received null/.test(e.message)) return p.required;
+      return issue.expected === "number" || issue.expected === "int" ? p.number : issue.expected === "string" ? p.text : p.invalid;
+    case "too_small":
+      if (issue.origin === "string") return Number(issue.minimum) <= 1 ? p.required : p.chars(n(issue.minimum));
+      if (issue.origin === "number" || issue.origin === "int" || issue.origin === "bigint") return p.atLeast(n(issue.minimum));
+      return p.invalid;
+    case "too_big":
+      if (issue.origin === "string") return p.maxChars(n(issue.maximum));
+      if (issue.origin === "number" || issue.origin === "int" || issue.origin === "bigint") return p.atMost(n(issue.maximum));
+      return p.invalid;
+    case "invalid_format":
+      return issue.format === "email" ? p.email : issue.format === "date" ? p.date : p.format;
+    case "invalid_value":
+    case "invalid_union":
+      return p.choice;
+    default:
+      return e.message;
+  }
+}
+
 /** The field of a path by default: its last part (`guests.0.email` is the form's `email`). */
 const lastPart = (path: string) => path.split(".").at(-1);
 
@@ -64,16 +155,20 @@ const lastPart = (path: string) => path.split(".").at(-1);
  * fix at the form (the caller rethrows it). `place` names the field of an error's path (undefined:
  * none); where two errors land on one field the first is shown, or all with `join`.
  */
-export function failureOf(err: unknown, place: (path: string) => string | undefined = lastPart, options: { join?: boolean } = {}): Failure | null {
+export function failureOf(err: unknown, place: (path: string) => string | undefined = lastPart, options: { join?: boolean; lang?: string } = {}): Failure | null {
   if (!(err instanceof ApiError) || (err.status !== 422 && err.status !== 409)) return null;
   const errors = (err.extra.errors ?? []) as FieldError[];
   const fields: Record<string, string> = {};
   const unplaced: string[] = [];
+  const lang = options.lang ?? "en";
   for (const e of errors) {
     const field = place(e.path);
-    if (field === undefined || field === "") unplaced.push(`${e.path}: ${e.message}`);
-    else if (fields[field] === undefined) fields[field] = e.message;
-    else if (options.join) fields[field] = `${fields[field]}; ${e.message}`;
+    const message = plainMessage(e, lang);
+    if (field === undefined || field === "") unplaced.push(`${e.path}: ${message}`);
+    else if (fields[field] === undefined) fields[field] = message;
+    else if (options.join) fields[field] = `${fields[field]}; ${message}`;
   }
-  return { status: err.status, message: err.message, fields, unplaced, errors };
+  // "The body is invalid: segments.0: …" is the developer's summary; the form says it plainly.
+  const message = err.code === "validation_failed" ? PLAIN[(lang in PLAIN ? lang : "en") as Lang].summary : err.message;
+  return { status: err.status, message, fields, unplaced, errors };
 }

@@ -8,7 +8,7 @@
 import type { AdminSeason } from "../../../contract/catalog-write";
 import { ApiError } from "../../../lib/errors";
 import { createSeason, getSeason, listSeasons, updateSeason } from "../../../manage/catalog/lookups";
-import { base, Csrf, done, Field, flashOf, FormError, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { base, Csrf, done, Field, flashOf, FormError, staffActor, langOf, stringsOf, type AdminContext } from "../kit/kit";
 import { Layout } from "../kit/layout";
 import { Table } from "../kit/table";
 import { failureOf, readForm } from "../kit/form";
@@ -228,7 +228,7 @@ export async function seasonCreate(c: AdminContext) {
   try {
     await createSeason(c.env, staffActor(c), c.get("staff").business_id, input, c.get("now"));
   } catch (err) {
-    const failed = failureOf(err, seasonField(rowOf));
+    const failed = failureOf(err, seasonField(rowOf), { lang: langOf(c) });
     if (!failed) throw err;
     return renderList(c, { values: form, errors: failed.fields, message: failed.message }, 422);
   }
@@ -243,7 +243,7 @@ export async function seasonSave(c: AdminContext) {
   try {
     await updateSeason(c.env, staffActor(c), c.get("staff").business_id, id, input, c.get("now"));
   } catch (err) {
-    const failed = failureOf(err, seasonField(rowOf));
+    const failed = failureOf(err, seasonField(rowOf), { lang: langOf(c) });
     if (!failed) throw err;
     return renderEdit(c, { values: form, errors: failed.fields, message: failed.message }, 422);
   }

@@ -150,7 +150,7 @@ async function render(c: AdminContext, failed?: Failed) {
           <h2 id="h-preview">{tw.previewTitle}</h2>
           <p class="hint">{tw.previewHint}</p>
           <div class="preview-frame">
-            <booking-widget id="preview" business={slug} theme="light" data-theme-preview></booking-widget>
+            <booking-widget id="preview" business={slug} product={/^\d{1,12}$/.test(c.req.query("product") ?? "") ? c.req.query("product") : undefined} theme="light" data-theme-preview></booking-widget>
           </div>
           <script type="module" src="/widget.js"></script>
         </section>

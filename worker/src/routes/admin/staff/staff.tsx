@@ -123,7 +123,7 @@ export async function staffInvite(c: AdminContext) {
     const url = `${origin}${invitePath(invite.token)}`;
     return render(c, { link: { email: (form.email ?? "").trim(), url, expires: invite.expiresAt.toISOString(), emailed: invite.emailedTo } }, 201);
   } catch (err) {
-    const failed = failureOf(err);
+    const failed = failureOf(err, undefined, { lang: langOf(c) });
     if (!failed) throw err;
     return render(c, { invite: { values: form, errors: failed.fields, message: failed.message } }, 422);
   }
