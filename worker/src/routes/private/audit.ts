@@ -3,7 +3,7 @@ import { createRouter } from "../router";
 import { listAuditLog } from "../../manage/audit";
 import { problemResponse } from "../../contract/problem";
 import { authResponses, json } from "./openapi-parts";
-import { listParam, QueryReader, rangeParam, setPagingHeaders } from "./query";
+import { listParam, QueryReader, rangeParam, setPagingHeaders, pageParam, limitParam } from "./query";
 
 const ENTITIES = ["settings", "product", "inventory", "season", "location", "category", "accommodation_type", "diet", "level"] as const;
 const ACTIONS = ["created", "updated", "archived", "restored", "deleted"] as const;
@@ -39,8 +39,8 @@ const route = createRoute({
       action: listParam(`One of ${ACTIONS.join(", ")}.`),
       actor: z.string().optional(),
       at: rangeParam("When."),
-      page: z.string().optional(),
-      limit: z.string().optional(),
+      page: pageParam(),
+      limit: limitParam(),
     }),
   },
   responses: {

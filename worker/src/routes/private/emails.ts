@@ -7,7 +7,7 @@ import { resendEmail } from "../../manage/emails";
 import { keyActor } from "./actor";
 import { createRouter } from "../router";
 import { authResponses, bodyResponses, json } from "./openapi-parts";
-import { QueryReader, setPagingHeaders } from "./query";
+import { QueryReader, setPagingHeaders, pageParam, limitParam } from "./query";
 
 const tags = ["E-mails"];
 
@@ -47,8 +47,8 @@ const list = createRoute({
       status: z.string().optional().openapi({ description: `List of: ${EMAIL_STATUSES.join(", ")}.` }),
       kind: z.string().optional().openapi({ description: `List of: ${EMAIL_KIND_NAMES.join(", ")}.` }),
       booking_id: z.string().optional(),
-      page: z.string().optional(),
-      limit: z.string().optional(),
+      page: pageParam(),
+      limit: limitParam(),
     }),
   },
   responses: { 200: json(EmailList, "One page of e-mails (without their messages)."), ...authResponses, 422: problemResponse("An invalid query parameter.") },

@@ -11,7 +11,7 @@ import { notFound } from "../../lib/errors";
 import { createRouter } from "../router";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
 import { checkRefs, personInput } from "./input";
-import { parseSort, QueryReader, setPagingHeaders, uuidParam } from "./query";
+import { parseSort, QueryReader, setPagingHeaders, uuidParam, pageParam, limitParam, boolParam } from "./query";
 import { personView } from "./views";
 import { readTenant } from "../../db/tenant-read";
 import { dietsIn } from "../../domain/catalog";
@@ -37,15 +37,15 @@ const listRoute = createRoute({
       gender: z.string().optional().openapi({ description: "male or female (or nonbinary)" }),
       birth_date: z.string().optional().openapi({ description: "YYYY-MM-DD or a range from..to" }),
       email: z.string().optional(),
-      is_guest: z.string().optional().openapi({ description: "true or false" }),
-      is_booker: z.string().optional().openapi({ description: "true or false" }),
+      is_guest: boolParam(),
+      is_booker: boolParam(),
       sort_by: z.string().optional().openapi({ description: "first_name, last_name, full_name, country or birth_date, optionally with ,asc or ,desc" }),
       language_code: z.string().optional(),
       nationality_code: z.string().optional(),
       country_code: z.string().optional(),
       phone_country_code: z.string().optional(),
-      page: z.string().optional(),
-      limit: z.string().optional(),
+      page: pageParam(),
+      limit: limitParam(),
     }),
   },
   responses: {

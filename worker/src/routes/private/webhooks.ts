@@ -15,7 +15,7 @@ import { createSubscription, deleteSubscription, enableSubscription, redeliverEv
 import { keyActor } from "./actor";
 import { createRouter } from "../router";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
-import { QueryReader, setPagingHeaders, uuidParam } from "./query";
+import { QueryReader, setPagingHeaders, uuidParam, pageParam, limitParam } from "./query";
 
 const tags = ["Webhooks"];
 
@@ -79,7 +79,7 @@ const deliveries = createRoute({
     "refers to them and every subscription of the business has taken them; attempts still to be retried are never removed.",
   request: {
     params: IdParam,
-    query: z.object({ event_id: z.string().optional(), status: z.string().optional(), page: z.string().optional(), limit: z.string().optional() }),
+    query: z.object({ event_id: z.string().optional(), status: z.string().optional(), page: pageParam(), limit: limitParam() }),
   },
   responses: { 200: json(DeliveryList, "One page of attempts."), 400: problemResponse("Not a UUID."), ...authResponses, 404: problemResponse("No such subscription."), 422: problemResponse("Invalid query.") },
 });

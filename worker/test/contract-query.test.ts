@@ -1,0 +1,69 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { callJson, createKey } from "./helpers";
+import { loadDocument } from "./fuzz-harness";
+
+// Issue 29: a client generated from /openapi.json must send the query parameters the server takes.
+// `page`, `limit` and the boolean filters were bare strings; now they say integer/boolean with the
+// server's bounds, and the server takes exactly what they say (and refuses what they refuse).
+
+type Param = { name: string; in: string; schema?: Record<string, unknown> };
+type Doc = { paths: Record<string, Record<string, { parameters?: Param[] }>> };
+
+const PAGED = [
+  ["/private/persons", "get"],
+  ["/private/guests", "get"],
+  ["/private/bookings", "get"],
+  ["/private/emails", "get"],
+  ["/private/audit", "get"],
+  ["/private/webhooks/{webhook_id}/deliveries", "get"],
+] as const;
+
+function param(doc: Doc, path: string, method: string, name: string): Param | undefined {
+  return doc.paths[path]?.[method]?.parameters?.find((p) => p.in === "query" && p.name === name);
+}
+
+describe("typed query parameters in /openapi.json", () => {
+  let doc: Doc;
+  beforeAll(async () => {
+    doc = (await loadDocument()) as unknown as Doc;
+  });
+
+  it.each(PAGED)("%s %s: page and limit are integers with the server's bounds", (path, method) => {
+    expect(Object.keys(doc.paths)).toContain(path);
+    expect(param(doc, path, method, "page")?.schema).toMatchObject({ type: "integer", minimum: 1, default: 1 });
+    expect(param(doc, path, method, "limit")?.schema).toMatchObject({ type: "integer", minimum: 1, maximum: 100, default: 10 });
+  });
+
+  it("boolean filters are typed boolean", () => {
+    for (const [path, name] of [["/private/persons", "is_guest"], ["/private/persons", "is_booker"], ["/private/guests", "is_odd_arrival"], ["/private/guests", "is_odd_departure"]] as const) {
+      expect(param(doc, path, "get", name)?.schema, `${path} ${name}`).toMatchObject({ type: "boolean" });
+    }
+  });
+});
+
+describe("the server takes what the description says", () => {
+  let key: string;
+  beforeAll(async () => {
+    key = await createKey("private");
+  });
+
+  it("page and limit: the documented bounds are accepted, one past them is a 422 naming the field", async () => {
+    for (const path of ["/persons", "/guests", "/bookings", "/emails", "/audit"]) {
+      expect((await callJson(`/private${path}?page=1&limit=100`, { key })).status, path).toBe(200);
+      expect((await callJson(`/private${path}?limit=1`, { key })).status, path).toBe(200);
+      const over = await callJson(`/private${path}?limit=101`, { key });
+      expect(over.status, path).toBe(422);
+      expect(JSON.stringify(over.body)).toContain("limit");
+      const zero = await callJson(`/private${path}?page=0`, { key });
+      expect(zero.status, path).toBe(422);
+      expect(JSON.stringify(zero.body)).toContain("page");
+    }
+  });
+
+  it("boolean filters take true and false and refuse anything else", async () => {
+    expect((await callJson("/private/persons?is_guest=true", { key })).status).toBe(200);
+    expect((await callJson("/private/persons?is_guest=false", { key })).status).toBe(200);
+    expect((await callJson("/private/guests?is_odd_arrival=true", { key })).status).toBe(200);
+    expect((await callJson("/private/persons?is_guest=maybe", { key })).status).toBe(422);
+  });
+});
