@@ -67,3 +67,33 @@ describe("the server takes what the description says", () => {
     expect((await callJson("/private/persons?is_guest=maybe", { key })).status).toBe(422);
   });
 });
+
+describe("fixed sets are enumerated", () => {
+  let doc: Doc;
+  let key: string;
+  beforeAll(async () => {
+    doc = (await loadDocument()) as unknown as Doc;
+    key = await createKey("private");
+  });
+
+  it("audit entity/action and e-mail status/kind are arrays of their set; delivery status is one of its set", () => {
+    for (const [path, name, some] of [["/private/audit", "entity", "product"], ["/private/audit", "action", "created"], ["/private/emails", "status", "sent"], ["/private/emails", "kind", "booking_confirmation"]] as const) {
+      const schema = param(doc, path, "get", name)?.schema as { type?: string; items?: { enum?: string[] } } | undefined;
+      expect(schema?.type, `${path} ${name}`).toBe("array");
+      expect(schema?.items?.enum, `${path} ${name}`).toContain(some);
+    }
+    expect(param(doc, "/private/webhooks/{webhook_id}/deliveries", "get", "status")?.schema).toMatchObject({ enum: ["pending", "delivered", "failed", "gave_up"] });
+  });
+
+  it("every enumerated audit entity and action is taken, repeated or comma-separated; another is a 422", async () => {
+    const schema = (name: string) => (param(doc, "/private/audit", "get", name)?.schema as { items: { enum: string[] } }).items.enum;
+    for (const name of ["entity", "action"]) {
+      const values = schema(name);
+      expect((await callJson(`/private/audit?${values.map((v) => `${name}=${v}`).join("&")}`, { key })).status, name).toBe(200);
+      expect((await callJson(`/private/audit?${name}=${values.join(",")}`, { key })).status, name).toBe(200);
+      expect((await callJson(`/private/audit?${name}=nonsense`, { key })).status, name).toBe(422);
+    }
+    const emails = param(doc, "/private/emails", "get", "status")?.schema as { items: { enum: string[] } };
+    expect((await callJson(`/private/emails?status=${emails.items.enum.join(",")}`, { key })).status).toBe(200);
+  });
+});

@@ -39,6 +39,16 @@ export const limitParam = () =>
 /** A boolean filter: the server takes `true` or `false` (QueryReader.bool); anything else is a 422. */
 export const boolParam = (description = "true or false") =>
   z.string().optional().openapi({ type: "boolean", description: `${description} (true or false, also 1 or 0; other values are a 422).` });
+/** A list of values from a fixed set (QueryReader.enums): documented as an array of the set, sent repeated (name=a&name=b); a comma-separated list is also taken. */
+export const enumListParam = (values: readonly string[], description = "") =>
+  z.union([z.string(), z.array(z.string())]).optional().openapi({
+    type: "array",
+    items: { type: "string", enum: [...values] },
+    description: `${description ? `${description} ` : ""}Any of ${values.join(", ")}; repeated (name=a&name=b or name[]=a), or comma-separated. Other values are a 422.`,
+  });
+/** One value from a fixed set (QueryReader.enumOne). */
+export const enumParam = (values: readonly string[], description = "") =>
+  z.string().optional().openapi({ type: "string", enum: [...values], description: `${description ? `${description} ` : ""}One of ${values.join(", ")}; other values are a 422.` });
 export const rangeParam = (description: string) =>
   z.string().optional().openapi({ description: `${description} One value or a range from..to (either end may be left open).` });
 
