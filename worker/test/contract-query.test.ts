@@ -97,3 +97,40 @@ describe("fixed sets are enumerated", () => {
     expect((await callJson(`/private/emails?status=${emails.items.enum.join(",")}`, { key })).status).toBe(200);
   });
 });
+
+describe("person and guest filters say their form", () => {
+  let doc: Doc;
+  let key: string;
+  beforeAll(async () => {
+    doc = (await loadDocument()) as unknown as Doc;
+    key = await createKey("private");
+  });
+
+  it("persons: gender is enumerated, birth_date and the two-letter codes carry the pattern the server checks", async () => {
+    expect(param(doc, "/private/persons", "get", "gender")?.schema).toMatchObject({ enum: ["male", "female", "nonbinary"] });
+    const birth = new RegExp(String(param(doc, "/private/persons", "get", "birth_date")?.schema?.pattern));
+    for (const v of ["1990-01-01", "1990-01-01..2000-12-31", "1990-01-01..", "..2000-12-31"]) {
+      expect(birth.test(v), v).toBe(true);
+      expect((await callJson(`/private/persons?birth_date=${v}`, { key })).status, v).toBe(200);
+    }
+    for (const v of ["1990", "..", "yesterday"]) {
+      expect(birth.test(v), v).toBe(false);
+      expect((await callJson(`/private/persons?birth_date=${v}`, { key })).status, v).toBe(422);
+    }
+    for (const name of ["language_code", "nationality_code", "country_code", "phone_country_code"]) {
+      const pattern = new RegExp(String(param(doc, "/private/persons", "get", name)?.schema?.pattern));
+      expect(pattern.test("de") && pattern.test("DE") && !pattern.test("deu"), name).toBe(true);
+      expect((await callJson(`/private/persons?${name}=DE`, { key })).status, name).toBe(200);
+      expect((await callJson(`/private/persons?${name}=deu`, { key })).status, name).toBe(422);
+    }
+  });
+
+  it("guests: expand is an array of what the server expands", async () => {
+    for (const path of ["/private/guests", "/private/bookings/{booking_id}/guests/{guest_id}"]) {
+      const values = (param(doc, path, "get", "expand")?.schema as { items?: { enum?: string[] } } | undefined)?.items?.enum;
+      expect(values?.length, path).toBeGreaterThan(0);
+      if (path === "/private/guests") expect((await callJson(`/private/guests?expand=${values!.join(",")}`, { key })).status).toBe(200);
+    }
+    expect((await callJson("/private/guests?expand=nonsense", { key })).status).toBe(422);
+  });
+});
