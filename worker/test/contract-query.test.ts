@@ -134,3 +134,21 @@ describe("person and guest filters say their form", () => {
     expect((await callJson("/private/guests?expand=nonsense", { key })).status).toBe(422);
   });
 });
+
+describe("list ids in a Person body", () => {
+  it("diet_id, level_id, guest_group_id state minimum 1 and say a digit string is taken; 0 is refused, \"1\" is not", async () => {
+    const doc = (await loadDocument()) as unknown as { components: { schemas: Record<string, { properties?: Record<string, Record<string, unknown>> }> } };
+    const text = JSON.stringify(doc.components.schemas);
+    const bodies = Object.values(doc.components.schemas).filter((s) => s.properties?.diet_id && s.properties?.level_id && s.properties?.guest_group_id);
+    expect(bodies.length).toBeGreaterThan(0);
+    for (const body of bodies) for (const name of ["diet_id", "level_id", "guest_group_id"]) {
+      const prop = JSON.stringify(body.properties![name]);
+      expect(prop, name).toContain('"minimum":1');
+    }
+    expect(text).toContain("string of digits");
+    const key = await createKey("private");
+    const zero = await callJson("/private/persons", { key, method: "POST", body: { first_name: "Zed", email: `zero-${Date.now()}@example.com`, diet_id: 0 } });
+    expect(zero.status).toBe(422);
+    expect(JSON.stringify(zero.body)).toContain("diet_id");
+  });
+});
