@@ -41,7 +41,12 @@ const RefId = z.number().int().min(1).max(2_147_483_647);
  */
 const RefIdOrDigits = z
   .preprocess((v) => (typeof v === "string" && /^[0-9]{1,10}$/.test(v) ? Number(v) : v), RefId)
-  .openapi({ type: "integer", description: "An integer id, or the same id as a string of digits (\"3\")." });
+  .openapi({
+    type: "integer",
+    minimum: 1,
+    maximum: 2_147_483_647,
+    description: "An id of the business's list, from 1 (0 and negatives are a 422); the same id as a string of digits (\"3\") is also taken, as the spec types it string in POST /persons.",
+  });
 export const CustomFields = z
   .record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "custom field keys are 1-64 letters, digits, _ . -"), z.union([z.string().max(2000), z.number(), z.boolean(), z.null()]))
   .refine((o) => Object.keys(o).length <= 50, "at most 50 custom fields")
@@ -217,10 +222,10 @@ export const Person = z
     company_address_line_2: knownOrEmpty,
     custom_fields: z.record(z.string(), z.unknown()),
     totals: Totals,
-    diet_id: z.number().int().nullable(),
+    diet_id: z.number().int().min(1).nullable().openapi({ description: "The person's diet, or null when none is recorded: there is no \"no diet\" id to stand for it (0 is never an id)." }),
     diet: z.object({ id: z.number().int(), backoffice_title: z.string(), abbreviation: z.string().nullable() }).nullable(),
-    level_id: z.number().int().nullable(),
-    guest_group_id: z.number().int().nullable(),
+    level_id: z.number().int().min(1).nullable().openapi({ description: "The person's level, or null when none is recorded." }),
+    guest_group_id: z.number().int().min(1).nullable().openapi({ description: "The person's guest group, or null when none." }),
     is_guest: z.boolean(),
     is_booker: z.boolean(),
     deleted_at: nullableString,

@@ -3,7 +3,7 @@ import { createRouter } from "../router";
 import { listAuditLog } from "../../manage/audit";
 import { problemResponse } from "../../contract/problem";
 import { authResponses, json } from "./openapi-parts";
-import { listParam, QueryReader, rangeParam, setPagingHeaders } from "./query";
+import { QueryReader, rangeParam, setPagingHeaders, pageParam, limitParam, enumListParam } from "./query";
 
 const ENTITIES = ["settings", "product", "inventory", "season", "location", "category", "accommodation_type", "diet", "level"] as const;
 const ACTIONS = ["created", "updated", "archived", "restored", "deleted"] as const;
@@ -34,13 +34,13 @@ const route = createRoute({
     "with X-Total-Count and Link headers.",
   request: {
     query: z.object({
-      entity: listParam(`One of ${ENTITIES.join(", ")}.`),
+      entity: enumListParam(ENTITIES),
       entity_id: z.string().optional(),
-      action: listParam(`One of ${ACTIONS.join(", ")}.`),
+      action: enumListParam(ACTIONS),
       actor: z.string().optional(),
       at: rangeParam("When."),
-      page: z.string().optional(),
-      limit: z.string().optional(),
+      page: pageParam(),
+      limit: limitParam(),
     }),
   },
   responses: {

@@ -14,7 +14,7 @@ import { cancelBooking } from "../../manage/bookings";
 import { keyActor } from "./actor";
 import { createRouter } from "../router";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
-import { listParam, QueryReader, rangeParam, setPagingHeaders, uuidParam } from "./query";
+import { listParam, QueryReader, rangeParam, setPagingHeaders, uuidParam, pageParam, limitParam } from "./query";
 import { bookerView, bookingSummaryView, guestView } from "./views";
 import { dietsIn, locationsIn } from "../../domain/catalog";
 
@@ -39,8 +39,8 @@ const listRoute = createRoute({
       reference: z.string().optional().openapi({ description: "YEAR-NUMBER, e.g. 2026-1001" }),
       reference_number: z.string().optional(),
       reference_year: z.string().optional(),
-      page: z.string().optional(),
-      limit: z.string().optional(),
+      page: pageParam(),
+      limit: limitParam(),
     }),
   },
   responses: { 200: json(BookingList, "One page of bookings."), ...authResponses, 422: problemResponse("An invalid query parameter.") },

@@ -7,7 +7,7 @@ import { resendEmail } from "../../manage/emails";
 import { keyActor } from "./actor";
 import { createRouter } from "../router";
 import { authResponses, bodyResponses, json } from "./openapi-parts";
-import { QueryReader, setPagingHeaders } from "./query";
+import { QueryReader, setPagingHeaders, pageParam, limitParam, enumListParam } from "./query";
 
 const tags = ["E-mails"];
 
@@ -44,11 +44,11 @@ const list = createRoute({
     "Filters: `status` and `kind` (lists), `booking_id`. `page`, `limit` (1 to 100, default 10); X-Total-Count and Link headers.",
   request: {
     query: z.object({
-      status: z.string().optional().openapi({ description: `List of: ${EMAIL_STATUSES.join(", ")}.` }),
-      kind: z.string().optional().openapi({ description: `List of: ${EMAIL_KIND_NAMES.join(", ")}.` }),
+      status: enumListParam(EMAIL_STATUSES),
+      kind: enumListParam(EMAIL_KIND_NAMES),
       booking_id: z.string().optional(),
-      page: z.string().optional(),
-      limit: z.string().optional(),
+      page: pageParam(),
+      limit: limitParam(),
     }),
   },
   responses: { 200: json(EmailList, "One page of e-mails (without their messages)."), ...authResponses, 422: problemResponse("An invalid query parameter.") },

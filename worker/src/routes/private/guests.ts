@@ -12,7 +12,7 @@ import { readTenant } from "../../db/tenant-read";
 import { addGuest, deleteGuest, updateGuest } from "../../manage/guests";
 import { keyActor } from "./actor";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
-import { listParam, parseSort, QueryReader, rangeParam, setPagingHeaders, uuidParam } from "./query";
+import { listParam, parseSort, QueryReader, rangeParam, setPagingHeaders, uuidParam, pageParam, limitParam, boolParam, enumListParam } from "./query";
 import { guestView, type GuestExpand } from "./views";
 import { dietsIn, locationsIn, type CatalogSnapshot } from "../../domain/catalog";
 
@@ -65,14 +65,14 @@ const listRoute = createRoute({
       departs_at: rangeParam("Departure date."),
       departure_location_id: listParam("Location ids."),
       diet_id: listParam("Diet ids."),
-      expand: listParam(LIST_EXPAND.join(", ")),
-      is_odd_arrival: z.string().optional(),
-      is_odd_departure: z.string().optional(),
+      expand: enumListParam(LIST_EXPAND),
+      is_odd_arrival: boolParam(),
+      is_odd_departure: boolParam(),
       on_site_at: rangeParam("Datetime."),
       transfer_dates: rangeParam("Date: guests arriving or departing then."),
       sort_by: z.string().optional().openapi({ description: `${GUEST_SORT_FIELDS.join(", ")}; may end in ,asc or ,desc` }),
-      limit: z.string().optional(),
-      page: z.string().optional(),
+      limit: limitParam(),
+      page: pageParam(),
     }),
   },
   responses: { 200: json(z.array(Guest), "Guests."), ...authResponses, 422: problemResponse("An invalid query parameter.") },
@@ -101,7 +101,7 @@ const getGuestRoute = createRoute({
   operationId: "getGuest",
   tags,
   summary: "Fetch a guest",
-  request: { params: GuestParams, query: z.object({ expand: listParam(ONE_EXPAND.join(", ")) }) },
+  request: { params: GuestParams, query: z.object({ expand: enumListParam(ONE_EXPAND) }) },
   responses: { 200: json(Guest, "The guest."), 400: problemResponse("Invalid request: an id is not a UUID."), ...authResponses, 404: problemResponse("Guest not found."), 422: problemResponse("Invalid expand.") },
 });
 const updateGuestRoute = createRoute({

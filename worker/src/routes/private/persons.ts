@@ -11,11 +11,13 @@ import { notFound } from "../../lib/errors";
 import { createRouter } from "../router";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
 import { checkRefs, personInput } from "./input";
-import { parseSort, QueryReader, setPagingHeaders, uuidParam } from "./query";
+import { parseSort, QueryReader, setPagingHeaders, uuidParam, pageParam, limitParam, boolParam, enumParam } from "./query";
 import { personView } from "./views";
 import { readTenant } from "../../db/tenant-read";
 import { dietsIn } from "../../domain/catalog";
 
+const GENDERS = ["male", "female", "nonbinary"] as const;
+const DATE_OR_RANGE = "^(\\d{4}-\\d{2}-\\d{2}(\\.\\.(\\d{4}-\\d{2}-\\d{2})?)?|\\.\\.\\d{4}-\\d{2}-\\d{2})$";
 const tags = ["Persons"];
 
 const PersonIdParam = z.object({ person_id: uuidPath("person_id") });
@@ -34,18 +36,18 @@ const listRoute = createRoute({
       query: z.string().optional(),
       first_name: z.string().optional(),
       last_name: z.string().optional(),
-      gender: z.string().optional().openapi({ description: "male or female (or nonbinary)" }),
-      birth_date: z.string().optional().openapi({ description: "YYYY-MM-DD or a range from..to" }),
+      gender: enumParam(GENDERS),
+      birth_date: z.string().optional().openapi({ pattern: DATE_OR_RANGE, description: "A date (YYYY-MM-DD, a real calendar date) or a range from..to, from.. or ..to, both ends included; other values are a 422." }),
       email: z.string().optional(),
-      is_guest: z.string().optional().openapi({ description: "true or false" }),
-      is_booker: z.string().optional().openapi({ description: "true or false" }),
+      is_guest: boolParam(),
+      is_booker: boolParam(),
       sort_by: z.string().optional().openapi({ description: "first_name, last_name, full_name, country or birth_date, optionally with ,asc or ,desc" }),
-      language_code: z.string().optional(),
-      nationality_code: z.string().optional(),
-      country_code: z.string().optional(),
-      phone_country_code: z.string().optional(),
-      page: z.string().optional(),
-      limit: z.string().optional(),
+      language_code: twoLetterParam("ISO 639-1 language"),
+      nationality_code: twoLetterParam("ISO 3166-1 alpha-2 country"),
+      country_code: twoLetterParam("ISO 3166-1 alpha-2 country"),
+      phone_country_code: twoLetterParam("ISO 3166-1 alpha-2 country"),
+      page: pageParam(),
+      limit: limitParam(),
     }),
   },
   responses: {
@@ -143,7 +145,7 @@ export const personRoutes = createRouter()
       first_name: q.string("first_name"),
       last_name: q.string("last_name"),
       email: q.string("email"),
-      gender: q.enumOne("gender", ["male", "female", "nonbinary"] as const),
+      gender: q.enumOne("gender", GENDERS),
       birth_date: birth?.kind === "range" ? birth : undefined,
       is_guest: q.bool("is_guest"),
       is_booker: q.bool("is_booker"),
@@ -186,6 +188,11 @@ export const personRoutes = createRouter()
     await deletePerson(c.env, keyActor(c), c.get("tenant").businessId, id, c.get("now"));
     return c.body(null, 204);
   });
+
+/** A two-letter code filter: any two letters are taken (a code no person has matches none), in any case. */
+function twoLetterParam(what: string) {
+  return z.string().optional().openapi({ pattern: "^[A-Za-z]{2}$", description: `An ${what} code (two letters, any case); other values are a 422.` });
+}
 
 function twoLetters(q: QueryReader, name: string): string | undefined {
   const v = q.one(name);

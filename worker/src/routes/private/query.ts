@@ -30,6 +30,25 @@ export function uuidParam(value: string, name: string): string {
 /** Documentation of a list-capable query parameter (also accepts name[]). */
 export const listParam = (description: string) =>
   z.union([z.string(), z.array(z.string())]).optional().openapi({ description: `${description} One value, a comma-separated list, or repeated (name[]=a&name[]=b).` });
+/** `page`: the server takes an integer from 1 (default 1); anything else is a 422 (QueryReader.paging). */
+export const pageParam = () =>
+  z.string().optional().openapi({ type: "integer", minimum: 1, maximum: 1_000_000, default: 1, description: "Page number, from 1 (default 1); other values are a 422." });
+/** `limit`: the server takes an integer from 1 to 100 (default 10); anything else is a 422. */
+export const limitParam = () =>
+  z.string().optional().openapi({ type: "integer", minimum: 1, maximum: 100, default: 10, description: "Items per page, 1 to 100 (default 10); other values are a 422." });
+/** A boolean filter: the server takes `true` or `false` (QueryReader.bool); anything else is a 422. */
+export const boolParam = (description = "true or false") =>
+  z.string().optional().openapi({ type: "boolean", description: `${description} (true or false, also 1 or 0; other values are a 422).` });
+/** A list of values from a fixed set (QueryReader.enums): documented as an array of the set, sent repeated (name=a&name=b); a comma-separated list is also taken. */
+export const enumListParam = (values: readonly string[], description = "") =>
+  z.union([z.string(), z.array(z.string())]).optional().openapi({
+    type: "array",
+    items: { type: "string", enum: [...values] },
+    description: `${description ? `${description} ` : ""}Any of ${values.join(", ")}; repeated (name=a&name=b or name[]=a), or comma-separated. Other values are a 422.`,
+  });
+/** One value from a fixed set (QueryReader.enumOne). */
+export const enumParam = (values: readonly string[], description = "") =>
+  z.string().optional().openapi({ type: "string", enum: [...values], description: `${description ? `${description} ` : ""}One of ${values.join(", ")}; other values are a 422.` });
 export const rangeParam = (description: string) =>
   z.string().optional().openapi({ description: `${description} One value or a range from..to (either end may be left open).` });
 

@@ -15,8 +15,9 @@ import { createSubscription, deleteSubscription, enableSubscription, redeliverEv
 import { keyActor } from "./actor";
 import { createRouter } from "../router";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
-import { QueryReader, setPagingHeaders, uuidParam } from "./query";
+import { QueryReader, setPagingHeaders, uuidParam, pageParam, limitParam, enumParam } from "./query";
 
+const DELIVERY_STATUSES = ["pending", "delivered", "failed", "gave_up"] as const;
 const tags = ["Webhooks"];
 
 const IdParam = z.object({ webhook_id: uuidPath("webhook_id") });
@@ -79,7 +80,7 @@ const deliveries = createRoute({
     "refers to them and every subscription of the business has taken them; attempts still to be retried are never removed.",
   request: {
     params: IdParam,
-    query: z.object({ event_id: z.string().optional(), status: z.string().optional(), page: z.string().optional(), limit: z.string().optional() }),
+    query: z.object({ event_id: z.string().optional(), status: enumParam(DELIVERY_STATUSES), page: pageParam(), limit: limitParam() }),
   },
   responses: { 200: json(DeliveryList, "One page of attempts."), 400: problemResponse("Not a UUID."), ...authResponses, 404: problemResponse("No such subscription."), 422: problemResponse("Invalid query.") },
 });
@@ -140,7 +141,7 @@ export const webhookRoutes = createRouter()
     const id = uuidParam(c.req.valid("param").webhook_id, "webhook_id");
     const q = new QueryReader(c);
     const eventId = q.string("event_id", 64);
-    const status = q.enumOne("status", ["pending", "delivered", "failed", "gave_up"] as const);
+    const status = q.enumOne("status", DELIVERY_STATUSES);
     const paging = q.paging();
     q.done();
     if (!(await getWebhook(c.env.DB, c.get("tenant").businessId, id))) throw notFound("The webhook");
