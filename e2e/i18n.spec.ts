@@ -27,8 +27,17 @@ test("language and currency switch among those of the settings, with Intl format
 test("the language attribute picks the table; an unknown language falls back to the business's default", async ({ page, server }) => {
   await page.goto(`${server.url}/book/demo?product=101&language=es`);
   await expect(heading(page)).toHaveText("Elige tus fechas");
-  await page.goto(`${server.url}/book/demo?product=101&language=fr`);
+  await page.goto(`${server.url}/book/demo?product=101&language=ja`);
   await expect(heading(page)).toHaveText("Choose your dates");
+});
+
+test("the guest's pick in the language switcher survives a reload", async ({ page, server }) => {
+  await page.goto(`${server.url}/book/demo?product=101`);
+  await expect(heading(page)).toHaveText("Choose your dates");
+  await w(page, "header select").first().selectOption("de");
+  await expect(heading(page)).toHaveText(de.steps.dates);
+  await page.reload();
+  await expect(heading(page)).toHaveText(de.steps.dates);
 });
 
 test("without a product the widget lists the bookable products", async ({ page, server, axe, shot }) => {
@@ -72,12 +81,12 @@ test("every language the business offers has the widget's texts; one the widget 
     await expect(heading(page)).toHaveText(tables[language].steps.dates);
     await expect(w(page, "[data-untranslated]")).toHaveCount(0);
   }
-  // a French page: the widget has no French texts
+  // a Japanese page: the widget has no Japanese texts
   const asked: string[] = [];
   page.on("request", (r) => r.url().includes("/bootstrap") && asked.push(new URL(r.url()).searchParams.get("language") ?? ""));
-  await page.goto(`${server.url}/book/demo?product=101&language=fr`);
+  await page.goto(`${server.url}/book/demo?product=101&language=ja`);
   await expect(heading(page)).toHaveText("Choose your dates");
-  await expect(w(page, "[data-untranslated]")).toHaveText("This booking form is not available in Français, so it is shown in English.");
+  await expect(w(page, "[data-untranslated]")).toHaveText("This booking form is not available in 日本語, so it is shown in English.");
   await expect(w(page, ".root")).toHaveAttribute("lang", "en");
   // never half-translated: the catalog is asked for in English too (a business with French titles would otherwise mix them in)
   expect(asked).toEqual(["en"]);

@@ -38,3 +38,26 @@ export function watchCart(business: string, onChange: (cart: StoredCart | null) 
   window.addEventListener("storage", listener);
   return () => window.removeEventListener("storage", listener);
 }
+
+/**
+ * The language the guest picked in the switcher, per business, beside the cart: a reload shows
+ * the widget (and the cart) in it again. The element's `language` attribute still wins over it;
+ * it wins over the page's own `<html lang>`.
+ */
+const languageKey = (business: string) => `booking-widget:${business}:language`;
+
+export function loadLanguage(business: string): string | undefined {
+  try {
+    return localStorage.getItem(languageKey(business)) ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function saveLanguage(business: string, language: string): void {
+  try {
+    localStorage.setItem(languageKey(business), language);
+  } catch {
+    /* storage disabled: the choice lives as long as the page */
+  }
+}

@@ -1,3 +1,4 @@
+import { loadLanguage, saveLanguage } from "../cart-store";
 import { WidgetApi, type Bootstrap, type Product } from "../api/client";
 import { saveCart } from "../cart-store";
 import { addDays } from "../format";
@@ -25,7 +26,7 @@ export class CatalogController {
   }
 
   private initialLanguage(): string | undefined {
-    return this.store.o.language ?? (document.documentElement.lang?.slice(0, 2).toLowerCase() || undefined);
+    return this.store.o.language ?? loadLanguage(this.store.o.business) ?? (document.documentElement.lang?.slice(0, 2).toLowerCase() || undefined);
   }
 
   /**
@@ -84,6 +85,7 @@ export class CatalogController {
   setLanguage(language: string): void {
     const st = this.store;
     st.wanted = language;
+    saveLanguage(st.o.business, language);
     st.lang = hasStrings(language) ? language : "en";
     void loadStrings(st.lang); // alongside the catalog
     if (st.checkoutReady) void loadCheckoutStrings(st.lang);

@@ -16,11 +16,19 @@ const firstHalves: Record<string, () => Promise<FirstStrings>> = {
   en: async () => en,
   de: () => import("./de").then((m) => m.de),
   es: () => import("./es").then((m) => m.es),
+  pt: () => import("./pt").then((m) => m.pt),
+  fr: () => import("./fr").then((m) => m.fr),
+  it: () => import("./it").then((m) => m.it),
+  nl: () => import("./nl").then((m) => m.nl),
 };
 const checkoutHalves: Record<string, () => Promise<CheckoutStrings>> = {
   en: () => import("./en-checkout").then((m) => m.enCheckout),
   de: () => import("./de-checkout").then((m) => m.deCheckout),
   es: () => import("./es-checkout").then((m) => m.esCheckout),
+  pt: () => import("./pt-checkout").then((m) => m.ptCheckout),
+  fr: () => import("./fr-checkout").then((m) => m.frCheckout),
+  it: () => import("./it-checkout").then((m) => m.itCheckout),
+  nl: () => import("./nl-checkout").then((m) => m.nlCheckout),
 };
 const loaded = new Map<string, Promise<unknown>>();
 
