@@ -1,6 +1,7 @@
 /**
- * The back office's strings: the Guests screen's, in English (the source) and in German and
- * Spanish, typed by the English: a missing or misspelt key fails the build.
+ * The back office's strings: the Guests screen's, in English (the source) and in German,
+ * Spanish, Portuguese, French, Italian and Dutch, typed by the English: a missing or misspelt key
+ * fails the build.
  */
 const en = {
   guests: {
@@ -83,4 +84,112 @@ const es: typeof en = {
   },
 };
 
-export const guestsStrings = { en, de, es };
+const pt: typeof en = {
+  guests: {
+    title: "Hóspedes",
+    filters: "Filtros",
+    arrives: "Chegada (data ou de..até)",
+    departs: "Partida (data ou de..até)",
+    onSite: "No local em (data ou de..até)",
+    checkedIn: "Check-in feito",
+    any: "Todos",
+    notYet: "Ainda não",
+    already: "Sim",
+    bookingStatus: "Estado da reserva",
+    reference: "Número da reserva",
+    sort: "Ordenar por",
+    sortArrival: "Chegada",
+    sortDeparture: "Partida",
+    perPage: "Por página",
+    csv: "Descarregar CSV deste filtro",
+    name: "Nome",
+    email: "E-mail",
+    booking: "Reserva",
+    arrival: "Chegada",
+    departure: "Partida",
+    status: "Check-in",
+  },
+};
+
+const fr: typeof en = {
+  guests: {
+    title: "Clients",
+    filters: "Filtres",
+    arrives: "Arrivée (date ou du..au)",
+    departs: "Départ (date ou du..au)",
+    onSite: "Sur place le (date ou du..au)",
+    checkedIn: "Enregistré",
+    any: "Tous",
+    notYet: "Pas encore",
+    already: "Oui",
+    bookingStatus: "Statut de la réservation",
+    reference: "Numéro de réservation",
+    sort: "Trier par",
+    sortArrival: "Arrivée",
+    sortDeparture: "Départ",
+    perPage: "Par page",
+    csv: "Télécharger le CSV de ce filtre",
+    name: "Nom",
+    email: "E-mail",
+    booking: "Réservation",
+    arrival: "Arrivée",
+    departure: "Départ",
+    status: "Enregistré",
+  },
+};
+
+const it: typeof en = {
+  guests: {
+    title: "Ospiti",
+    filters: "Filtri",
+    arrives: "Arrivo (data o da..a)",
+    departs: "Partenza (data o da..a)",
+    onSite: "Presenti il (data o da..a)",
+    checkedIn: "Check-in effettuato",
+    any: "Tutti",
+    notYet: "Non ancora",
+    already: "Sì",
+    bookingStatus: "Stato della prenotazione",
+    reference: "Numero di prenotazione",
+    sort: "Ordina per",
+    sortArrival: "Arrivo",
+    sortDeparture: "Partenza",
+    perPage: "Per pagina",
+    csv: "Scarica il CSV di questo filtro",
+    name: "Nome",
+    email: "E-mail",
+    booking: "Prenotazione",
+    arrival: "Arrivo",
+    departure: "Partenza",
+    status: "Check-in",
+  },
+};
+
+const nl: typeof en = {
+  guests: {
+    title: "Gasten",
+    filters: "Filters",
+    arrives: "Aankomst (datum of van..tot)",
+    departs: "Vertrek (datum of van..tot)",
+    onSite: "Aanwezig op (datum of van..tot)",
+    checkedIn: "Ingecheckt",
+    any: "Alle",
+    notYet: "Nog niet",
+    already: "Ja",
+    bookingStatus: "Status van de boeking",
+    reference: "Boekingsnummer",
+    sort: "Sorteren op",
+    sortArrival: "Aankomst",
+    sortDeparture: "Vertrek",
+    perPage: "Per pagina",
+    csv: "CSV van dit filter downloaden",
+    name: "Naam",
+    email: "E-mail",
+    booking: "Boeking",
+    arrival: "Aankomst",
+    departure: "Vertrek",
+    status: "Ingecheckt",
+  },
+};
+
+export const guestsStrings = { en, de, es, pt, fr, it, nl };
