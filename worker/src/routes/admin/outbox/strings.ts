@@ -1,6 +1,7 @@
 /**
- * The back office's strings: the Outbox's, in English (the source) and in German and Spanish,
- * typed by the English: a missing or misspelt key fails the build.
+ * The back office's strings: the Outbox's, in English (the source) and in German, Spanish,
+ * Portuguese, French, Italian and Dutch, typed by the English: a missing or misspelt key fails
+ * the build.
  */
 const en = {
   emails: {
@@ -83,4 +84,112 @@ const es: typeof en = {
   },
 };
 
-export const outboxStrings = { en, de, es };
+const pt: typeof en = {
+  emails: {
+    title: "Caixa de saída",
+    intro: "Todos os e-mails enviados aos seus hóspedes e a si. Localmente nada sai da máquina: as mensagens ficam aqui tal como foram entregues.",
+    created: "Escrito",
+    kind: "E-mail",
+    recipient: "Para",
+    subject: "Assunto",
+    status: "Estado",
+    notComposed: "(ainda não escrito)",
+    bodyRemoved: (at) => `A mensagem foi apagada a ${at}, conforme a regra de conservação (EMAIL_BODY_RETENTION_DAYS); o que foi enviado, a quem e quando mantém-se.`,
+    kinds: { staff_password_reset: "Redefinição da palavra-passe", staff_invitation: "Convite para o back office", booking_confirmation: "Confirmação da reserva", booking_cancelled: "Cancelamento", owner_new_booking: "Nova reserva (para si)", owner_booking_cancelled: "Reserva cancelada (para si)", staff_sign_in_alert: "Aviso: inícios de sessão falhados" } as Record<string, string>,
+    statuses: { pending: "Em espera", sending: "A enviar", retrying: "Nova tentativa prevista", sent: "Enviado", failed: "Falhou" } as Record<string, string>,
+    reason: "Motivo",
+    nextAttempt: (at: string) => `Próxima tentativa ${at} UTC`,
+    attempts: (n: number) => `${n} tentativa(s)`,
+    duplicate: "Uma tentativa de envio foi interrompida e repetida: o destinatário pode ter recebido este e-mail duas vezes (com o mesmo Message-ID).",
+    message: "A mensagem tal como foi enviada",
+    raw: "A mensagem completa (MIME)",
+    resend: "Enviar novamente",
+    resent: "O e-mail será enviado novamente.",
+    resendOf: "Reenvio de",
+    booking: "Reserva",
+    all: "Todos",
+  },
+};
+
+const fr: typeof en = {
+  emails: {
+    title: "Boîte d’envoi",
+    intro: "Chaque e-mail envoyé à vos clients et à vous-même. En local, rien ne quitte la machine : les messages sont conservés ici tels qu’ils ont été remis.",
+    created: "Rédigé",
+    kind: "E-mail",
+    recipient: "À",
+    subject: "Objet",
+    status: "Statut",
+    notComposed: "(pas encore rédigé)",
+    bodyRemoved: (at) => `Le message a été supprimé le ${at}, selon la règle de conservation (EMAIL_BODY_RETENTION_DAYS) ; ce qui a été envoyé, à qui et quand est conservé.`,
+    kinds: { staff_password_reset: "Réinitialisation du mot de passe", staff_invitation: "Invitation à l’administration", booking_confirmation: "Confirmation de réservation", booking_cancelled: "Annulation", owner_new_booking: "Nouvelle réservation (pour vous)", owner_booking_cancelled: "Réservation annulée (pour vous)", staff_sign_in_alert: "Alerte : connexions échouées" } as Record<string, string>,
+    statuses: { pending: "En attente", sending: "Envoi en cours", retrying: "Nouvel essai prévu", sent: "Envoyé", failed: "Échec" } as Record<string, string>,
+    reason: "Motif",
+    nextAttempt: (at: string) => `Prochain essai ${at} UTC`,
+    attempts: (n: number) => `${n} essai(s)`,
+    duplicate: "Un envoi a été interrompu puis refait : le destinataire a peut-être reçu cet e-mail deux fois (avec le même Message-ID).",
+    message: "Le message tel qu’il a été envoyé",
+    raw: "Le message complet (MIME)",
+    resend: "Renvoyer",
+    resent: "L’e-mail sera renvoyé.",
+    resendOf: "Renvoi de",
+    booking: "Réservation",
+    all: "Tous",
+  },
+};
+
+const it: typeof en = {
+  emails: {
+    title: "Posta in uscita",
+    intro: "Ogni e-mail inviata ai Suoi ospiti e a Lei. In locale nulla lascia il computer: i messaggi restano qui così come sono stati consegnati.",
+    created: "Scritta",
+    kind: "E-mail",
+    recipient: "A",
+    subject: "Oggetto",
+    status: "Stato",
+    notComposed: "(non ancora scritta)",
+    bodyRemoved: (at) => `Il testo del messaggio è stato eliminato il ${at}, secondo la regola di conservazione (EMAIL_BODY_RETENTION_DAYS); cosa è stato inviato, a chi e quando resta.`,
+    kinds: { staff_password_reset: "Reimpostazione della password", staff_invitation: "Invito al back office", booking_confirmation: "Conferma di prenotazione", booking_cancelled: "Cancellazione", owner_new_booking: "Nuova prenotazione (per Lei)", owner_booking_cancelled: "Prenotazione cancellata (per Lei)", staff_sign_in_alert: "Avviso: accessi non riusciti" } as Record<string, string>,
+    statuses: { pending: "In attesa", sending: "Invio in corso", retrying: "Nuovo tentativo previsto", sent: "Inviata", failed: "Non riuscita" } as Record<string, string>,
+    reason: "Motivo",
+    nextAttempt: (at: string) => `Prossimo tentativo ${at} UTC`,
+    attempts: (n: number) => `${n} tentativo/i`,
+    duplicate: "Un invio è stato interrotto e ripetuto: il destinatario potrebbe avere questa e-mail due volte (con lo stesso Message-ID).",
+    message: "Il messaggio come è stato inviato",
+    raw: "Il messaggio completo (MIME)",
+    resend: "Invia di nuovo",
+    resent: "L’e-mail sarà inviata di nuovo.",
+    resendOf: "Nuovo invio di",
+    booking: "Prenotazione",
+    all: "Tutte",
+  },
+};
+
+const nl: typeof en = {
+  emails: {
+    title: "Postvak uit",
+    intro: "Elke e-mail aan uw gasten en aan u. Lokaal verlaat niets de computer: de berichten staan hier zoals ze zijn afgeleverd.",
+    created: "Geschreven",
+    kind: "E-mail",
+    recipient: "Aan",
+    subject: "Onderwerp",
+    status: "Status",
+    notComposed: "(nog niet geschreven)",
+    bodyRemoved: (at) => `De tekst van het bericht is op ${at} verwijderd volgens de bewaarregel (EMAIL_BODY_RETENTION_DAYS); wat er is verzonden, aan wie en wanneer, blijft bewaard.`,
+    kinds: { staff_password_reset: "Wachtwoord opnieuw instellen", staff_invitation: "Uitnodiging voor de backoffice", booking_confirmation: "Boekingsbevestiging", booking_cancelled: "Annulering", owner_new_booking: "Nieuwe boeking (aan u)", owner_booking_cancelled: "Geannuleerde boeking (aan u)", staff_sign_in_alert: "Waarschuwing: mislukte aanmeldingen" } as Record<string, string>,
+    statuses: { pending: "Wacht", sending: "Wordt verzonden", retrying: "Wordt opnieuw geprobeerd", sent: "Verzonden", failed: "Mislukt" } as Record<string, string>,
+    reason: "Reden",
+    nextAttempt: (at: string) => `Volgende poging ${at} UTC`,
+    attempts: (n: number) => `${n} poging(en)`,
+    duplicate: "Een verzendpoging werd onderbroken en herhaald: de ontvanger heeft deze e-mail misschien twee keer (met dezelfde Message-ID).",
+    message: "Het bericht zoals het is verzonden",
+    raw: "Het volledige bericht (MIME)",
+    resend: "Opnieuw verzenden",
+    resent: "De e-mail wordt opnieuw verzonden.",
+    resendOf: "Opnieuw verzonden van",
+    booking: "Boeking",
+    all: "Alle",
+  },
+};
+
+export const outboxStrings = { en, de, es, pt, fr, it, nl };
