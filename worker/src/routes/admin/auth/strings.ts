@@ -260,7 +260,7 @@ const it: typeof en = {
     go: "Continua",
   },
   signIn: {
-    title: (business) => `Accedi a ${business}`,
+    title: (business) => `Accesso a ${business}`,
     email: "E-mail",
     password: "Password",
     submit: "Accedi",
@@ -270,7 +270,7 @@ const it: typeof en = {
     expired: "La Sua sessione è scaduta. Acceda di nuovo.",
   },
   invite: {
-    title: (business) => `Unisciti a ${business}`,
+    title: (business) => `Unirsi a ${business}`,
     intro: (email, role) => `È stato invitato come ${role}, con l’e-mail ${email}. Scelga una password per completare.`,
     password: "Nuova password",
     passwordHint: (min) => `Almeno ${min} caratteri.`,
