@@ -1,7 +1,7 @@
 /**
  * The back office's strings: the doors' (choosing the business, sign-in, invitation, password
- * reset) and the Account's, in English (the source) and in German and Spanish, typed by the
- * English: a missing or misspelt key fails the build.
+ * reset) and the Account's, in English (the source) and in German, Spanish, Portuguese, French,
+ * Italian and Dutch, typed by the English: a missing or misspelt key fails the build.
  */
 const en = {
   chooseBusiness: {
@@ -153,4 +153,204 @@ const es: typeof en = {
   },
 };
 
-export const authStrings = { en, de, es };
+const pt: typeof en = {
+  chooseBusiness: {
+    title: "Entrar no seu back office",
+    business: "Empresa (o nome curto, p. ex. blue-wave)",
+    go: "Continuar",
+  },
+  signIn: {
+    title: (business) => `Entrar em ${business}`,
+    email: "E-mail",
+    password: "Palavra-passe",
+    submit: "Entrar",
+    failed: "O e-mail ou a palavra-passe estão incorretos.",
+    accepted: "A sua palavra-passe foi definida. Entre com ela.",
+    signedOut: "Terminou a sessão.",
+    expired: "A sua sessão terminou. Entre novamente.",
+  },
+  invite: {
+    title: (business) => `Juntar-se a ${business}`,
+    intro: (email, role) => `Foi convidado como ${role}, com o e-mail ${email}. Escolha uma palavra-passe para concluir.`,
+    password: "Nova palavra-passe",
+    passwordHint: (min) => `Pelo menos ${min} caracteres.`,
+    confirm: "Repita a palavra-passe",
+    mismatch: "As duas palavras-passe não coincidem.",
+    submit: "Definir palavra-passe",
+  },
+  account: {
+    title: "A sua conta",
+    password: "Alterar palavra-passe",
+    current: "Palavra-passe atual",
+    newPassword: "Nova palavra-passe",
+    changed: "Palavra-passe alterada. Todas as suas outras sessões terminaram.",
+    languageSaved: "Idioma guardado.",
+  },
+  passwordReset: {
+    forgot: "Esqueceu-se da palavra-passe?",
+    title: (business) => `Repor a sua palavra-passe de ${business}`,
+    intro: "Introduza o e-mail com que entra. Se pertencer a uma conta, enviamos uma ligação para definir uma nova palavra-passe.",
+    email: "E-mail",
+    submit: "Enviar a ligação",
+    sent: (minutes) => `Se existir uma conta com este e-mail, enviámos uma ligação para definir uma nova palavra-passe. Funciona uma vez, durante ${minutes} minutos. Verifique a sua caixa de entrada.`,
+    back: "Voltar ao início de sessão",
+    newTitle: (business) => `Definir uma nova palavra-passe para ${business}`,
+    newIntro: (email) => `Para ${email}. Todas as sessões desta conta terminam quando a definir.`,
+    password: "Nova palavra-passe",
+    confirm: "Repita a palavra-passe",
+    save: "Definir palavra-passe",
+    done: "A sua nova palavra-passe foi definida e todas as outras sessões terminaram. Entre com ela.",
+  },
+};
+
+const fr: typeof en = {
+  chooseBusiness: {
+    title: "Connectez-vous à votre back-office",
+    business: "Établissement (son nom court, p. ex. blue-wave)",
+    go: "Continuer",
+  },
+  signIn: {
+    title: (business) => `Connexion à ${business}`,
+    email: "E-mail",
+    password: "Mot de passe",
+    submit: "Se connecter",
+    failed: "L’e-mail ou le mot de passe est incorrect.",
+    accepted: "Votre mot de passe est défini. Connectez-vous avec celui-ci.",
+    signedOut: "Vous êtes déconnecté.",
+    expired: "Votre session a expiré. Veuillez vous reconnecter.",
+  },
+  invite: {
+    title: (business) => `Rejoindre ${business}`,
+    intro: (email, role) => `Vous êtes invité en tant que ${role}, avec l’e-mail ${email}. Choisissez un mot de passe pour terminer.`,
+    password: "Nouveau mot de passe",
+    passwordHint: (min) => `Au moins ${min} caractères.`,
+    confirm: "Répétez le mot de passe",
+    mismatch: "Les deux mots de passe sont différents.",
+    submit: "Définir le mot de passe",
+  },
+  account: {
+    title: "Votre compte",
+    password: "Changer le mot de passe",
+    current: "Mot de passe actuel",
+    newPassword: "Nouveau mot de passe",
+    changed: "Mot de passe changé. Toutes vos autres sessions ont été fermées.",
+    languageSaved: "Langue enregistrée.",
+  },
+  passwordReset: {
+    forgot: "Mot de passe oublié ?",
+    title: (business) => `Réinitialiser votre mot de passe pour ${business}`,
+    intro: "Saisissez l’e-mail avec lequel vous vous connectez. S’il correspond à un compte, nous envoyons un lien pour définir un nouveau mot de passe.",
+    email: "E-mail",
+    submit: "Envoyer le lien",
+    sent: (minutes) => `Si un compte existe pour cet e-mail, nous avons envoyé un lien pour définir un nouveau mot de passe. Il fonctionne une seule fois, pendant ${minutes} minutes. Consultez votre boîte de réception.`,
+    back: "Retour à la connexion",
+    newTitle: (business) => `Définir un nouveau mot de passe pour ${business}`,
+    newIntro: (email) => `Pour ${email}. Toutes les sessions de ce compte sont fermées dès qu’il est défini.`,
+    password: "Nouveau mot de passe",
+    confirm: "Répétez le mot de passe",
+    save: "Définir le mot de passe",
+    done: "Votre nouveau mot de passe est défini et toutes les autres sessions ont été fermées. Connectez-vous avec celui-ci.",
+  },
+};
+
+const it: typeof en = {
+  chooseBusiness: {
+    title: "Acceda al Suo back office",
+    business: "Attività (il nome breve, ad es. blue-wave)",
+    go: "Continua",
+  },
+  signIn: {
+    title: (business) => `Accesso a ${business}`,
+    email: "E-mail",
+    password: "Password",
+    submit: "Accedi",
+    failed: "L’e-mail o la password non sono corrette.",
+    accepted: "La Sua password è impostata. Acceda con questa.",
+    signedOut: "Ha effettuato la disconnessione.",
+    expired: "La Sua sessione è scaduta. Acceda di nuovo.",
+  },
+  invite: {
+    title: (business) => `Unirsi a ${business}`,
+    intro: (email, role) => `È stato invitato come ${role}, con l’e-mail ${email}. Scelga una password per completare.`,
+    password: "Nuova password",
+    passwordHint: (min) => `Almeno ${min} caratteri.`,
+    confirm: "Ripeta la password",
+    mismatch: "Le due password non coincidono.",
+    submit: "Imposta password",
+  },
+  account: {
+    title: "Il Suo account",
+    password: "Cambia password",
+    current: "Password attuale",
+    newPassword: "Nuova password",
+    changed: "Password cambiata. Tutte le Sue altre sessioni sono state chiuse.",
+    languageSaved: "Lingua salvata.",
+  },
+  passwordReset: {
+    forgot: "Ha dimenticato la password?",
+    title: (business) => `Reimposti la Sua password per ${business}`,
+    intro: "Inserisca l’e-mail con cui accede. Se appartiene a un account, inviamo un link per impostare una nuova password.",
+    email: "E-mail",
+    submit: "Invia il link",
+    sent: (minutes) => `Se esiste un account per questa e-mail, abbiamo inviato un link per impostare una nuova password. Funziona una sola volta, per ${minutes} minuti. Controlli la Sua casella di posta.`,
+    back: "Torna all’accesso",
+    newTitle: (business) => `Imposti una nuova password per ${business}`,
+    newIntro: (email) => `Per ${email}. Tutte le sessioni di questo account si chiudono quando viene impostata.`,
+    password: "Nuova password",
+    confirm: "Ripeta la password",
+    save: "Imposta password",
+    done: "La Sua nuova password è impostata e tutte le altre sessioni sono state chiuse. Acceda con questa.",
+  },
+};
+
+const nl: typeof en = {
+  chooseBusiness: {
+    title: "Inloggen op uw backoffice",
+    business: "Bedrijf (de korte naam, bijv. blue-wave)",
+    go: "Verder",
+  },
+  signIn: {
+    title: (business) => `Inloggen bij ${business}`,
+    email: "E-mailadres",
+    password: "Wachtwoord",
+    submit: "Inloggen",
+    failed: "Het e-mailadres of het wachtwoord is onjuist.",
+    accepted: "Uw wachtwoord is ingesteld. Log ermee in.",
+    signedOut: "U bent uitgelogd.",
+    expired: "Uw sessie is beëindigd. Log opnieuw in.",
+  },
+  invite: {
+    title: (business) => `Aansluiten bij ${business}`,
+    intro: (email, role) => `U bent uitgenodigd als ${role}, met het e-mailadres ${email}. Kies een wachtwoord om af te ronden.`,
+    password: "Nieuw wachtwoord",
+    passwordHint: (min) => `Minstens ${min} tekens.`,
+    confirm: "Herhaal het wachtwoord",
+    mismatch: "De twee wachtwoorden verschillen.",
+    submit: "Wachtwoord instellen",
+  },
+  account: {
+    title: "Uw account",
+    password: "Wachtwoord wijzigen",
+    current: "Huidig wachtwoord",
+    newPassword: "Nieuw wachtwoord",
+    changed: "Wachtwoord gewijzigd. Al uw andere sessies zijn beëindigd.",
+    languageSaved: "Taal opgeslagen.",
+  },
+  passwordReset: {
+    forgot: "Wachtwoord vergeten?",
+    title: (business) => `Uw wachtwoord voor ${business} opnieuw instellen`,
+    intro: "Vul het e-mailadres in waarmee u inlogt. Als het bij een account hoort, sturen we een link om een nieuw wachtwoord in te stellen.",
+    email: "E-mailadres",
+    submit: "Link versturen",
+    sent: (minutes) => `Als er een account met dit e-mailadres bestaat, hebben we een link gestuurd om een nieuw wachtwoord in te stellen. De link werkt één keer, gedurende ${minutes} minuten. Kijk in uw inbox.`,
+    back: "Terug naar inloggen",
+    newTitle: (business) => `Een nieuw wachtwoord instellen voor ${business}`,
+    newIntro: (email) => `Voor ${email}. Alle sessies van dit account worden beëindigd zodra het is ingesteld.`,
+    password: "Nieuw wachtwoord",
+    confirm: "Herhaal het wachtwoord",
+    save: "Wachtwoord instellen",
+    done: "Uw nieuwe wachtwoord is ingesteld en alle andere sessies zijn beëindigd. Log ermee in.",
+  },
+};
+
+export const authStrings = { en, de, es, pt, fr, it, nl };

@@ -1,6 +1,7 @@
 /**
- * The back office's strings: the Developers screen's, in English (the source) and in German and
- * Spanish, typed by the English: a missing or misspelt key fails the build.
+ * The back office's strings: the Developers screen's, in English (the source) and in German,
+ * Spanish, Portuguese, French, Italian and Dutch, typed by the English: a missing or misspelt key
+ * fails the build.
  */
 const en = {
   developers: {
@@ -101,4 +102,136 @@ const es: typeof en = {
   },
 };
 
-export const developersStrings = { en, de, es };
+const pt: typeof en = {
+  developers: {
+    title: "Programadores",
+    keys: "Chaves de API",
+    keyName: "Nome",
+    scope: "Âmbito",
+    created: "Criada",
+    revoked: "Revogada",
+    active: "Ativa",
+    revoke: "Revogar",
+    createKey: "Criar chave",
+    keyShownOnce: "Copie esta chave agora: só é mostrada uma vez.",
+    keyRevoked: (name) => `A chave «${name}» foi revogada.`,
+    webhooks: "Webhooks",
+    url: "URL",
+    events: "Eventos",
+    status: "Estado",
+    subscribe: "Subscrever",
+    unsubscribe: "Eliminar",
+    secretShownOnce: "Segredo de assinatura, mostrado só uma vez:",
+    deliveries: "Registo de entregas",
+    event: "Evento",
+    attempt: "Tentativa",
+    result: "Resultado",
+    at: "Hora",
+    redeliver: "Entregar novamente",
+    redelivered: "Agendado para nova entrega.",
+    deleted: "Subscrição eliminada.",
+    enable: "Ativar",
+    enabled: "Subscrição ativada.",
+  },
+};
+
+const fr: typeof en = {
+  developers: {
+    title: "Développeurs",
+    keys: "Clés d’API",
+    keyName: "Nom",
+    scope: "Portée",
+    created: "Créée",
+    revoked: "Révoquée",
+    active: "Active",
+    revoke: "Révoquer",
+    createKey: "Créer une clé",
+    keyShownOnce: "Copiez cette clé maintenant : elle n’est affichée qu’une seule fois.",
+    keyRevoked: (name) => `La clé « ${name} » est révoquée.`,
+    webhooks: "Webhooks",
+    url: "URL",
+    events: "Événements",
+    status: "Statut",
+    subscribe: "S’abonner",
+    unsubscribe: "Supprimer",
+    secretShownOnce: "Secret de signature, affiché une seule fois :",
+    deliveries: "Journal des envois",
+    event: "Événement",
+    attempt: "Tentative",
+    result: "Résultat",
+    at: "Date",
+    redeliver: "Renvoyer",
+    redelivered: "Nouvel envoi programmé.",
+    deleted: "Abonnement supprimé.",
+    enable: "Activer",
+    enabled: "Abonnement activé.",
+  },
+};
+
+const it: typeof en = {
+  developers: {
+    title: "Sviluppatori",
+    keys: "Chiavi API",
+    keyName: "Nome",
+    scope: "Ambito",
+    created: "Creata",
+    revoked: "Revocata",
+    active: "Attiva",
+    revoke: "Revoca",
+    createKey: "Crea chiave",
+    keyShownOnce: "Copi subito questa chiave: viene mostrata una sola volta.",
+    keyRevoked: (name) => `La chiave «${name}» è stata revocata.`,
+    webhooks: "Webhook",
+    url: "URL",
+    events: "Eventi",
+    status: "Stato",
+    subscribe: "Iscriviti",
+    unsubscribe: "Elimina",
+    secretShownOnce: "Segreto di firma, mostrato una sola volta:",
+    deliveries: "Registro delle consegne",
+    event: "Evento",
+    attempt: "Tentativo",
+    result: "Esito",
+    at: "Data e ora",
+    redeliver: "Consegna di nuovo",
+    redelivered: "Nuova consegna programmata.",
+    deleted: "Iscrizione eliminata.",
+    enable: "Attiva",
+    enabled: "Iscrizione attivata.",
+  },
+};
+
+const nl: typeof en = {
+  developers: {
+    title: "Ontwikkelaars",
+    keys: "API-sleutels",
+    keyName: "Naam",
+    scope: "Bereik",
+    created: "Aangemaakt",
+    revoked: "Ingetrokken",
+    active: "Actief",
+    revoke: "Intrekken",
+    createKey: "Sleutel aanmaken",
+    keyShownOnce: "Kopieer deze sleutel nu: hij wordt maar één keer getoond.",
+    keyRevoked: (name) => `De sleutel „${name}” is ingetrokken.`,
+    webhooks: "Webhooks",
+    url: "URL",
+    events: "Gebeurtenissen",
+    status: "Status",
+    subscribe: "Abonneren",
+    unsubscribe: "Verwijderen",
+    secretShownOnce: "Ondertekeningsgeheim, wordt maar één keer getoond:",
+    deliveries: "Afleverlogboek",
+    event: "Gebeurtenis",
+    attempt: "Poging",
+    result: "Resultaat",
+    at: "Tijdstip",
+    redeliver: "Opnieuw afleveren",
+    redelivered: "Opnieuw ingepland voor aflevering.",
+    deleted: "Abonnement verwijderd.",
+    enable: "Inschakelen",
+    enabled: "Abonnement ingeschakeld.",
+  },
+};
+
+export const developersStrings = { en, de, es, pt, fr, it, nl };
