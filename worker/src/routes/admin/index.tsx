@@ -19,7 +19,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { ApiError } from "../../lib/errors";
 import { adminAssets } from "./kit/assets";
 import { mountAreas, type Area } from "./kit/area";
-import type { AdminEnv } from "./kit/kit";
+import { ADMIN_LANGUAGES, type AdminEnv } from "./kit/kit";
 import { adminError, staffSession } from "./auth/auth";
 import { audit } from "./audit/area";
 import { auth } from "./auth/area";
@@ -62,7 +62,7 @@ export function adminRoutes() {
       strictTransportSecurity: "max-age=31536000",
     }),
   );
-  admin.use("*", languageDetector({ supportedLanguages: ["en", "de", "es"], fallbackLanguage: "en", order: ["querystring", "header"], caches: false }));
+  admin.use("*", languageDetector({ supportedLanguages: [...ADMIN_LANGUAGES], fallbackLanguage: "en", order: ["querystring", "header"], caches: false }));
   // Cross-site form posts are refused before anything runs: the browser's Origin (or
   // Sec-Fetch-Site) must be this origin. Signed-in forms also carry the session's token.
   admin.use("*", csrf());

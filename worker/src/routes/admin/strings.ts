@@ -1,6 +1,6 @@
 /**
  * The back office's string tables: each area's strings live in its folder (`<area>/strings.ts`,
- * German and Spanish typed by the English), put together here into one table per language. A
+ * the other languages typed by the English), put together here into one table per language. A
  * screen reads `stringsOf(c)` (kit.tsx): the whole table, so a screen may use a shared word or
  * another area's (Today names a booking's status as Bookings does).
  */
@@ -62,5 +62,68 @@ const es: Strings = {
   ...auditStrings.es,
 };
 
-export type Lang = "en" | "de" | "es";
-export const LANGS: Record<Lang, Strings> = { en, de, es };
+const pt: Strings = {
+  ...kitStrings.pt,
+  ...authStrings.pt,
+  ...frontDeskStrings.pt,
+  ...bookingsStrings.pt,
+  ...guestsStrings.pt,
+  ...catalogStrings.pt,
+  ...pricesStrings.pt,
+  ...settingsStrings.pt,
+  ...outboxStrings.pt,
+  ...developersStrings.pt,
+  ...staffStrings.pt,
+  ...auditStrings.en, // TODO(i18na29)
+};
+const fr: Strings = {
+  ...kitStrings.fr,
+  ...authStrings.fr,
+  ...frontDeskStrings.fr,
+  ...bookingsStrings.fr,
+  ...guestsStrings.fr,
+  ...catalogStrings.fr,
+  ...pricesStrings.fr,
+  ...settingsStrings.fr,
+  ...outboxStrings.fr,
+  ...developersStrings.fr,
+  ...staffStrings.fr,
+  ...auditStrings.en, // TODO(i18na29)
+};
+const it: Strings = {
+  ...kitStrings.it,
+  ...authStrings.it,
+  ...frontDeskStrings.it,
+  ...bookingsStrings.it,
+  ...guestsStrings.it,
+  ...catalogStrings.it,
+  ...pricesStrings.it,
+  ...settingsStrings.it,
+  ...outboxStrings.it,
+  ...developersStrings.it,
+  ...staffStrings.it,
+  ...auditStrings.en, // TODO(i18na29)
+};
+const nl: Strings = {
+  ...kitStrings.nl,
+  ...authStrings.nl,
+  ...frontDeskStrings.nl,
+  ...bookingsStrings.nl,
+  ...guestsStrings.nl,
+  ...catalogStrings.nl,
+  ...pricesStrings.nl,
+  ...settingsStrings.nl,
+  ...outboxStrings.nl,
+  ...developersStrings.nl,
+  ...staffStrings.nl,
+  ...auditStrings.en, // TODO(i18na29)
+};
+
+/**
+ * The back office's languages: the one list the language detector, the sign-in page's switcher,
+ * the account's choice and the tables below follow. Its order is the switcher's.
+ */
+export const ADMIN_LANGUAGES = ["en", "de", "es", "pt", "fr", "it", "nl"] as const;
+export type Lang = (typeof ADMIN_LANGUAGES)[number];
+export const isLang = (value: string | null | undefined): value is Lang => (ADMIN_LANGUAGES as readonly string[]).includes(value ?? "");
+export const LANGS: Record<Lang, Strings> = { en, de, es, pt, fr, it, nl };

@@ -13,7 +13,7 @@ import { PASSWORD_MIN } from "../../../lib/password";
 import { acceptInvite, openInvite, sessionOf, signIn, signOut, SESSION_MAX_HOURS, type NewSession } from "../../../manage/staff";
 import { isLoopbackHost } from "../../../middleware/https";
 import { visitorKey } from "../../../middleware/visitor";
-import { base, Field, FormError, pathParam, stringsOf, type AdminContext, type AdminEnv } from "../kit/kit";
+import { ADMIN_LANGUAGES, base, Field, FormError, LANGS, pathParam, stringsOf, type AdminContext, type AdminEnv } from "../kit/kit";
 import { Bare, Layout } from "../kit/layout";
 import type { AdminRoute } from "../kit/area";
 import { readForm } from "../kit/form";
@@ -92,10 +92,10 @@ function signInPage(c: AdminContext, business: { title: string; slug: string }, 
         <a href={`/admin/${business.slug}/forgot${state.email ? `?email=${encodeURIComponent(state.email)}` : ""}`}>{t.passwordReset.forgot}</a>
       </p>
       <p>
-        {(["en", "de", "es"] as const).map((l) => (
+        {ADMIN_LANGUAGES.map((l) => (
           <>
             <a href={`/admin/${business.slug}/sign-in?lang=${l}`} lang={l} hreflang={l}>
-              {{ en: "English", de: "Deutsch", es: "Español" }[l]}
+              {LANGS[l].languageName}
             </a>{" "}
           </>
         ))}

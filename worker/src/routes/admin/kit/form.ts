@@ -6,6 +6,7 @@
  */
 import { ApiError, type FieldError } from "../../../lib/errors";
 import type { AdminContext } from "./kit";
+import type { Lang } from "../strings";
 
 /** A field's name: the service's path, or a row's name (`seg_start_2`); anything else is dropped. */
 const NAME = /^[\w.-]{1,100}$/;
@@ -66,7 +67,6 @@ interface Issue {
   origin?: string;
 }
 
-type Lang = "en" | "de" | "es";
 const PLAIN: Record<Lang, { summary: string; required: string; number: string; text: string; choice: string; atLeast: (n: string) => string; atMost: (n: string) => string; chars: (n: string) => string; maxChars: (n: string) => string; date: string; email: string; format: string; invalid: string }> = {
   en: {
     summary: "Some fields need a change: see the messages at them.",
@@ -112,6 +112,66 @@ const PLAIN: Record<Lang, { summary: string; required: string; number: string; t
     email: "Introduzca una dirección de correo electrónico.",
     format: "No tiene la forma esperada.",
     invalid: "Este valor no se acepta.",
+  },
+  pt: {
+    summary: "Alguns campos precisam de ser alterados: veja as mensagens junto deles.",
+    required: "Preencha este campo.",
+    number: "Introduza um número.",
+    text: "Introduza um texto.",
+    choice: "Escolha uma das opções.",
+    atLeast: (n) => `Tem de ser pelo menos ${n}.`,
+    atMost: (n) => `Pode ser no máximo ${n}.`,
+    chars: (n) => `Precisa de pelo menos ${n} caracteres.`,
+    maxChars: (n) => `Pode ter no máximo ${n} caracteres.`,
+    date: "Introduza uma data (AAAA-MM-DD).",
+    email: "Introduza um endereço de e-mail.",
+    format: "Não tem a forma esperada.",
+    invalid: "Este valor não é aceite.",
+  },
+  fr: {
+    summary: "Certains champs doivent être modifiés : voyez les messages à côté d’eux.",
+    required: "Veuillez remplir ce champ.",
+    number: "Veuillez saisir un nombre.",
+    text: "Veuillez saisir un texte.",
+    choice: "Veuillez choisir l’une des options.",
+    atLeast: (n) => `Doit être au moins ${n}.`,
+    atMost: (n) => `Doit être au plus ${n}.`,
+    chars: (n) => `Nécessite au moins ${n} caractères.`,
+    maxChars: (n) => `Peut comporter au plus ${n} caractères.`,
+    date: "Veuillez saisir une date (AAAA-MM-JJ).",
+    email: "Veuillez saisir une adresse e-mail.",
+    format: "Ce n’est pas dans la forme attendue.",
+    invalid: "Cette valeur n’est pas acceptée.",
+  },
+  it: {
+    summary: "Alcuni campi vanno modificati: veda i messaggi accanto a essi.",
+    required: "Compili questo campo.",
+    number: "Inserisca un numero.",
+    text: "Inserisca un testo.",
+    choice: "Scelga una delle opzioni.",
+    atLeast: (n) => `Deve essere almeno ${n}.`,
+    atMost: (n) => `Deve essere al massimo ${n}.`,
+    chars: (n) => `Servono almeno ${n} caratteri.`,
+    maxChars: (n) => `Può contenere al massimo ${n} caratteri.`,
+    date: "Inserisca una data (AAAA-MM-GG).",
+    email: "Inserisca un indirizzo e-mail.",
+    format: "Non è nella forma prevista.",
+    invalid: "Questo valore non è accettato.",
+  },
+  nl: {
+    summary: "Enkele velden moeten worden aangepast: zie de meldingen bij die velden.",
+    required: "Vul dit veld in.",
+    number: "Voer een getal in.",
+    text: "Voer tekst in.",
+    choice: "Kies een van de opties.",
+    atLeast: (n) => `Moet minstens ${n} zijn.`,
+    atMost: (n) => `Mag hoogstens ${n} zijn.`,
+    chars: (n) => `Heeft minstens ${n} tekens nodig.`,
+    maxChars: (n) => `Mag hoogstens ${n} tekens lang zijn.`,
+    date: "Voer een datum in (JJJJ-MM-DD).",
+    email: "Voer een e-mailadres in.",
+    format: "Dit heeft niet de verwachte vorm.",
+    invalid: "Deze waarde wordt niet geaccepteerd.",
   },
 };
 

@@ -14,9 +14,9 @@ import type { AppEnv } from "../../../db/request-env";
 import { ApiError } from "../../../lib/errors";
 import { dateIn } from "../../../lib/time";
 import type { StaffSession } from "../../../manage/staff";
-import { LANGS, type Lang, type Strings } from "../strings";
+import { ADMIN_LANGUAGES, isLang, LANGS, type Lang, type Strings } from "../strings";
 
-export { LANGS, type Lang, type Strings };
+export { ADMIN_LANGUAGES, isLang, LANGS, type Lang, type Strings };
 
 /** An entry of the top navigation (declared by an area, kit/area.ts), shown to the roles that have its permission. */
 export interface NavEntry {
@@ -48,7 +48,7 @@ export const tenantContext = (c: AdminContext) => c as unknown as Context<AppEnv
 
 export const langOf = (c: AdminContext): Lang => {
   const chosen = c.get("staff")?.language ?? c.get("language");
-  return chosen === "de" || chosen === "es" ? chosen : "en";
+  return isLang(chosen) ? chosen : "en";
 };
 export const stringsOf = (c: AdminContext): Strings => LANGS[langOf(c)];
 
