@@ -86,6 +86,26 @@ describe("a booking's e-mails", () => {
     expect(text).toContain("Online wurde nichts abgebucht");
     for (const owner of emails.slice(1)) expect(textPart((await handedOver(owner.message_id))[0].raw)).toContain(`Booked by: ${res.booker.first_name} ${res.booker.last_name}`);
   });
+
+  // What each language's confirmation says: its reference's label and that nothing was charged.
+  it.each([
+    ["fr", "Référence de la réservation", "Rien n’a été débité en ligne"],
+    ["pt", "Referência da reserva", "Nada foi cobrado online"],
+    ["it", "Codice di prenotazione", "Non è stato addebitato nulla online"],
+    ["nl", "Boekingsnummer", "Er is online niets afgeschreven"],
+  ])("a booking made in %s gets its confirmation in that language, the business's own e-mails in its default language", async (language, reference, nothingCharged) => {
+    const b = await mailBusiness({ languages: ["en", "de", "es", "pt", "fr", "it", "nl"] });
+    const res = await book(b, language);
+    expect(res.status).toBe(200);
+    await settled(b.businessId);
+    const [confirmation, owner] = await rows(b.businessId);
+    expect([confirmation.kind, confirmation.language, owner.kind, owner.language]).toEqual(["booking_confirmation", language, "owner_new_booking", "en"]);
+    const [file] = await handedOver(confirmation.message_id);
+    expect(header(file.raw, "Content-Language")).toBe(language);
+    const text = textPart(file.raw);
+    expect(text).toContain(`${reference}: ${res.body.reference}`);
+    expect(text).toContain(nothingCharged);
+  });
 });
 
 describe("no booking, no e-mail; the platform's sender for a business without its own", () => {

@@ -123,8 +123,19 @@ describe("the booking e-mails", () => {
 
   it("texts in each language differ, and the brand colour's text stays readable", () => {
     const subjects = MAIL_LANGUAGES.map((l) => BOOKING_TEMPLATES.booking_confirmation(booking(l)).subject);
-    assert.equal(new Set(subjects).size, 3);
+    assert.equal(new Set(subjects).size, MAIL_LANGUAGES.length);
     assert.ok(BOOKING_TEMPLATES.booking_confirmation(booking("es")).text.includes("No se ha cobrado nada en línea"));
+    const said: Record<"pt" | "fr" | "it" | "nl", string[]> = {
+      pt: [`A sua reserva 2026-00042 em Blue Wave <Surf> & "Yoga" Camp está confirmada`, "Nada foi cobrado online"],
+      fr: [`Votre réservation 2026-00042 chez Blue Wave <Surf> & "Yoga" Camp est confirmée`, "Rien n’a été débité en ligne"],
+      it: [`La Sua prenotazione 2026-00042 presso Blue Wave <Surf> & "Yoga" Camp è confermata`, "Non è stato addebitato nulla online"],
+      nl: [`Uw boeking 2026-00042 bij Blue Wave <Surf> & "Yoga" Camp is bevestigd`, "Er is online niets afgeschreven"],
+    };
+    for (const [language, [subject, next]] of Object.entries(said)) {
+      const mail = BOOKING_TEMPLATES.booking_confirmation(booking(language as keyof typeof said));
+      assert.equal(mail.subject, subject);
+      assert.ok(mail.text.includes(next), `${language}: ${mail.text}`);
+    }
     assert.equal(textOn("#0a5d7a"), "#ffffff");
     assert.equal(textOn("#ffd84d"), "#111111");
   });
@@ -146,7 +157,15 @@ describe("the back-office invitation", () => {
 
 
 describe("the back-office password reset", () => {
-  const subjects = { en: "Reset your password for Blue Wave", de: "Passwort für Blue Wave zurücksetzen", es: "Restablece tu contraseña de Blue Wave" };
+  const subjects = {
+    en: "Reset your password for Blue Wave",
+    de: "Passwort für Blue Wave zurücksetzen",
+    es: "Restablece tu contraseña de Blue Wave",
+    pt: "Redefinir a sua palavra-passe de Blue Wave",
+    fr: "Réinitialisez votre mot de passe pour Blue Wave",
+    it: "Reimposti la Sua password per Blue Wave",
+    nl: "Uw wachtwoord voor Blue Wave opnieuw instellen",
+  };
   for (const language of MAIL_LANGUAGES) {
     it(`in ${language}: names the business and the account, carries the one-time link and its expiry in text and HTML`, async () => {
       const link = "https://book.example/admin/blue-wave/reset/AbC_123-xyzXYZ0987654321";

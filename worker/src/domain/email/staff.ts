@@ -51,6 +51,42 @@ const STRINGS: Record<MailLanguage, { subject: string; heading: string; intro: s
     ignore: "Si no esperabas esta invitación, ignora este correo: sin el enlace no pasa nada.",
     roles: { owner: "propietario/a", manager: "gerente", front_desk: "recepción" },
   },
+  pt: {
+    subject: "Convite para o back office de {business}",
+    heading: "Junte-se a {business}",
+    intro: "{inviter} convidou-o para o back office de {business} com a função de {role}.",
+    action: "Defina a sua palavra-passe com esta ligação. Funciona uma vez, até {expires} UTC:",
+    expires: "",
+    ignore: "Se não estava à espera deste convite, ignore este e-mail: sem a ligação nada acontece.",
+    roles: { owner: "proprietário", manager: "gestor", front_desk: "receção" },
+  },
+  fr: {
+    subject: "Invitation à l’administration de {business}",
+    heading: "Rejoignez {business}",
+    intro: "{inviter} vous a invité à l’administration de {business} en tant que {role}.",
+    action: "Choisissez votre mot de passe avec ce lien. Il fonctionne une fois, jusqu’au {expires} UTC :",
+    expires: "",
+    ignore: "Si vous n’attendiez pas cette invitation, ignorez cet e-mail : sans le lien, rien ne se passe.",
+    roles: { owner: "propriétaire", manager: "gérant", front_desk: "réception" },
+  },
+  it: {
+    subject: "Invito al back office di {business}",
+    heading: "Benvenuto in {business}",
+    intro: "{inviter} L’ha invitata al back office di {business} con il ruolo di {role}.",
+    action: "Imposti la Sua password con questo link. Funziona una sola volta, fino al {expires} UTC:",
+    expires: "",
+    ignore: "Se non si aspettava questo invito, ignori questa e-mail: senza il link non succede nulla.",
+    roles: { owner: "titolare", manager: "responsabile", front_desk: "reception" },
+  },
+  nl: {
+    subject: "Uitnodiging voor de backoffice van {business}",
+    heading: "Welkom bij {business}",
+    intro: "{inviter} heeft u uitgenodigd voor de backoffice van {business} als {role}.",
+    action: "Stel uw wachtwoord in met deze link. Hij werkt één keer, tot {expires} UTC:",
+    expires: "",
+    ignore: "Als u deze uitnodiging niet verwachtte, negeer deze e-mail dan: zonder de link gebeurt er niets.",
+    roles: { owner: "eigenaar", manager: "manager", front_desk: "receptie" },
+  },
 };
 
 /**
@@ -111,6 +147,34 @@ const RESET: Record<MailLanguage, { subject: string; heading: string; intro: str
     action: "Elige una contraseña nueva con este enlace. Funciona una vez, hasta el {expires} UTC, y cierra todas las sesiones abiertas de la cuenta:",
     ignore: "Si no lo has pedido tú, ignora este correo: tu contraseña sigue igual.",
   },
+  pt: {
+    subject: "Redefinir a sua palavra-passe de {business}",
+    heading: "Uma nova palavra-passe para {business}",
+    intro: "Alguém pediu para redefinir a palavra-passe de {email} no back office de {business}.",
+    action: "Defina uma nova palavra-passe com esta ligação. Funciona uma vez, até {expires} UTC, e termina todas as sessões abertas da conta:",
+    ignore: "Se não fez este pedido, ignore este e-mail: a sua palavra-passe mantém-se.",
+  },
+  fr: {
+    subject: "Réinitialisez votre mot de passe pour {business}",
+    heading: "Un nouveau mot de passe pour {business}",
+    intro: "Quelqu’un a demandé à réinitialiser le mot de passe de {email} dans l’administration de {business}.",
+    action: "Choisissez un nouveau mot de passe avec ce lien. Il fonctionne une fois, jusqu’au {expires} UTC, et ferme toutes les sessions ouvertes du compte :",
+    ignore: "Si vous n’avez rien demandé, ignorez cet e-mail : votre mot de passe reste inchangé.",
+  },
+  it: {
+    subject: "Reimposti la Sua password per {business}",
+    heading: "Una nuova password per {business}",
+    intro: "Qualcuno ha chiesto di reimpostare la password di {email} nel back office di {business}.",
+    action: "Imposti una nuova password con questo link. Funziona una sola volta, fino al {expires} UTC, e chiude tutte le sessioni aperte dell’account:",
+    ignore: "Se non l’ha chiesto Lei, ignori questa e-mail: la Sua password resta invariata.",
+  },
+  nl: {
+    subject: "Uw wachtwoord voor {business} opnieuw instellen",
+    heading: "Een nieuw wachtwoord voor {business}",
+    intro: "Iemand heeft gevraagd het wachtwoord van {email} in de backoffice van {business} opnieuw in te stellen.",
+    action: "Stel met deze link een nieuw wachtwoord in. Hij werkt één keer, tot {expires} UTC, en beëindigt alle open sessies van het account:",
+    ignore: "Als u dit niet hebt gevraagd, negeer deze e-mail dan: uw wachtwoord blijft zoals het is.",
+  },
 };
 
 export function staffPasswordReset(m: PasswordResetMail): ComposedMail {
@@ -149,6 +213,34 @@ const ALERT: Record<MailLanguage, { subject: string; heading: string; intro: str
     intro: "Desde las {since} UTC han fallado {attempts} inicios de sesión en el back office de {business} como {email}.",
     held: "Ninguno ha entrado: la contraseña probada era incorrecta. Cada dirección que sigue intentándolo queda bloqueada 15 minutos; tú puedes seguir entrando desde la tuya.",
     advice: "Si no has sido tú, elige una contraseña larga que no uses en ningún otro sitio (Cuenta, en el back office). Si has sido tú, no hay nada que hacer.",
+  },
+  pt: {
+    subject: "Inícios de sessão falhados na sua conta de {business}",
+    heading: "Alguém está a tentar iniciar sessão como si",
+    intro: "Desde as {since} UTC falharam {attempts} inícios de sessão no back office de {business} como {email}.",
+    held: "Nenhum teve êxito: a palavra-passe tentada estava errada. Cada endereço que continua a tentar é bloqueado durante 15 minutos; pode continuar a iniciar sessão a partir do seu.",
+    advice: "Se não foi o próprio, escolha uma palavra-passe longa que não use em mais nenhum lado (Conta, no back office). Se foi o próprio, não há nada a fazer.",
+  },
+  fr: {
+    subject: "Connexions échouées à votre compte chez {business}",
+    heading: "Quelqu’un essaie de se connecter à votre place",
+    intro: "Depuis {since} UTC, {attempts} connexions à l’administration de {business} en tant que {email} ont échoué.",
+    held: "Aucune n’a abouti : le mot de passe essayé était faux. Chaque adresse qui persiste est bloquée 15 minutes ; vous pouvez toujours vous connecter depuis la vôtre.",
+    advice: "Si ce n’était pas vous, choisissez un long mot de passe que vous n’utilisez nulle part ailleurs (Compte, dans l’administration). Si c’était vous, il n’y a rien à faire.",
+  },
+  it: {
+    subject: "Accessi non riusciti al Suo account presso {business}",
+    heading: "Qualcuno sta cercando di accedere al Suo posto",
+    intro: "Dalle {since} UTC non sono riusciti {attempts} accessi al back office di {business} come {email}.",
+    held: "Nessuno è entrato: la password provata era sbagliata. Ogni indirizzo che continua a provare viene bloccato per 15 minuti; Lei può continuare ad accedere dal Suo.",
+    advice: "Se non è stato Lei, scelga una password lunga che non usa altrove (Account, nel back office). Se è stato Lei, non deve fare nulla.",
+  },
+  nl: {
+    subject: "Mislukte aanmeldingen bij uw account van {business}",
+    heading: "Iemand probeert zich als u aan te melden",
+    intro: "Sinds {since} UTC zijn {attempts} aanmeldingen bij de backoffice van {business} als {email} mislukt.",
+    held: "Geen enkele is gelukt: het geprobeerde wachtwoord was onjuist. Elk adres dat het blijft proberen, wordt 15 minuten geblokkeerd; u kunt zich vanaf uw eigen adres gewoon aanmelden.",
+    advice: "Was u het niet, kies dan een lang wachtwoord dat u nergens anders gebruikt (Account, in de backoffice). Was u het wel, dan hoeft u niets te doen.",
   },
 };
 

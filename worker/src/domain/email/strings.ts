@@ -4,7 +4,7 @@
  * is charged online and the business gets in touch about how and when to pay.
  */
 
-export const MAIL_LANGUAGES = ["en", "de", "es"] as const;
+export const MAIL_LANGUAGES = ["en", "de", "es", "pt", "fr", "it", "nl"] as const;
 export type MailLanguage = (typeof MAIL_LANGUAGES)[number];
 
 export interface MailStrings {
@@ -201,7 +201,215 @@ const es: MailStrings = {
   automatic: "Este correo lo ha enviado automáticamente el sistema de reservas de {business}.",
 };
 
-export const MAIL_STRINGS: Record<MailLanguage, MailStrings> = { en, de, es };
+const pt: MailStrings = {
+  confirmation: {
+    subject: "A sua reserva {reference} em {business} está confirmada",
+    heading: "A sua reserva está confirmada",
+    hello: "Olá,",
+    intro: "obrigado por reservar com {business}. O seu lugar está confirmado; aqui está tudo o que reservou.",
+  },
+  cancellation: {
+    subject: "A sua reserva {reference} em {business} foi cancelada",
+    heading: "A sua reserva foi cancelada",
+    hello: "Olá,",
+    intro: "a sua reserva {reference} com {business} foi cancelada e os respetivos lugares foram libertados.",
+    questions: "Se não estava à espera disto, ou se tiver alguma questão sobre um pagamento, contacte {business}.",
+  },
+  ownerNew: {
+    subject: "Nova reserva {reference}: {booker}, a partir de {start}",
+    heading: "Nova reserva {reference}",
+    intro: { widget: "{booker} reservou através do widget de reservas do seu site.", api: "{booker} reservou através da API, com a chave \u201c{key}\u201d.", back_office: "{booker} foi reservado no back office." },
+    unpaid: "Nada foi cobrado online: entre em contacto sobre o pagamento.",
+    newsletterYes: "Quem reservou gostaria de receber a sua newsletter.",
+    newsletterNo: "Quem reservou não pediu a sua newsletter.",
+  },
+  ownerCancelled: {
+    subject: "Reserva {reference} cancelada: {booker}, a partir de {start}",
+    heading: "Reserva {reference} cancelada",
+    intro: "A reserva de {booker} foi cancelada; os respetivos lugares estão novamente disponíveis.",
+  },
+  reference: "Referência da reserva",
+  dates: "Datas",
+  guests: "Hóspedes",
+  stay: "Estadia",
+  room: "Quarto",
+  privateRoom: "quarto privado",
+  extras: "Extras",
+  guestTotal: "Subtotal",
+  included: "incluído",
+  total: "Total",
+  booker: "Reservado por",
+  nextHeading: "Próximos passos",
+  next: "Nada foi cobrado online. {business} irá contactá-lo sobre como e quando pagar.",
+  termsHeading: "As condições de reserva que aceitou",
+  contactHeading: "Contacto",
+  replyHint: "Responda a este e-mail para contactar {business}.",
+  ownerFooter: "Recebe este e-mail porque este endereço é um dos endereços de notificação nas definições de {business}. Uma resposta é enviada a quem reservou.",
+  location: "Local",
+  srs: "Suplemento de quarto individual",
+  calendarHint: "O ficheiro de calendário em anexo (.ics) adiciona as suas datas ao seu calendário.",
+  times: "{n}×",
+  days: "{n} dias",
+  automatic: "Este e-mail foi enviado automaticamente pelo sistema de reservas de {business}.",
+};
+
+const fr: MailStrings = {
+  confirmation: {
+    subject: "Votre réservation {reference} chez {business} est confirmée",
+    heading: "Votre réservation est confirmée",
+    hello: "Bonjour,",
+    intro: "merci d’avoir réservé chez {business}. Votre place est confirmée ; voici tout ce que vous avez réservé.",
+  },
+  cancellation: {
+    subject: "Votre réservation {reference} chez {business} a été annulée",
+    heading: "Votre réservation a été annulée",
+    hello: "Bonjour,",
+    intro: "votre réservation {reference} chez {business} a été annulée et ses places ont été libérées.",
+    questions: "Si vous ne vous y attendiez pas, ou si vous avez une question sur un paiement, veuillez contacter {business}.",
+  },
+  ownerNew: {
+    subject: "Nouvelle réservation {reference} : {booker}, à partir du {start}",
+    heading: "Nouvelle réservation {reference}",
+    intro: { widget: "{booker} a réservé via le widget de réservation de votre site web.", api: "{booker} a réservé via l’API, avec la clé \u00ab\u00a0{key}\u00a0\u00bb.", back_office: "{booker} a été réservé dans l’administration." },
+    unpaid: "Rien n’a été débité en ligne : prenez contact pour le paiement.",
+    newsletterYes: "La personne qui a réservé souhaite recevoir votre newsletter.",
+    newsletterNo: "La personne qui a réservé n’a pas demandé votre newsletter.",
+  },
+  ownerCancelled: {
+    subject: "Réservation {reference} annulée : {booker}, à partir du {start}",
+    heading: "Réservation {reference} annulée",
+    intro: "La réservation de {booker} a été annulée ; ses places sont de nouveau disponibles.",
+  },
+  reference: "Référence de la réservation",
+  dates: "Dates",
+  guests: "Participants",
+  stay: "Séjour",
+  room: "Chambre",
+  privateRoom: "chambre privée",
+  extras: "Suppléments",
+  guestTotal: "Sous-total",
+  included: "inclus",
+  total: "Total",
+  booker: "Réservé par",
+  nextHeading: "Et maintenant",
+  next: "Rien n’a été débité en ligne. {business} vous contactera pour vous indiquer comment et quand payer.",
+  termsHeading: "Les conditions de réservation que vous avez acceptées",
+  contactHeading: "Contact",
+  replyHint: "Répondez à cet e-mail pour joindre {business}.",
+  ownerFooter: "Vous recevez cet e-mail parce que cette adresse fait partie des adresses de notification dans les paramètres de {business}. Une réponse parvient à la personne qui a réservé.",
+  location: "Lieu",
+  srs: "Supplément chambre individuelle",
+  calendarHint: "Le fichier de calendrier joint (.ics) ajoute vos dates à votre agenda.",
+  times: "{n}×",
+  days: "{n} jours",
+  automatic: "Cet e-mail a été envoyé automatiquement par le système de réservation de {business}.",
+};
+
+const it: MailStrings = {
+  confirmation: {
+    subject: "La Sua prenotazione {reference} presso {business} è confermata",
+    heading: "La Sua prenotazione è confermata",
+    hello: "Gentile cliente,",
+    intro: "grazie per aver prenotato con {business}. Il Suo posto è confermato; ecco tutto ciò che ha prenotato.",
+  },
+  cancellation: {
+    subject: "La Sua prenotazione {reference} presso {business} è stata cancellata",
+    heading: "La Sua prenotazione è stata cancellata",
+    hello: "Gentile cliente,",
+    intro: "la Sua prenotazione {reference} presso {business} è stata cancellata e i relativi posti sono stati liberati.",
+    questions: "Se non se lo aspettava, o ha una domanda su un pagamento, contatti {business}.",
+  },
+  ownerNew: {
+    subject: "Nuova prenotazione {reference}: {booker}, dal {start}",
+    heading: "Nuova prenotazione {reference}",
+    intro: { widget: "{booker} ha prenotato tramite il widget di prenotazione del Suo sito web.", api: "{booker} ha prenotato tramite l’API, con la chiave \u00ab{key}\u00bb.", back_office: "{booker} è stato prenotato nel back office." },
+    unpaid: "Non è stato addebitato nulla online: si metta in contatto per il pagamento.",
+    newsletterYes: "Chi ha prenotato desidera ricevere la Sua newsletter.",
+    newsletterNo: "Chi ha prenotato non ha richiesto la Sua newsletter.",
+  },
+  ownerCancelled: {
+    subject: "Prenotazione {reference} cancellata: {booker}, dal {start}",
+    heading: "Prenotazione {reference} cancellata",
+    intro: "La prenotazione di {booker} è stata cancellata; i relativi posti sono di nuovo disponibili.",
+  },
+  reference: "Codice di prenotazione",
+  dates: "Date",
+  guests: "Ospiti",
+  stay: "Soggiorno",
+  room: "Camera",
+  privateRoom: "camera privata",
+  extras: "Extra",
+  guestTotal: "Subtotale",
+  included: "incluso",
+  total: "Totale",
+  booker: "Prenotato da",
+  nextHeading: "I prossimi passi",
+  next: "Non è stato addebitato nulla online. {business} La contatterà per indicarLe come e quando pagare.",
+  termsHeading: "Le condizioni di prenotazione che ha accettato",
+  contactHeading: "Contatti",
+  replyHint: "Risponda a questa e-mail per contattare {business}.",
+  ownerFooter: "Riceve questa e-mail perché questo indirizzo è tra gli indirizzi per le notifiche nelle impostazioni di {business}. Una risposta arriva a chi ha prenotato.",
+  location: "Luogo",
+  srs: "Supplemento camera singola",
+  calendarHint: "Il file di calendario allegato (.ics) aggiunge le Sue date al Suo calendario.",
+  times: "{n}×",
+  days: "{n} giorni",
+  automatic: "Questa e-mail è stata inviata automaticamente dal sistema di prenotazione di {business}.",
+};
+
+const nl: MailStrings = {
+  confirmation: {
+    subject: "Uw boeking {reference} bij {business} is bevestigd",
+    heading: "Uw boeking is bevestigd",
+    hello: "Beste gast,",
+    intro: "hartelijk dank voor uw boeking bij {business}. Uw plaats is bevestigd; hieronder vindt u alles wat u hebt geboekt.",
+  },
+  cancellation: {
+    subject: "Uw boeking {reference} bij {business} is geannuleerd",
+    heading: "Uw boeking is geannuleerd",
+    hello: "Beste gast,",
+    intro: "uw boeking {reference} bij {business} is geannuleerd en de plaatsen zijn vrijgegeven.",
+    questions: "Als u dit niet verwachtte, of als u een vraag hebt over een betaling, neem dan contact op met {business}.",
+  },
+  ownerNew: {
+    subject: "Nieuwe boeking {reference}: {booker}, vanaf {start}",
+    heading: "Nieuwe boeking {reference}",
+    intro: { widget: "{booker} heeft geboekt via de boekingswidget op uw website.", api: "{booker} heeft geboekt via de API, met de sleutel \u2018{key}\u2019.", back_office: "{booker} is geboekt in de backoffice." },
+    unpaid: "Er is online niets afgeschreven: neem contact op over de betaling.",
+    newsletterYes: "De boeker wil graag uw nieuwsbrief ontvangen.",
+    newsletterNo: "De boeker heeft niet om uw nieuwsbrief gevraagd.",
+  },
+  ownerCancelled: {
+    subject: "Boeking {reference} geannuleerd: {booker}, vanaf {start}",
+    heading: "Boeking {reference} geannuleerd",
+    intro: "De boeking van {booker} is geannuleerd; de plaatsen zijn weer beschikbaar.",
+  },
+  reference: "Boekingsnummer",
+  dates: "Data",
+  guests: "Gasten",
+  stay: "Verblijf",
+  room: "Kamer",
+  privateRoom: "privékamer",
+  extras: "Extra's",
+  guestTotal: "Subtotaal",
+  included: "inbegrepen",
+  total: "Totaal",
+  booker: "Geboekt door",
+  nextHeading: "Hoe het verder gaat",
+  next: "Er is online niets afgeschreven. {business} neemt contact met u op over hoe en wanneer u betaalt.",
+  termsHeading: "De boekingsvoorwaarden die u hebt geaccepteerd",
+  contactHeading: "Contact",
+  replyHint: "Beantwoord deze e-mail om {business} te bereiken.",
+  ownerFooter: "U ontvangt deze e-mail omdat dit adres een van de meldingsadressen is in de instellingen van {business}. Een antwoord gaat naar de boeker.",
+  location: "Locatie",
+  srs: "Toeslag eenpersoonskamer",
+  calendarHint: "Met het bijgevoegde agendabestand (.ics) zet u uw data in uw agenda.",
+  times: "{n}×",
+  days: "{n} dagen",
+  automatic: "Deze e-mail is automatisch verzonden door het boekingssysteem van {business}.",
+};
+
+export const MAIL_STRINGS: Record<MailLanguage, MailStrings> = { en, de, es, pt, fr, it, nl };
 
 export const isMailLanguage = (value: string | null | undefined): value is MailLanguage =>
   (MAIL_LANGUAGES as readonly string[]).includes(value ?? "");
