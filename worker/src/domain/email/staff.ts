@@ -236,10 +236,10 @@ const ALERT: Record<MailLanguage, { subject: string; heading: string; intro: str
     advice: "Se non è stato Lei, scelga una password lunga che non usa altrove (Account, nel back office). Se è stato Lei, non deve fare nulla.",
   },
   nl: {
-    subject: "Mislukte aanmeldingen bij uw account van {business}",
-    heading: "Iemand probeert zich als u aan te melden",
-    intro: "Sinds {since} UTC zijn {attempts} aanmeldingen bij de backoffice van {business} als {email} mislukt.",
-    held: "Geen enkele is gelukt: het geprobeerde wachtwoord was onjuist. Elk adres dat het blijft proberen, wordt 15 minuten geblokkeerd; u kunt zich vanaf uw eigen adres gewoon aanmelden.",
+    subject: "Mislukte inlogpogingen bij uw account van {business}",
+    heading: "Iemand probeert als u in te loggen",
+    intro: "Sinds {since} UTC zijn {attempts} inlogpogingen bij de backoffice van {business} als {email} mislukt.",
+    held: "Geen enkele is gelukt: het geprobeerde wachtwoord was onjuist. Elk adres dat het blijft proberen, wordt 15 minuten geblokkeerd; u kunt vanaf uw eigen adres gewoon blijven inloggen.",
     advice: "Was u het niet, kies dan een lang wachtwoord dat u nergens anders gebruikt (Account, in de backoffice). Was u het wel, dan hoeft u niets te doen.",
   },
 };

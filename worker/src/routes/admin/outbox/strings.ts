@@ -176,7 +176,7 @@ const nl: typeof en = {
     status: "Status",
     notComposed: "(nog niet geschreven)",
     bodyRemoved: (at) => `De tekst van het bericht is op ${at} verwijderd volgens de bewaarregel (EMAIL_BODY_RETENTION_DAYS); wat er is verzonden, aan wie en wanneer, blijft bewaard.`,
-    kinds: { staff_password_reset: "Wachtwoord opnieuw instellen", staff_invitation: "Uitnodiging voor de backoffice", booking_confirmation: "Boekingsbevestiging", booking_cancelled: "Annulering", owner_new_booking: "Nieuwe boeking (aan u)", owner_booking_cancelled: "Geannuleerde boeking (aan u)", staff_sign_in_alert: "Waarschuwing: mislukte aanmeldingen" } as Record<string, string>,
+    kinds: { staff_password_reset: "Wachtwoord opnieuw instellen", staff_invitation: "Uitnodiging voor de backoffice", booking_confirmation: "Boekingsbevestiging", booking_cancelled: "Annulering", owner_new_booking: "Nieuwe boeking (aan u)", owner_booking_cancelled: "Geannuleerde boeking (aan u)", staff_sign_in_alert: "Waarschuwing: mislukte inlogpogingen" } as Record<string, string>,
     statuses: { pending: "Wacht", sending: "Wordt verzonden", retrying: "Wordt opnieuw geprobeerd", sent: "Verzonden", failed: "Mislukt" } as Record<string, string>,
     reason: "Reden",
     nextAttempt: (at: string) => `Volgende poging ${at} UTC`,

@@ -153,7 +153,7 @@ const nl: typeof en = {
     invite: "Uitnodigen",
     inviteTitle: "Iemand uitnodigen",
     inviteEmailed: (email: string) => `Er is een e-mail met deze link onderweg naar ${email}.`,
-    inviteLink: "Stuur deze aanmeldlink naar de persoon die u hebt uitgenodigd. Hij werkt één keer en verloopt:",
+    inviteLink: "Stuur deze inloglink naar de persoon die u hebt uitgenodigd. Hij werkt één keer en verloopt:",
     changeRole: "Rol wijzigen",
     remove: "Verwijderen",
     removeConfirm: "Ja, verwijderen",
