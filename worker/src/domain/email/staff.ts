@@ -61,9 +61,9 @@ const STRINGS: Record<MailLanguage, { subject: string; heading: string; intro: s
     roles: { owner: "proprietário", manager: "gestor", front_desk: "receção" },
   },
   fr: {
-    subject: "Invitation à l’administration de {business}",
+    subject: "Invitation au back-office de {business}",
     heading: "Rejoignez {business}",
-    intro: "{inviter} vous a invité à l’administration de {business} en tant que {role}.",
+    intro: "{inviter} vous a invité sur le back-office de {business} en tant que {role}.",
     action: "Choisissez votre mot de passe avec ce lien. Il fonctionne une fois, jusqu’au {expires} UTC :",
     expires: "",
     ignore: "Si vous n’attendiez pas cette invitation, ignorez cet e-mail : sans le lien, rien ne se passe.",
@@ -157,7 +157,7 @@ const RESET: Record<MailLanguage, { subject: string; heading: string; intro: str
   fr: {
     subject: "Réinitialisez votre mot de passe pour {business}",
     heading: "Un nouveau mot de passe pour {business}",
-    intro: "Quelqu’un a demandé à réinitialiser le mot de passe de {email} dans l’administration de {business}.",
+    intro: "Quelqu’un a demandé à réinitialiser le mot de passe de {email} dans le back-office de {business}.",
     action: "Choisissez un nouveau mot de passe avec ce lien. Il fonctionne une fois, jusqu’au {expires} UTC, et ferme toutes les sessions ouvertes du compte :",
     ignore: "Si vous n’avez rien demandé, ignorez cet e-mail : votre mot de passe reste inchangé.",
   },
@@ -224,9 +224,9 @@ const ALERT: Record<MailLanguage, { subject: string; heading: string; intro: str
   fr: {
     subject: "Connexions échouées à votre compte chez {business}",
     heading: "Quelqu’un essaie de se connecter à votre place",
-    intro: "Depuis {since} UTC, {attempts} connexions à l’administration de {business} en tant que {email} ont échoué.",
+    intro: "Depuis {since} UTC, {attempts} connexions au back-office de {business} en tant que {email} ont échoué.",
     held: "Aucune n’a abouti : le mot de passe essayé était faux. Chaque adresse qui persiste est bloquée 15 minutes ; vous pouvez toujours vous connecter depuis la vôtre.",
-    advice: "Si ce n’était pas vous, choisissez un long mot de passe que vous n’utilisez nulle part ailleurs (Compte, dans l’administration). Si c’était vous, il n’y a rien à faire.",
+    advice: "Si ce n’était pas vous, choisissez un long mot de passe que vous n’utilisez nulle part ailleurs (Compte, dans le back-office). Si c’était vous, il n’y a rien à faire.",
   },
   it: {
     subject: "Accessi non riusciti al Suo account presso {business}",

@@ -270,7 +270,7 @@ const fr: MailStrings = {
   ownerNew: {
     subject: "Nouvelle réservation {reference} : {booker}, à partir du {start}",
     heading: "Nouvelle réservation {reference}",
-    intro: { widget: "{booker} a réservé via le widget de réservation de votre site web.", api: "{booker} a réservé via l’API, avec la clé \u00ab\u00a0{key}\u00a0\u00bb.", back_office: "{booker} a été réservé dans l’administration." },
+    intro: { widget: "{booker} a réservé via le widget de réservation de votre site web.", api: "{booker} a réservé via l’API, avec la clé \u00ab\u00a0{key}\u00a0\u00bb.", back_office: "{booker} a été réservé dans le back-office." },
     unpaid: "Rien n’a été débité en ligne : prenez contact pour le paiement.",
     newsletterYes: "La personne qui a réservé souhaite recevoir votre newsletter.",
     newsletterNo: "La personne qui a réservé n’a pas demandé votre newsletter.",

@@ -122,7 +122,7 @@ const fr: typeof en = {
     status: "Statut",
     notComposed: "(pas encore rédigé)",
     bodyRemoved: (at) => `Le message a été supprimé le ${at}, selon la règle de conservation (EMAIL_BODY_RETENTION_DAYS) ; ce qui a été envoyé, à qui et quand est conservé.`,
-    kinds: { staff_password_reset: "Réinitialisation du mot de passe", staff_invitation: "Invitation à l’administration", booking_confirmation: "Confirmation de réservation", booking_cancelled: "Annulation", owner_new_booking: "Nouvelle réservation (pour vous)", owner_booking_cancelled: "Réservation annulée (pour vous)", staff_sign_in_alert: "Alerte : connexions échouées" } as Record<string, string>,
+    kinds: { staff_password_reset: "Réinitialisation du mot de passe", staff_invitation: "Invitation au back-office", booking_confirmation: "Confirmation de réservation", booking_cancelled: "Annulation", owner_new_booking: "Nouvelle réservation (pour vous)", owner_booking_cancelled: "Réservation annulée (pour vous)", staff_sign_in_alert: "Alerte : connexions échouées" } as Record<string, string>,
     statuses: { pending: "En attente", sending: "Envoi en cours", retrying: "Nouvel essai prévu", sent: "Envoyé", failed: "Échec" } as Record<string, string>,
     reason: "Motif",
     nextAttempt: (at: string) => `Prochain essai ${at} UTC`,

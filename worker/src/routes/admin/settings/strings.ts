@@ -644,7 +644,7 @@ const fr: typeof en = {
     intro: "Où le widget de réservation peut être intégré, son apparence et ce qu’il faut coller dans votre site web.",
     saved: "Paramètres du widget enregistrés.",
     originsTitle: "Sites autorisés",
-    originsHint: "Seules les pages de ces origines peuvent afficher votre widget : schéma://hôte[:port], sans chemin, p. ex. https://surfcamp.example. L’aperçu de l’administration fonctionne toujours.",
+    originsHint: "Seules les pages de ces origines peuvent afficher votre widget : schéma://hôte[:port], sans chemin, p. ex. https://surfcamp.example. L’aperçu du back-office fonctionne toujours.",
     originsNone: "Aucun site n’est encore autorisé.",
     origin: "Origine",
     addOrigin: "Ajouter un site (origine)",
