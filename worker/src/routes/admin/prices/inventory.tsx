@@ -18,7 +18,7 @@ import { ApiError } from "../../../lib/errors";
 import { addDays, daysBetween } from "../../../lib/time";
 import { getInventory, updateInventory } from "../../../manage/catalog/inventory";
 import { getProduct, updateProduct } from "../../../manage/catalog/products";
-import { base, businessToday, Csrf, describedBy, done, Field, FieldHint, FieldMessage, flashOf, FormError, Select, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { base, businessToday, Csrf, describedBy, done, Field, FieldHint, FieldMessage, flashOf, FormError, langOf, Select, staffActor, stringsOf, type AdminContext } from "../kit/kit";
 import { Layout } from "../kit/layout";
 import { Table } from "../kit/table";
 import { failureOf, readForm } from "../kit/form";
@@ -251,8 +251,8 @@ function units(text: string | undefined): number | null | undefined {
 }
 
 /** A failed change as the form shows it (null: not one the form can show): a capacity below what is used lists each date. */
-function failure(err: unknown, form: Omit<InventoryForm, "errors" | "message" | "conflicts">, place: (path: string) => string): InventoryForm | null {
-  const failed = failureOf(err, place);
+function failure(c: AdminContext, err: unknown, form: Omit<InventoryForm, "errors" | "message" | "conflicts">, place: (path: string) => string): InventoryForm | null {
+  const failed = failureOf(err, place, { lang: langOf(c) });
   if (!failed) return null;
   if (err instanceof ApiError && err.code === "capacity_below_used") {
     const conflicts = failed.errors.map((e) => {
@@ -276,7 +276,7 @@ export async function inventoryCapacity(c: AdminContext) {
   try {
     await updateInventory(c.env, staffActor(c), c.get("staff").business_id, productId(c), patch, c.get("now"));
   } catch (err) {
-    const failed = failure(err, shown, (path) => path.split(".")[0]);
+    const failed = failure(c, err, shown, (path) => path.split(".")[0]);
     if (!failed) throw err;
     return render(c, failed, err instanceof ApiError && err.status === 409 ? 409 : 422);
   }
@@ -291,7 +291,7 @@ export async function inventoryBlock(c: AdminContext) {
   try {
     await updateInventory(c.env, staffActor(c), c.get("staff").business_id, productId(c), patch, c.get("now"));
   } catch (err) {
-    const failed = failure(err, { which: "block", values }, (path) => path.split(".")[0]);
+    const failed = failure(c, err, { which: "block", values }, (path) => path.split(".")[0]);
     if (!failed) throw err;
     return render(c, failed, err instanceof ApiError && err.status === 409 ? 409 : 422);
   }
@@ -322,7 +322,7 @@ export async function inventoryTimeslots(c: AdminContext) {
   try {
     await updateProduct(c.env, staffActor(c), c.get("staff").business_id, productId(c), { timeslots: sent.map(({ time, capacity, days }) => ({ time, capacity, days })) }, c.get("now"));
   } catch (err) {
-    const failed = failure(err, shown, (path) => {
+    const failed = failure(c, err, shown, (path) => {
       const m = /^timeslots\.(\d+)(?:\.(time|capacity|days))?/.exec(path);
       return m && sent[Number(m[1])] ? `ts_${m[2] ?? "time"}_${sent[Number(m[1])].row}` : path;
     });

@@ -11,7 +11,7 @@
 import type { Child, FC } from "hono/jsx";
 import { ApiError } from "../../../lib/errors";
 import { getSettings, updateSettings, type SettingsView } from "../../../manage/settings";
-import { base, Check, Csrf, describedBy, Field, FieldHint, FieldMessage, flashOf, FormError, Select, staffActor, stringsOf, TextArea, type AdminContext } from "../kit/kit";
+import { base, Check, Csrf, describedBy, Field, FieldHint, FieldMessage, flashOf, FormError, langOf, Select, staffActor, stringsOf, TextArea, type AdminContext } from "../kit/kit";
 import { Layout } from "../kit/layout";
 import { failureOf, readForm } from "../kit/form";
 
@@ -263,8 +263,8 @@ export function patchOf(section: SectionName, form: Record<string, string>, s: S
 }
 
 /** A refused section as the page shows it (null: not one to show at the form): each error at its field, the rest above the form. */
-export function sectionFailure(err: unknown, section: string, values: Record<string, string>, fieldOf: (path: string) => string): Failed | null {
-  const failed = failureOf(err, fieldOf);
+export function sectionFailure(c: AdminContext, err: unknown, section: string, values: Record<string, string>, fieldOf: (path: string) => string): Failed | null {
+  const failed = failureOf(err, fieldOf, { lang: langOf(c) });
   if (!failed) return null;
   const errors = { ...failed.fields };
   if (failed.unplaced.length || !Object.keys(errors).length) errors[""] = failed.unplaced.join("; ") || failed.message;
@@ -495,7 +495,7 @@ export async function settingsSave(c: AdminContext) {
   try {
     await updateSettings(c.env, staffActor(c), businessId, patch as never, c.get("now"));
   } catch (err) {
-    const failed = sectionFailure(err, section, form, fieldOf);
+    const failed = sectionFailure(c, err, section, form, fieldOf);
     if (!failed) throw err;
     return render(c, failed);
   }

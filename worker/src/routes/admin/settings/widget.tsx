@@ -184,7 +184,7 @@ async function save(c: AdminContext, section: WidgetSection, form: Record<string
   try {
     await updateSettings(c.env, staffActor(c), c.get("staff").business_id, patch as never, c.get("now"));
   } catch (err) {
-    const failed = sectionFailure(err, section, form, fieldOf);
+    const failed = sectionFailure(c, err, section, form, fieldOf);
     if (!failed) throw err;
     return render(c, failed);
   }
