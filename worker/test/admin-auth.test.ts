@@ -253,6 +253,60 @@ describe("pages", () => {
     expect(await es.text()).toContain("Contraseña");
   });
 
+  it.each([
+    ["pt", "", { "Accept-Language": "pt-PT,pt;q=0.9,en;q=0.5" }, "Entrar em Blue Wave Surf &amp; Yoga Camp", "Palavra-passe"],
+    ["fr", "?lang=fr", { "Accept-Language": "de" }, "Connexion à Blue Wave Surf &amp; Yoga Camp", "Mot de passe"],
+    ["it", "", { "Accept-Language": "it-IT" }, "Accesso a Blue Wave Surf &amp; Yoga Camp", "Accedi"],
+    ["nl", "?lang=nl", {}, "Inloggen bij Blue Wave Surf &amp; Yoga Camp", "Wachtwoord"],
+  ])("sign in in %s, asked by the address or the browser", async (language, query, headers, title, word) => {
+    const page = await (await browser().get(`/admin/demo/sign-in${query}`, headers)).text();
+    expect(page).toContain(`<html lang="${language}">`);
+    expect(page).toContain(title);
+    expect(page).toContain(word);
+  });
+
+  it("offer every language of the back office on the sign-in page, each named in itself", async () => {
+    const page = await (await browser().get("/admin/demo/sign-in")).text();
+    const offered = [...page.matchAll(/<a href="\/admin\/demo\/sign-in\?lang=(\w+)" lang="\w+" hreflang="\w+">([^<]+)<\/a>/g)].map((m) => [m[1], m[2]]);
+    expect(offered).toEqual([
+      ["en", "English"],
+      ["de", "Deutsch"],
+      ["es", "Español"],
+      ["pt", "Português"],
+      ["fr", "Français"],
+      ["it", "Italiano"],
+      ["nl", "Nederlands"],
+    ]);
+  });
+
+  it.each([
+    ["pt", "", { "Accept-Language": "pt" }, ["Chegadas", "Terminar sessão", "Hóspedes"]],
+    ["fr", "?lang=fr", { "Accept-Language": "en" }, ["Arrivées", "Se déconnecter", "Clients"]],
+    ["it", "?lang=it", {}, ["Arrivi", "Esci", "Ospiti"]],
+    ["nl", "", { "Accept-Language": "nl-BE,nl;q=0.9" }, ["Aankomsten", "Uitloggen", "Gasten"]],
+  ])("show Today in %s to a user who chose no language", async (language, query, headers, words) => {
+    const b = await signedIn("demo", (await createStaff(DEMO_BUSINESS_ID, "front_desk")).email);
+    const page = await (await b.get(`/admin/demo/today${query}`, headers)).text();
+    expect(page).toContain(`<html lang="${language}">`);
+    for (const word of words) expect(page).toContain(word);
+  });
+
+  it("show the Guests list and a refused form's errors in the language chosen in the account (Dutch)", async () => {
+    const b = await signedIn("demo", (await createStaff(DEMO_BUSINESS_ID, "owner")).email);
+    expect((await b.post("/admin/demo/account/language", { language: "nl" })).status).toBe(303);
+    const guests = await (await b.get("/admin/demo/guests", { "Accept-Language": "de" })).text();
+    expect(guests).toContain('<html lang="nl">');
+    expect(guests).toContain("CSV van dit filter downloaden");
+    const account = await (await b.get("/admin/demo/account")).text();
+    expect(account).toContain('<option value="nl" selected');
+    // A refused form: nothing is saved, and the errors are in Dutch, zod's wording replaced.
+    const refused = await b.post("/admin/demo/settings/limits", { cart_lifetime_seconds: "900", max_items_per_cart: "veel" });
+    expect(refused.status).toBe(422);
+    const html = await refused.text();
+    expect(html).toContain("Corrigeer de hieronder gemarkeerde velden.");
+    expect(html).toContain("Voer een getal in.");
+  });
+
   it("speak the language the user chose, whatever the browser asks", async () => {
     const b = await signedIn("demo", (await createStaff(DEMO_BUSINESS_ID, "front_desk")).email);
     expect((await b.post("/admin/demo/account/language", { language: "es" })).status).toBe(303);
