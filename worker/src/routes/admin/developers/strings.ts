@@ -185,7 +185,7 @@ const it: typeof en = {
     url: "URL",
     events: "Eventi",
     status: "Stato",
-    subscribe: "Iscriviti",
+    subscribe: "Sottoscrivi",
     unsubscribe: "Elimina",
     secretShownOnce: "Segreto di firma, mostrato una sola volta:",
     deliveries: "Registro delle consegne",
@@ -195,9 +195,9 @@ const it: typeof en = {
     at: "Data e ora",
     redeliver: "Consegna di nuovo",
     redelivered: "Nuova consegna programmata.",
-    deleted: "Iscrizione eliminata.",
+    deleted: "Sottoscrizione eliminata.",
     enable: "Attiva",
-    enabled: "Iscrizione attivata.",
+    enabled: "Sottoscrizione attivata.",
   },
 };
 
