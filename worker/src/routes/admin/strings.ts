@@ -74,7 +74,7 @@ const pt: Strings = {
   ...outboxStrings.pt,
   ...developersStrings.pt,
   ...staffStrings.pt,
-  ...auditStrings.en, // TODO(i18na29)
+  ...auditStrings.pt,
 };
 const fr: Strings = {
   ...kitStrings.fr,
@@ -88,7 +88,7 @@ const fr: Strings = {
   ...outboxStrings.fr,
   ...developersStrings.fr,
   ...staffStrings.fr,
-  ...auditStrings.en, // TODO(i18na29)
+  ...auditStrings.fr,
 };
 const it: Strings = {
   ...kitStrings.it,
@@ -102,7 +102,7 @@ const it: Strings = {
   ...outboxStrings.it,
   ...developersStrings.it,
   ...staffStrings.it,
-  ...auditStrings.en, // TODO(i18na29)
+  ...auditStrings.it,
 };
 const nl: Strings = {
   ...kitStrings.nl,
@@ -116,7 +116,7 @@ const nl: Strings = {
   ...outboxStrings.nl,
   ...developersStrings.nl,
   ...staffStrings.nl,
-  ...auditStrings.en, // TODO(i18na29)
+  ...auditStrings.nl,
 };
 
 /**
