@@ -54,7 +54,7 @@ const STRINGS: Record<MailLanguage, { subject: string; heading: string; intro: s
   pt: {
     subject: "Convite para o back office de {business}",
     heading: "Junte-se a {business}",
-    intro: "{inviter} convidou-o para o back office de {business} com a função de {role}.",
+    intro: "{inviter} enviou-lhe um convite para o back office de {business}, com a função de {role}.",
     action: "Defina a sua palavra-passe com esta ligação. Funciona uma vez, até {expires} UTC:",
     expires: "",
     ignore: "Se não estava à espera deste convite, ignore este e-mail: sem a ligação nada acontece.",
@@ -63,7 +63,7 @@ const STRINGS: Record<MailLanguage, { subject: string; heading: string; intro: s
   fr: {
     subject: "Invitation au back-office de {business}",
     heading: "Rejoignez {business}",
-    intro: "{inviter} vous a invité sur le back-office de {business} en tant que {role}.",
+    intro: "{inviter} vous invite à rejoindre le back-office de {business} en tant que {role}.",
     action: "Choisissez votre mot de passe avec ce lien. Il fonctionne une fois, jusqu’au {expires} UTC :",
     expires: "",
     ignore: "Si vous n’attendiez pas cette invitation, ignorez cet e-mail : sans le lien, rien ne se passe.",
@@ -71,8 +71,8 @@ const STRINGS: Record<MailLanguage, { subject: string; heading: string; intro: s
   },
   it: {
     subject: "Invito al back office di {business}",
-    heading: "Benvenuto in {business}",
-    intro: "{inviter} L’ha invitata al back office di {business} con il ruolo di {role}.",
+    heading: "Si unisca a {business}",
+    intro: "{inviter} Le ha inviato un invito al back office di {business} con il ruolo di {role}.",
     action: "Imposti la Sua password con questo link. Funziona una sola volta, fino al {expires} UTC:",
     expires: "",
     ignore: "Se non si aspettava questo invito, ignori questa e-mail: senza il link non succede nulla.",
@@ -216,10 +216,10 @@ const ALERT: Record<MailLanguage, { subject: string; heading: string; intro: str
   },
   pt: {
     subject: "Inícios de sessão falhados na sua conta de {business}",
-    heading: "Alguém está a tentar iniciar sessão como si",
+    heading: "Alguém está a tentar iniciar sessão com a sua conta",
     intro: "Desde as {since} UTC falharam {attempts} inícios de sessão no back office de {business} como {email}.",
     held: "Nenhum teve êxito: a palavra-passe tentada estava errada. Cada endereço que continua a tentar é bloqueado durante 15 minutos; pode continuar a iniciar sessão a partir do seu.",
-    advice: "Se não foi o próprio, escolha uma palavra-passe longa que não use em mais nenhum lado (Conta, no back office). Se foi o próprio, não há nada a fazer.",
+    advice: "Se não reconhece estas tentativas, escolha uma palavra-passe longa que não use em mais nenhum lado (Conta, no back office). Se foram suas, não há nada a fazer.",
   },
   fr: {
     subject: "Connexions échouées à votre compte chez {business}",

@@ -240,7 +240,7 @@ const pt: MailStrings = {
   total: "Total",
   booker: "Reservado por",
   nextHeading: "Próximos passos",
-  next: "Nada foi cobrado online. {business} irá contactá-lo sobre como e quando pagar.",
+  next: "Nada foi cobrado online. {business} entrará em contacto consigo sobre como e quando pagar.",
   termsHeading: "As condições de reserva que aceitou",
   contactHeading: "Contacto",
   replyHint: "Responda a este e-mail para contactar {business}.",

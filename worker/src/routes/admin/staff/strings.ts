@@ -90,7 +90,7 @@ const pt: typeof en = {
     removeConfirm: "Sim, remover",
     removed: "Removido; as sessões foram terminadas.",
     roleChanged: "Função alterada.",
-    you: "você",
+    you: "a sua conta",
     roleHelp: "Proprietário: tudo. Gestor: catálogo, preços, definições e reservas, não a equipa nem as chaves. Receção: reservas, hóspedes, check-in e check-out.",
   },
 };
