@@ -1,7 +1,8 @@
 import type { Context } from "hono";
 import { z } from "@hono/zod-openapi";
 import type { AppEnv } from "../../db/request-env";
-import { ApiError, type FieldError } from "../../lib/errors";
+import { ApiError } from "../../lib/errors";
+import { isUuid, QueryFields, type ColumnKind } from "../../lib/query-reader";
 import type { Range, Sort } from "../../db/list-filters";
 
 /**
@@ -12,14 +13,6 @@ import type { Range, Sort } from "../../db/list-filters";
  * - `null` / `notnull` where the spec allows them;
  * - `page` >= 1 (default 1), `limit` 1..100 (default 10); anything else is a 422, never a clamp.
  */
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
 
 /** A path id that must be a UUID: anything else is a 400 (the spec's "invalid request"). */
 export function uuidParam(value: string, name: string): string {
@@ -53,97 +46,13 @@ export const rangeParam = (description: string) =>
   z.string().optional().openapi({ description: `${description} One value or a range from..to (either end may be left open).` });
 
 export type { Range, Sort };
+export { isUuid };
 
-/** Collects the query's errors so that one 422 lists them all. */
-export class QueryReader {
-  readonly errors: FieldError[] = [];
-  private readonly all: Record<string, string[]>;
-
-  /** `all`: the query's values by name, when not the request's own (the back office drops a form's empty fields). */
+/** The private API's reader of a request's query (lib/query-reader.ts), with its paging and ranges. */
+export class QueryReader extends QueryFields {
+  /** `all`: the query's values by name, when not the request's own. */
   constructor(c: Context<AppEnv>, all?: Record<string, string[]>) {
-    this.all = all ?? c.req.queries() ?? {};
-  }
-
-  fail(path: string, message: string): undefined {
-    this.errors.push({ path, message });
-    return undefined;
-  }
-
-  /** Every value given for name and name[], split on commas. */
-  values(name: string): string[] | undefined {
-    const raw = [...(this.all[name] ?? []), ...(this.all[`${name}[]`] ?? [])];
-    if (!raw.length) return undefined;
-    return raw.flatMap((v) => v.split(",")).map((v) => v.trim()).filter((v) => v !== "");
-  }
-
-  /** Every value given for name and name[], as sent (sort_by keeps its ",desc"). */
-  raw(name: string): string[] | undefined {
-    const raw = [...(this.all[name] ?? []), ...(this.all[`${name}[]`] ?? [])].map((v) => v.trim()).filter((v) => v !== "");
-    return raw.length ? raw : undefined;
-  }
-
-  /** The single value of name (the last one if repeated). */
-  one(name: string): string | undefined {
-    const raw = [...(this.all[name] ?? []), ...(this.all[`${name}[]`] ?? [])];
-    const v = raw.at(-1)?.trim();
-    return v === undefined || v === "" ? undefined : v;
-  }
-
-  string(name: string, max = 255): string | undefined {
-    const v = this.one(name);
-    if (v !== undefined && v.length > max) return this.fail(name, `must be at most ${max} characters`);
-    return v;
-  }
-
-  uuids(name: string): string[] | undefined {
-    const vs = this.values(name);
-    if (!vs) return undefined;
-    const bad = vs.find((v) => !isUuid(v));
-    if (bad !== undefined) return this.fail(name, `"${bad.slice(0, 60)}" is not a UUID`);
-    if (vs.length > 100) return this.fail(name, "at most 100 values");
-    return vs.map((v) => v.toLowerCase());
-  }
-
-  ints(name: string): number[] | undefined {
-    const vs = this.values(name);
-    if (!vs) return undefined;
-    const bad = vs.find((v) => !/^\d{1,10}$/.test(v) || Number(v) < 1 || Number(v) > 2_147_483_647);
-    if (bad !== undefined) return this.fail(name, `"${bad.slice(0, 60)}" is not a positive integer id`);
-    if (vs.length > 100) return this.fail(name, "at most 100 values");
-    return vs.map(Number);
-  }
-
-  enums<T extends string>(name: string, allowed: readonly T[]): T[] | undefined {
-    const vs = this.values(name);
-    if (!vs) return undefined;
-    const bad = vs.find((v) => !(allowed as readonly string[]).includes(v));
-    if (bad !== undefined) return this.fail(name, `"${bad.slice(0, 60)}" is not one of ${allowed.join(", ")}`);
-    return [...new Set(vs)] as T[];
-  }
-
-  enumOne<T extends string>(name: string, allowed: readonly T[]): T | undefined {
-    const v = this.one(name);
-    if (v === undefined) return undefined;
-    if (!(allowed as readonly string[]).includes(v)) return this.fail(name, `must be one of ${allowed.join(", ")}`);
-    return v as T;
-  }
-
-  bool(name: string): boolean | undefined {
-    const v = this.one(name);
-    if (v === undefined) return undefined;
-    if (["true", "1"].includes(v)) return true;
-    if (["false", "0"].includes(v)) return false;
-    return this.fail(name, "must be true or false");
-  }
-
-  intValue(name: string, min: number, max: number, fallback: number): number {
-    const v = this.one(name);
-    if (v === undefined) return fallback;
-    if (!/^-?\d{1,10}$/.test(v) || Number(v) < min || Number(v) > max) {
-      this.fail(name, `must be an integer from ${min} to ${max}`);
-      return fallback;
-    }
-    return Number(v);
+    super(all ?? c.req.queries() ?? {});
   }
 
   /** page (>= 1, default 1) and limit (1..100, default 10). */
@@ -151,55 +60,13 @@ export class QueryReader {
     return { page: this.intValue("page", 1, 1_000_000, 1), limit: this.intValue("limit", 1, 100, 10) };
   }
 
-  /**
-   * A date or datetime, or a range of them. `column` says what the filtered column holds: on a
-   * date column a datetime counts by its date; on a datetime column a date spans its whole day.
-   */
-  range(name: string, column: "date" | "datetime", allowNull = false): Range | undefined {
+  /** A date or datetime, or a range of them; `null` / `notnull` too where `allowNull`. */
+  range(name: string, column: ColumnKind, allowNull = false): Range | undefined {
     const v = this.one(name);
-    if (v === undefined) return undefined;
     if (allowNull && (v === "null" || v === "notnull")) return { kind: v };
-    const [fromRaw, toRaw, ...rest] = v.includes("..") ? v.split("..") : [v, v];
-    if (rest.length) return this.fail(name, "a range is from..to");
-    const from = fromRaw === "" ? undefined : this.bound(name, fromRaw, column, "from");
-    const to = toRaw === "" ? undefined : this.bound(name, toRaw, column, "to");
-    if ((fromRaw !== "" && from === undefined) || (toRaw !== "" && to === undefined)) return undefined;
-    if (from === undefined && to === undefined) return this.fail(name, "a range needs at least one end");
-    if (from !== undefined && to !== undefined && from > to) return this.fail(name, "the range ends before it starts");
-    return { kind: "range", from, to };
+    const ends = this.ends(name, column);
+    return ends && { kind: "range", ...ends };
   }
-
-  private bound(name: string, raw: string, column: "date" | "datetime", end: "from" | "to"): string | undefined {
-    const allowedHint = allowNullHint(column);
-    if (DATE.test(raw)) {
-      if (!validDate(raw)) return this.fail(name, `"${raw}" is not a real date`);
-      if (column === "date") return raw;
-      return end === "from" ? `${raw}T00:00:00Z` : `${raw}T23:59:59Z`;
-    }
-    if (DATETIME.test(raw) && !Number.isNaN(Date.parse(raw))) {
-      const iso = new Date(raw).toISOString().replace(/\.\d{3}Z$/, "Z");
-      return column === "date" ? iso.slice(0, 10) : iso;
-    }
-    return this.fail(name, `"${raw.slice(0, 60)}" is not ${allowedHint}`);
-  }
-
-  /** Throw one 422 listing every invalid parameter. */
-  done(): void {
-    if (this.errors.length) {
-      throw new ApiError(422, "validation_failed", `The query is invalid: ${this.errors.map((e) => `${e.path}: ${e.message}`).join("; ")}`, {
-        errors: this.errors,
-      });
-    }
-  }
-}
-
-function allowNullHint(column: "date" | "datetime"): string {
-  return column === "date" ? "a date (YYYY-MM-DD)" : "a date or an ISO 8601 datetime";
-}
-
-function validDate(iso: string): boolean {
-  const d = new Date(`${iso}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === iso;
 }
 
 /**
@@ -207,19 +74,7 @@ function validDate(iso: string): boolean {
  * sorts by them (db/list-filters.ts orderSql).
  */
 export function parseSort<F extends string>(q: QueryReader, fields: readonly F[]): Sort<F>[] {
-  const all = q.raw("sort_by") ?? [];
-  const out: Sort<F>[] = [];
-  for (const raw of all) {
-    const [field, dir = "asc", ...rest] = raw.split(",").map((s) => s.trim());
-    // A known field only (an array lookup: `sort_by=__proto__` finds nothing).
-    const known = fields.find((f) => f === field);
-    if (!known || rest.length || !["asc", "desc"].includes(dir.toLowerCase())) {
-      q.fail("sort_by", `must be one of ${fields.join(", ")}, optionally followed by ,asc or ,desc`);
-      continue;
-    }
-    out.push({ field: known, desc: dir.toLowerCase() === "desc" });
-  }
-  return out;
+  return q.sortBy(fields);
 }
 
 /** X-Total-Count and a Link header (first, prev, next, last) for one page of a list. */
