@@ -146,6 +146,31 @@ export class QueryFields {
     return out;
   }
 
+  /**
+   * A booking's number as lists filter it: `reference=2026-1001`, or its parts `reference_year`
+   * and `reference_number` (the number as the sequence counts it, without its zero padding).
+   */
+  reference(): { year?: string; number?: number } {
+    let number = this.one("reference_number");
+    let year = this.one("reference_year");
+    const reference = this.one("reference");
+    if (reference !== undefined) {
+      const m = /^(\d{4})-(\d{1,10})$/.exec(reference);
+      if (!m) this.fail("reference", "must be YEAR-NUMBER, e.g. 2026-1001");
+      else [year, number] = [m[1], m[2]];
+    }
+    const out: { year?: string; number?: number } = {};
+    if (number !== undefined) {
+      if (!/^\d{1,10}$/.test(number)) this.fail("reference_number", "must be a number");
+      else out.number = Number(number);
+    }
+    if (year !== undefined) {
+      if (!/^\d{4}$/.test(year)) this.fail("reference_year", "must be a four-digit year");
+      else out.year = year;
+    }
+    return out;
+  }
+
   private bound(name: string, raw: string, column: ColumnKind, end: "from" | "to"): string | undefined {
     if (DATE.test(raw)) {
       if (!realDate(raw)) return this.fail(name, `"${raw}" is not a real date`);

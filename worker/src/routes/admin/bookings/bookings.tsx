@@ -46,22 +46,9 @@ function readFilter(q: FilterReader): BookingListFilter {
     created_at: q.range("created_at", "datetime"),
     search: q.string("search", 100),
   };
-  let number = q.one("reference_number");
-  let year = q.one("reference_year");
-  const reference = q.one("reference");
-  if (reference !== undefined) {
-    const m = /^(\d{4})-(\d{1,10})$/.exec(reference);
-    if (!m) q.fail("reference", "must be YEAR-NUMBER, e.g. 2026-1001");
-    else [year, number] = [m[1], m[2]];
-  }
-  if (number !== undefined) {
-    if (!/^\d{1,10}$/.test(number)) q.fail("reference_number", "must be a number");
-    else filter.reference_number = Number(number);
-  }
-  if (year !== undefined) {
-    if (!/^\d{4}$/.test(year)) q.fail("reference_year", "must be a four-digit year");
-    else filter.reference_year = year;
-  }
+  const reference = q.reference();
+  if (reference.number !== undefined) filter.reference_number = reference.number;
+  if (reference.year !== undefined) filter.reference_year = reference.year;
   return filter;
 }
 
