@@ -84,7 +84,7 @@ summary { cursor: pointer; font-weight: 600; min-height: 2rem; }
 .toc ul { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; padding: 0; margin: 0 0 1rem; }
 .toc a { display: inline-block; min-height: 2rem; line-height: 2rem; }
 .settings-section { border-top: 1px solid var(--line); margin-top: 1.5rem; }
-.settings-section form.stack { max-width: 48rem; }
+.settings-section form.stack, .settings-section div.stack { display: grid; gap: .75rem; max-width: 48rem; }
 .field.wide { min-width: 100%; }
 fieldset { border: 1px solid var(--line); border-radius: .3rem; padding: .5rem .75rem .75rem; margin: 0; display: grid; gap: .5rem; min-width: 0; }
 legend { font-weight: 600; padding: 0 .25rem; }
@@ -184,6 +184,18 @@ for (const el of document.querySelectorAll("[data-copy]")) {
     catch { const r = document.createRange(); r.selectNodeContents(el); const s = getSelection(); s.removeAllRanges(); s.addRange(r); }
   });
   el.after(button, status);
+}
+
+// A page that is one form with a Save per section (Settings, Widget): Enter in a field presses the
+// Save of its own section, so the status shows there. Without the script Enter presses the first
+// Save, which saves the whole page all the same.
+for (const form of document.querySelectorAll("form[data-sections]")) {
+  form.addEventListener("keydown", (e) => {
+    const field = e.target;
+    if (e.key !== "Enter" || !(field instanceof HTMLInputElement) || ["submit", "button", "checkbox", "radio", "file"].includes(field.type)) return;
+    const save = field.closest("section")?.querySelector("button[type=submit][data-save]");
+    if (save) { e.preventDefault(); save.click(); }
+  });
 }
 
 // A "print" button (the manifest): shown only where the script runs; the browser's own print works without it.

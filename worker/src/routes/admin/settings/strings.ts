@@ -5,7 +5,7 @@
 const en = {
   settings: {
     title: "Settings",
-    intro: "How your business books: languages, currencies, terms, what the booking form asks, limits, time zone and e-mail. Each section is saved on its own.",
+    intro: "How your business books: languages, currencies, terms, what the booking form asks, limits, time zone and e-mail. Every Save saves the whole page, so nothing you typed is lost.",
     saved: "Settings saved.",
     problemsTitle: "Some stored settings are not valid",
     problem: (field: string, message: string) => `“${field}”: ${message}. Its default is used until you save this setting again.`,
@@ -142,7 +142,7 @@ const en = {
 const de: typeof en = {
   settings: {
     title: "Einstellungen",
-    intro: "Wie Ihr Betrieb bucht: Sprachen, Währungen, Bedingungen, was das Buchungsformular fragt, Grenzen, Zeitzone und E-Mail. Jeder Abschnitt wird für sich gespeichert.",
+    intro: "Wie Ihr Betrieb bucht: Sprachen, Währungen, Bedingungen, was das Buchungsformular fragt, Grenzen, Zeitzone und E-Mail. Jedes Speichern speichert die ganze Seite: nichts Eingegebenes geht verloren.",
     saved: "Einstellungen gespeichert.",
     problemsTitle: "Einige gespeicherte Einstellungen sind ungültig",
     problem: (field, message) => `„${field}“: ${message}. Bis Sie diese Einstellung neu speichern, gilt ihr Standardwert.`,
@@ -279,7 +279,7 @@ const de: typeof en = {
 const es: typeof en = {
   settings: {
     title: "Ajustes",
-    intro: "Cómo reserva tu negocio: idiomas, monedas, condiciones, qué pide el formulario de reserva, límites, zona horaria y correo. Cada sección se guarda por separado.",
+    intro: "Cómo reserva tu negocio: idiomas, monedas, condiciones, qué pide el formulario de reserva, límites, zona horaria y correo. Cada Guardar guarda toda la página, así no se pierde nada de lo que escribiste.",
     saved: "Ajustes guardados.",
     problemsTitle: "Algunos ajustes guardados no son válidos",
     problem: (field, message) => `«${field}»: ${message}. Se usa su valor por defecto hasta que vuelvas a guardar este ajuste.`,
