@@ -51,7 +51,7 @@ const unescape = (v: string) => v.replace(/&quot;/g, '"').replace(/&#39;/g, "'")
 
 /** The fields of a page's form `[data-sections]` as a browser sends them: in page order, a check box only when ticked. */
 function pageForm(html: string, edits: Record<string, string> = {}): [string, string][] {
-  const form = /<form class="settings-form"[\s\S]*?<\/form>/.exec(html)![0];
+  const form = /<form class="(?:settings|widget)-form"[\s\S]*?<\/form>/.exec(html)![0];
   const out: [string, string][] = [];
   for (const m of form.matchAll(/<input([^>]*)>|<textarea([^>]*)>([\s\S]*?)<\/textarea>|<select([^>]*)>([\s\S]*?)<\/select>/g)) {
     const attrs = m[1] ?? m[2] ?? m[4];
@@ -331,6 +331,28 @@ describe("Settings", () => {
 });
 
 describe("Widget", () => {
+  it("keeps a website typed but not yet added when Save look is pressed (both saved), and says Saved under the look", async () => {
+    const b = await business();
+    const page = await (await b.asManager.get(`/admin/${b.slug}/widget`)).text();
+    const form = pageForm(page, { origin: "https://typed-site.example/", "widget_theme.--bw-accent": "#224466" });
+    const saved = await b.asManager.post(`/admin/${b.slug}/widget/theme`, form);
+    expect(saved.status, (await saved.clone().text()).slice(0, 500)).toBe(303);
+    expect(saved.headers.get("Location")).toBe(`/admin/${b.slug}/widget?done=saved&section=theme#h-theme`);
+    expect(await privateSettings(b)).toMatchObject({ widget_origins: ["https://typed-site.example"], widget_theme: { "--bw-accent": "#224466" } });
+    const after = await (await b.asManager.get(saved.headers.get("Location")!)).text();
+    expect(after).toMatch(/<h2 id="h-theme">[^<]*<\/h2><p class="flash" role="status" data-saved="theme">Widget settings saved.<\/p>/);
+    // Removing a website keeps a look typed meanwhile, and a refused look keeps the website typed.
+    const removed = await b.asManager.post(`/admin/${b.slug}/widget/origins/remove`, [...pageForm(after, { "widget_theme.--bw-accent": "#335577" }), ["remove", "https://typed-site.example"]]);
+    expect(removed.status).toBe(303);
+    expect(await privateSettings(b)).toMatchObject({ widget_origins: [], widget_theme: { "--bw-accent": "#335577" } });
+    const bad = await b.asManager.post(`/admin/${b.slug}/widget/loopback`, pageForm(after, { origin: "https://next-site.example", "widget_theme.--bw-accent": "red; x" }));
+    expect(bad.status).toBe(422);
+    const html = await bad.text();
+    expect(html).toMatch(/id="f-origin"[^>]*value="https:\/\/next-site.example"/);
+    expect(html).toContain('<a href="#f-widget_theme.--bw-accent">');
+    expect(await privateSettings(b)).toMatchObject({ widget_origins: [], widget_theme: { "--bw-accent": "#335577" } });
+  });
+
   it("an origin added on the Widget screen lets the widget proxy answer that origin; removing it refuses it again", async () => {
     const b = await business();
     const site = "https://surf-site.example";

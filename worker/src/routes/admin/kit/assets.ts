@@ -97,6 +97,8 @@ fieldset.currencies { gap: .75rem; }
 ul.origins { list-style: none; padding: 0; margin: 0 0 1rem; display: grid; gap: .5rem; }
 ul.origins li { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; overflow-wrap: anywhere; }
 form.row .check { min-height: 2.5rem; }
+.settings-section div.row { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin: .5rem 0; }
+.settings-section div.row .check { min-height: 2.5rem; }
 .theme-layout { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0 2rem; }
 @media (min-width: 64rem) { .theme-layout { grid-template-columns: minmax(0, 22rem) minmax(0, 1fr); } .theme-layout .preview { position: sticky; top: 0; align-self: start; } }
 .theme-form { display: grid; gap: .6rem; }

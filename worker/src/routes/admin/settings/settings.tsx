@@ -48,11 +48,30 @@ export interface Failed {
 }
 
 
+/** The message of a refused page at the Save that was pressed: what is wrong, each refused field linked (it may be in another section). */
+export const Refused: FC<{ c: AdminContext; failed?: Failed }> = ({ c, failed }) => {
+  if (!failed) return null;
+  const t = stringsOf(c);
+  const refused = Object.entries(failed.errors).filter(([field]) => field !== "");
+  return (
+    <div class="form-error" role="alert">
+      <p>{`${t.fixErrors} ${failed.errors[""] ?? ""}`.trim()}</p>
+      {refused.length ? (
+        <ul>
+          {refused.map(([field, message]) => (
+            <li>
+              <a href={`#f-${field}`}>{message}</a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+};
+
 const Section: FC<{ c: AdminContext; name: SectionName; title: string; failed?: Failed; saved?: boolean; children?: Child; hint?: string }> = ({ c, name, title, failed, saved, hint, children }) => {
   const t = stringsOf(c);
   const mine = failed?.section === name ? failed : undefined;
-  // The refused fields of the whole page, linked from the message at the Save that was pressed.
-  const refused = mine ? Object.entries(mine.errors).filter(([field]) => field !== "") : [];
   return (
     <section aria-labelledby={`h-${name}`} class="settings-section" data-section={name}>
       <h2 id={`h-${name}`}>{title}</h2>
@@ -64,20 +83,7 @@ const Section: FC<{ c: AdminContext; name: SectionName; title: string; failed?: 
       {hint ? <p class="hint">{hint}</p> : null}
       <div class="stack">
         <input type="hidden" name="sections" value={name} />
-        {mine ? (
-          <div class="form-error" role="alert">
-            <p>{`${t.fixErrors} ${mine.errors[""] ?? ""}`.trim()}</p>
-            {refused.length ? (
-              <ul>
-                {refused.map(([field, message]) => (
-                  <li>
-                    <a href={`#f-${field}`}>{message}</a>
-                  </li>
-                ))}
-              </ul>
-            ) : null}
-          </div>
-        ) : null}
+        <Refused c={c} failed={mine} />
         {children}
         <div>
           <button type="submit" formaction={`${base(c)}/settings/${name}`} data-save>
