@@ -7,6 +7,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { mailStub } from "../src/db/emails";
+import { WIDGET_LANGUAGES } from "../src/contract/languages";
+import { MAIL_LANGUAGES } from "../src/domain/email/strings";
 import { inviteStaff } from "../src/manage/staff";
 import { requestPasswordReset } from "../src/manage/password-reset";
 import { platformMail } from "../src/domain/email/sender";
@@ -70,6 +72,25 @@ function pageForm(html: string, edits: Record<string, string> = {}): [string, st
 }
 
 describe("Settings", () => {
+  it("warns the owner of an enabled language the widget, e-mails or back office have no texts in, from the code's own lists", async () => {
+    const b = await business();
+    expect((await b.asManager.post(`/admin/${b.slug}/settings/languages`, { default_language: "en", languages: "en, de, ja" })).status).toBe(303);
+    const html = await (await b.asManager.get(`/admin/${b.slug}/settings`)).text();
+    expect(html).toContain("Some of your languages have no texts here");
+    expect(html).toContain('<li data-no-texts-language="ja">Japanese (ja): the booking widget, the e-mails, the back office have no texts in it');
+    expect(html).not.toContain('data-no-texts-language="de"');
+    // A language the widget has texts in and the e-mails do not (if there is one) names the e-mails alone.
+    const partial = WIDGET_LANGUAGES.find((l) => !(MAIL_LANGUAGES as readonly string[]).includes(l));
+    if (partial) {
+      expect((await b.asManager.post(`/admin/${b.slug}/settings/languages`, { default_language: "en", languages: `en, ${partial}` })).status).toBe(303);
+      const one = await (await b.asManager.get(`/admin/${b.slug}/settings`)).text();
+      expect(one).toMatch(new RegExp(`data-no-texts-language="${partial}">[^<]*: the e-mails(, the back office)? have no texts`));
+    }
+    // Languages with texts everywhere: no warning.
+    expect((await b.asManager.post(`/admin/${b.slug}/settings/languages`, { default_language: "en", languages: "en, de, es" })).status).toBe(303);
+    expect(await (await b.asManager.get(`/admin/${b.slug}/settings`)).text()).not.toContain("data-no-texts");
+  });
+
   it("keeps every value typed on the page whichever Save is pressed, and says Saved under that Save's section", async () => {
     const b = await business();
     const page = await (await b.asManager.get(`/admin/${b.slug}/settings`)).text();

@@ -14,8 +14,10 @@
 import type { Child, FC } from "hono/jsx";
 import { ApiError } from "../../../lib/errors";
 import { getSettings, updateSettings, type SettingsView } from "../../../manage/settings";
-import { base, Check, Csrf, describedBy, Field, FieldHint, FieldMessage, flashOf, Select, staffActor, stringsOf, TextArea, type AdminContext } from "../kit/kit";
+import { base, Check, Csrf, describedBy, Field, FieldHint, FieldMessage, flashOf, LANGS, langOf, Select, staffActor, stringsOf, TextArea, type AdminContext } from "../kit/kit";
 import { Layout } from "../kit/layout";
+import { WIDGET_LANGUAGES } from "../../../contract/languages";
+import { MAIL_LANGUAGES } from "../../../domain/email/strings";
 import { failureOf, readForm } from "../kit/form";
 
 export type SectionName = "languages" | "currencies" | "terms" | "fields" | "custom-fields" | "limits" | "time-zone" | "email" | "human-check";
@@ -306,6 +308,26 @@ export function sectionFailure(err: unknown, section: string, values: Record<str
 
 // ---- The page ----
 
+type TextPart = "widget" | "emails" | "backOffice";
+/** Where each part of the service has texts: read from the code's own lists, so a language added there stops the warning. */
+const TEXTS: Record<TextPart, readonly string[]> = { widget: WIDGET_LANGUAGES, emails: MAIL_LANGUAGES, backOffice: Object.keys(LANGS) };
+
+/** The business's languages that some part of the service has no texts in, each with those parts. */
+export function languagesWithoutTexts(languages: string[]): { language: string; parts: TextPart[] }[] {
+  return languages
+    .map((language) => ({ language, parts: (Object.keys(TEXTS) as TextPart[]).filter((part) => !TEXTS[part].includes(language)) }))
+    .filter((x) => x.parts.length > 0);
+}
+
+function languageName(code: string, lang: string): string {
+  try {
+    const name = new Intl.DisplayNames([lang], { type: "language" }).of(code);
+    return name && name !== code ? `${name} (${code})` : code;
+  } catch {
+    return code;
+  }
+}
+
 function timeZones(): string[] {
   try {
     return (Intl as unknown as { supportedValuesOf(k: string): string[] }).supportedValuesOf("timeZone");
@@ -347,6 +369,7 @@ async function render(c: AdminContext, failed?: Failed) {
   const hv = vOf("human-check");
   const he = errOf("human-check");
   const zones = timeZones();
+  const untranslated = languagesWithoutTexts(s.languages);
 
   return c.html(
     <Layout c={c} title={ts.title} current="settings">
@@ -376,6 +399,18 @@ async function render(c: AdminContext, failed?: Failed) {
       <Section c={c} name="languages" saved={savedAt === "languages"} title={ts.languagesTitle} failed={failed}>
         <Field name="default_language" label={ts.defaultLanguage} value={lv.default_language} error={le.default_language} hint={ts.defaultLanguageHint} autocomplete="off" />
         <Field name="languages" label={ts.languages} value={lv.languages} error={le.languages} hint={ts.languagesHint} autocomplete="off" />
+        {untranslated.length ? (
+          <div class="warn" data-no-texts>
+            <p>
+              <strong>{ts.noTextsTitle}</strong>
+            </p>
+            <ul>
+              {untranslated.map((x) => (
+                <li data-no-texts-language={x.language}>{ts.noTexts(languageName(x.language, langOf(c)), x.parts.map((p) => ts.textParts[p]))}</li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
       </Section>
 
       <Section c={c} name="currencies" saved={savedAt === "currencies"} title={ts.currenciesTitle} failed={failed} hint={ts.currenciesHint}>
