@@ -112,6 +112,7 @@ pre.snippet { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--
 pre.snippet code { display: block; }
 /* Prices, Seasons, Inventory */
 .price-grid th[scope="row"] { position: sticky; left: 0; background: var(--bg); min-width: 10rem; z-index: 1; }
+@media (max-width: 40rem) { .price-grid th[scope="row"] { min-width: 7rem; max-width: 9rem; overflow-wrap: anywhere; } }
 .price-grid th small, .price-grid td small { display: block; font-weight: 400; }
 .price-grid td input { font: inherit; width: 6.5rem; padding: .35rem .4rem; border: 1px solid var(--muted); border-radius: .3rem; background: var(--bg); color: var(--fg); text-align: right; min-height: 2.5rem; }
 .price-grid td select { font: inherit; padding: .35rem .3rem; border: 1px solid var(--muted); border-radius: .3rem; background: var(--bg); color: var(--fg); min-height: 2.5rem; max-width: 12rem; }
