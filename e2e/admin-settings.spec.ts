@@ -109,7 +109,7 @@ test("the Widget screen: an owner allows a website and colours the widget, seen 
   }
 });
 
-test("Settings by keyboard: a bad limit is refused at its field with the value kept, then saved", async ({ server, browser }) => {
+test("Settings by keyboard: a bad limit is refused at its field with the value kept, then saved with a time zone typed meanwhile, the status on screen; the Widget screen keeps a website typed", async ({ server, browser }) => {
   const slug = `limits-${Date.now().toString(36)}`;
   const email = `owner.${slug}@camp.example`;
   await businessWithOwner(server, slug, email, PASSWORD);
@@ -123,10 +123,25 @@ test("Settings by keyboard: a bad limit is refused at its field with the value k
   await expect(lifetime).toHaveAttribute("aria-invalid", "true");
   await expect(lifetime).toHaveValue("2");
   await axeClean(page, "settings with an error");
+  // A time zone typed in its own section is saved by the limits' Save too (the page is one form).
+  await page.locator("#f-time_zone").fill("Europe/Lisbon");
   await lifetime.fill("900");
   await lifetime.press("Enter");
-  await expect(page.locator(".flash")).toHaveText("Settings saved.");
+  // The status is under the Limits heading, on screen where the page opened, not scrolled off at its top.
+  const status = page.locator('[data-section="limits"] .flash');
+  await expect(status).toHaveText("Settings saved.");
+  await expect(status).toBeInViewport();
   await expect(page.getByLabel("Cart lifetime (seconds)")).toHaveValue("900");
+  await expect(page.locator("#f-time_zone")).toHaveValue("Europe/Lisbon");
   const [row] = await server.query<{ config: string }>("SELECT config FROM businesses WHERE slug = ?", slug);
-  expect(JSON.parse(row.config).cart_lifetime_seconds).toBe(900);
+  expect(JSON.parse(row.config)).toMatchObject({ cart_lifetime_seconds: 900, time_zone: "Europe/Lisbon" });
+  // The Widget screen: a website typed, then Save look: both kept, the status beside the look.
+  await page.goto(`${server.url}/admin/${slug}/widget`);
+  await page.getByLabel("Add a website (origin)").fill("https://typed-camp.example");
+  await page.locator('input[data-theme-prop="--bw-accent"]').fill("#224466");
+  await page.getByRole("button", { name: "Save look" }).click();
+  const saved = page.locator('[data-saved="theme"]');
+  await expect(saved).toHaveText("Widget settings saved.");
+  await expect(saved).toBeInViewport();
+  await expect(page.locator('[data-origin="https://typed-camp.example"]')).toBeVisible();
 });

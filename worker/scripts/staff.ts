@@ -11,24 +11,47 @@
  * by the Worker's own code (worker/src/manage/staff.ts), as in the back office, with their audit
  * entries, whose actor is the CLI ("staff CLI").
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { activeStaffByEmail, listStaff } from "../src/db/staff";
 import { isEmail, isRole, normalizeStaffEmail } from "../src/domain/staff";
 import { ApiError } from "../src/lib/errors";
 import { isoDateTime } from "../src/lib/time";
 import { CLI_INVITE_HOURS, invitePath, inviteStaff, removeStaff } from "../src/manage/staff";
 import { businessOf, cliActor, CliError, explainApiError, parse, required, runCli, targetOf, withDatabase } from "./lib/cli";
+import { DEFAULT_STATE } from "./lib/wrangler";
 
 const USAGE = `Usage:
   npm run --silent staff -- invite --business <slug> --email <e-mail> --role owner|manager|front_desk [--name <name>] [--url <origin>]
   npm run --silent staff -- remove --business <slug> --email <e-mail>
   npm run --silent staff -- list --business <slug> [--json]
 Options for every command:
-  --url <origin>      where the back office is served, for the link (default http://localhost:8787; required with --remote)
+  --url <origin>      where the back office is served, for the link (default: where npm start runs on this state, else
+                      http://localhost:$PORT or :8787; required with --remote)
   --remote            the deployed D1 database
   --persist-to <dir>  a local state directory other than .wrangler/state`;
 
+/** The URL `npm start` wrote for its state directory (<state>/server.json) while it runs, if any. */
+function runningServerUrl(values: Record<string, string | boolean | undefined>): string | undefined {
+  try {
+    const file = join(typeof values["persist-to"] === "string" ? values["persist-to"] : DEFAULT_STATE, "server.json");
+    const url = (JSON.parse(readFileSync(file, "utf8")) as { url?: unknown }).url;
+    return typeof url === "string" ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The link's origin: --url, else PORT, else where `npm start` on this state runs, else port 8787. */
 function originOf(values: Record<string, string | boolean | undefined>): string {
-  const raw = typeof values.url === "string" ? values.url.trim() : values.remote ? "" : `http://localhost:${process.env.PORT ?? "8787"}`;
+  const raw =
+    typeof values.url === "string"
+      ? values.url.trim()
+      : values.remote
+        ? ""
+        : process.env.PORT
+          ? `http://localhost:${process.env.PORT}`
+          : (runningServerUrl(values) ?? "http://localhost:8787");
   if (!raw) throw new CliError("With --remote, give --url: the origin the deployed back office is served from (e.g. https://bookings.example.com).", 2);
   let url: URL;
   try {

@@ -1,10 +1,11 @@
 /**
  * `npm start`: the whole service on this machine, on local D1 and Durable Objects kept in
  * .wrangler/state (never wiped; STATE_DIR overrides it), migrated and seeded with the demo business.
- * PORT overrides 8787; DEVTOOLS=1 keeps wrangler's DevTools bridge for a debugger (it slows every request).
+ * PORT overrides 8787 (the URL is written to <state>/server.json for the staff CLI's links); DEVTOOLS=1 keeps wrangler's DevTools bridge for a debugger (it slows every request).
  * Ctrl-C or SIGTERM ends wrangler and workerd (their own process group) and then this process.
  */
-import { relative } from "node:path";
+import { rmSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { ensureDevVars } from "./lib/dev-vars";
 import { runUpkeep, startServer, type RunningServer } from "./server";
 
@@ -22,11 +23,17 @@ const log = (message: string) => console.log(`• ${message}`);
 if (ensureDevVars().created) log("Created .dev.vars with a new random KEY_SIGNING_SECRET (git-ignored; keep it).");
 
 let server: RunningServer | undefined;
+/** <state>/server.json once the server answers (see below). */
+let serverFile: string | undefined;
+function forgetServerFile() {
+  if (serverFile) rmSync(serverFile, { force: true });
+}
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   log(`${signal}: stopping the server ...`);
+  forgetServerFile();
   await server?.stop();
   process.exit(0);
 }
@@ -47,6 +54,13 @@ try {
   console.error(`\nCould not start the service: ${(err as Error).message}`);
   process.exit(1);
 }
+
+/**
+ * Where this server answers, for the CLIs of the same state (the staff CLI's invitation link):
+ * <state>/server.json, removed again when it stops (a crash leaves the last port, still the best guess).
+ */
+serverFile = join(server.persistTo, "server.json");
+writeFileSync(serverFile, `${JSON.stringify({ url: server.url, pid: process.pid })}\n`);
 
 const u = server.url;
 console.log(`
@@ -80,6 +94,7 @@ setInterval(() => void upkeep(), UPKEEP_EVERY_MS).unref();
 
 const code = await server.exited;
 if (!stopping) {
+  forgetServerFile();
   console.error(`wrangler dev exited (code ${code}).`);
   process.exit(code || 1);
 }

@@ -20,7 +20,8 @@ export interface Browser {
   cookie?: string;
   csrf?: string;
   get(path: string, headers?: Record<string, string>): Promise<Response>;
-  post(path: string, form: Record<string, string>, headers?: Record<string, string>): Promise<Response>;
+  /** A form as fields by name, or as a browser sends it: pairs in page order (a name may repeat). */
+  post(path: string, form: Record<string, string> | [string, string][], headers?: Record<string, string>): Promise<Response>;
 }
 
 /** A browser of one person: keeps the session cookie, sends same-origin forms (Origin header) with the page's CSRF token. */
@@ -32,7 +33,7 @@ export function browser(address = "198.51.100.7"): Browser {
       return res;
     },
     async post(path, form, headers = {}) {
-      const body = new URLSearchParams({ ...(b.csrf ? { _csrf: b.csrf } : {}), ...form }).toString();
+      const body = (Array.isArray(form) ? new URLSearchParams([...(b.csrf && !form.some(([n]) => n === "_csrf") ? [["_csrf", b.csrf]] : []), ...form]) : new URLSearchParams({ ...(b.csrf ? { _csrf: b.csrf } : {}), ...form })).toString();
       const res = await fetchWorker(new URL(path, BASE), {
         method: "POST",
         body,

@@ -214,3 +214,52 @@ describe("moving a guest to another slot or day from the booking", () => {
     expect((await manifest(day)).slots["09:00"].guests).toEqual([]);
   });
 });
+
+describe("the boat's timeslots changed in the back office", () => {
+  it("refuses a slot's capacity below its divers (409) with every row as typed kept, the new one too", async () => {
+    const manager = await signedIn(slug, (await createStaff(businessId, "manager")).email, "198.51.100.41");
+    const day = plusDays(nextWeekday(5), 35); // a day no other test books
+    await bookDive(day, "09:00", 3);
+    const url = `/admin/${slug}/catalog/products/${dive}/inventory`;
+    const res = await manager.post(`${url}/timeslots`, { ts_rows: "3", ts_time_0: "09:00", ts_capacity_0: "2", ts_time_1: "14:00", ts_capacity_1: "10", ts_time_2: "16:30", ts_capacity_2: "6", ts_days_2: "sat" });
+    const html = await res.text();
+    expect(res.status, html.slice(0, 2000)).toBe(409);
+    expect(html).toMatch(/id="ts-time-0"[^>]*value="09:00"/);
+    expect(html).toMatch(/id="ts-capacity-0"[^>]*value="2"/);
+    expect(html).toMatch(/id="ts-time-2"[^>]*value="16:30"/);
+    expect(html).toMatch(/id="ts-capacity-2"[^>]*value="6"/);
+    expect(html).toMatch(/name="ts_days_2" value="sat" checked/);
+    expect(html).toContain(day);
+    expect(await available(day)).toEqual({ "09:00": 7, "14:00": 10 });
+    // The 09:00 boat taken off the schedule while divers are booked on it: the same, rows as typed.
+    const off = await manager.post(`${url}/timeslots`, { ts_rows: "3", ts_time_0: "", ts_capacity_0: "10", ts_time_1: "14:00", ts_capacity_1: "10", ts_time_2: "16:30", ts_capacity_2: "6", ts_days_2: "sat" });
+    const offHtml = await off.text();
+    expect(off.status, offHtml.slice(0, 3000)).toBe(409);
+    expect(offHtml).toMatch(/id="ts-time-2"[^>]*value="16:30"/);
+    expect(offHtml).toMatch(/id="ts-capacity-2"[^>]*value="6"/);
+    expect(offHtml).toContain(day);
+    // Edited: the 09:00 boat moved to 09:30 while divers are booked at 09:00.
+    const moved = await manager.post(`${url}/timeslots`, { ts_rows: "3", ts_time_0: "09:30", ts_capacity_0: "10", ts_time_1: "14:00", ts_capacity_1: "10", ts_time_2: "16:30", ts_capacity_2: "6", ts_days_2: "sat" });
+    const movedHtml = await moved.text();
+    expect(moved.status, movedHtml.slice(0, 3000)).toBe(409);
+    expect(movedHtml).toMatch(/id="ts-time-0"[^>]*value="09:30"/);
+    expect(movedHtml).toMatch(/id="ts-time-2"[^>]*value="16:30"/);
+  });
+});
+
+describe("the boat's timeslots in the Calendar and Inventory", () => {
+  it("shows places left per slot in the Calendar (09:00 10 free, 14:00 8 free), and Inventory lists the slots without a whole-day row", async () => {
+    const day = plusDays(nextWeekday(4), 21);
+    await bookDive(day, "14:00", 2);
+    const calendar = await (await desk.get(`/admin/${slug}/calendar?from=${day}&days=1`)).text();
+    const cell = new RegExp(`<td[^>]*data-product="${dive}" data-date="${day}">([\\s\\S]*?)</td>`).exec(calendar)?.[1] ?? "";
+    expect(cell).toContain('<li data-slot="09:00">09:00 10 free</li>');
+    expect(cell).toContain('<li data-slot="14:00">14:00 8 free</li>');
+    expect(cell).not.toContain("18 free");
+    const manager = await signedIn(slug, (await createStaff(businessId, "manager")).email, "198.51.100.42");
+    const inventory = await (await manager.get(`/admin/${slug}/catalog/products/${dive}/inventory?from=${day}&to=${day}`)).text();
+    expect(inventory).toMatch(new RegExp(`data-date="${day}" data-slot="09:00"><th scope="row">${day}</th><td>09:00</td><td class="num">10</td>`));
+    expect(inventory).toMatch(new RegExp(`data-date="${day}" data-slot="14:00"><th scope="row">${day}</th><td>14:00</td><td class="num">10</td><td>[^<]*</td><td class="num">2</td>`));
+    expect(inventory).not.toContain(`data-date="${day}" data-slot=""`);
+  });
+});

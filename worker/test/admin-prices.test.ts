@@ -120,6 +120,20 @@ describe("Seasons", () => {
     expect(await footprint(b.businessId)).toEqual(before);
   });
 
+  it("refuses, at the form's fields, a second season of the same name and one sharing a date with a season of its priority; nothing changed", async () => {
+    await seasonsMade();
+    const before = await footprint(b.businessId);
+    const twin = await manager.post(`/admin/${b.slug}/seasons`, { title: "High Season", priority: "3", seg_start_0: "", seg_end_0: "" });
+    expect(twin.status).toBe(422);
+    expect(await twin.text()).toMatch(/id="[^"]*title-error" class="error">another season is named &quot;High season&quot;: give each season its own name/);
+    const tie = await manager.post(`/admin/${b.slug}/seasons`, { title: "Surf week festival", priority: "1", seg_start_0: `${Y}-09-28`, seg_end_0: `${Y}-10-03` });
+    expect(tie.status).toBe(422);
+    const html = await tie.text();
+    expect(html).toContain(`&quot;Surf week festival&quot; and &quot;High season&quot; both have priority 1 and share ${Y}-09-28`);
+    expect(html).toMatch(/value="Surf week festival"/);
+    expect(await footprint(b.businessId)).toEqual(before);
+  });
+
   it("are edited, archived and restored", async () => {
     await seasonsMade();
     const id = await seasonId("High season");

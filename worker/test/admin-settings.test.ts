@@ -7,6 +7,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { mailStub } from "../src/db/emails";
+import { WIDGET_LANGUAGES } from "../src/contract/languages";
+import { MAIL_LANGUAGES } from "../src/domain/email/strings";
 import { inviteStaff } from "../src/manage/staff";
 import { requestPasswordReset } from "../src/manage/password-reset";
 import { platformMail } from "../src/domain/email/sender";
@@ -47,7 +49,72 @@ function textPart(raw: string): string {
   return new TextDecoder().decode(Uint8Array.from(atob(m[1].replace(/\r\n/g, "")), (c) => c.charCodeAt(0)));
 }
 
+const unescape = (v: string) => v.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+
+/** The fields of a page's form `[data-sections]` as a browser sends them: in page order, a check box only when ticked. */
+function pageForm(html: string, edits: Record<string, string> = {}): [string, string][] {
+  const form = /<form class="(?:settings|widget)-form"[\s\S]*?<\/form>/.exec(html)![0];
+  const out: [string, string][] = [];
+  for (const m of form.matchAll(/<input([^>]*)>|<textarea([^>]*)>([\s\S]*?)<\/textarea>|<select([^>]*)>([\s\S]*?)<\/select>/g)) {
+    const attrs = m[1] ?? m[2] ?? m[4];
+    const name = /\bname="([^"]*)"/.exec(attrs)?.[1];
+    if (!name) continue;
+    const type = /\btype="([^"]*)"/.exec(attrs)?.[1] ?? "text";
+    let value: string;
+    if (m[1] !== undefined) {
+      if ((type === "checkbox" || type === "radio") && !/\bchecked\b/.test(attrs)) continue;
+      value = unescape(/\bvalue="([^"]*)"/.exec(attrs)?.[1] ?? (type === "checkbox" ? "on" : ""));
+    } else if (m[2] !== undefined) value = unescape(m[3]);
+    else value = unescape(/<option value="([^"]*)" selected/.exec(m[5])?.[1] ?? /<option value="([^"]*)"/.exec(m[5])?.[1] ?? "");
+    out.push([name, name in edits ? edits[name] : value]);
+  }
+  return out;
+}
+
 describe("Settings", () => {
+  it("warns the owner of an enabled language the widget, e-mails or back office have no texts in, from the code's own lists", async () => {
+    const b = await business();
+    expect((await b.asManager.post(`/admin/${b.slug}/settings/languages`, { default_language: "en", languages: "en, de, ja" })).status).toBe(303);
+    const html = await (await b.asManager.get(`/admin/${b.slug}/settings`)).text();
+    expect(html).toContain("Some of your languages have no texts here");
+    expect(html).toContain('<li data-no-texts-language="ja">Japanese (ja): the booking widget, the e-mails, the back office have no texts in it');
+    expect(html).not.toContain('data-no-texts-language="de"');
+    // A language the widget has texts in and the e-mails do not (if there is one) names the e-mails alone.
+    const partial = WIDGET_LANGUAGES.find((l) => !(MAIL_LANGUAGES as readonly string[]).includes(l));
+    if (partial) {
+      expect((await b.asManager.post(`/admin/${b.slug}/settings/languages`, { default_language: "en", languages: `en, ${partial}` })).status).toBe(303);
+      const one = await (await b.asManager.get(`/admin/${b.slug}/settings`)).text();
+      expect(one).toMatch(new RegExp(`data-no-texts-language="${partial}">[^<]*: the e-mails(, the back office)? have no texts`));
+    }
+    // Languages with texts everywhere: no warning.
+    expect((await b.asManager.post(`/admin/${b.slug}/settings/languages`, { default_language: "en", languages: "en, de, es" })).status).toBe(303);
+    expect(await (await b.asManager.get(`/admin/${b.slug}/settings`)).text()).not.toContain("data-no-texts");
+  });
+
+  it("keeps every value typed on the page whichever Save is pressed, and says Saved under that Save's section", async () => {
+    const b = await business();
+    const page = await (await b.asManager.get(`/admin/${b.slug}/settings`)).text();
+    // The owner types a time zone, a limit and an e-mail contact, then presses Save under Languages.
+    const form = pageForm(page, { time_zone: "Europe/Lisbon", languages: "en, de", cart_lifetime_seconds: "840", contact_email: "desk@camp.example" });
+    const saved = await b.asManager.post(`/admin/${b.slug}/settings/languages`, form);
+    expect(saved.status, (await saved.clone().text()).slice(0, 500)).toBe(303);
+    expect(saved.headers.get("Location")).toBe(`/admin/${b.slug}/settings?done=saved&section=languages#h-languages`);
+    expect(await privateSettings(b)).toMatchObject({ languages: ["en", "de"], time_zone: "Europe/Lisbon", cart_lifetime_seconds: 840, contact_email: "desk@camp.example" });
+    // The status is under the Languages heading (where the page opens), not at the top of the page.
+    const after = await (await b.asManager.get(saved.headers.get("Location")!)).text();
+    expect(after).toMatch(/<h2 id="h-languages">Languages<\/h2><p class="flash" role="status" data-saved="languages">Settings saved.<\/p>/);
+    expect(after.match(/Settings saved\./g)).toHaveLength(1);
+    // A refused value elsewhere: nothing saved, every typed value shown again, the message at the Save pressed links the field.
+    const bad = await b.asManager.post(`/admin/${b.slug}/settings/email`, pageForm(after, { time_zone: "Mars/Olympus", brand_color: "#123456", company_name: "Surf Camp Lda" }));
+    expect(bad.status).toBe(422);
+    const html = await bad.text();
+    expect(html).toMatch(/id="f-time_zone"[^>]*value="Mars\/Olympus"/);
+    expect(html).toMatch(/id="f-brand_color"[^>]*value="#123456"/);
+    expect(html).toMatch(/<section aria-labelledby="h-email"[\s\S]*?<div class="form-error" role="alert">[\s\S]*?<a href="#f-time_zone">/);
+    expect(await privateSettings(b)).toMatchObject({ time_zone: "Europe/Lisbon", brand_color: expect.not.stringMatching(/#123456/) });
+  });
+
+
   it("a manager changes languages, terms and limits through the forms: the private and public APIs answer them, the audit log names the manager", async () => {
     const b = await business();
     const page = await b.asManager.get(`/admin/${b.slug}/settings`);
@@ -56,7 +123,7 @@ describe("Settings", () => {
 
     const languages = await b.asManager.post(`/admin/${b.slug}/settings/languages`, { default_language: "en", languages: "en, de, es" });
     expect(languages.status).toBe(303);
-    expect(languages.headers.get("Location")).toBe(`/admin/${b.slug}/settings?done=saved#h-languages`);
+    expect(languages.headers.get("Location")).toBe(`/admin/${b.slug}/settings?done=saved&section=languages#h-languages`);
     // the terms section now has a field per language
     const after = await (await b.asManager.get(`/admin/${b.slug}/settings?done=saved`)).text();
     expect(after).toContain("Settings saved.");
@@ -285,6 +352,28 @@ describe("Settings", () => {
 });
 
 describe("Widget", () => {
+  it("keeps a website typed but not yet added when Save look is pressed (both saved), and says Saved under the look", async () => {
+    const b = await business();
+    const page = await (await b.asManager.get(`/admin/${b.slug}/widget`)).text();
+    const form = pageForm(page, { origin: "https://typed-site.example/", "widget_theme.--bw-accent": "#224466" });
+    const saved = await b.asManager.post(`/admin/${b.slug}/widget/theme`, form);
+    expect(saved.status, (await saved.clone().text()).slice(0, 500)).toBe(303);
+    expect(saved.headers.get("Location")).toBe(`/admin/${b.slug}/widget?done=saved&section=theme#h-theme`);
+    expect(await privateSettings(b)).toMatchObject({ widget_origins: ["https://typed-site.example"], widget_theme: { "--bw-accent": "#224466" } });
+    const after = await (await b.asManager.get(saved.headers.get("Location")!)).text();
+    expect(after).toMatch(/<h2 id="h-theme">[^<]*<\/h2><p class="flash" role="status" data-saved="theme">Widget settings saved.<\/p>/);
+    // Removing a website keeps a look typed meanwhile, and a refused look keeps the website typed.
+    const removed = await b.asManager.post(`/admin/${b.slug}/widget/origins/remove`, [...pageForm(after, { "widget_theme.--bw-accent": "#335577" }), ["remove", "https://typed-site.example"]]);
+    expect(removed.status).toBe(303);
+    expect(await privateSettings(b)).toMatchObject({ widget_origins: [], widget_theme: { "--bw-accent": "#335577" } });
+    const bad = await b.asManager.post(`/admin/${b.slug}/widget/loopback`, pageForm(after, { origin: "https://next-site.example", "widget_theme.--bw-accent": "red; x" }));
+    expect(bad.status).toBe(422);
+    const html = await bad.text();
+    expect(html).toMatch(/id="f-origin"[^>]*value="https:\/\/next-site.example"/);
+    expect(html).toContain('<a href="#f-widget_theme.--bw-accent">');
+    expect(await privateSettings(b)).toMatchObject({ widget_origins: [], widget_theme: { "--bw-accent": "#335577" } });
+  });
+
   it("an origin added on the Widget screen lets the widget proxy answer that origin; removing it refuses it again", async () => {
     const b = await business();
     const site = "https://surf-site.example";

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "../src/lib/errors";
+import { applyCatalog, exportCatalog } from "../src/manage/catalog/file";
 import { updateProducts } from "../src/manage/catalog/products";
 import { addDays, adminBusiness, footprint, NOW, weekdayAfter, type AdminBusiness } from "./manage-fixtures";
 
@@ -236,6 +237,41 @@ describe("references and bad input", () => {
     expect(other.status).toBe(404); // the demo business's product: another business's is not found
     expect(await footprint(b.businessId)).toEqual(before);
     expect((await env.DB.prepare("SELECT title FROM products WHERE id = 101").first<{ title: string }>())!.title).toBe("Surf & Yoga Week");
+  });
+
+  it("refuses a season that shares a date with another of the same priority, or another's name, naming both and the date; changes nothing", async () => {
+    const before = await footprint(b.businessId);
+    // High season (priority 1) runs 2027-06-01 .. 2027-09-30: a second priority-1 season on 2027-09-20 .. 10-10 would tie on 09-20.
+    const tie = await b.admin("/catalog/seasons", { body: { title: "Autumn swell", priority: 1, segments: [{ start_date: "2027-11-01", end_date: "2027-11-05" }, { start_date: "2027-09-20", end_date: "2027-10-10" }] } });
+    expect(tie.status).toBe(422);
+    expect(tie.body.errors).toEqual([{ path: "segments.0", message: expect.stringMatching(/"Autumn swell" and "High season" both have priority 1 and share 2027-09-20/) }]);
+    const twin = await b.admin("/catalog/seasons", { body: { title: "  high SEASON ", priority: 5, segments: [] } });
+    expect(twin.status).toBe(422);
+    expect(twin.body.errors).toEqual([{ path: "title", message: 'another season is named "High season": give each season its own name' }]);
+    // An update is held to the same rules (Low season moved onto High season's priority and dates).
+    const moved = await b.admin(`/catalog/seasons/${ids.low}`, { method: "PATCH", body: { priority: 1, segments: [{ start_date: "2027-05-01", end_date: "2027-06-01" }] } });
+    expect(moved.status).toBe(422);
+    expect(moved.body.errors[0].message).toMatch(/"Low season" and "High season" both have priority 1 and share 2027-06-01/);
+    const renamed = await b.admin(`/catalog/seasons/${ids.low}`, { method: "PATCH", body: { title: "High Season" } });
+    expect(renamed.status).toBe(422);
+    expect(renamed.body.errors[0].path).toBe("title");
+    expect(await footprint(b.businessId)).toEqual(before);
+    // Another priority decides which price wins: that overlap is the point of priorities, and is accepted.
+    const over = await b.admin("/catalog/seasons", { body: { title: "Surf festival", priority: 2, segments: [{ start_date: "2027-09-20", end_date: "2027-09-22" }] } });
+    expect(over.status).toBe(201);
+    await b.admin(`/catalog/seasons/${over.body.data.id}`, { method: "PATCH", body: { archived: true } });
+    // The catalog file (the catalog CLI's door) is held to the same rules.
+    const { file } = await exportCatalog(env.DB, b.businessId);
+    file.seasons.push({ ref: "high-2", title: "High season", priority: 1, archived: false, segments: [{ start_date: "2027-07-01", end_date: "2027-07-02" }] } as never);
+    const refused = await applyCatalog(env, { kind: "cli", id: "test", name: "cli" }, b.businessId, file, new Date(NOW), { dryRun: true }).catch((err) => err);
+    expect(refused).toBeInstanceOf(ApiError);
+    const at = file.seasons.length - 1;
+    expect((refused as ApiError).extra.errors).toEqual(
+      expect.arrayContaining([
+        { path: `seasons.${at}.title`, message: expect.stringMatching(/another season is named "High season"/) },
+        { path: `seasons.${at}.segments.0`, message: expect.stringMatching(/"High season" and "High season" both have priority 1 and share 2027-07-01/) },
+      ]),
+    );
   });
 
   it("answers the catalog file's JSON Schema, generated from its zod shapes", async () => {

@@ -147,6 +147,8 @@ export async function validRequests(doc: OpenApiDoc, fx: Fixture): Promise<Valid
     "POST /private/webhooks/{webhook_id}/enable": async () => ({ path: { webhook_id: await newWebhook() }, query: [] }),
     "PATCH /private/catalog/products/{id}/inventory": async () => json({ from: sat(), to: sat(), capacity: 30 }, { id: "101" }),
     "POST /private/catalog/categories": async () => json({ title: `Matrix category ${++unique}`, kind: "backoffice" }),
+    // A season's name is its own in the business (a second of the same name is refused).
+    "POST /private/catalog/seasons": async () => json({ title: `Matrix season ${++unique}` }),
     "GET /private/emails/{email_id}": async () => ({ path: { email_id: (await newBooking()).email }, query: [] }),
     "POST /private/emails/{email_id}/resend": async () => ({ path: { email_id: (await newBooking()).email }, query: [] }),
   };

@@ -1,3 +1,4 @@
+import type { WidgetLanguage } from "../../../worker/src/contract/languages";
 import { en, type FirstStrings } from "./en";
 import type { CheckoutStrings } from "./en-checkout";
 
@@ -12,7 +13,8 @@ import type { CheckoutStrings } from "./en-checkout";
 export type Strings = FirstStrings & CheckoutStrings;
 export type { FirstStrings, CheckoutStrings };
 
-const firstHalves: Record<string, () => Promise<FirstStrings>> = {
+// Keyed by the contract's list of the widget's languages (the back office's Settings reads it).
+const firstHalves: Record<WidgetLanguage, () => Promise<FirstStrings>> = {
   en: async () => en,
   de: () => import("./de").then((m) => m.de),
   es: () => import("./es").then((m) => m.es),
@@ -21,7 +23,7 @@ const firstHalves: Record<string, () => Promise<FirstStrings>> = {
   it: () => import("./it").then((m) => m.it),
   nl: () => import("./nl").then((m) => m.nl),
 };
-const checkoutHalves: Record<string, () => Promise<CheckoutStrings>> = {
+const checkoutHalves: Record<WidgetLanguage, () => Promise<CheckoutStrings>> = {
   en: () => import("./en-checkout").then((m) => m.enCheckout),
   de: () => import("./de-checkout").then((m) => m.deCheckout),
   es: () => import("./es-checkout").then((m) => m.esCheckout),
@@ -48,13 +50,13 @@ function once<T>(key: string, load: () => Promise<T>): Promise<T> {
 /** The first half in a language; English for one the widget has none of (or whose chunk failed to load). */
 export function loadStrings(language: string): Promise<FirstStrings> {
   const lang = hasStrings(language) ? language : "en";
-  return once(`${lang}:first`, firstHalves[lang]).catch(() => en);
+  return once(`${lang}:first`, firstHalves[lang as WidgetLanguage]).catch(() => en);
 }
 
 /** The checkout steps' half in a language (English for one the widget has none of). */
 export function loadCheckoutStrings(language: string): Promise<CheckoutStrings> {
   const lang = hasStrings(language) ? language : "en";
-  return once(`${lang}:checkout`, checkoutHalves[lang]);
+  return once(`${lang}:checkout`, checkoutHalves[lang as WidgetLanguage]);
 }
 
 export { en as fallbackStrings };

@@ -140,6 +140,36 @@ export function seasonProblems(s: Season, name: FieldNamer = (f) => f): FieldErr
   return errors;
 }
 
+/** A season's name as two names are compared: case and spacing do not make another name. */
+const seasonName = (title: string) => title.trim().replace(/\s+/g, " ").toLowerCase();
+
+/**
+ * What a season may not share with the business's other seasons (archived ones aside, which set
+ * no price): its name (the Prices grid and the widget show seasons by name), and a date with a
+ * season of the same priority, where neither would win and one price would be silently ignored.
+ */
+export function seasonClashes(s: Season, others: Season[], name: FieldNamer = (f) => f): FieldError[] {
+  if (s.archived_at !== null) return [];
+  const errors: FieldError[] = [];
+  const live = others.filter((o) => o.id !== s.id && o.archived_at === null);
+  const twin = live.find((o) => seasonName(o.title) === seasonName(s.title));
+  if (twin) errors.push({ path: name("title"), message: `another season is named "${twin.title}": give each season its own name` });
+  s.segments.forEach((g, i) => {
+    for (const o of live) {
+      if (o.priority !== s.priority) continue;
+      const shared = o.segments.find((h) => h.start_date <= g.end_date && g.start_date <= h.end_date);
+      if (!shared) continue;
+      const date = shared.start_date > g.start_date ? shared.start_date : g.start_date;
+      errors.push({
+        path: name(`segments.${i}`),
+        message: `"${s.title}" and "${o.title}" both have priority ${s.priority} and share ${date}, so neither price would win: give one a higher priority, or change the dates`,
+      });
+      return;
+    }
+  });
+  return errors;
+}
+
 const ORIGIN = /^https?:\/\/[^/?#\s]+$/;
 
 /** Everything wrong with a business's settings as a whole (each field's own shape is zod's). */

@@ -1,13 +1,13 @@
 /** `npm start` as a user runs it: migrates and seeds, prints the base URLs, serves, stops on SIGTERM. */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { ROOT } from "../../scripts/lib/wrangler";
 import { freePort } from "../../scripts/server";
-import { get } from "./helpers";
+import { get, npmRun } from "./helpers";
 import { d1ExecuteScript, d1Query } from "../../scripts/lib/wrangler-d1";
 
 describe("npm start", () => {
@@ -42,11 +42,19 @@ describe("npm start", () => {
       const deadline = Date.now() + 10_000;
       while (!/"msg":"maintenance","cron":"\*\/10 \* \* \* \*"/.test(output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       assert.match(output(), /"msg":"maintenance","cron":"\*\/10 \* \* \* \*","strayCarts":0/);
+      // The first-run path: the owner's invitation, run without --url or PORT, links to the port
+      // this server runs on (npm start wrote it to the state's server.json), and the link opens.
+      const invite = await npmRun("staff", ["invite", "--business", "demo", "--email", "first-owner@example.com", "--role", "owner", "--persist-to", stateDir], { PORT: undefined });
+      assert.equal(invite.code, 0, invite.stderr);
+      const link = invite.stdout.trim();
+      assert.ok(link.startsWith(`${url}/admin/`), `the link is on port ${port}: ${link}`);
+      assert.equal((await get(link)).status, 200, "the invitation opens");
     } finally {
       child.kill("SIGTERM");
     }
     assert.equal(await exited, 0);
     await assert.rejects(fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) }), "nothing listens any more");
+    assert.equal(existsSync(join(stateDir, "server.json")), false, "a stopped server leaves no URL for the CLIs");
 
     // The owner edits the demo between two starts (its notification addresses, a product's title)...
     const target = { persistTo: stateDir };

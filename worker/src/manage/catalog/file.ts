@@ -25,7 +25,7 @@ import {
   type SettingsEntity,
 } from "../../domain/catalog-write";
 import { emptyPlan, planEntity, planInventory, rowRanges, type Change, type InventoryRow } from "../../domain/catalog-plan";
-import { duplicateRefs, indexOf, productProblems, seasonProblems, settingsProblems } from "../../domain/catalog-rules";
+import { duplicateRefs, indexOf, productProblems, seasonClashes, seasonProblems, settingsProblems } from "../../domain/catalog-rules";
 import { catalogStateFrom, catalogStateStatements, existingIdsStatement, inventoryRowsFrom, inventoryRowsStatement, usageFrom, usageStatement } from "../../db/catalog-write";
 import { ApiError, type FieldError } from "../../lib/errors";
 import { dateRange, daysBetween, isoDate, isoDateTime } from "../../lib/time";
@@ -263,6 +263,8 @@ function desiredState(state: CatalogState, file: CatalogFile, ids: IdAllocator, 
     errors.push(...seasonProblems(season, (f) => `seasons.${i}.${f}`));
     return season;
   });
+  // Each season of the file against those before it: a name or a date of equal priority shared is named once.
+  seasons.forEach((season, i) => errors.push(...seasonClashes(season, seasons.slice(0, i), (f) => `seasons.${i}.${f}`)));
   seasons.push(...seasonMatch.rest().map((s) => ({ ...s, archived_at: s.archived_at ?? isoDateTime(now) })));
 
   // Products: every id first, so packages can name products that come after them in the file.

@@ -6,7 +6,7 @@
 import { LookupCreate, LookupPatch, SeasonCreate, SeasonPatch, type AdminLookup, type AdminSeason, type LookupKind } from "../../contract/catalog-write";
 import { IdAllocator, LOOKUP_TABLE, lookupView, refFromTitle, seasonView, type CatalogState, type Lookup, type Season } from "../../domain/catalog-write";
 import { emptyPlan, planEntity } from "../../domain/catalog-plan";
-import { duplicateRefs, indexOf, lookupReferrers, seasonProblems } from "../../domain/catalog-rules";
+import { duplicateRefs, indexOf, lookupReferrers, seasonClashes, seasonProblems } from "../../domain/catalog-rules";
 import { ApiError, type FieldError } from "../../lib/errors";
 import { isoDateTime } from "../../lib/time";
 import { commit, failIfInvalid, parseInput, readState, type Actor, type Store } from "../core";
@@ -142,7 +142,7 @@ export async function createSeason(store: Store, actor: Actor, businessId: numbe
       archived_at: null,
       segments: segmentsOf(null, input.segments ?? [], () => ids.take("season_segments"), errors),
     };
-    errors.push(...seasonProblems(season));
+    errors.push(...seasonProblems(season), ...seasonClashes(season, state.seasons));
     checkRefs(state.seasons, season, errors);
     failIfInvalid(errors);
     const plan = emptyPlan();
@@ -166,7 +166,7 @@ export async function updateSeason(store: Store, actor: Actor, businessId: numbe
     if (input.segments !== undefined) season.segments = segmentsOf(before, input.segments, () => ids.take("season_segments"), errors);
     if (input.archived === true && before.archived_at === null) season.archived_at = isoDateTime(now);
     if (input.archived === false) season.archived_at = null;
-    errors.push(...seasonProblems(season));
+    errors.push(...seasonProblems(season), ...seasonClashes(season, state.seasons));
     checkRefs(state.seasons, season, errors);
     failIfInvalid(errors);
     const plan = emptyPlan();

@@ -263,10 +263,11 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
           head={
             <tr>
               <th scope="col">{t.booking.name}</th>
-              <th scope="col">{t.booking.email}</th>
-              <th scope="col">{t.booking.stay}</th>
-              <th scope="col">{t.booking.answers}</th>
+              {/* The status, with Check in / Check out, next to the name: on a phone both are on screen without scrolling sideways. */}
               <th scope="col">{t.today.status}</th>
+              <th scope="col">{t.booking.stay}</th>
+              <th scope="col">{t.booking.email}</th>
+              <th scope="col">{t.booking.answers}</th>
             </tr>
           }
         >
@@ -276,13 +277,6 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
             return (
               <tr data-guest={g.id}>
                 <td>{name}</td>
-                <td>{p.email ?? ""}</td>
-                <td>
-                  {g.arrives_on} – {g.departs_on}
-                </td>
-                <td>
-                  <Answers answers={p.custom_fields} questions={questions} yesNo={yesNo} />
-                </td>
                 <td>
                   {g.checked_in_at ? <div>{t.booking.checkedIn(fmtDateTime(g.checked_in_at))}</div> : null}
                   {g.checked_out_at ? <div>{t.booking.checkedOut(fmtDateTime(g.checked_out_at))}</div> : null}
@@ -304,6 +298,13 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
                       </button>
                     </form>
                   ) : null}
+                </td>
+                <td>
+                  {g.arrives_on} – {g.departs_on}
+                </td>
+                <td>{p.email ?? ""}</td>
+                <td>
+                  <Answers answers={p.custom_fields} questions={questions} yesNo={yesNo} />
                 </td>
               </tr>
             );

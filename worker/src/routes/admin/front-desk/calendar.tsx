@@ -1,14 +1,15 @@
 /** @jsxImportSource hono/jsx */
 /**
  * Calendar: products down, dates across; in each cell what is free of the capacity, and the
- * units booked and held; blocked dates marked. Blocking and unblocking a range is a form (managers
+ * units booked and held; blocked dates marked. A product on timeslots shows what is free in each
+ * of the day's slots ("09:00 4 free", "14:00 9 free"), as its Inventory screen reads them. Blocking and unblocking a range is a form (managers
  * and owners) through the catalog's inventory function, as PATCH /private/catalog/products/{id}/inventory.
  */
 import { may, type Role } from "../../../domain/staff";
 import { calendarRows, UNLIMITED, type CalendarCell } from "../../../db/calendar";
 import { ApiError } from "../../../lib/errors";
 import { addDays, dateRange } from "../../../lib/time";
-import { updateInventory } from "../../../manage/catalog/inventory";
+import { getInventory, updateInventory } from "../../../manage/catalog/inventory";
 import { daysBetween } from "../../../lib/time";
 import { base, businessToday, Csrf, done, Field, flashOf, FormError, Select, staffActor, langOf, stringsOf, type AdminContext } from "../kit/kit";
 import { Layout } from "../kit/layout";
@@ -33,6 +34,20 @@ async function render(c: AdminContext, form: { values?: Record<string, string>; 
   const dates = dateRange(from, to);
   const { products, cells } = await calendarRows(c.env.DB, c.get("staff").business_id, from, to, c.get("now"));
   const byKey = new Map<string, CalendarCell>(cells.map((x) => [`${x.product_id}|${x.date}`, x]));
+  // Each slot of a product on timeslots, per date: what the product's inventory says of it.
+  const slotsOf = new Map<string, { slot: string; available: number | null; blocked: boolean }[]>();
+  await Promise.all(
+    products
+      .filter((p) => p.is_on_timeslots)
+      .map(async (p) => {
+        const inventory = await getInventory(c.env.DB, c.get("staff").business_id, p.id, { from, to }, c.get("now"));
+        for (const d of inventory.days) {
+          if (d.slot === "") continue;
+          const key = `${p.id}|${d.date}`;
+          slotsOf.set(key, [...(slotsOf.get(key) ?? []), { slot: d.slot, available: d.available, blocked: d.blocked || d.source === "blocked" }]);
+        }
+      }),
+  );
   const mayBlock = may(c.get("staff").role as Role, "inventory");
   const v = form.values ?? {};
   const flash = flashOf(c, { blocked: t.calendar.blockedDone(Number(c.req.query("n") ?? 0)), unblocked: t.calendar.unblockedDone(Number(c.req.query("n") ?? 0)) });
@@ -74,7 +89,21 @@ async function render(c: AdminContext, form: { values?: Record<string, string>; 
               const free = unlimited ? null : Math.max(0, (capacity as number) - booked - held);
               return (
                 <td class={blocked ? "blocked" : undefined} data-product={p.id} data-date={d}>
-                  {blocked ? <span class="badge blocked">{t.calendar.blocked}</span> : unlimited ? t.calendar.unlimited : `${free} ${t.calendar.free}`}
+                  {slotsOf.has(`${p.id}|${d}`) && !(blocked && slotsOf.get(`${p.id}|${d}`)!.every((x) => x.blocked)) ? (
+                    <ul class="plain slots">
+                      {slotsOf.get(`${p.id}|${d}`)!.map((x) => (
+                        <li data-slot={x.slot}>
+                          {x.slot} {x.blocked ? <span class="badge blocked">{t.calendar.blocked}</span> : x.available === null || x.available >= UNLIMITED ? t.calendar.unlimited : `${x.available} ${t.calendar.free}`}
+                        </li>
+                      ))}
+                    </ul>
+                  ) : blocked ? (
+                    <span class="badge blocked">{t.calendar.blocked}</span>
+                  ) : unlimited ? (
+                    t.calendar.unlimited
+                  ) : (
+                    `${free} ${t.calendar.free}`
+                  )}
                   {booked ? (
                     <div>
                       {/* The guests of the cell: the Guests screen with the private API's filters. */}

@@ -84,7 +84,7 @@ summary { cursor: pointer; font-weight: 600; min-height: 2rem; }
 .toc ul { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; padding: 0; margin: 0 0 1rem; }
 .toc a { display: inline-block; min-height: 2rem; line-height: 2rem; }
 .settings-section { border-top: 1px solid var(--line); margin-top: 1.5rem; }
-.settings-section form.stack { max-width: 48rem; }
+.settings-section form.stack, .settings-section div.stack { display: grid; gap: .75rem; max-width: 48rem; }
 .field.wide { min-width: 100%; }
 fieldset { border: 1px solid var(--line); border-radius: .3rem; padding: .5rem .75rem .75rem; margin: 0; display: grid; gap: .5rem; min-width: 0; }
 legend { font-weight: 600; padding: 0 .25rem; }
@@ -97,6 +97,8 @@ fieldset.currencies { gap: .75rem; }
 ul.origins { list-style: none; padding: 0; margin: 0 0 1rem; display: grid; gap: .5rem; }
 ul.origins li { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; overflow-wrap: anywhere; }
 form.row .check { min-height: 2.5rem; }
+.settings-section div.row { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin: .5rem 0; }
+.settings-section div.row .check { min-height: 2.5rem; }
 .theme-layout { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0 2rem; }
 @media (min-width: 64rem) { .theme-layout { grid-template-columns: minmax(0, 22rem) minmax(0, 1fr); } .theme-layout .preview { position: sticky; top: 0; align-self: start; } }
 .theme-form { display: grid; gap: .6rem; }
@@ -110,6 +112,7 @@ pre.snippet { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--
 pre.snippet code { display: block; }
 /* Prices, Seasons, Inventory */
 .price-grid th[scope="row"] { position: sticky; left: 0; background: var(--bg); min-width: 10rem; z-index: 1; }
+@media (max-width: 40rem) { .price-grid th[scope="row"] { min-width: 7rem; max-width: 9rem; overflow-wrap: anywhere; } }
 .price-grid th small, .price-grid td small { display: block; font-weight: 400; }
 .price-grid td input { font: inherit; width: 6.5rem; padding: .35rem .4rem; border: 1px solid var(--muted); border-radius: .3rem; background: var(--bg); color: var(--fg); text-align: right; min-height: 2.5rem; }
 .price-grid td select { font: inherit; padding: .35rem .3rem; border: 1px solid var(--muted); border-radius: .3rem; background: var(--bg); color: var(--fg); min-height: 2.5rem; max-width: 12rem; }
@@ -184,6 +187,18 @@ for (const el of document.querySelectorAll("[data-copy]")) {
     catch { const r = document.createRange(); r.selectNodeContents(el); const s = getSelection(); s.removeAllRanges(); s.addRange(r); }
   });
   el.after(button, status);
+}
+
+// A page that is one form with a Save per section (Settings, Widget): Enter in a field presses the
+// Save of its own section, so the status shows there. Without the script Enter presses the first
+// Save, which saves the whole page all the same.
+for (const form of document.querySelectorAll("form[data-sections]")) {
+  form.addEventListener("keydown", (e) => {
+    const field = e.target;
+    if (e.key !== "Enter" || !(field instanceof HTMLInputElement) || ["submit", "button", "checkbox", "radio", "file"].includes(field.type)) return;
+    const save = field.closest("section")?.querySelector("button[type=submit][data-save]");
+    if (save) { e.preventDefault(); save.click(); }
+  });
 }
 
 // A "print" button (the manifest): shown only where the script runs; the browser's own print works without it.

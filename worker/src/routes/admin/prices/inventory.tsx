@@ -129,6 +129,10 @@ async function render(c: AdminContext, form?: InventoryForm, status: 200 | 409 |
   const flash = flashOf(c, { capacity: ti.capacitySaved, timeslots: ti.timeslotsSaved, blocked: ti.blockedMsg, unblocked: ti.unblockedMsg });
   const slotsForm = of("timeslots");
   const rows = timeslotRows(product, slotsForm);
+  // A product on timeslots is sold by slot: its dates' "whole day" rows say nothing (each slot has
+  // its own capacity), unless the whole day is blocked or has no slot at all.
+  const slotDates = new Set(inventory.days.filter((d) => d.slot !== "").map((d) => d.date));
+  const shownDays = inventory.days.filter((d) => !(product.timeslots.length > 0 && d.slot === "" && !d.blocked && slotDates.has(d.date)));
   return c.html(
     <Layout c={c} title={ti.title(title)} flash={flash}>
       <nav class="crumbs" aria-label={ti.title(title)}>
@@ -223,7 +227,7 @@ async function render(c: AdminContext, form?: InventoryForm, status: 200 | 409 |
             </tr>
           }
         >
-          {inventory.days.map((d) => (
+          {shownDays.map((d) => (
             <tr class={d.blocked ? "blocked" : undefined} data-date={d.date} data-slot={d.slot}>
               <th scope="row">{d.date}</th>
               <td>{d.slot || ti.wholeDay}</td>

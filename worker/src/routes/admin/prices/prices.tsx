@@ -110,13 +110,14 @@ async function render(c: AdminContext, form: GridForm = {}, status: 200 | 409 | 
             head={
               <tr>
                 <th scope="col">{tp.product}</th>
-                <th scope="col">{tp.charge}</th>
                 {columns.map((col) => (
                   <th scope="col" class="num">
                     {col.title}
                     {col.priority !== undefined ? <small class="hint">{tp.priority(col.priority)}</small> : <small class="hint">{grid.currency}</small>}
                   </th>
                 ))}
+                {/* How a row is charged comes after its prices: on a phone the first prices are on screen beside the product. */}
+                <th scope="col">{tp.charge}</th>
               </tr>
             }
           >
@@ -134,23 +135,6 @@ async function render(c: AdminContext, form: GridForm = {}, status: 200 | 409 | 
                       </small>
                     ) : null}
                   </th>
-                  <td class={chargeError ? "invalid" : undefined}>
-                    <label class="visually-hidden" for={chargeName(p.id)}>
-                      {tp.chargeLabel(p.backoffice_title || p.title)}
-                    </label>
-                    <select id={chargeName(p.id)} name={chargeName(p.id)} aria-invalid={chargeError ? "true" : undefined} aria-describedby={chargeError ? `${chargeName(p.id)}-error` : undefined}>
-                      {chargeOptions.map(([value, label]) => (
-                        <option value={value} selected={value === charge}>
-                          {label}
-                        </option>
-                      ))}
-                    </select>
-                    {chargeError ? (
-                      <small id={`${chargeName(p.id)}-error`} class="error">
-                        {chargeError}
-                      </small>
-                    ) : null}
-                  </td>
                   {columns.map(({ col, title }) => {
                     const name = cellName(p.id, col);
                     const rate = cellRate(p.rates, col);
@@ -183,6 +167,23 @@ async function render(c: AdminContext, form: GridForm = {}, status: 200 | 409 | 
                       </td>
                     );
                   })}
+                  <td class={chargeError ? "invalid" : undefined}>
+                    <label class="visually-hidden" for={chargeName(p.id)}>
+                      {tp.chargeLabel(p.backoffice_title || p.title)}
+                    </label>
+                    <select id={chargeName(p.id)} name={chargeName(p.id)} aria-invalid={chargeError ? "true" : undefined} aria-describedby={chargeError ? `${chargeName(p.id)}-error` : undefined}>
+                      {chargeOptions.map(([value, label]) => (
+                        <option value={value} selected={value === charge}>
+                          {label}
+                        </option>
+                      ))}
+                    </select>
+                    {chargeError ? (
+                      <small id={`${chargeName(p.id)}-error`} class="error">
+                        {chargeError}
+                      </small>
+                    ) : null}
+                  </td>
                 </tr>
               );
             })}

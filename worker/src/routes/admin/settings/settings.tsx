@@ -1,18 +1,23 @@
 /** @jsxImportSource hono/jsx */
 /**
  * Settings (owners, managers): the business's languages, currencies and exchange rates, terms per
- * language, what the booking form asks, limits, time zone and e-mail. Each section is its own
- * form with its own Save; each Save is `updateSettings` (manage/settings.ts), the function
- * `PATCH /private/settings` calls, with only that section's fields: the same validation, audit
- * entry and SettingsUpdated event. A refused value is shown at its field (422), with what the
- * user typed kept. The form fields are named by the settings' own paths
+ * language, what the booking form asks, limits, time zone and e-mail. The page is one form with
+ * a Save under each section, and every Save saves the whole page: a value typed in one section
+ * is never dropped by a Save pressed under another (the owner's Save means "keep what I typed").
+ * Each Save is one `updateSettings` (manage/settings.ts), the function `PATCH /private/settings`
+ * calls, with the fields of every section on the page: the same validation, audit entry and
+ * SettingsUpdated event. "Settings saved." is shown under the heading of the section whose Save
+ * was pressed, where the page opens. A refused value is shown at its field (422), with every
+ * typed value kept; the message at the pressed Save links each refused field. The form fields are named by the settings' own paths
  * (`guest_fields.minimum_age`), so an error's path finds its field.
  */
 import type { Child, FC } from "hono/jsx";
 import { ApiError } from "../../../lib/errors";
 import { getSettings, updateSettings, type SettingsView } from "../../../manage/settings";
-import { base, Check, Csrf, describedBy, Field, FieldHint, FieldMessage, flashOf, FormError, langOf, Select, staffActor, stringsOf, TextArea, type AdminContext } from "../kit/kit";
+import { base, Check, Csrf, describedBy, Field, FieldHint, FieldMessage, flashOf, FormError, LANGS, langOf, Select, staffActor, stringsOf, TextArea, type AdminContext } from "../kit/kit";
 import { Layout } from "../kit/layout";
+import { WIDGET_LANGUAGES } from "../../../contract/languages";
+import { MAIL_LANGUAGES } from "../../../domain/email/strings";
 import { failureOf, readForm } from "../kit/form";
 
 export type SectionName = "languages" | "currencies" | "terms" | "fields" | "custom-fields" | "limits" | "time-zone" | "email" | "human-check";
@@ -37,27 +42,57 @@ const LIMITS = [
 /** A failed section: what the user sent, each error by its form field ("" for the form as a whole). */
 export interface Failed {
   section: string;
+  /** The sections whose fields the form sent (all of them from the Settings page), each showing what was sent. */
+  sections?: string[];
   values: Record<string, string>;
   errors: Record<string, string>;
   message: string;
 }
 
 
-const Section: FC<{ c: AdminContext; name: SectionName; title: string; failed?: Failed; children?: Child; hint?: string }> = ({ c, name, title, failed, hint, children }) => {
+/** The message of a refused page at the Save that was pressed: what is wrong, each refused field linked (it may be in another section). */
+export const Refused: FC<{ c: AdminContext; failed?: Failed }> = ({ c, failed }) => {
+  if (!failed) return null;
+  const t = stringsOf(c);
+  const refused = Object.entries(failed.errors).filter(([field]) => field !== "");
+  return (
+    <div class="form-error" role="alert">
+      <p>{`${t.fixErrors} ${failed.errors[""] ?? ""}`.trim()}</p>
+      {refused.length ? (
+        <ul>
+          {refused.map(([field, message]) => (
+            <li>
+              <a href={`#f-${field}`}>{message}</a>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+};
+
+const Section: FC<{ c: AdminContext; name: SectionName; title: string; failed?: Failed; saved?: boolean; children?: Child; hint?: string }> = ({ c, name, title, failed, saved, hint, children }) => {
   const t = stringsOf(c);
   const mine = failed?.section === name ? failed : undefined;
   return (
-    <section aria-labelledby={`h-${name}`} class="settings-section">
+    <section aria-labelledby={`h-${name}`} class="settings-section" data-section={name}>
       <h2 id={`h-${name}`}>{title}</h2>
+      {saved ? (
+        <p class="flash" role="status" data-saved={name}>
+          {t.settings.saved}
+        </p>
+      ) : null}
       {hint ? <p class="hint">{hint}</p> : null}
-      <form class="stack" method="post" action={`${base(c)}/settings/${name}`} novalidate>
-        <Csrf c={c} />
-        <FormError message={mine ? `${t.fixErrors} ${mine.errors[""] ?? ""}`.trim() : undefined} />
+      <div class="stack">
+        <input type="hidden" name="sections" value={name} />
+        <Refused c={c} failed={mine} />
         {children}
         <div>
-          <button type="submit">{t.save}</button>
+          <button type="submit" formaction={`${base(c)}/settings/${name}`} data-save>
+            {t.save}
+          </button>
         </div>
-      </form>
+      </div>
     </section>
   );
 };
@@ -273,6 +308,26 @@ export function sectionFailure(c: AdminContext, err: unknown, section: string, v
 
 // ---- The page ----
 
+type TextPart = "widget" | "emails" | "backOffice";
+/** Where each part of the service has texts: read from the code's own lists, so a language added there stops the warning. */
+const TEXTS: Record<TextPart, readonly string[]> = { widget: WIDGET_LANGUAGES, emails: MAIL_LANGUAGES, backOffice: Object.keys(LANGS) };
+
+/** The business's languages that some part of the service has no texts in, each with those parts. */
+export function languagesWithoutTexts(languages: string[]): { language: string; parts: TextPart[] }[] {
+  return languages
+    .map((language) => ({ language, parts: (Object.keys(TEXTS) as TextPart[]).filter((part) => !TEXTS[part].includes(language)) }))
+    .filter((x) => x.parts.length > 0);
+}
+
+function languageName(code: string, lang: string): string {
+  try {
+    const name = new Intl.DisplayNames([lang], { type: "language" }).of(code);
+    return name && name !== code ? `${name} (${code})` : code;
+  } catch {
+    return code;
+  }
+}
+
 function timeZones(): string[] {
   try {
     return (Intl as unknown as { supportedValuesOf(k: string): string[] }).supportedValuesOf("timeZone");
@@ -286,10 +341,12 @@ async function render(c: AdminContext, failed?: Failed) {
   const ts = t.settings;
   const s = await getSettings(c.env.DB, c.get("staff").business_id);
   const stored = valuesOf(s);
-  /** A section's values: as sent when it failed, else as stored. */
-  const vOf = (section: SectionName) => (failed?.section === section ? failed.values : stored);
-  const errOf = (section: SectionName) => (failed?.section === section ? failed.errors : {});
-  const flash = flashOf(c, { saved: ts.saved });
+  const sent = (section: SectionName) => !!failed && (failed.sections ?? [failed.section]).includes(section);
+  /** A section's values: as sent when the page was refused, else as stored. */
+  const vOf = (section: SectionName) => (sent(section) ? failed!.values : stored);
+  const errOf = (section: SectionName) => (sent(section) ? failed!.errors : {});
+  // "Settings saved." under the heading of the section whose Save was pressed (the page opens there).
+  const savedAt = flashOf(c, { saved: "saved" }) ? (SECTIONS as string[]).find((n) => n === c.req.query("section")) ?? "languages" : undefined;
 
   const lv = vOf("languages");
   const le = errOf("languages");
@@ -312,9 +369,10 @@ async function render(c: AdminContext, failed?: Failed) {
   const hv = vOf("human-check");
   const he = errOf("human-check");
   const zones = timeZones();
+  const untranslated = languagesWithoutTexts(s.languages);
 
   return c.html(
-    <Layout c={c} title={ts.title} current="settings" flash={flash}>
+    <Layout c={c} title={ts.title} current="settings">
       <p class="hint">{ts.intro}</p>
       {s.problems.length ? (
         <div class="warn" role="alert" data-problems>
@@ -336,12 +394,26 @@ async function render(c: AdminContext, failed?: Failed) {
         </ul>
       </nav>
 
-      <Section c={c} name="languages" title={ts.languagesTitle} failed={failed}>
+      <form class="settings-form" method="post" action={`${base(c)}/settings/languages`} novalidate data-sections>
+      <Csrf c={c} />
+      <Section c={c} name="languages" saved={savedAt === "languages"} title={ts.languagesTitle} failed={failed}>
         <Field name="default_language" label={ts.defaultLanguage} value={lv.default_language} error={le.default_language} hint={ts.defaultLanguageHint} autocomplete="off" />
         <Field name="languages" label={ts.languages} value={lv.languages} error={le.languages} hint={ts.languagesHint} autocomplete="off" />
+        {untranslated.length ? (
+          <div class="warn" data-no-texts>
+            <p>
+              <strong>{ts.noTextsTitle}</strong>
+            </p>
+            <ul>
+              {untranslated.map((x) => (
+                <li data-no-texts-language={x.language}>{ts.noTexts(languageName(x.language, langOf(c)), x.parts.map((p) => ts.textParts[p]))}</li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
       </Section>
 
-      <Section c={c} name="currencies" title={ts.currenciesTitle} failed={failed} hint={ts.currenciesHint}>
+      <Section c={c} name="currencies" saved={savedAt === "currencies"} title={ts.currenciesTitle} failed={failed} hint={ts.currenciesHint}>
         <input type="hidden" name="currency_rows" value={String(rows)} />
         <fieldset class="currencies">
           <legend class="visually-hidden">{ts.currenciesTitle}</legend>
@@ -367,7 +439,7 @@ async function render(c: AdminContext, failed?: Failed) {
         {ce.currencies ? <p class="error">{ce.currencies}</p> : null}
       </Section>
 
-      <Section c={c} name="terms" title={ts.termsTitle} failed={failed} hint={ts.termsHint}>
+      <Section c={c} name="terms" saved={savedAt === "terms"} title={ts.termsTitle} failed={failed} hint={ts.termsHint}>
         <TextArea name="terms" label={ts.termsDefault(s.default_language)} value={tv.terms} error={te.terms} rows={6} />
         {s.languages
           .filter((l) => l !== s.default_language)
@@ -376,7 +448,7 @@ async function render(c: AdminContext, failed?: Failed) {
           ))}
       </Section>
 
-      <Section c={c} name="fields" title={ts.fieldsTitle} failed={failed}>
+      <Section c={c} name="fields" saved={savedAt === "fields"} title={ts.fieldsTitle} failed={failed}>
         <fieldset>
           <legend>{ts.guestFields}</legend>
           <Check name="guest_fields.birthday.request" label={ts.request(ts.birthday)} checked={fv["guest_fields.birthday.request"] === "on"} />
@@ -393,7 +465,7 @@ async function render(c: AdminContext, failed?: Failed) {
         </fieldset>
       </Section>
 
-      <Section c={c} name="custom-fields" title={ts.customFieldsTitle} failed={failed} hint={ts.customFieldsHelp}>
+      <Section c={c} name="custom-fields" saved={savedAt === "custom-fields"} title={ts.customFieldsTitle} failed={failed} hint={ts.customFieldsHelp}>
         <input type="hidden" name="custom_field_rows" value={String(fieldRows - NEW_FIELD_ROWS)} />
         {[...Array(fieldRows).keys()].map((i) => {
           const key = xv[`custom_fields.${i}.key`] ?? "";
@@ -424,7 +496,7 @@ async function render(c: AdminContext, failed?: Failed) {
         })}
       </Section>
 
-      <Section c={c} name="limits" title={ts.limitsTitle} failed={failed}>
+      <Section c={c} name="limits" saved={savedAt === "limits"} title={ts.limitsTitle} failed={failed}>
         <div class="row-fields">
           {LIMITS.map((k) => (
             <Field name={k} type="number" label={ts.limits[k]} value={mv[k]} error={me[k]} inputmode="numeric" />
@@ -432,7 +504,7 @@ async function render(c: AdminContext, failed?: Failed) {
         </div>
       </Section>
 
-      <Section c={c} name="time-zone" title={ts.timeZoneTitle} failed={failed}>
+      <Section c={c} name="time-zone" saved={savedAt === "time-zone"} title={ts.timeZoneTitle} failed={failed}>
         <div class={`field${ze.time_zone ? " invalid" : ""}`}>
           <label for="f-time_zone">{ts.timeZone}</label>
           <input
@@ -457,7 +529,7 @@ async function render(c: AdminContext, failed?: Failed) {
         </div>
       </Section>
 
-      <Section c={c} name="email" title={ts.emailTitle} failed={failed}>
+      <Section c={c} name="email" saved={savedAt === "email"} title={ts.emailTitle} failed={failed}>
         <Field name="email_from" type="email" label={ts.emailFrom} value={ev.email_from} error={ee.email_from} hint={ts.emailFromHint} autocomplete="off" />
         <Field name="contact_email" type="email" label={ts.contactEmail} value={ev.contact_email} error={ee.contact_email} hint={ts.contactEmailHint} autocomplete="off" />
         <Field name="contact_phone" type="tel" label={ts.contactPhone} value={ev.contact_phone} error={ee.contact_phone} autocomplete="off" />
@@ -467,11 +539,12 @@ async function render(c: AdminContext, failed?: Failed) {
         <TextArea name="notification_emails" label={ts.notificationEmails} value={ev.notification_emails} error={ee.notification_emails} hint={ts.notificationEmailsHint} rows={4} />
       </Section>
 
-      <Section c={c} name="human-check" title={ts.humanCheckTitle} hint={ts.humanCheckHint} failed={failed}>
+      <Section c={c} name="human-check" saved={savedAt === "human-check"} title={ts.humanCheckTitle} hint={ts.humanCheckHint} failed={failed}>
         <Field name="turnstile_site_key" label={ts.turnstileSiteKey} value={hv.turnstile_site_key} error={he.turnstile_site_key} hint={ts.turnstileSiteKeyHint} autocomplete="off" />
         <Field name="turnstile_secret" type="password" label={ts.turnstileSecret} value="" error={he.turnstile_secret} hint={s.turnstile_secret_set ? ts.turnstileSecretSet : ts.turnstileSecretUnset} autocomplete="new-password" />
-        {s.turnstile_secret_set || s.turnstile_site_key ? <Check name="turnstile_off" label={ts.turnstileOff} checked={false} /> : null}
+        {s.turnstile_secret_set || s.turnstile_site_key ? <Check name="turnstile_off" label={ts.turnstileOff} checked={hv.turnstile_off === "on"} /> : null}
       </Section>
+      </form>
     </Layout>,
     failed ? 422 : 200,
   );
@@ -484,22 +557,42 @@ function sectionTitle(t: ReturnType<typeof stringsOf>, name: SectionName): strin
 
 export const settingsPage = (c: AdminContext) => render(c);
 
-/** POST /admin/:business/settings/:section: the section's fields through updateSettings, as PATCH /private/settings. */
+/**
+ * The PATCH of every section the form sent (the Settings page sends them all; a form of one
+ * section, as older pages posted, that section alone), and how an error's path names its field.
+ * The languages come first: the terms and custom fields are asked in the languages being saved.
+ */
+export function pagePatchOf(sections: SectionName[], form: Record<string, string>, s: SettingsView): { patch: Record<string, unknown>; fieldOf: (path: string) => string } {
+  const patch: Record<string, unknown> = {};
+  const placers: ((path: string) => string)[] = [];
+  let view = s;
+  for (const name of SECTIONS.filter((n) => sections.includes(n))) {
+    const one = patchOf(name, form, view);
+    Object.assign(patch, one.patch);
+    placers.push(one.fieldOf);
+    if (name === "languages") view = { ...view, languages: one.patch.languages as string[], default_language: one.patch.default_language as string };
+  }
+  return { patch, fieldOf: (path) => placers.map((place) => place(path)).find((field) => field !== "") ?? "" };
+}
+
+/** POST /admin/:business/settings/:section: the page's fields through updateSettings, as PATCH /private/settings; `section` is the Save pressed. */
 export async function settingsSave(c: AdminContext) {
   const section = c.req.param("section") as SectionName;
   if (!SECTIONS.includes(section)) throw new ApiError(404, "not_found", `No settings section ${section}.`);
-  const form = (await readForm(c)).values();
+  const posted = await readForm(c);
+  const form = posted.values();
+  const listed = posted.list("sections").filter((n): n is SectionName => (SECTIONS as string[]).includes(n));
+  const sections = listed.length ? listed : [section];
   const businessId = c.get("staff").business_id;
   const stored = await getSettings(c.env.DB, businessId);
-  const { patch, fieldOf } = patchOf(section, form, stored);
+  const { patch, fieldOf } = pagePatchOf(sections, form, stored);
   try {
     await updateSettings(c.env, staffActor(c), businessId, patch as never, c.get("now"));
   } catch (err) {
     const failed = sectionFailure(c, err, section, form, fieldOf);
     if (!failed) throw err;
-    return render(c, failed);
+    return render(c, { ...failed, sections });
   }
-  // POST/redirect/GET, back at the section saved
-  return c.redirect(`${base(c)}/settings?done=saved#h-${section}`, 303);
+  // POST/redirect/GET, back at the section whose Save was pressed, its status under its heading
+  return c.redirect(`${base(c)}/settings?done=saved&section=${section}#h-${section}`, 303);
 }
-

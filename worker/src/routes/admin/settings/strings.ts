@@ -6,7 +6,7 @@
 const en = {
   settings: {
     title: "Settings",
-    intro: "How your business books: languages, currencies, terms, what the booking form asks, limits, time zone and e-mail. Each section is saved on its own.",
+    intro: "How your business books: languages, currencies, terms, what the booking form asks, limits, time zone and e-mail. Every Save saves the whole page, so nothing you typed is lost.",
     saved: "Settings saved.",
     problemsTitle: "Some stored settings are not valid",
     problem: (field: string, message: string) => `“${field}”: ${message}. Its default is used until you save this setting again.`,
@@ -15,6 +15,9 @@ const en = {
     defaultLanguageHint: "One of the languages below; translated texts fall back to it.",
     languages: "Languages offered",
     languagesHint: "Two-letter codes separated by commas, e.g. en, de, es.",
+    noTextsTitle: "Some of your languages have no texts here",
+    noTexts: (language: string, parts: string[]) => `${language}: ${parts.join(", ")} have no texts in it, so guests see the default texts (English) there.`,
+    textParts: { widget: "the booking widget", emails: "the e-mails", backOffice: "the back office" },
     currenciesTitle: "Currencies and exchange rates",
     currenciesHint: "Prices are kept in the default currency. The rate of another currency is how many of its units one unit of the default is worth; the default's rate is 1.",
     code: "Code",
@@ -143,7 +146,7 @@ const en = {
 const de: typeof en = {
   settings: {
     title: "Einstellungen",
-    intro: "Wie Ihr Betrieb bucht: Sprachen, Währungen, Bedingungen, was das Buchungsformular fragt, Grenzen, Zeitzone und E-Mail. Jeder Abschnitt wird für sich gespeichert.",
+    intro: "Wie Ihr Betrieb bucht: Sprachen, Währungen, Bedingungen, was das Buchungsformular fragt, Grenzen, Zeitzone und E-Mail. Jedes Speichern speichert die ganze Seite: nichts Eingegebenes geht verloren.",
     saved: "Einstellungen gespeichert.",
     problemsTitle: "Einige gespeicherte Einstellungen sind ungültig",
     problem: (field, message) => `„${field}“: ${message}. Bis Sie diese Einstellung neu speichern, gilt ihr Standardwert.`,
@@ -152,6 +155,9 @@ const de: typeof en = {
     defaultLanguageHint: "Eine der Sprachen unten; übersetzte Texte fallen auf sie zurück.",
     languages: "Angebotene Sprachen",
     languagesHint: "Zweibuchstabige Codes, durch Kommas getrennt, z. B. en, de, es.",
+    noTextsTitle: "Für einige Ihrer Sprachen gibt es hier keine Texte",
+    noTexts: (language: string, parts: string[]) => `${language}: ${parts.join(", ")} haben keine Texte in dieser Sprache, Gäste sehen dort die Standardtexte (Englisch).`,
+    textParts: { widget: "das Buchungs-Widget", emails: "die E-Mails", backOffice: "der Backoffice-Bereich" },
     currenciesTitle: "Währungen und Wechselkurse",
     currenciesHint: "Preise werden in der Standardwährung geführt. Der Kurs einer anderen Währung gibt an, wie viele ihrer Einheiten eine Einheit der Standardwährung wert ist; der Kurs der Standardwährung ist 1.",
     code: "Code",
@@ -280,7 +286,7 @@ const de: typeof en = {
 const es: typeof en = {
   settings: {
     title: "Ajustes",
-    intro: "Cómo reserva tu negocio: idiomas, monedas, condiciones, qué pide el formulario de reserva, límites, zona horaria y correo. Cada sección se guarda por separado.",
+    intro: "Cómo reserva tu negocio: idiomas, monedas, condiciones, qué pide el formulario de reserva, límites, zona horaria y correo. Cada Guardar guarda toda la página, así no se pierde nada de lo que escribiste.",
     saved: "Ajustes guardados.",
     problemsTitle: "Algunos ajustes guardados no son válidos",
     problem: (field, message) => `«${field}»: ${message}. Se usa su valor por defecto hasta que vuelvas a guardar este ajuste.`,
@@ -289,6 +295,9 @@ const es: typeof en = {
     defaultLanguageHint: "Uno de los idiomas de abajo; los textos traducidos recurren a él.",
     languages: "Idiomas ofrecidos",
     languagesHint: "Códigos de dos letras separados por comas, p. ej. en, de, es.",
+    noTextsTitle: "Algunos de tus idiomas no tienen textos aquí",
+    noTexts: (language: string, parts: string[]) => `${language}: ${parts.join(", ")} no tienen textos en este idioma, así que los huéspedes ven allí los textos predeterminados (inglés).`,
+    textParts: { widget: "el widget de reservas", emails: "los correos", backOffice: "el back office" },
     currenciesTitle: "Monedas y tipos de cambio",
     currenciesHint: "Los precios se guardan en la moneda por defecto. El tipo de otra moneda es cuántas unidades suyas vale una unidad de la moneda por defecto; el de la moneda por defecto es 1.",
     code: "Código",
@@ -417,7 +426,7 @@ const es: typeof en = {
 const pt: typeof en = {
   settings: {
     title: "Definições",
-    intro: "Como o seu negócio recebe reservas: idiomas, moedas, condições, o que o formulário de reserva pergunta, limites, fuso horário e e-mail. Cada secção é guardada separadamente.",
+    intro: "Como o seu negócio recebe reservas: idiomas, moedas, condições, o que o formulário de reserva pergunta, limites, fuso horário e e-mail. Cada Guardar guarda a página inteira, por isso nada do que escreveu se perde.",
     saved: "Definições guardadas.",
     problemsTitle: "Algumas definições guardadas não são válidas",
     problem: (field: string, message: string) => `“${field}”: ${message}. É usado o valor predefinido até voltar a guardar esta definição.`,
@@ -426,6 +435,9 @@ const pt: typeof en = {
     defaultLanguageHint: "Um dos idiomas abaixo; os textos traduzidos recorrem a ele quando falta uma tradução.",
     languages: "Idiomas disponíveis",
     languagesHint: "Códigos de duas letras separados por vírgulas, p. ex. en, de, es.",
+    noTextsTitle: "Alguns dos seus idiomas não têm textos aqui",
+    noTexts: (language: string, parts: string[]) => `${language}: ${parts.join(", ")} não têm textos neste idioma, por isso os hóspedes veem aí os textos predefinidos (inglês).`,
+    textParts: { widget: "o widget de reservas", emails: "os e-mails", backOffice: "o back-office" },
     currenciesTitle: "Moedas e taxas de câmbio",
     currenciesHint: "Os preços são guardados na moeda predefinida. A taxa de outra moeda é quantas unidades dela vale uma unidade da predefinida; a taxa da predefinida é 1.",
     code: "Código",
@@ -554,7 +566,7 @@ const pt: typeof en = {
 const fr: typeof en = {
   settings: {
     title: "Paramètres",
-    intro: "Comment votre établissement prend les réservations : langues, devises, conditions, ce que demande le formulaire de réservation, limites, fuseau horaire et e-mail. Chaque section s’enregistre séparément.",
+    intro: "Comment votre établissement prend les réservations : langues, devises, conditions, ce que demande le formulaire de réservation, limites, fuseau horaire et e-mail. Chaque bouton Enregistrer enregistre toute la page : rien de ce que vous avez saisi n’est perdu.",
     saved: "Paramètres enregistrés.",
     problemsTitle: "Certains paramètres enregistrés ne sont pas valides",
     problem: (field: string, message: string) => `« ${field} » : ${message}. Sa valeur par défaut s’applique jusqu’à ce que vous enregistriez à nouveau ce paramètre.`,
@@ -563,6 +575,9 @@ const fr: typeof en = {
     defaultLanguageHint: "L’une des langues ci-dessous ; les textes traduits se rabattent sur elle.",
     languages: "Langues proposées",
     languagesHint: "Codes à deux lettres séparés par des virgules, p. ex. en, de, es.",
+    noTextsTitle: "Certaines de vos langues n’ont pas de textes ici",
+    noTexts: (language: string, parts: string[]) => `${language} : ${parts.join(", ")} n’ont pas de textes dans cette langue ; les clients y voient donc les textes par défaut (anglais).`,
+    textParts: { widget: "le widget de réservation", emails: "les e-mails", backOffice: "le back-office" },
     currenciesTitle: "Devises et taux de change",
     currenciesHint: "Les prix sont conservés dans la devise par défaut. Le taux d’une autre devise est le nombre de ses unités que vaut une unité de la devise par défaut ; le taux de celle-ci est 1.",
     code: "Code",
@@ -691,7 +706,7 @@ const fr: typeof en = {
 const it: typeof en = {
   settings: {
     title: "Impostazioni",
-    intro: "Come la Sua attività riceve prenotazioni: lingue, valute, condizioni, cosa chiede il modulo di prenotazione, limiti, fuso orario ed e-mail. Ogni sezione si salva a parte.",
+    intro: "Come la Sua attività riceve prenotazioni: lingue, valute, condizioni, cosa chiede il modulo di prenotazione, limiti, fuso orario ed e-mail. Ogni Salva salva l’intera pagina, così nulla di ciò che ha scritto va perso.",
     saved: "Impostazioni salvate.",
     problemsTitle: "Alcune impostazioni salvate non sono valide",
     problem: (field: string, message: string) => `“${field}”: ${message}. Si usa il valore predefinito finché non salverà di nuovo questa impostazione.`,
@@ -700,6 +715,9 @@ const it: typeof en = {
     defaultLanguageHint: "Una delle lingue qui sotto; i testi tradotti ricorrono a essa quando manca una traduzione.",
     languages: "Lingue offerte",
     languagesHint: "Codici di due lettere separati da virgole, ad es. en, de, es.",
+    noTextsTitle: "Alcune delle Sue lingue non hanno testi qui",
+    noTexts: (language: string, parts: string[]) => `${language}: ${parts.join(", ")} non hanno testi in questa lingua, quindi gli ospiti vi vedono i testi predefiniti (inglese).`,
+    textParts: { widget: "il widget di prenotazione", emails: "le e-mail", backOffice: "il back office" },
     currenciesTitle: "Valute e tassi di cambio",
     currenciesHint: "I prezzi sono conservati nella valuta predefinita. Il tasso di un’altra valuta indica quante sue unità vale un’unità di quella predefinita; il tasso della predefinita è 1.",
     code: "Codice",
@@ -828,7 +846,7 @@ const it: typeof en = {
 const nl: typeof en = {
   settings: {
     title: "Instellingen",
-    intro: "Hoe uw bedrijf boekingen ontvangt: talen, valuta, voorwaarden, wat het boekingsformulier vraagt, limieten, tijdzone en e-mail. Elk onderdeel wordt apart opgeslagen.",
+    intro: "Hoe uw bedrijf boekingen ontvangt: talen, valuta, voorwaarden, wat het boekingsformulier vraagt, limieten, tijdzone en e-mail. Elke Opslaan-knop slaat de hele pagina op, zodat niets wat u hebt getypt verloren gaat.",
     saved: "Instellingen opgeslagen.",
     problemsTitle: "Sommige opgeslagen instellingen zijn niet geldig",
     problem: (field: string, message: string) => `‘${field}’: ${message}. De standaardwaarde geldt totdat u deze instelling opnieuw opslaat.`,
@@ -837,6 +855,9 @@ const nl: typeof en = {
     defaultLanguageHint: "Een van de talen hieronder; vertaalde teksten vallen erop terug.",
     languages: "Aangeboden talen",
     languagesHint: "Codes van twee letters, gescheiden door komma's, bijv. en, de, es.",
+    noTextsTitle: "Voor sommige van uw talen zijn hier geen teksten",
+    noTexts: (language: string, parts: string[]) => `${language}: ${parts.join(", ")} hebben geen teksten in deze taal, dus gasten zien daar de standaardteksten (Engels).`,
+    textParts: { widget: "de boekingswidget", emails: "de e-mails", backOffice: "de back office" },
     currenciesTitle: "Valuta en wisselkoersen",
     currenciesHint: "Prijzen worden bewaard in de standaardvaluta. De koers van een andere valuta is hoeveel eenheden daarvan één eenheid van de standaardvaluta waard is; de koers van de standaardvaluta is 1.",
     code: "Code",

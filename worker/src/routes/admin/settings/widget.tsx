@@ -5,7 +5,11 @@
  * for its `--bw-*` custom properties) with a live preview of the real `<booking-widget>` of this
  * business, and the embed snippet and CSP lines to copy.
  *
- * Every Save is `updateSettings` (manage/settings.ts), as `PATCH /private/settings` makes it.
+ * The page is one form: every button (Add, Remove, Save, Save look) saves what is typed on the
+ * whole page with its own change, so a website typed and not yet added is not lost to Save look
+ * (and the reverse). Every Save is one `updateSettings` (manage/settings.ts), as
+ * `PATCH /private/settings` makes it. The status shows under the heading of the section whose
+ * button was pressed, where the page opens.
  *
  * The preview is the widget served at /widget.js, on this page: the back office's CSP already
  * allows scripts and fetches from 'self' (and the widget's styles are adopted stylesheets, which
@@ -15,10 +19,10 @@
  * saved theme); without script the preview shows the theme as saved.
  */
 import { THEME_NAMES, THEME_PROPERTIES, WIDGET_PALETTES, type ThemeProperty } from "../../../contract/widget-theme";
-import { getSettings, updateSettings } from "../../../manage/settings";
-import { sectionFailure, type Failed } from "./settings";
+import { asOrigin, getSettings, updateSettings } from "../../../manage/settings";
+import { Refused, sectionFailure, type Failed } from "./settings";
 import { readForm } from "../kit/form";
-import { base, Check, Csrf, Field, FieldMessage, flashOf, FormError, staffActor, stringsOf, type AdminContext } from "../kit/kit";
+import { base, Check, Csrf, Field, FieldMessage, flashOf, staffActor, stringsOf, type AdminContext } from "../kit/kit";
 import { Layout } from "../kit/layout";
 
 /**
@@ -35,6 +39,9 @@ const DEFAULTS: Record<ThemeProperty, string> = {
 };
 
 type WidgetSection = "origins" | "loopback" | "theme";
+const WIDGET_SECTIONS: WidgetSection[] = ["origins", "loopback", "theme"];
+/** The heading a section's status and errors show under. */
+const headingOf = (section: WidgetSection) => (section === "loopback" ? "origins" : section);
 
 async function render(c: AdminContext, failed?: Failed) {
   const t = stringsOf(c);
@@ -43,14 +50,19 @@ async function render(c: AdminContext, failed?: Failed) {
   const root = `${base(c)}/widget`;
   const origin = new URL(c.req.url).origin;
   const slug = c.get("staff").slug;
-  const flash = flashOf(c, { saved: tw.saved, removed: tw.removed });
-  const mine = (section: WidgetSection) => (failed?.section === section ? failed : undefined);
-  const formMessage = (section: WidgetSection) => {
-    const f = mine(section);
-    return f ? `${t.fixErrors} ${f.errors[""] ?? ""}`.trim() : undefined;
-  };
-  const themeValues = mine("theme")?.values ?? Object.fromEntries(Object.entries(s.widget_theme).map(([k, v]) => [`widget_theme.${k}`, v]));
-  const themeErrors = mine("theme")?.errors ?? {};
+  const message = flashOf(c, { saved: tw.saved, removed: tw.removed });
+  const savedAt = message ? (c.req.query("section") === "theme" ? "theme" : "origins") : undefined;
+  const Status = ({ at }: { at: string }) =>
+    savedAt === at ? (
+      <p class="flash" role="status" data-saved={at}>
+        {message}
+      </p>
+    ) : null;
+  /** Whether the refused page sent a section's fields (each is shown as sent then). */
+  const sent = (section: WidgetSection) => !!failed && (failed.sections ?? [failed.section]).includes(section);
+  const refusedAt = (heading: string) => (failed && headingOf(failed.section as WidgetSection) === heading ? failed : undefined);
+  const themeValues = sent("theme") ? failed!.values : Object.fromEntries(Object.entries(s.widget_theme).map(([k, v]) => [`widget_theme.${k}`, v]));
+  const themeErrors = sent("theme") ? failed!.errors : {};
   const hintOf = (name: ThemeProperty) => {
     const kind = THEME_PROPERTIES[name];
     return `${kind === "color" ? tw.colourHint : kind === "length" ? tw.lengthHint : tw.fontHint}. ${tw.defaultIs(DEFAULTS[name])}`;
@@ -59,54 +71,55 @@ async function render(c: AdminContext, failed?: Failed) {
   const csp = `script-src ${origin}\nconnect-src ${origin}`;
 
   return c.html(
-    <Layout c={c} title={tw.title} current="widget" flash={flash}>
+    <Layout c={c} title={tw.title} current="widget">
       <p class="hint">{tw.intro}</p>
 
-      <section aria-labelledby="h-origins" class="settings-section">
+      <form class="widget-form" method="post" action={`${root}/origins/add`} novalidate data-sections>
+      <Csrf c={c} />
+      <section aria-labelledby="h-origins" class="settings-section" data-section="origins">
         <h2 id="h-origins">{tw.originsTitle}</h2>
+        <Status at="origins" />
         <p class="hint">{tw.originsHint}</p>
+        <Refused c={c} failed={refusedAt("origins")} />
+        <input type="hidden" name="sections" value="origins" />
+        <div class="row">
+          <Field name="origin" type="url" label={tw.addOrigin} value={sent("origins") ? failed!.values.origin : undefined} error={sent("origins") ? failed!.errors.origin : undefined} placeholder="https://surfcamp.example" autocomplete="off" />
+          <button type="submit" formaction={`${root}/origins/add`} data-save>
+            {tw.add}
+          </button>
+        </div>
         {s.widget_origins.length ? (
           <ul class="origins" data-origins>
             {s.widget_origins.map((o) => (
               <li data-origin={o}>
                 <code>{o}</code>
-                <form class="inline" method="post" action={`${root}/origins/remove`}>
-                  <Csrf c={c} />
-                  <input type="hidden" name="origin" value={o} />
-                  <button type="submit" class="secondary">
-                    {t.settings.remove}
-                    <span class="visually-hidden"> {o}</span>
-                  </button>
-                </form>
+                <button type="submit" class="secondary" formaction={`${root}/origins/remove`} name="remove" value={o}>
+                  {t.settings.remove}
+                  <span class="visually-hidden"> {o}</span>
+                </button>
               </li>
             ))}
           </ul>
         ) : (
           <p>{tw.originsNone}</p>
         )}
-        <form class="row" method="post" action={`${root}/origins/add`} novalidate>
-          <Csrf c={c} />
-          <FormError message={formMessage("origins")} />
-          <Field name="origin" type="url" label={tw.addOrigin} value={mine("origins")?.values.origin} error={mine("origins")?.errors.origin} placeholder="https://surfcamp.example" autocomplete="off" />
-          <button type="submit">{tw.add}</button>
-        </form>
-        <form class="row" method="post" action={`${root}/loopback`}>
-          <Csrf c={c} />
-          <FormError message={formMessage("loopback")} />
-          <Check name="widget_allow_loopback" label={tw.loopback} checked={s.widget_allow_loopback} />
-          <button type="submit" class="secondary">
+        <div class="row">
+          <input type="hidden" name="sections" value="loopback" />
+          <Check name="widget_allow_loopback" label={tw.loopback} checked={sent("loopback") ? failed!.values.widget_allow_loopback === "on" : s.widget_allow_loopback} />
+          <button type="submit" class="secondary" formaction={`${root}/loopback`}>
             {t.save}
           </button>
-        </form>
+        </div>
       </section>
 
       <div class="theme-layout">
         <section aria-labelledby="h-theme" class="settings-section">
           <h2 id="h-theme">{tw.themeTitle}</h2>
+          <Status at="theme" />
           <p class="hint">{tw.themeHint}</p>
-          <form class="theme-form" method="post" action={`${root}/theme`} novalidate data-theme-form>
-            <Csrf c={c} />
-            <FormError message={formMessage("theme")} />
+          <div class="theme-form" data-theme-form>
+            <Refused c={c} failed={refusedAt("theme")} />
+            <input type="hidden" name="sections" value="theme" />
             {THEME_NAMES.map((name) => {
               const field = `widget_theme.${name}`;
               const id = `f-${field}`;
@@ -141,9 +154,11 @@ async function render(c: AdminContext, failed?: Failed) {
               );
             })}
             <div>
-              <button type="submit">{tw.saveTheme}</button>
+              <button type="submit" formaction={`${root}/theme`} data-save>
+                {tw.saveTheme}
+              </button>
             </div>
-          </form>
+          </div>
         </section>
 
         <section aria-labelledby="h-preview" class="settings-section preview">
@@ -155,6 +170,7 @@ async function render(c: AdminContext, failed?: Failed) {
           <script type="module" src="/widget.js"></script>
         </section>
       </div>
+      </form>
 
       <section aria-labelledby="h-embed" class="settings-section">
         <h2 id="h-embed">{tw.embedTitle}</h2>
@@ -179,47 +195,56 @@ async function render(c: AdminContext, failed?: Failed) {
 
 export const widgetPage = (c: AdminContext) => render(c);
 
-/** Save one change of the widget's settings; a refused one is the page again with the message at its field (422). */
-async function save(c: AdminContext, section: WidgetSection, form: Record<string, string>, patch: Record<string, unknown>, fieldOf: (path: string) => string, message = "saved") {
+type Action = "add" | "remove" | "loopback" | "theme";
+
+/**
+ * One button of the Widget page: its own change (add or remove a website, the loopback box, the
+ * look) with everything else the page sent (a website typed, the box, the look), in one
+ * updateSettings; a refused one is the page again with every value as sent (422).
+ */
+async function save(c: AdminContext, action: Action) {
+  const posted = await readForm(c);
+  const form = posted.values();
+  const listed = posted.list("sections").filter((n): n is WidgetSection => (WIDGET_SECTIONS as string[]).includes(n));
+  const own: WidgetSection = action === "loopback" ? "loopback" : action === "theme" ? "theme" : "origins";
+  const sections = listed.length ? listed : [own];
+  const s = await getSettings(c.env.DB, c.get("staff").business_id);
+  const patch: Record<string, unknown> = {};
+  const typed = (form.origin ?? "").trim();
+  if (action === "add" && !typed) return render(c, { section: "origins", sections, values: form, errors: { origin: "is required" }, message: "" });
+  let origins = s.widget_origins;
+  // The page's remove button names its website (`remove`); an older page's form sent it as `origin`.
+  if (action === "remove") origins = origins.filter((o) => o !== (listed.length ? form.remove : form.origin));
+  // A website typed in the Add field is added by any button of the page (by Add alone on an older page's form).
+  let addedAt = -1;
+  if (typed && (action === "add" || listed.includes("origins")) && !origins.includes(asOrigin(typed))) {
+    addedAt = origins.length;
+    origins = [...origins, typed];
+  }
+  if (origins !== s.widget_origins) patch.widget_origins = origins;
+  if (sections.includes("loopback")) patch.widget_allow_loopback = form.widget_allow_loopback === "on";
+  if (sections.includes("theme")) {
+    const theme: Record<string, string> = {};
+    for (const name of THEME_NAMES) {
+      const value = (form[`widget_theme.${name}`] ?? "").trim();
+      if (value) theme[name] = value;
+    }
+    patch.widget_theme = theme;
+  }
+  const themeFields = new Set(THEME_NAMES.map((n) => `widget_theme.${n}`));
+  const fieldOf = (path: string) => (path === `widget_origins.${addedAt}` || (path === "widget_origins" && addedAt >= 0) ? "origin" : themeFields.has(path) ? path : "");
   try {
     await updateSettings(c.env, staffActor(c), c.get("staff").business_id, patch as never, c.get("now"));
   } catch (err) {
-    const failed = sectionFailure(c, err, section, form, fieldOf);
+    const failed = sectionFailure(c, err, own, form, fieldOf);
     if (!failed) throw err;
-    return render(c, failed);
+    return render(c, { ...failed, sections });
   }
-  return c.redirect(`${base(c)}/widget?done=${message}#h-${section === "loopback" ? "origins" : section}`, 303);
+  const heading = headingOf(own);
+  return c.redirect(`${base(c)}/widget?done=${action === "remove" ? "removed" : "saved"}&section=${heading}#h-${heading}`, 303);
 }
 
-export async function originAdd(c: AdminContext) {
-  const form = (await readForm(c)).values();
-  const origin = (form.origin ?? "").trim();
-  const s = await getSettings(c.env.DB, c.get("staff").business_id);
-  if (!origin) return render(c, { section: "origins", values: form, errors: { origin: "is required" }, message: "" });
-  if (s.widget_origins.includes(origin)) return c.redirect(`${base(c)}/widget?done=saved#h-origins`, 303);
-  const at = s.widget_origins.length;
-  return save(c, "origins", form, { widget_origins: [...s.widget_origins, origin] }, (path) => (path === `widget_origins.${at}` || path === "widget_origins" ? "origin" : ""));
-}
-
-export async function originRemove(c: AdminContext) {
-  const form = (await readForm(c)).values();
-  const s = await getSettings(c.env.DB, c.get("staff").business_id);
-  return save(c, "origins", {}, { widget_origins: s.widget_origins.filter((o) => o !== form.origin) }, () => "", "removed");
-}
-
-export async function loopbackSave(c: AdminContext) {
-  const form = (await readForm(c)).values();
-  return save(c, "loopback", form, { widget_allow_loopback: form.widget_allow_loopback === "on" }, () => "");
-}
-
-export async function themeSave(c: AdminContext) {
-  const form = (await readForm(c)).values();
-  const theme: Record<string, string> = {};
-  for (const name of THEME_NAMES) {
-    const value = (form[`widget_theme.${name}`] ?? "").trim();
-    if (value) theme[name] = value;
-  }
-  const fields = new Set(THEME_NAMES.map((n) => `widget_theme.${n}`));
-  return save(c, "theme", form, { widget_theme: theme }, (path) => (fields.has(path) ? path : ""));
-}
-
+export const originAdd = (c: AdminContext) => save(c, "add");
+export const originRemove = (c: AdminContext) => save(c, "remove");
+export const loopbackSave = (c: AdminContext) => save(c, "loopback");
+export const themeSave = (c: AdminContext) => save(c, "theme");
