@@ -2,6 +2,7 @@ import { Hono, type Context } from "hono";
 import { businessBySlug } from "../db/businesses";
 import type { AppEnv } from "../db/request-env";
 import { ApiError } from "../lib/errors";
+import { WIDGET_CSS } from "../lib/embed";
 
 /**
  * Pages and assets: /widget.js (the Vite build in worker/public), /demo (a host site embedding
@@ -238,6 +239,17 @@ export function pageRoutes() {
   pages.get("/widget.js", (c) => widgetAsset(c, "widget.js", "public, no-cache"));
   // A chunk's name changes with its content: kept for a year.
   pages.get("/:chunk{widget-[A-Za-z0-9_-]+\\.js}", (c) => widgetAsset(c, c.req.param("chunk"), "public, max-age=31536000, immutable"));
+
+  // The stylesheet of the embed snippet (lib/embed.ts): keeps the widget's room before widget.js runs.
+  pages.get("/widget.css", (c) =>
+    c.body(WIDGET_CSS, 200, {
+      "Content-Type": "text/css; charset=utf-8",
+      "Cache-Control": "public, max-age=3600",
+      "Access-Control-Allow-Origin": "*",
+      "Cross-Origin-Resource-Policy": "cross-origin",
+      "X-Content-Type-Options": "nosniff",
+    }),
+  );
 
   pages.get("/pages.js", (c) =>
     c.body(PAGES_SCRIPT, 200, {
