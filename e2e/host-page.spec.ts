@@ -52,35 +52,47 @@ test("the snippet as the Widget screen prints it, on a page with a strict CSP: C
 
 test("the widget's box survives a host page's global reset (all: unset; display: revert): a block with its border and background", async ({ browser, server }) => {
   const { snippet, cspLines } = await fromWidgetScreen(browser, server);
-  const plain = await hostPage({ snippet, cspLines });
-  const reset = await hostPage({ snippet, cspLines, css: RESET_CSS });
+  // the snippet as printed, and the two lines without the stylesheet (docs/widget.md's first
+  // example, or a snippet copied before it had one): the widget's own :host rule must hold alone
+  const bare = snippet.split("\n").filter((line) => !line.startsWith("<link")).join("\n");
+  const pages = {
+    plain: await hostPage({ snippet, cspLines }),
+    reset: await hostPage({ snippet, cspLines, css: RESET_CSS }),
+    bareReset: await hostPage({ snippet: bare, cspLines, css: RESET_CSS }),
+  };
   try {
     const boxOf = async (url: string) => {
       const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
       await page.goto(url);
       await expect(page.locator("booking-widget article.card button").first()).toBeVisible();
-      const box = await page.evaluate(() => {
+      const seen = await page.evaluate(() => {
         const host = document.querySelector("booking-widget")!;
         const root = host.shadowRoot!.querySelector(".root")!;
         const h = getComputedStyle(host);
         const r = getComputedStyle(root);
         return {
-          display: h.display,
-          width: Math.round(host.getBoundingClientRect().width),
-          border: `${r.borderTopWidth} ${r.borderTopStyle} ${r.borderTopColor}`,
-          background: r.backgroundColor,
+          box: {
+            display: h.display,
+            // a block fills the width of what holds it
+            fillsItsLine: Math.round(host.getBoundingClientRect().width) === Math.round(host.parentElement!.getBoundingClientRect().width),
+            border: `${r.borderTopWidth} ${r.borderTopStyle} ${r.borderTopColor}`,
+            background: r.backgroundColor,
+          },
+          headingMargin: getComputedStyle(document.querySelector("h1")!).marginTop,
         };
       });
       await page.context().close();
-      return box;
+      return seen;
     };
-    const before = await boxOf(plain.url);
-    expect(before.display).toBe("block");
-    const after = await boxOf(reset.url);
-    // the page's reset did reach the page (its heading is no longer a block)
-    expect(after).toEqual(before);
+    const plain = await boxOf(pages.plain.url);
+    expect(plain.box.display).toBe("block");
+    expect(plain.box.border).toMatch(/^1px solid /);
+    for (const name of ["reset", "bareReset"] as const) {
+      const seen = await boxOf(pages[name].url);
+      expect(seen.headingMargin, `${name}: the page's reset is in force`).toBe("0px");
+      expect(seen.box, name).toEqual(plain.box);
+    }
   } finally {
-    await plain.close();
-    await reset.close();
+    for (const p of Object.values(pages)) await p.close();
   }
 });
