@@ -172,7 +172,7 @@ function scenarios(today: string): Scenario[] {
       alongside: { label: "buyers adding and checking out on the same weeks", connections: 5, steps: (svc) => cartFlow(svc, () => saleWeeks[sw++ % saleWeeks.length]) },
     },
     {
-      id: "bootstrap", title: "GET /widget/v1/demo/bootstrap?product=101 (edge cache)", kind: "bootstrap", connections: CONNECTIONS,
+      id: "bootstrap", title: "GET /widget/v1/demo/bootstrap?product=101 (kept answers)", kind: "bootstrap", connections: CONNECTIONS,
       steps: get("/widget/v1/demo/bootstrap?product=101", () => ({ origin: `http://localhost:${PORT}` })),
     },
     {
