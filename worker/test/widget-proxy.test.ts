@@ -333,13 +333,17 @@ describe("widget bootstrap", () => {
 });
 
 describe("pages", () => {
-  it("serves /demo with the two lines a site owner pastes", async () => {
+  it("serves /demo with the lines a site owner pastes, the stylesheet that keeps the widget's room first", async () => {
     const res = await fetchWorker("http://127.0.0.1/demo");
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).toContain('<script type="module" src="/widget.js"></script>');
     expect(text).toContain('<booking-widget business="demo" product="101"></booking-widget>');
-    expect(text).toContain("&lt;script type=&quot;module&quot; src=&quot;http://127.0.0.1/widget.js&quot;&gt;");
+    expect(text).toContain("&lt;link rel=&quot;stylesheet&quot; href=&quot;http://127.0.0.1/widget.css&quot;&gt;\n&lt;script type=&quot;module&quot; src=&quot;http://127.0.0.1/widget.js&quot;&gt;");
+    const css = await fetchWorker("http://127.0.0.1/widget.css");
+    expect(css.status).toBe(200);
+    expect(css.headers.get("Content-Type")).toContain("text/css");
+    expect(await css.text()).toContain("booking-widget:not(:defined){min-height:calc(53 * var(--bw-font-size, 16px))}");
   });
 
   it("preselects a deep link's parameters on /book/{business} and drops invalid or unsafe ones", async () => {

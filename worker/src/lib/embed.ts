@@ -11,8 +11,9 @@
  * allowed origin: /widget.css (routes/pages.ts), which a stylesheet link placed before the element
  * makes the browser apply before it renders what follows. See docs/widget.md.
  */
-export function embedSnippet(origin: string, slug: string): string {
-  return `<link rel="stylesheet" href="${origin}/widget.css">\n<script type="module" src="${origin}/widget.js"></script>\n<booking-widget business="${slug}"></booking-widget>`;
+export function embedSnippet(origin: string, slug: string, product?: string): string {
+  const attrs = `business="${slug}"${product ? ` product="${product}"` : ""}`;
+  return `<link rel="stylesheet" href="${origin}/widget.css">\n<script type="module" src="${origin}/widget.js"></script>\n<booking-widget ${attrs}></booking-widget>`;
 }
 
 /** The Content-Security-Policy directives a page embedding the widget needs, one a line. */
