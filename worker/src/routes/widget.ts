@@ -98,9 +98,10 @@ function edgeCache(): Cache | null {
 /**
  * The answers this process keeps (plain text, lib/kept-answers.ts), in front of the Cache API: on
  * workers.dev, where the Cache API keeps nothing, and on a custom domain alike, a repeated read is
- * answered from here with no D1 read and no cache lookup. At most 512 answers and 16 M characters.
+ * answered from here with no D1 read and no cache lookup. At most 512 answers and 8 M characters
+ * (at most 16 MB, a fraction of the 128 MB an isolate may use).
  */
-const kept = new KeptAnswers(512, 16_000_000);
+const kept = new KeptAnswers(512, 8_000_000);
 
 /** Run `path` (relative to the public API root) on the inner app, through the edge cache for GETs. */
 async function runInner(c: Context<AppEnv>, method: string, path: string, search: URLSearchParams, init: RequestInit = {}): Promise<Response> {
