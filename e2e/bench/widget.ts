@@ -1,9 +1,12 @@
 /**
  * The widget's own numbers, measured on /demo in a real browser (headless Chromium): API round
  * trips before the calendar is interactive (target 1), time to an interactive calendar, the
- * size of widget.js and of what the first screen fetches, and the cumulative layout shift of the
- * whole host page as a visitor sees it: on a desktop (1280×800, a broadband line) and on a phone
- * (390×844, PHONE below), with widget.js on time and 300 ms late. Measured on a loopback server
+ * size of widget.js and of what the first screen fetches; and the cumulative layout shift of a
+ * site owner's page built from the embed snippet exactly as the back office's Widget screen prints
+ * it (lib/embed.ts; no product attribute, so its first screen is the business's product list), on
+ * another origin with a strict CSP (e2e/host-page.ts, as e2e/host-page.spec.ts tests it), as a
+ * visitor sees it: on a desktop (1280×800, a broadband line) and on a phone (390×844, PHONE
+ * below), with widget.js on time and 300 ms late. Measured on a loopback server
  * with no latency, the page would be painted only after the widget had drawn, and a shift of the
  * host page would never show (the bench used to report 0 where visitors saw 0.18 and 0.29): the
  * network is shaped so that the page paints first, as it does for a visitor.
@@ -15,7 +18,9 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium, type Browser } from "playwright-core";
 import { ROOT, startServer } from "../../worker/scripts/server";
+import { embedCsp, embedSnippet } from "../../worker/src/lib/embed";
 import { CHROMIUM_ARGS, chromiumPath } from "../chromium";
+import { hostPage, type HostPage } from "../host-page";
 
 /** Layout shift of the host page, per screen, with widget.js on time and 300 ms late (median of the runs). */
 export interface HostPageShift {
@@ -39,7 +44,7 @@ export interface WidgetNumbers {
   calls: string[];
   /** The layout shifts of the first desktop run with widget.js late: value, time and what moved. */
   shifts: string[];
-  /** The host page's layout shift as a visitor sees it. */
+  /** The layout shift of the page built from the Widget screen's snippet (strict CSP), as a visitor sees it. */
   clsHostPage: { desktop: HostPageShift; phone: HostPageShift };
   /** The same page on PHONE: median time to an interactive calendar, and its layout shift (widget.js on time). */
   phone: { interactiveMs: number; cls: number };
@@ -78,6 +83,7 @@ export async function measureWidget(opts: { port?: number; runs?: number; log?: 
   log("widget: building and starting the demo ...");
   const server = await startServer({ port: opts.port, persistTo, prepare: true, buildWidget: true });
   let browser: Browser | undefined;
+  let site: HostPage | undefined;
   try {
     try {
       browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
@@ -86,15 +92,19 @@ export async function measureWidget(opts: { port?: number; runs?: number; log?: 
     }
     const runs = opts.runs ?? 3;
     const url = `${server.url}/demo`;
-    const series = async (profile: Profile, lateMs: number) => {
+    site = await hostPage({ snippet: embedSnippet(server.url, "demo"), cspLines: embedCsp(server.url) });
+    const series = async (profile: Profile, lateMs: number, on = url, ready = CALENDAR_READY) => {
       const out: Load[] = [];
-      for (let i = 0; i < runs; i++) out.push(await measureOnce(browser!, url, profile, lateMs));
+      for (let i = 0; i < runs; i++) out.push(await measureOnce(browser!, on, profile, lateMs, ready));
       return out;
     };
     const desktop = await series(DESKTOP, 0);
-    const desktopLate = await series(DESKTOP, 300);
     const phone = await series(PHONE, 0);
-    const phoneLate = await series(PHONE, 300);
+    // the snippet's page: its first screen is the product list
+    const snippetDesktop = await series(DESKTOP, 0, site.url, LIST_READY);
+    const snippetDesktopLate = await series(DESKTOP, 300, site.url, LIST_READY);
+    const snippetPhone = await series(PHONE, 0, site.url, LIST_READY);
+    const snippetPhoneLate = await series(PHONE, 300, site.url, LIST_READY);
     const cls = (loads: Load[]) => median(loads.map((r) => r.cls));
     const publicDir = join(ROOT, "worker", "public");
     const chunks = readdirSync(publicDir).filter((f) => /^widget-.*\.js$/.test(f));
@@ -108,11 +118,12 @@ export async function measureWidget(opts: { port?: number; runs?: number; log?: 
       widgetJsGzipBytes: gzipped(join(publicDir, "widget.js")),
       chunksGzipBytes: chunks.reduce((n, f) => n + gzipped(join(publicDir, f)), 0),
       calls: desktop[0].calls,
-      shifts: desktopLate[0].shifts,
-      clsHostPage: { desktop: { onTime: cls(desktop), late300ms: cls(desktopLate) }, phone: { onTime: cls(phone), late300ms: cls(phoneLate) } },
+      shifts: snippetDesktopLate[0].shifts,
+      clsHostPage: { desktop: { onTime: cls(snippetDesktop), late300ms: cls(snippetDesktopLate) }, phone: { onTime: cls(snippetPhone), late300ms: cls(snippetPhoneLate) } },
       phone: { interactiveMs: median(phone.map((r) => r.interactiveMs)), cls: cls(phone) },
     };
   } finally {
+    await site?.close();
     await browser?.close();
     await server.stop();
   }
@@ -127,8 +138,12 @@ if (process.argv[1] && /widget\.ts$/.test(process.argv[1])) {
     });
 }
 
-/** One cold load of the demo page under a profile's screen and network, widget.js `lateMs` late. */
-async function measureOnce(browser: Browser, url: string, profile: Profile, lateMs: number): Promise<Load> {
+/** The first screen is there: a check-in day of the calendar the guest can press (/demo), or a product of the list (the snippet's page). */
+const CALENDAR_READY = "booking-widget td.open[data-date]";
+const LIST_READY = "booking-widget article.card button";
+
+/** One cold load of a page under a profile's screen and network, widget.js `lateMs` late, until `ready` shows. */
+async function measureOnce(browser: Browser, url: string, profile: Profile, lateMs: number, ready: string): Promise<Load> {
   const context = await browser.newContext(profile.context); // cold cache each time
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
@@ -167,8 +182,8 @@ async function measureOnce(browser: Browser, url: string, profile: Profile, late
     }
   });
   await page.goto(url, { waitUntil: "commit" });
-  // Interactive: a check-in day of the calendar is a cell the guest can press.
-  await page.locator("booking-widget td.open[data-date]").first().waitFor({ state: "visible", timeout: 60_000 });
+  // Interactive: the first screen's control the guest can press.
+  await page.locator(ready).first().waitFor({ state: "visible", timeout: 60_000 });
   const interactiveAt = Date.now() - t0;
   const interactiveMs = Math.round(await page.evaluate(() => performance.now()));
   const before = calls.filter((c) => c.at <= interactiveAt);

@@ -28,9 +28,14 @@ export const styles = css`
     --_size: var(--bw-font-size, 16px);
     /* a comfortable touch target, whatever the font size of the element it is on */
     --_tap: calc(2.75 * var(--_size));
-    display: block;
+    /* !important: a host page's reset (\`* { all: unset; display: revert }\`) targets this very
+       element, and a page's normal declaration beats a plain :host rule; an !important one in
+       :host beats the page's normal ones (the cascade reverses for !important), so the box stays
+       a block. The border and the background are on .root, which no page selector reaches. */
+    display: block !important;
   }
-  :host([hidden]) { display: none; }
+  /* !important for the same reason, and to stay hidden against the display above */
+  :host([hidden]) { display: none !important; }
   @media (prefers-color-scheme: dark) {
     :host(:not([theme="light"])) { ${palette("dark")} }
   }

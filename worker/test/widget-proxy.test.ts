@@ -1,6 +1,7 @@
-import { env } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { callJson, createBusiness, fetchWorker } from "./helpers";
+import worker from "../src/index";
+import { BASE, callJson, createBusiness, createKey, fetchWorker, watchedDb } from "./helpers";
 
 const LOOPBACK_PAGE = "http://localhost:5173";
 
@@ -86,13 +87,15 @@ describe("widget proxy: the business and the origin", () => {
     expect(after?.n).toBe(before?.n);
   });
 
-  it("applies a change of the allowed origins to the very next request", async () => {
+  it("applies a change of the allowed origins made behind the Worker's back within half a second", async () => {
     const id = await createBusiness("moving-camp", { widget_origins: ["https://old.example"] });
     const page = { headers: { Origin: "https://new.example" } };
-    expect((await callJson("/widget/v1/moving-camp/settings", page)).status).toBe(403);
+    const at = (ms: number) => new Date(Date.parse("2031-05-05T10:00:00.000Z") + ms).toISOString();
+    expect((await callJson("/widget/v1/moving-camp/settings", { ...page, now: at(0) })).status).toBe(403);
+    // as `wrangler d1 execute` would: nothing tells this process
     await env.DB.prepare("UPDATE businesses SET config = ? WHERE id = ?").bind(JSON.stringify({ widget_origins: ["https://new.example"] }), id).run();
-    expect((await callJson("/widget/v1/moving-camp/settings", page)).status).toBe(200);
-    expect((await callJson("/widget/v1/moving-camp/settings", { headers: { Origin: "https://old.example" } })).status).toBe(403);
+    expect((await callJson("/widget/v1/moving-camp/settings", { ...page, now: at(500) })).status).toBe(200);
+    expect((await callJson("/widget/v1/moving-camp/settings", { headers: { Origin: "https://old.example" }, now: at(500) })).status).toBe(403);
   });
 
   it("allows the tracing headers a host page's fetch wrapper adds", async () => {
@@ -160,21 +163,90 @@ describe("widget proxy: the door's memory of businesses", () => {
 });
 
 describe("widget proxy: edge cache", () => {
-  it("serves a catalog read from the edge cache the second time, and a changed catalog at once", async () => {
+  it("serves a catalog read from the edge cache the second time, and a catalog changed behind the Worker's back within half a second", async () => {
     await createBusiness("cached-camp", { widget_allow_loopback: true });
-    const first = await callJson("/widget/v1/cached-camp/settings", { headers: { Origin: LOOPBACK_PAGE } });
+    const at = (ms: number) => new Date(Date.parse("2031-05-06T10:00:00.000Z") + ms).toISOString();
+    const read = (ms: number) => callJson("/widget/v1/cached-camp/settings", { headers: { Origin: LOOPBACK_PAGE }, now: at(ms) });
+    const first = await read(0);
     expect(first.headers.get("X-Cache")).toBe("MISS");
-    const second = await callJson("/widget/v1/cached-camp/settings", { headers: { Origin: LOOPBACK_PAGE } });
+    const second = await read(0);
     expect(second.status).toBe(200);
     expect(second.headers.get("X-Cache")).toBe("HIT");
     expect(second.body.title).toBe("Business cached-camp");
     expect(second.headers.get("Access-Control-Allow-Origin")).toBe(LOOPBACK_PAGE);
     expect(second.headers.get("Cache-Control")).toBe("no-cache"); // browsers revalidate, so a change reaches them too
-    // Any write to the catalog changes its version (migration 0070's triggers): the next read is the new one.
+    // Any write to the catalog changes its version (migration 0070's triggers), here as
+    // `wrangler d1 execute` makes it, telling no process: half a second later it is read.
     await env.DB.prepare("UPDATE businesses SET title = 'Renamed' WHERE slug = 'cached-camp'").run();
-    const third = await callJson("/widget/v1/cached-camp/settings", { headers: { Origin: LOOPBACK_PAGE } });
+    const third = await read(500);
     expect(third.headers.get("X-Cache")).toBe("MISS");
     expect(third.body.title).toBe("Renamed");
+  });
+});
+
+describe("widget bootstrap: kept answers, D1 reads and how soon a change shows", () => {
+  /** The worker called with the real D1, counting its round trips. */
+  const counted = () => {
+    const trips = { count: 0 };
+    const db = watchedDb({ trip: () => void trips.count++ });
+    const get = async (path: string, now?: string) => {
+      const ctx = createExecutionContext();
+      const headers: Record<string, string> = { Origin: LOOPBACK_PAGE };
+      if (now) headers["X-Test-Now"] = now;
+      const res = await worker.fetch(new Request(`${BASE}${path}`, { headers }), { ...env, DB: db } as typeof env, ctx);
+      await waitOnExecutionContext(ctx);
+      return { status: res.status, cache: res.headers.get("X-Cache"), body: (await res.json()) as any };
+    };
+    return { trips, get };
+  };
+
+  it("answers a kept bootstrap with no D1 read at all", async () => {
+    const { trips, get } = counted();
+    const now = "2031-02-11T09:00:00.000Z";
+    const path = "/widget/v1/demo/bootstrap?product=101&language=de";
+    const first = await get(path, now);
+    expect(first.status).toBe(200);
+    expect(first.cache).toBe("MISS");
+    expect(trips.count).toBeGreaterThan(0);
+    trips.count = 0;
+    for (let i = 0; i < 3; i++) {
+      const again = await get(path, now);
+      expect(again.cache).toBe("HIT");
+      expect(again.body).toEqual(first.body);
+    }
+    expect(trips.count).toBe(0);
+  });
+
+  it("shows a change made behind the Worker's back (wrangler d1 execute) through the widget within a second", async () => {
+    const id = await createBusiness("bound-camp", { widget_allow_loopback: true });
+    const path = "/widget/v1/bound-camp/bootstrap";
+    const before = await callJson(path, { headers: { Origin: LOOPBACK_PAGE } });
+    expect(before.body.settings.title).toBe("Business bound-camp");
+    expect((await callJson(path, { headers: { Origin: LOOPBACK_PAGE } })).headers.get("X-Cache")).toBe("HIT");
+    await env.DB.prepare("UPDATE businesses SET title = 'Bound Camp, renamed' WHERE id = ?").bind(id).run();
+    const changedAt = Date.now();
+    // polled on the wall clock, as a guest reloading would see it: a condition with a deadline
+    let title = before.body.settings.title;
+    while (title !== "Bound Camp, renamed" && Date.now() - changedAt < 5_000) {
+      await new Promise((r) => setTimeout(r, 20));
+      title = (await callJson(path, { headers: { Origin: LOOPBACK_PAGE } })).body.settings.title;
+    }
+    expect(title).toBe("Bound Camp, renamed");
+    expect(Date.now() - changedAt).toBeLessThanOrEqual(1_000);
+  });
+
+  it("shows a change made through the private API on this process's next request", async () => {
+    const now = "2031-02-12T09:00:00.000Z";
+    const id = await createBusiness("patched-camp", { widget_allow_loopback: true });
+    const key = await createKey("private", id);
+    const path = "/widget/v1/patched-camp/bootstrap";
+    expect((await callJson(path, { headers: { Origin: LOOPBACK_PAGE }, now })).body.theme).toEqual({});
+    expect((await callJson(path, { headers: { Origin: LOOPBACK_PAGE }, now })).headers.get("X-Cache")).toBe("HIT");
+    const patch = await callJson("/private/settings", { key, method: "PATCH", body: { widget_theme: { "--bw-accent": "#b41e5a" } }, now });
+    expect(patch.status).toBe(200);
+    const after = await callJson(path, { headers: { Origin: LOOPBACK_PAGE }, now });
+    expect(after.headers.get("X-Cache")).toBe("MISS");
+    expect(after.body.theme).toEqual({ "--bw-accent": "#b41e5a" });
   });
 });
 
@@ -261,13 +333,17 @@ describe("widget bootstrap", () => {
 });
 
 describe("pages", () => {
-  it("serves /demo with the two lines a site owner pastes", async () => {
+  it("serves /demo with the lines a site owner pastes, the stylesheet that keeps the widget's room first", async () => {
     const res = await fetchWorker("http://127.0.0.1/demo");
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).toContain('<script type="module" src="/widget.js"></script>');
     expect(text).toContain('<booking-widget business="demo" product="101"></booking-widget>');
-    expect(text).toContain("&lt;script type=&quot;module&quot; src=&quot;http://127.0.0.1/widget.js&quot;&gt;");
+    expect(text).toContain("&lt;link rel=&quot;stylesheet&quot; href=&quot;http://127.0.0.1/widget.css&quot;&gt;\n&lt;script type=&quot;module&quot; src=&quot;http://127.0.0.1/widget.js&quot;&gt;");
+    const css = await fetchWorker("http://127.0.0.1/widget.css");
+    expect(css.status).toBe(200);
+    expect(css.headers.get("Content-Type")).toContain("text/css");
+    expect(await css.text()).toContain("booking-widget:not(:defined){min-height:calc(53 * var(--bw-font-size, 16px))}");
   });
 
   it("preselects a deep link's parameters on /book/{business} and drops invalid or unsafe ones", async () => {

@@ -31,6 +31,8 @@ export type AppEnv = {
     originAllowed?: boolean;
     /** The business's configuration as the widget door read it (middleware/widget.ts): the human check's keys. */
     widgetConfig?: BusinessConfig;
+    /** The business's catalog version as the widget door knew it (at most half a second old): the key of what the widget proxy keeps. */
+    widgetVersion?: number;
     /** The request's Idempotency-Key, once the middleware has claimed it (middleware/idempotency.ts). */
     idempotencyKey?: string;
   };

@@ -6,6 +6,7 @@
  * doors hand manage/ their bindings and never tell the objects themselves, so none can forget to.
  */
 import { auditStatements, type Actor, type AuditEntry } from "../db/audit-log";
+import { forgetBusiness } from "../db/business-memo";
 import { kickMail } from "../db/emails";
 import { kickDelivery, outboxStatements } from "../db/outbox";
 import type { PendingEvent } from "../domain/events";
@@ -40,6 +41,8 @@ export async function write(store: Store, actor: Actor, businessId: number, now:
     ...outboxStatements(db, businessId, events, now),
     ...emails,
   ]);
+  // this process's widget door reads the business again on its next request (other processes within half a second: db/business-memo.ts)
+  forgetBusiness(businessId);
   await afterCommit(store, businessId, { events: events.length > 0, emails: emails.length > 0 });
   return results;
 }

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
-import { businessBySlug } from "../db/businesses";
+import { rememberedBusiness } from "../db/business-memo";
 import type { AppEnv } from "../db/request-env";
 import { ApiError } from "../lib/errors";
 import { businessAccess } from "../db/tenant-read";
@@ -18,7 +18,9 @@ export interface WidgetDoorOptions {
  * The widget's door: no secret, so the business comes from the path, and what protects it is
  * the Origin allowlist of its settings plus a rate limit per visitor.
  *
- * - The business is read on every request (its widget_origins and limits apply at once).
+ * - The business comes from the process's memory of it (db/business-memo.ts), read again from D1
+ *   when that is older than half a second: its widget_origins and limits apply within that time,
+ *   and a request served from what the proxy keeps (routes/widget.ts) reads nothing from D1.
  * - CORS through hono/cors: an allowed Origin is echoed (with Vary: Origin). Every other origin,
  *   `null` (a sandboxed frame) included, gets the fixed, non-credential `*`, on preflights too, so
  *   that the widget on such a page can read the refusal that follows and tell the guest; no
@@ -33,7 +35,8 @@ export function widgetDoor(options: WidgetDoorOptions = {}): MiddlewareHandler<A
   const corsCheck = cors({ ...WIDGET_CORS, origin: (origin, c: Context<AppEnv>) => (c.get("originAllowed") ? origin : "*") });
   return async (c, next) => {
     const slug = c.req.param(param) ?? "";
-    const business = /^[a-z0-9][a-z0-9-]{0,62}$/.test(slug) ? await businessBySlug(c.env.DB, slug) : null;
+    const known = /^[a-z0-9][a-z0-9-]{0,62}$/.test(slug) ? await rememberedBusiness(c.env.DB, slug, c.get("now").getTime()) : null;
+    const business = known?.business ?? null;
     const origin = c.req.header("Origin");
     const allowed =
       !!business &&
@@ -48,6 +51,7 @@ export function widgetDoor(options: WidgetDoorOptions = {}): MiddlewareHandler<A
       c.set("tenant", { businessId: business.id, slug: business.slug, actor: "widget", clientId: `widget:${visitorKey(c.req.raw, c.env)}` });
       c.set("access", businessAccess(business.id));
       c.set("widgetConfig", business.config);
+      c.set("widgetVersion", known!.version);
       const rate = await takeRequest(c.env, c.get("tenant").clientId, business.config.rate_limit_per_minute, c.get("now").getTime());
       await next();
       c.res = withHeaders(c.res, rate);

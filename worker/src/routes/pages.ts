@@ -2,6 +2,7 @@ import { Hono, type Context } from "hono";
 import { businessBySlug } from "../db/businesses";
 import type { AppEnv } from "../db/request-env";
 import { ApiError } from "../lib/errors";
+import { embedSnippet, WIDGET_CSS } from "../lib/embed";
 
 /**
  * Pages and assets: /widget.js (the Vite build in worker/public), /demo (a host site embedding
@@ -92,7 +93,7 @@ document.addEventListener("DOMContentLoaded", function () {
  * room, a tour and a weekend without a room.
  */
 function diveDemoPage(origin: string) {
-  const snippet = `<script type="module" src="${origin}/widget.js"></script>\n<booking-widget business="dive"></booking-widget>`;
+  const snippet = embedSnippet(origin, "dive");
   return `${pageHead(
     "Atlantic Dive Centre — dives, courses and rentals",
     `<style>
@@ -136,7 +137,7 @@ function diveDemoPage(origin: string) {
 }
 
 function demoPage(origin: string) {
-  const snippet = `<script type="module" src="${origin}/widget.js"></script>\n<booking-widget business="demo" product="101"></booking-widget>`;
+  const snippet = embedSnippet(origin, "demo", "101");
   return `${pageHead(
     "Blue Wave Surf & Yoga Camp — book your week",
     `<style>
@@ -179,7 +180,7 @@ function demoPage(origin: string) {
   </section>
   <section class="snippet" aria-labelledby="snippet-heading">
     <h2 id="snippet-heading">Add this booking widget to your own site</h2>
-    <p>Paste these two lines where the widget should appear. Theme it with <code>--bw-*</code> custom properties and <code>::part()</code>.</p>
+    <p>Paste these lines where the widget should appear. Theme it with <code>--bw-*</code> custom properties and <code>::part()</code>.</p>
     <pre id="snippet-code"><code>${esc(snippet)}</code></pre>
     <button type="button" id="copy-snippet">Copy snippet</button>
     <span id="copy-status" role="status" aria-live="polite"></span>
@@ -238,6 +239,17 @@ export function pageRoutes() {
   pages.get("/widget.js", (c) => widgetAsset(c, "widget.js", "public, no-cache"));
   // A chunk's name changes with its content: kept for a year.
   pages.get("/:chunk{widget-[A-Za-z0-9_-]+\\.js}", (c) => widgetAsset(c, c.req.param("chunk"), "public, max-age=31536000, immutable"));
+
+  // The stylesheet of the embed snippet (lib/embed.ts): keeps the widget's room before widget.js runs.
+  pages.get("/widget.css", (c) =>
+    c.body(WIDGET_CSS, 200, {
+      "Content-Type": "text/css; charset=utf-8",
+      "Cache-Control": "public, max-age=3600",
+      "Access-Control-Allow-Origin": "*",
+      "Cross-Origin-Resource-Policy": "cross-origin",
+      "X-Content-Type-Options": "nosniff",
+    }),
+  );
 
   pages.get("/pages.js", (c) =>
     c.body(PAGES_SCRIPT, 200, {

@@ -10,6 +10,7 @@ import type { Access } from "../db/request-env";
 import { addDays, isoDate } from "../lib/time";
 import { waitUntil } from "../lib/wait-until";
 import { widgetDoor } from "../middleware/widget";
+import { KeptAnswers } from "../lib/kept-answers";
 import { settleAccess } from "../db/tenant-read";
 import { publicApi } from "./public";
 import { productBasics } from "./public/catalog-view";
@@ -25,17 +26,21 @@ import { localizedFields } from "../domain/custom-fields";
  * The tenant reaches the inner app through a WeakMap keyed by the forwarded Request object, not
  * through a header, so nothing a browser sends can choose the tenant.
  *
- * Edge cache (Cache API, caches.default): catalog reads (settings, products, seasons, prices,
- * deep links) are kept 60 s; reads that carry availability (package items, accommodations,
- * availabilities, /calendar) 3 s, enough to absorb a burst of visitors and never long enough
- * to mislead one: a hold is refused by the database anyway when the units are gone. Carts,
- * bookings and every non-GET are never cached. `X-Cache: HIT|MISS` tells which.
+ * Kept answers: catalog reads (settings, products, seasons, prices, deep links) are kept 60 s;
+ * reads that carry availability (package items, accommodations, availabilities, /calendar, the
+ * whole bootstrap) 3 s, enough to absorb a burst of visitors and never long enough to mislead
+ * one: a hold is refused by the database anyway when the units are gone. Carts, bookings and
+ * every non-GET are never kept. They are kept in two places: this process's memory (plain text,
+ * lib/kept-answers.ts), which works wherever the Worker runs, workers.dev included, and the
+ * edge's Cache API (caches.default), which processes of one location share where it works (a
+ * custom domain). `X-Cache: HIT|MISS` tells which.
  *
- * Answers are kept under the business's catalog_version (read with the request's access row,
- * which the inner calls then reuse): every change of settings, catalog or inventory through the
- * administration changes the version, so the next request asks under a new key and sees the
- * change at once; the old entries just age out. Browsers are told to revalidate (no-cache), so
- * none keeps an answer the edge no longer would.
+ * Answers are kept under the business's catalog_version as the widget door knew it
+ * (db/business-memo.ts: read from D1 at most half a second before): every change of settings,
+ * catalog or inventory moves the version (migration 0070's triggers), so within half a second
+ * requests ask under a new key and see the change; the old entries just age out. A kept answer
+ * is served with no D1 read at all. Browsers are told to revalidate (no-cache), so none keeps an
+ * answer the edge no longer would.
  */
 
 interface Forwarded {
@@ -73,20 +78,30 @@ export function edgeTtl(path: string): number {
   return 0;
 }
 
-async function cacheKey(c: Context<AppEnv>, path: string, search: URLSearchParams): Promise<Request> {
+/** What the key of a kept answer is made of: every input the answer depends on, the catalog version included. */
+async function cacheKey(c: Context<AppEnv>, path: string, search: URLSearchParams): Promise<string> {
   const sorted = new URLSearchParams([...search.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   // The test clock changes "today" (default start dates): keep such answers apart.
   const testNow = c.env.ALLOW_TEST_CLOCK === "1" ? c.req.header("X-Test-Now") : undefined;
   if (testNow) sorted.set("__now", testNow);
-  // The business's catalog version: a change to settings, catalog or inventory is a new key.
-  const version = await settleAccess(c);
+  // The business's catalog version: a change to settings, catalog or inventory is a new key. The
+  // door's (at most half a second old: db/business-memo.ts) costs no read; without it, settled now.
+  const version = c.get("widgetVersion") ?? (await settleAccess(c));
   // The public origin is part of the key: answers such as a deep link carry it.
-  return new Request(`https://widget-edge-cache.invalid/${encodeURIComponent(new URL(c.req.url).host)}/${c.get("tenant").slug}/v${version}${path}?${sorted}`);
+  return `https://widget-edge-cache.invalid/${encodeURIComponent(new URL(c.req.url).host)}/${c.get("tenant").slug}/v${version}${path}?${sorted}`;
 }
 
 function edgeCache(): Cache | null {
   return typeof caches !== "undefined" && "default" in caches ? (caches as unknown as { default: Cache }).default : null;
 }
+
+/**
+ * The answers this process keeps (plain text, lib/kept-answers.ts), in front of the Cache API: on
+ * workers.dev, where the Cache API keeps nothing, and on a custom domain alike, a repeated read is
+ * answered from here with no D1 read and no cache lookup. At most 512 answers and 8 M characters
+ * (at most 16 MB, a fraction of the 128 MB an isolate may use).
+ */
+const kept = new KeptAnswers(512, 8_000_000);
 
 /** Run `path` (relative to the public API root) on the inner app, through the edge cache for GETs. */
 async function runInner(c: Context<AppEnv>, method: string, path: string, search: URLSearchParams, init: RequestInit = {}): Promise<Response> {
@@ -100,25 +115,37 @@ async function runInner(c: Context<AppEnv>, method: string, path: string, search
 }
 
 /**
- * The answer kept at the edge for `ttl` seconds under the business, `path` and the sorted
- * query, else `produce`d and kept when it is a 200. ttl 0: produced every time, never stored.
+ * The answer kept for `ttl` seconds under the business's catalog version, `path` and the sorted
+ * query: from this process's memory first, then the edge's Cache API, else `produce`d and kept
+ * in both when it is a 200. ttl 0: produced every time, never kept.
  */
 async function throughEdgeCache(c: Context<AppEnv>, ttl: number, path: string, search: URLSearchParams, produce: () => Promise<Response>): Promise<Response> {
-  const cache = ttl > 0 ? edgeCache() : null;
-  const key = cache ? await cacheKey(c, path, search) : null;
-  if (cache && key) {
-    const hit = await cache.match(key);
-    if (hit) return withCacheHeaders(hit, "HIT", ttl);
+  if (ttl <= 0) return withNoStore(await produce());
+  const key = await cacheKey(c, path, search);
+  const now = c.get("now").getTime();
+  const mine = kept.get(key, now);
+  if (mine) return withCacheHeaders(new Response(mine.body, { status: mine.status, headers: mine.headers }), "HIT", ttl);
+  const cache = edgeCache();
+  const hit = cache ? await cache.match(key) : undefined;
+  if (hit) {
+    const body = await hit.text();
+    keep(key, hit.status, hit.headers, body, now, ttl);
+    return withCacheHeaders(new Response(body, hit), "HIT", ttl);
   }
   const res = await produce();
-  if (!cache || !key || res.status !== 200) return ttl > 0 ? res : withNoStore(res);
-  const stored = new Response(res.body, res);
+  if (res.status !== 200) return res;
+  const body = await res.text();
+  const stored = new Response(body, res);
   stored.headers.set("Cache-Control", `public, s-maxage=${ttl}, max-age=${ttl}`);
   stored.headers.delete("X-Request-Id");
   stored.headers.delete("Set-Cookie");
-  const copy = stored.clone();
-  waitUntil(c, cache.put(key, copy));
+  keep(key, stored.status, stored.headers, body, now, ttl);
+  if (cache) waitUntil(c, cache.put(key, stored.clone()));
   return withCacheHeaders(stored, "MISS", ttl);
+}
+
+function keep(key: string, status: number, headers: Headers, body: string, now: number, ttl: number) {
+  kept.set(key, { status, headers: [...headers.entries()].filter(([name]) => name !== "x-request-id" && name !== "set-cookie"), body, from: now, until: now + ttl * 1000 });
 }
 
 function safeExecutionCtx(c: Context<AppEnv>): ExecutionContext | undefined {

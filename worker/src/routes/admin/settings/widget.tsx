@@ -24,6 +24,7 @@ import { Refused, sectionFailure, type Failed } from "./settings";
 import { readForm } from "../kit/form";
 import { base, Check, Csrf, Field, FieldMessage, flashOf, staffActor, stringsOf, type AdminContext } from "../kit/kit";
 import { Layout } from "../kit/layout";
+import { embedCsp, embedSnippet } from "../../../lib/embed";
 
 /**
  * The widget's own light defaults, shown as placeholders: its colours from the one palette the
@@ -67,8 +68,9 @@ async function render(c: AdminContext, failed?: Failed) {
     const kind = THEME_PROPERTIES[name];
     return `${kind === "color" ? tw.colourHint : kind === "length" ? tw.lengthHint : tw.fontHint}. ${tw.defaultIs(DEFAULTS[name])}`;
   };
-  const snippet = `<script type="module" src="${origin}/widget.js"></script>\n<booking-widget business="${slug}"></booking-widget>`;
-  const csp = `script-src ${origin}\nconnect-src ${origin}`;
+  // the stylesheet line keeps the page still while widget.js loads (lib/embed.ts)
+  const snippet = embedSnippet(origin, slug);
+  const csp = embedCsp(origin);
 
   return c.html(
     <Layout c={c} title={tw.title} current="widget">
