@@ -162,6 +162,21 @@ describe("codes, dates, e-mails and parties say the server's rule", () => {
     }
   });
 
+  it("an inventory change says it needs capacity or blocked, and the server wants one of them", async () => {
+    expect(schemas().InventoryPatch.anyOf).toEqual([{ required: ["capacity"] }, { required: ["blocked"] }]);
+    const neither = await priv("/catalog/products/302/inventory", "PATCH", { from: "2027-01-04", to: "2027-01-05" });
+    expect(neither.status).toBe(422);
+    expect(fieldsIn(neither.body.errors)).toEqual(["capacity"]);
+  });
+
+  it("persons' sort_by and bookings' status state their values", () => {
+    const param = (path: string, name: string) => doc.paths[path].get.parameters.find((p: S) => p.name === name).schema;
+    const sort = new RegExp(param("/private/persons", "sort_by").pattern, "u");
+    expect(["last_name", "birth_date,desc"].every((v) => sort.test(v))).toBe(true);
+    expect(sort.test("email")).toBe(false);
+    expect(param("/private/bookings", "status")).toMatchObject({ type: "array", items: { enum: ["confirmed", "cancelled"] } });
+  });
+
   it("the accommodations' party rule is in the description, and an empty party is the 422 it names", async () => {
     const op = doc.paths["/api/pub/v2/packages/{id}/accommodations"].get;
     const males = op.parameters.find((p: S) => p.name === "males");

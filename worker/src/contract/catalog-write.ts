@@ -345,7 +345,8 @@ export const InventoryPatch = z
     blocked: z.boolean().optional().openapi({ description: "true blocks the dates (no capacity); false unblocks them." }),
   })
   .strict()
-  .openapi("InventoryPatch");
+  // The server wants capacity, blocked or both (else a 422 at capacity): said as the schema's rule.
+  .openapi("InventoryPatch", { anyOf: [{ required: ["capacity"] }, { required: ["blocked"] }] });
 export type InventoryPatch = z.infer<typeof InventoryPatch>;
 
 export const InventoryDay = z.object({

@@ -14,7 +14,7 @@ import { cancelBooking } from "../../manage/bookings";
 import { keyActor } from "./actor";
 import { createRouter } from "../router";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
-import { listParam, QueryReader, rangeParam, setPagingHeaders, uuidParam, pageParam, limitParam } from "./query";
+import { enumListParam, listParam, QueryReader, rangeParam, setPagingHeaders, uuidParam, pageParam, limitParam } from "./query";
 import { bookerView, bookingSummaryView, guestView } from "./views";
 import { dietsIn, locationsIn } from "../../domain/catalog";
 
@@ -32,7 +32,7 @@ const listRoute = createRoute({
     "Newest first. Filters: `status` (list), `start_date`, `end_date` (date or range from..to), `created_at` (datetime or range), `reference_number`, `reference_year`, or `reference` as YEAR-NUMBER. `page`, `limit` (1 to 100, default 10); X-Total-Count and Link headers.",
   request: {
     query: z.object({
-      status: listParam("confirmed, cancelled."),
+      status: enumListParam(["confirmed", "cancelled"], "The bookings' status."),
       start_date: rangeParam("Date."),
       end_date: rangeParam("Date."),
       created_at: rangeParam("Datetime."),
