@@ -146,6 +146,8 @@ export async function validRequests(doc: OpenApiDoc, fx: Fixture): Promise<Valid
     },
     "POST /private/webhooks/{webhook_id}/enable": async () => ({ path: { webhook_id: await newWebhook() }, query: [] }),
     "PATCH /private/catalog/products/{id}/inventory": async () => json({ from: sat(), to: sat(), capacity: 30 }, { id: "101" }),
+    // ProductCreate is a union on type: a product of one type, with that type's fields.
+    "POST /private/catalog/products": async () => json({ type: "activity", title: `Matrix activity ${++unique}`, capacity: 8, pax: { min: 1, max: 8 } }),
     "POST /private/catalog/categories": async () => json({ title: `Matrix category ${++unique}`, kind: "backoffice" }),
     "GET /private/emails/{email_id}": async () => ({ path: { email_id: (await newBooking()).email }, query: [] }),
     "POST /private/emails/{email_id}/resend": async () => ({ path: { email_id: (await newBooking()).email }, query: [] }),
