@@ -177,6 +177,23 @@ describe("codes, dates, e-mails and parties say the server's rule", () => {
     expect(param("/private/bookings", "status")).toMatchObject({ type: "array", items: { enum: ["confirmed", "cancelled"] } });
   });
 
+  it("guests' and bookings' filters state their ids and date ranges, and the server refuses what they refuse", async () => {
+    const param = (path: string, name: string) => doc.paths[path].get.parameters.find((p: S) => p.name === name).schema;
+    expect(param("/private/guests", "arrival_location_id")).toMatchObject({ type: "array", items: { type: "integer", minimum: 1 } });
+    expect(param("/private/guests", "agreement_id")).toMatchObject({ type: "array", items: { type: "string", format: "uuid" } });
+    expect(param("/private/guests", "booking_product_type").items.enum).toContain("activity");
+    const created = new RegExp(param("/private/guests", "booking_created_at").pattern, "u");
+    expect(["2026-12-05", "2026-12-05..2026-12-31", "..2026-12-31", "2026-12-05T10:00:00Z.."].every((v) => created.test(v))).toBe(true);
+    expect(created.test("yesterday")).toBe(false);
+    expect(new RegExp(param("/private/guests", "checked_in_at").pattern, "u").test("notnull")).toBe(true);
+    expect(new RegExp(param("/private/bookings", "start_date").pattern, "u").test("2026-12-05T10:00:00Z")).toBe(false);
+    for (const q of ["arrival_location_id=abc", "agreement_id=abc", "booking_created_at=yesterday", "booking_product_type=boat"]) {
+      const res = await priv(`/guests?${q}`);
+      expect(res.status, q).toBe(422);
+      expect([...new Set(fieldsIn(res.body.errors))], q).toEqual([q.split("=")[0]]);
+    }
+  });
+
   it("the accommodations' party rule is in the description, and an empty party is the 422 it names", async () => {
     const op = doc.paths["/api/pub/v2/packages/{id}/accommodations"].get;
     const males = op.parameters.find((p: S) => p.name === "males");

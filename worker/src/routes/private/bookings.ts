@@ -14,7 +14,7 @@ import { cancelBooking } from "../../manage/bookings";
 import { keyActor } from "./actor";
 import { createRouter } from "../router";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
-import { enumListParam, listParam, QueryReader, rangeParam, setPagingHeaders, uuidParam, pageParam, limitParam } from "./query";
+import { enumListParam, QueryReader, rangeParam, setPagingHeaders, uuidParam, pageParam, limitParam } from "./query";
 import { bookerView, bookingSummaryView, guestView } from "./views";
 import { dietsIn, locationsIn } from "../../domain/catalog";
 
@@ -35,7 +35,7 @@ const listRoute = createRoute({
       status: enumListParam(["confirmed", "cancelled"], "The bookings' status."),
       start_date: rangeParam("Date."),
       end_date: rangeParam("Date."),
-      created_at: rangeParam("Datetime."),
+      created_at: rangeParam("Datetime.", "datetime"),
       reference: z.string().optional().openapi({ description: "YEAR-NUMBER, e.g. 2026-1001" }),
       reference_number: z.string().optional(),
       reference_year: z.string().optional(),

@@ -12,7 +12,7 @@ import { readTenant } from "../../db/tenant-read";
 import { addGuest, deleteGuest, updateGuest } from "../../manage/guests";
 import { keyActor } from "./actor";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
-import { listParam, parseSort, QueryReader, rangeParam, setPagingHeaders, uuidParam, pageParam, limitParam, boolParam, enumListParam } from "./query";
+import { idListParam, parseSort, QueryReader, rangeParam, setPagingHeaders, uuidParam, pageParam, limitParam, boolParam, enumListParam } from "./query";
 import { guestView, type GuestExpand } from "./views";
 import { dietsIn, locationsIn, type CatalogSnapshot } from "../../domain/catalog";
 
@@ -42,33 +42,33 @@ const listRoute = createRoute({
     "A JSON array of guests, with X-Total-Count and Link headers. Lists: `a=x,y`, `a=x&a=y` or `a[]=x&a[]=y`. Ranges: `from..to`, `from..` or `..to`, both ends included; a date on a datetime filter spans that day (UTC). `checked_in_at` and `checked_out_at` also take `null` and `notnull`. `arrives_at`/`departs_at` use the guest's (odd) arrival/departure date, else the booking's dates. `on_site_at`: guests of confirmed bookings whose stay (checked-in, else expected check-in, else arrival day) overlaps the moment or range. `custom_fields`: a JSON object of at most 50 keys; each key must equal. Lists take at most 100 values. The service records no agreements and no product variants, so `agreement_id` and `booking_product_variant_id` match no guest. `limit` 1 to 100 (default 10) and `page` from 1 (default 1); other values are a 422.",
   request: {
     query: z.object({
-      agreement_id: listParam("Agreement UUIDs."),
-      arrival_location_id: listParam("Location ids."),
+      agreement_id: idListParam("uuid", "Agreement UUIDs."),
+      arrival_location_id: idListParam("integer", "Location ids."),
       arrives_at: rangeParam("Arrival date."),
-      booking_created_at: rangeParam("Datetime."),
+      booking_created_at: rangeParam("Datetime.", "datetime"),
       booking_end_date: rangeParam("Date."),
-      booking_id: listParam("Booking UUIDs."),
-      booking_location_id: listParam("Location ids."),
-      booking_product_id: listParam("Product ids of the booking's lines."),
-      booking_product_type: listParam("Product types of the booking's lines."),
-      booking_product_variant_id: listParam("Variant ids."),
+      booking_id: idListParam("uuid", "Booking UUIDs."),
+      booking_location_id: idListParam("integer", "Location ids."),
+      booking_product_id: idListParam("integer", "Product ids of the booking's lines."),
+      booking_product_type: enumListParam(ProductType.options, "Product types of the booking's lines."),
+      booking_product_variant_id: idListParam("integer", "Variant ids."),
       booking_reference_number: z.string().optional(),
       booking_reference_year: z.string().optional(),
       booking_start_date: rangeParam("Date."),
-      booking_status: listParam("confirmed, cancelled."),
-      booking_updated_at: rangeParam("Datetime."),
-      check_in_at: rangeParam("Datetime."),
-      check_out_at: rangeParam("Datetime."),
-      checked_in_at: rangeParam("Datetime, or null / notnull."),
-      checked_out_at: rangeParam("Datetime, or null / notnull."),
+      booking_status: enumListParam(["confirmed", "cancelled"], "The bookings' status."),
+      booking_updated_at: rangeParam("Datetime.", "datetime"),
+      check_in_at: rangeParam("Datetime.", "datetime"),
+      check_out_at: rangeParam("Datetime.", "datetime"),
+      checked_in_at: rangeParam("Datetime, or null / notnull.", "datetime", true),
+      checked_out_at: rangeParam("Datetime, or null / notnull.", "datetime", true),
       custom_fields: z.string().optional().openapi({ description: 'JSON object, e.g. {"surf_level":"beginner"}' }),
       departs_at: rangeParam("Departure date."),
-      departure_location_id: listParam("Location ids."),
-      diet_id: listParam("Diet ids."),
+      departure_location_id: idListParam("integer", "Location ids."),
+      diet_id: idListParam("integer", "Diet ids."),
       expand: enumListParam(LIST_EXPAND),
       is_odd_arrival: boolParam(),
       is_odd_departure: boolParam(),
-      on_site_at: rangeParam("Datetime."),
+      on_site_at: rangeParam("Datetime.", "datetime"),
       transfer_dates: rangeParam("Date: guests arriving or departing then."),
       sort_by: z.string().optional().openapi({ description: `${GUEST_SORT_FIELDS.join(", ")}; may end in ,asc or ,desc` }),
       limit: limitParam(),
