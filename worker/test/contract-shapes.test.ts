@@ -187,7 +187,11 @@ describe("codes, dates, e-mails and parties say the server's rule", () => {
     expect(created.test("yesterday")).toBe(false);
     expect(new RegExp(param("/private/guests", "checked_in_at").pattern, "u").test("notnull")).toBe(true);
     expect(new RegExp(param("/private/bookings", "start_date").pattern, "u").test("2026-12-05T10:00:00Z")).toBe(false);
-    for (const q of ["arrival_location_id=abc", "agreement_id=abc", "booking_created_at=yesterday", "booking_product_type=boat"]) {
+    const sort = new RegExp(param("/private/guests", "sort_by").pattern, "u");
+    expect(sort.test("booking_related_data.arrival_date,desc")).toBe(true);
+    expect(sort.test("booking_related_dataXarrival_date")).toBe(false);
+    expect(new RegExp(param("/private/bookings", "reference").pattern, "u").test("2026-1001")).toBe(true);
+    for (const q of ["booking_reference_number=12a", "sort_by=email", "custom_fields=[1]", "arrival_location_id=abc", "agreement_id=abc", "booking_created_at=yesterday", "booking_product_type=boat"]) {
       const res = await priv(`/guests?${q}`);
       expect(res.status, q).toBe(422);
       expect([...new Set(fieldsIn(res.body.errors))], q).toEqual([q.split("=")[0]]);
