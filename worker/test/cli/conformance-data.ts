@@ -36,7 +36,7 @@ export function deref(doc: Doc, s: S | undefined): S {
 const typesOf = (s: S): string[] => (Array.isArray(s.type) ? s.type : s.type ? [s.type] : []);
 
 /** Strings tried, in order, for a pattern without an example: the first that matches is used. */
-const PATTERN_CANDIDATES = ["last_name", "EUR", "PT", "pt", "09:00", "09:00:00", "912345678", "conformance-ref", "#336699", "2026-12-05", "key_1", "abc", "x"];
+const PATTERN_CANDIDATES = ["last_name", "first_name", "person.gender", "2026-1001", "2026", "{}", "EUR", "PT", "pt", "09:00", "09:00:00", "912345678", "conformance-ref", "#336699", "2026-12-05", "key_1", "abc", "x"];
 
 export interface GenContext {
   doc: Doc;
