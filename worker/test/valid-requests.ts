@@ -146,6 +146,8 @@ export async function validRequests(doc: OpenApiDoc, fx: Fixture): Promise<Valid
     },
     "POST /private/webhooks/{webhook_id}/enable": async () => ({ path: { webhook_id: await newWebhook() }, query: [] }),
     "PATCH /private/catalog/products/{id}/inventory": async () => json({ from: sat(), to: sat(), capacity: 30 }, { id: "101" }),
+    // ProductCreate is a union on type: a product of one type, with that type's fields.
+    "POST /private/catalog/products": async () => json({ type: "activity", title: `Matrix activity ${++unique}`, capacity: 8, pax: { min: 1, max: 8 } }),
     "POST /private/catalog/categories": async () => json({ title: `Matrix category ${++unique}`, kind: "backoffice" }),
     // A season's name is its own in the business (a second of the same name is refused).
     "POST /private/catalog/seasons": async () => json({ title: `Matrix season ${++unique}` }),

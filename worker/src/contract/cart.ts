@@ -1,15 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { CurrencyCode, EmailAddress, IsoDate, LanguageCode, NameText } from "./common";
-
-/** 'YYYY-MM-DD' or 'YYYY-MM-DD HH:mm:ss' (timeslot items), a real calendar date and time. */
-export const ItemDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}( ([01]\d|2[0-3]):[0-5]\d:[0-5]\d)?$/, "must be YYYY-MM-DD or YYYY-MM-DD HH:mm:ss")
-  .refine((s) => {
-    const d = new Date(`${s.slice(0, 10)}T00:00:00Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s.slice(0, 10);
-  }, "is not a calendar date")
-  .openapi({ example: "2026-12-07 08:00:00" });
+import { CurrencyCode, EmailAddress, IsoDate, ItemDate, LanguageCode, NameText } from "./common";
 
 const Name = NameText(255).min(1, "is required");
 const Email = EmailAddress();

@@ -1,6 +1,6 @@
 /** Schemas of the price endpoints. */
 import { z } from "@hono/zod-openapi";
-import { CurrencyCode, IntId, IsoDate, LanguageCode, queryList } from "./common";
+import { CurrencyCode, IntId, IsoDate, ItemDate, LanguageCode, queryList } from "./common";
 import { CurrencyQuery, queryInt } from "./catalog";
 import { CustomAnswersInput } from "./cart";
 
@@ -25,11 +25,6 @@ export const ProductPricesQuery = z.object({
   currency: CurrencyQuery,
 });
 export const ProductPrices = z.record(z.string(), z.number()).openapi("ProductPrices", { description: "Total price keyed by product id." });
-
-const ItemDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/, "must be YYYY-MM-DD or YYYY-MM-DD HH:mm:ss")
-  .openapi({ example: "2026-12-07 08:00:00" });
 
 const PriceGuest = z.object({
   unique_id: z.string().min(1).max(100).openapi({ description: "Chosen by the consumer; keys the response." }),

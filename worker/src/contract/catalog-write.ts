@@ -142,11 +142,32 @@ const productRefFields = {
   package: PackageInput.nullable().openapi({ description: "Packages only." }),
 };
 
+/**
+ * A creation's fields by `type` (a discriminated union: oneOf with a discriminator in the
+ * description): only an accommodation has `accommodation` (required), only a package has
+ * `package`; the other types send neither (or null).
+ */
+const { type: _type, accommodation: _accommodation, ...commonProductFields } = productFields;
+const { package: _package, ...commonRefFields } = productRefFields;
+const productCreateBase = z.object({ ref: RefName, ...commonProductFields, ...commonRefFields }).partial().extend({ title: Title });
+const NoRooms = z.null().optional().openapi({ description: "Only accommodations have rooms and beds: leave out (or null)." });
+const NoContents = z.null().optional().openapi({ description: "Only packages have contents: leave out (or null)." });
+export const OTHER_PRODUCT_TYPES = ["activity", "rental", "service", "bundle", "item"] as const;
 export const ProductCreate = z
-  .object({ ref: RefName, ...productFields, ...productRefFields })
-  .partial()
-  .required({ type: true, title: true })
-  .strict()
+  .discriminatedUnion("type", [
+    productCreateBase
+      .extend({ type: z.literal("package"), accommodation: NoRooms, package: PackageInput.nullable().optional().openapi({ description: "The package's contents (default: none yet)." }) })
+      .strict()
+      .openapi("ProductCreatePackage", { description: "A package: other products (items, room types) sold together." }),
+    productCreateBase
+      .extend({ type: z.literal("accommodation"), accommodation: productFields.accommodation.unwrap(), package: NoContents })
+      .strict()
+      .openapi("ProductCreateAccommodation", { description: "A room type: `accommodation` (rooms, beds) is required; its capacity is derived from them." }),
+    productCreateBase
+      .extend({ type: z.enum(OTHER_PRODUCT_TYPES), accommodation: NoRooms, package: NoContents })
+      .strict()
+      .openapi("ProductCreateOther", { description: "An activity, rental, service, bundle or item: neither rooms nor package contents." }),
+  ])
   .openapi("ProductCreate");
 export type ProductCreate = z.infer<typeof ProductCreate>;
 
@@ -213,35 +234,63 @@ export type AdminProduct = z.infer<typeof AdminProduct>;
 export const LOOKUP_KINDS = ["location", "category", "accommodation_type", "diet", "level"] as const;
 export type LookupKind = (typeof LOOKUP_KINDS)[number];
 
-export const LookupCreate = z
-  .object({
-    ref: RefName.optional(),
-    title: Title,
-    kind: z.enum(["backoffice", "frontoffice"]).optional().openapi({ description: "Categories only (required there): a back-office category groups products for staff; a front-office one lists them (GET /products)." }),
-    description: Text.optional().openapi({ description: "Diets and levels only." }),
-    abbreviation: z.string().trim().max(20).nullable().optional().openapi({ description: "Diets and levels only." }),
-  })
-  .strict()
-  .openapi("LookupCreate");
-export type LookupCreate = z.infer<typeof LookupCreate>;
-export const LookupPatch = LookupCreate.partial()
-  .extend({ archived: z.boolean().optional().openapi({ description: "true archives it (refused while products that are not archived use it); false restores it." }) })
-  .strict()
-  .openapi("LookupPatch");
-export type LookupPatch = z.infer<typeof LookupPatch>;
-export const AdminLookup = z
-  .object({
-    id: z.number().int(),
-    ref: z.string(),
-    title: z.string(),
-    kind: z.enum(["backoffice", "frontoffice"]).optional(),
-    description: z.string().optional(),
-    abbreviation: z.string().nullable().optional(),
-    archived: z.boolean(),
-    archived_at: z.string().nullable(),
-  })
-  .openapi("AdminLookup");
-export type AdminLookup = z.infer<typeof AdminLookup>;
+const CategoryKind = z.enum(["backoffice", "frontoffice"]).openapi({ description: "backoffice groups products for staff; frontoffice lists them (GET /products)." });
+const lookupTexts = {
+  description: Text.optional(),
+  abbreviation: z.string().trim().max(20).nullable().optional(),
+};
+/** What each kind of lookup has: a title and a ref; a category its kind; diets and levels a description and an abbreviation. */
+const lookupCreateShapes = {
+  location: { ref: RefName.optional(), title: Title },
+  category: { ref: RefName.optional(), title: Title, kind: CategoryKind },
+  accommodation_type: { ref: RefName.optional(), title: Title },
+  diet: { ref: RefName.optional(), title: Title, ...lookupTexts },
+  level: { ref: RefName.optional(), title: Title, ...lookupTexts },
+} as const;
+const LOOKUP_SCHEMA_NAMES: Record<LookupKind, string> = { location: "Location", category: "Category", accommodation_type: "AccommodationType", diet: "Diet", level: "Level" };
+const archivedField = { archived: z.boolean().optional().openapi({ description: "true archives it (refused while products that are not archived use it); false restores it." }) };
+
+/**
+ * Each kind's own bodies and answer in the description: a field another kind has is not a field
+ * of this one (422 naming it), at every door (manage/catalog/lookups.ts parses with these).
+ */
+export const LOOKUP_CREATE = Object.fromEntries(
+  LOOKUP_KINDS.map((k) => [k, z.object(lookupCreateShapes[k]).strict().openapi(`${LOOKUP_SCHEMA_NAMES[k]}Create`)]),
+) as unknown as Record<LookupKind, z.ZodType<LookupCreate>>;
+export const LOOKUP_PATCH = Object.fromEntries(
+  LOOKUP_KINDS.map((k) => [k, z.object(lookupCreateShapes[k]).partial().extend(archivedField).strict().openapi(`${LOOKUP_SCHEMA_NAMES[k]}Patch`)]),
+) as unknown as Record<LookupKind, z.ZodType<LookupPatch>>;
+const lookupViewBase = { id: z.number().int(), ref: z.string(), title: z.string(), archived: z.boolean(), archived_at: z.string().nullable() };
+const lookupViewExtras: Record<LookupKind, Record<string, z.ZodType>> = {
+  location: {},
+  category: { kind: z.enum(["backoffice", "frontoffice"]) },
+  accommodation_type: {},
+  diet: { description: z.string(), abbreviation: z.string().nullable() },
+  level: { description: z.string(), abbreviation: z.string().nullable() },
+};
+export const LOOKUP_VIEW = Object.fromEntries(
+  LOOKUP_KINDS.map((k) => [k, z.object({ ...lookupViewBase, ...lookupViewExtras[k] }).strict().openapi(`Admin${LOOKUP_SCHEMA_NAMES[k]}`)]),
+) as unknown as Record<LookupKind, z.ZodType<AdminLookup>>;
+
+/** Any kind's body, as the service handles it once parsed by the kind's own schema. */
+export interface LookupCreate {
+  ref?: string;
+  title: string;
+  kind?: "backoffice" | "frontoffice";
+  description?: string;
+  abbreviation?: string | null;
+}
+export type LookupPatch = Partial<LookupCreate> & { archived?: boolean };
+export interface AdminLookup {
+  id: number;
+  ref: string;
+  title: string;
+  kind?: "backoffice" | "frontoffice";
+  description?: string;
+  abbreviation?: string | null;
+  archived: boolean;
+  archived_at: string | null;
+}
 
 // ---- Seasons ----
 
@@ -251,7 +300,7 @@ export const SeasonCreate = z
     ref: RefName.optional(),
     title: Title,
     priority: z.number().int().min(-1000).max(1000).default(0).openapi({ description: "Where segments of seasons overlap, the higher priority sets the price." }),
-    segments: z.array(Segment.extend({ id: Id.optional() }).strict()).max(500).default([]).openapi({ description: "Date ranges, both ends included; replaced whole (a segment with its id keeps it)." }),
+    segments: z.array(Segment).max(500).default([]).openapi({ description: "Date ranges, both ends included; the service gives each its id (an id sent is a 422: a new season has no segments to keep)." }),
   })
   .strict()
   .openapi("SeasonCreate");
@@ -261,7 +310,11 @@ export const SeasonPatch = z
     ref: RefName.optional(),
     title: Title.optional(),
     priority: z.number().int().min(-1000).max(1000).optional(),
-    segments: SeasonCreate.shape.segments.unwrap().optional(),
+    segments: z
+      .array(Segment.extend({ id: Id.optional().openapi({ description: "An existing segment of this season, to keep its id; leave out for a new one." }) }).strict())
+      .max(500)
+      .optional()
+      .openapi({ description: "Date ranges, both ends included; replaced whole (a segment sent with its id keeps it)." }),
     archived: z.boolean().optional().openapi({ description: "true archives the season: its segments no longer set prices; false restores it." }),
   })
   .strict()
@@ -292,7 +345,8 @@ export const InventoryPatch = z
     blocked: z.boolean().optional().openapi({ description: "true blocks the dates (no capacity); false unblocks them." }),
   })
   .strict()
-  .openapi("InventoryPatch");
+  // The server wants capacity, blocked or both (else a 422 at capacity): said as the schema's rule.
+  .openapi("InventoryPatch", { anyOf: [{ required: ["capacity"] }, { required: ["blocked"] }] });
 export type InventoryPatch = z.infer<typeof InventoryPatch>;
 
 export const InventoryDay = z.object({

@@ -124,9 +124,9 @@ export const PackageRoot = z
 export const AccommodationQuery = z.object({
   start_date: IsoDate,
   duration: queryInt(1, 366).openapi({ description: "Nights.", example: 7 }),
-  males: queryInt(0, 100),
-  females: queryInt(0, 100),
-  couples: queryInt(0, 50),
+  males: queryInt(0, 100).openapi({ example: 1, description: "Males in the party. males + females + couples must be at least 1 (an empty party is a 422 at males)." }),
+  females: queryInt(0, 100).openapi({ example: 1, description: "Females in the party; see males." }),
+  couples: queryInt(0, 50).openapi({ example: 0, description: "Couples in the party (each two persons); see males." }),
   currency: CurrencyQuery,
   group: QueryFlag.optional().openapi({ description: "Default 0. 1: options ordered as the front office groups them, by accommodation type then price." }),
   language: LanguageQuery,

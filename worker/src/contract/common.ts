@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { isLanguageCode } from "./iso-codes";
+import { LANGUAGE_CODES } from "./iso-codes";
 
 /** 'YYYY-MM-DD', a real calendar date (2026-02-30 is refused). */
 export const IsoDate = z.iso.date().openapi({ example: "2026-12-05", description: "Date, YYYY-MM-DD." });
@@ -7,8 +7,35 @@ export const Language = z
   .string()
   .regex(/^[a-z]{2}$/, "must be a two-letter lower-case language code")
   .openapi({ example: "de" });
-/** A language code entered as data (a guest's, a customer's): ISO 639-1, not only its shape. */
-export const LanguageCode = Language.refine(isLanguageCode, "is not an ISO 639-1 language code").openapi({ example: "de" });
+/** The ISO 639-1 codes, as the description's enum of a language code entered as data. */
+export const LANGUAGE_ENUM = [...LANGUAGE_CODES] as [string, ...string[]];
+/** A language code entered as data (a guest's, a customer's): ISO 639-1, not only its shape; the description enumerates the codes. */
+export const LanguageCode = z
+  .string()
+  .regex(/^[a-z]{2}$/, "must be a two-letter lower-case language code")
+  .refine((s) => LANGUAGE_CODES.has(s), "is not an ISO 639-1 language code")
+  .openapi({ enum: LANGUAGE_ENUM, example: "de", description: "An ISO 639-1 language code, lower case." });
+
+/**
+ * 'YYYY-MM-DD' or 'YYYY-MM-DD HH:mm:ss' (timeslot items), a real calendar date (0000-00-00 and
+ * 2026-02-30 are a 422). The description says so as either a `format: date` or the date-time's
+ * pattern (months 01-12, days 01-31); the server also checks the day exists in its month.
+ */
+export const ItemDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}( ([01]\d|2[0-3]):[0-5]\d:[0-5]\d)?$/, "must be YYYY-MM-DD or YYYY-MM-DD HH:mm:ss")
+  .refine((s) => {
+    const d = new Date(`${s.slice(0, 10)}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s.slice(0, 10);
+  }, "is not a calendar date")
+  .openapi({
+    anyOf: [
+      { type: "string", format: "date" },
+      { type: "string", pattern: "^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01]) ([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d$" },
+    ],
+    example: "2026-12-07 08:00:00",
+    description: "A real calendar date, YYYY-MM-DD, or with a timeslot's time, YYYY-MM-DD HH:mm:ss.",
+  });
 export const CurrencyCode = z
   .string()
   .regex(/^[A-Z]{3}$/, "must be a three-letter ISO 4217 currency code")
@@ -57,4 +84,10 @@ export function withinMailLimits(address: string): boolean {
   return bytes(address) <= EMAIL_MAX && bytes(address.slice(0, at)) <= 64 && address.slice(at + 1).split(".").every((label) => bytes(label) <= 63);
 }
 export const EmailAddress = (message = "must be an e-mail address") =>
-  z.email(message).max(EMAIL_MAX, `must be at most ${EMAIL_MAX} characters`).refine(withinMailLimits, "is longer than e-mail allows (64 characters before the @, 63 per part of the domain)");
+  z
+    .email(message)
+    .max(EMAIL_MAX, `must be at most ${EMAIL_MAX} characters`)
+    .refine(withinMailLimits, "is longer than e-mail allows (64 characters before the @, 63 per part of the domain)")
+    // The rule the server applies, stated: zod's address pattern (a dot and a top-level domain of
+    // two letters or more after the @: a@info is refused), which `format: email` alone does not say.
+    .openapi({ pattern: z.regexes.email.source });

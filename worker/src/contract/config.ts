@@ -87,7 +87,11 @@ export const BusinessConfig = z.object({
    * The business's IANA time zone ("Europe/Lisbon"). "Today" is its date there: nothing before
    * it is available or bookable. Default "UTC" (the date every business had before this setting).
    */
-  time_zone: z.string().refine(isTimeZone, "must be an IANA time zone, e.g. Europe/Lisbon").default("UTC"),
+  time_zone: z
+    .string()
+    .refine(isTimeZone, "must be an IANA time zone, e.g. Europe/Lisbon")
+    .openapi({ example: "Europe/Lisbon", description: "An IANA time zone name (tz database: Europe/Lisbon, America/New_York, UTC); anything else is a 422. The business's date there is its today." })
+    .default("UTC"),
   /** The booking terms in the default language. */
   terms: z.string().max(50_000).default("Bookings are confirmed once checked out. Cancellation terms apply as agreed with the business."),
   /** The terms in the business's other languages, by language code. */

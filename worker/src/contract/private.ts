@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { EmailAddress, IsoDate, NameText } from "./common";
+import { EmailAddress, IsoDate, LANGUAGE_ENUM, NameText } from "./common";
 import { isCountryCode, isLanguageCode } from "./iso-codes";
 
 /**
@@ -21,7 +21,7 @@ const LanguageCode = z
   .regex(/^[A-Za-z]{2}$/, "must be a two-letter language code")
   .refine(isLanguageCode, "is not an ISO 639-1 language code")
   .transform((s) => s.toLowerCase())
-  .openapi({ example: "en" });
+  .openapi({ enum: LANGUAGE_ENUM, example: "en", description: "An ISO 639-1 language code (stored lower case; the same code in upper case is also taken)." });
 const Email = z
   .preprocess((v) => (typeof v === "string" ? v.trim() : v), EmailAddress())
   .openapi({ example: "ana.lopez@example.com", description: "Unique per business (trimmed, case-insensitive) among persons not deleted." });

@@ -3,7 +3,7 @@
  * seasons: create, read, change, archive. An archived lookup leaves the public API (settings'
  * diets and levels, products' references); archiving one that live products use is refused.
  */
-import { LookupCreate, LookupPatch, SeasonCreate, SeasonPatch, type AdminLookup, type AdminSeason, type LookupKind } from "../../contract/catalog-write";
+import { LOOKUP_CREATE, LOOKUP_PATCH, SeasonCreate, SeasonPatch, type AdminLookup, type AdminSeason, type LookupCreate, type LookupKind, type LookupPatch } from "../../contract/catalog-write";
 import { IdAllocator, LOOKUP_TABLE, lookupView, refFromTitle, seasonView, type CatalogState, type Lookup, type Season } from "../../domain/catalog-write";
 import { emptyPlan, planEntity } from "../../domain/catalog-plan";
 import { duplicateRefs, indexOf, lookupReferrers, seasonClashes, seasonProblems } from "../../domain/catalog-rules";
@@ -57,7 +57,7 @@ const takenRefs = (list: { ref: string | null }[]) => new Set(list.map((x) => x.
 
 export async function createLookup(store: Store, actor: Actor, businessId: number, kind: LookupKind, body: LookupCreate, now: Date): Promise<AdminLookup> {
   const db = store.DB;
-  const input = parseInput(LookupCreate, body);
+  const input: LookupCreate = parseInput(LOOKUP_CREATE[kind], body);
   const { result } = await commit(store, actor, businessId, now, (state) => {
     const errors: FieldError[] = [];
     const id = new IdAllocator(state.maxIds).take(LOOKUP_TABLE[kind]);
@@ -76,7 +76,7 @@ export async function createLookup(store: Store, actor: Actor, businessId: numbe
 
 export async function updateLookup(store: Store, actor: Actor, businessId: number, kind: LookupKind, id: number, body: LookupPatch, now: Date): Promise<AdminLookup> {
   const db = store.DB;
-  const input = parseInput(LookupPatch, body);
+  const input: LookupPatch = parseInput(LOOKUP_PATCH[kind], body);
   const { result } = await commit(store, actor, businessId, now, (state) => {
     const before = findLookup(state, kind, id);
     const errors: FieldError[] = [];

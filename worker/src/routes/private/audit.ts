@@ -38,7 +38,7 @@ const route = createRoute({
       entity_id: z.string().optional(),
       action: enumListParam(ACTIONS),
       actor: z.string().optional(),
-      at: rangeParam("When."),
+      at: rangeParam("When.", "datetime"),
       page: pageParam(),
       limit: limitParam(),
     }),

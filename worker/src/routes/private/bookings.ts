@@ -14,7 +14,7 @@ import { cancelBooking } from "../../manage/bookings";
 import { keyActor } from "./actor";
 import { createRouter } from "../router";
 import { authResponses, bodyResponses, json, uuidPath } from "./openapi-parts";
-import { listParam, QueryReader, rangeParam, setPagingHeaders, uuidParam, pageParam, limitParam } from "./query";
+import { enumListParam, QueryReader, rangeParam, setPagingHeaders, uuidParam, pageParam, limitParam } from "./query";
 import { bookerView, bookingSummaryView, guestView } from "./views";
 import { dietsIn, locationsIn } from "../../domain/catalog";
 
@@ -32,13 +32,13 @@ const listRoute = createRoute({
     "Newest first. Filters: `status` (list), `start_date`, `end_date` (date or range from..to), `created_at` (datetime or range), `reference_number`, `reference_year`, or `reference` as YEAR-NUMBER. `page`, `limit` (1 to 100, default 10); X-Total-Count and Link headers.",
   request: {
     query: z.object({
-      status: listParam("confirmed, cancelled."),
+      status: enumListParam(["confirmed", "cancelled"], "The bookings' status."),
       start_date: rangeParam("Date."),
       end_date: rangeParam("Date."),
-      created_at: rangeParam("Datetime."),
-      reference: z.string().optional().openapi({ description: "YEAR-NUMBER, e.g. 2026-1001" }),
-      reference_number: z.string().optional(),
-      reference_year: z.string().optional(),
+      created_at: rangeParam("Datetime.", "datetime"),
+      reference: z.string().optional().openapi({ pattern: "^\\d{4}-\\d{1,10}$", description: "YEAR-NUMBER, e.g. 2026-1001; other values are a 422." }),
+      reference_number: z.string().optional().openapi({ pattern: "^\\d{1,10}$", description: "The booking's number (digits)." }),
+      reference_year: z.string().optional().openapi({ pattern: "^\\d{4}$", description: "A four-digit year." }),
       page: pageParam(),
       limit: limitParam(),
     }),

@@ -41,7 +41,7 @@ const listRoute = createRoute({
       email: z.string().optional(),
       is_guest: boolParam(),
       is_booker: boolParam(),
-      sort_by: z.string().optional().openapi({ description: "first_name, last_name, full_name, country or birth_date, optionally with ,asc or ,desc" }),
+      sort_by: z.string().optional().openapi({ pattern: "^(first_name|last_name|full_name|country|birth_date)(,(asc|desc))?$", description: "first_name, last_name, full_name, country or birth_date, optionally with ,asc or ,desc; other values are a 422." }),
       language_code: twoLetterParam("ISO 639-1 language"),
       nationality_code: twoLetterParam("ISO 3166-1 alpha-2 country"),
       country_code: twoLetterParam("ISO 3166-1 alpha-2 country"),

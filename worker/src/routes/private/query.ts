@@ -42,8 +42,29 @@ export const enumListParam = (values: readonly string[], description = "") =>
 /** One value from a fixed set (QueryReader.enumOne). */
 export const enumParam = (values: readonly string[], description = "") =>
   z.string().optional().openapi({ type: "string", enum: [...values], description: `${description ? `${description} ` : ""}One of ${values.join(", ")}; other values are a 422.` });
-export const rangeParam = (description: string) =>
-  z.string().optional().openapi({ description: `${description} One value or a range from..to (either end may be left open).` });
+/** A list of ids (QueryReader.uuids / ints): documented as an array of UUIDs or of integers from 1. */
+export const idListParam = (kind: "uuid" | "integer", description: string) =>
+  z.union([z.string(), z.array(z.string())]).optional().openapi({
+    type: "array",
+    items: kind === "uuid" ? { type: "string", format: "uuid" } : { type: "integer", minimum: 1, maximum: 2_147_483_647 },
+    description: `${description} One value, a comma-separated list, or repeated (name[]=a&name[]=b); other values are a 422.`,
+  });
+const DATE_TEXT = "\\d{4}-\\d{2}-\\d{2}";
+const DATETIME_TEXT = `${DATE_TEXT}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?(Z|[+-]\\d{2}:\\d{2}))?`;
+/**
+ * A date or datetime filter (QueryReader.range): one value, from..to, from.. or ..to; `null` and
+ * `notnull` where allowed. Its pattern says the form (a real date is checked by the server).
+ */
+export const rangeParam = (description: string, kind: "date" | "datetime" = "date", allowNull = false) => {
+  const one = kind === "date" ? DATE_TEXT : DATETIME_TEXT;
+  return z
+    .string()
+    .optional()
+    .openapi({
+      pattern: `^(${allowNull ? "null|notnull|" : ""}${one}(\\.\\.(${one})?)?|\\.\\.${one})$`,
+      description: `${description} One value or a range from..to (either end may be left open)${kind === "datetime" ? "; a date (YYYY-MM-DD) or an ISO 8601 datetime with its offset, a date meaning that whole day (UTC)" : "; dates YYYY-MM-DD"}. Other values are a 422.`,
+    });
+};
 
 export type { Range, Sort };
 export { isUuid };

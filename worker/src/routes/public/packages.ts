@@ -51,6 +51,7 @@ const accommodations = createRoute({
   tags: ["Packages"],
   summary: "Room types that can take a party for a stay",
   description:
+    "The party (males, females, couples) must not be empty: all three 0 is a 422 at males. " +
     "A room type is listed only when it can take the whole party (couples count two persons) on every night: male-only shared rooms take only males, " +
     "female-only only females; a couple needs a private room or a whole room of a mixed shared type. Shared types sell beds, private types whole rooms " +
     "(available counts those units). srs is offered on shared types with a supplement when the party fits one room and a whole room is free; " +

@@ -32,7 +32,7 @@ function lookupBody(kind: LookupKind, form: Record<string, string>): LookupCreat
     body.description = form.description ?? "";
     body.abbreviation = (form.abbreviation ?? "").trim() || null;
   }
-  return body as LookupCreate;
+  return body as unknown as LookupCreate;
 }
 
 /** The fields of one entry's form (or the new one's), ids made unique by `key`. */

@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { AdminLookup, AdminSeason, ArchivedQuery, LookupCreate, LookupPatch, PathIdParam, SeasonCreate, SeasonPatch, type LookupKind } from "../../../contract/catalog-write";
+import { AdminSeason, ArchivedQuery, LOOKUP_CREATE, LOOKUP_PATCH, LOOKUP_VIEW, PathIdParam, SeasonCreate, SeasonPatch, type LookupKind } from "../../../contract/catalog-write";
 import { problemResponse } from "../../../contract/problem";
 import { createRouter } from "../../router";
 import { createLookup, createSeason, getLookup, getSeason, listLookups, listSeasons, updateLookup, updateSeason } from "../../../manage/catalog/lookups";
@@ -16,13 +16,12 @@ const KINDS: { kind: LookupKind; path: string; one: string; many: string; op: st
   { kind: "level", path: "levels", one: "level", many: "levels", op: "Level", note: "Shown in the public settings; guests name theirs by id." },
 ];
 
-const One = z.object({ data: AdminLookup });
-
 /** The five lookups' routes: list, create, read, change (archive and restore included). */
 function lookupRoutes() {
   const router = createRouter();
   for (const k of KINDS) {
     const notFound = { 404: problemResponse(`No such ${k.one} in this business.`) };
+    const One = z.object({ data: LOOKUP_VIEW[k.kind] });
     router.openapi(
       createRoute({
         method: "get",
@@ -32,7 +31,7 @@ function lookupRoutes() {
         summary: `The business's ${k.many}`,
         description: k.note,
         request: { query: ArchivedQuery },
-        responses: { 200: json(z.object({ data: z.array(AdminLookup) }), `The ${k.many}.`), ...readResponses },
+        responses: { 200: json(z.object({ data: z.array(LOOKUP_VIEW[k.kind]) }), `The ${k.many}.`), ...readResponses },
       }),
       async (c) => c.json({ data: await listLookups(c.env.DB, c.get("tenant").businessId, k.kind, c.req.valid("query").archived) }, 200),
     );
@@ -44,7 +43,7 @@ function lookupRoutes() {
         tags,
         summary: `Make a ${k.one}`,
         description: `${k.note} The id (and, unless sent, the ref) is made by the service. Sends CatalogUpdated.`,
-        request: { body: { content: { "application/json": { schema: LookupCreate } }, required: true } },
+        request: { body: { content: { "application/json": { schema: LOOKUP_CREATE[k.kind] } }, required: true } },
         responses: { 201: json(One, `The ${k.one}.`), ...changeResponses },
       }),
       async (c) => {
@@ -74,7 +73,7 @@ function lookupRoutes() {
         tags,
         summary: `Change, archive or restore a ${k.one}`,
         description: `Only the fields sent change. archived: true archives it (409 in_use while products that are not archived use it); false restores it. Sends CatalogUpdated.`,
-        request: { params: PathIdParam, body: { content: { "application/json": { schema: LookupPatch } }, required: true } },
+        request: { params: PathIdParam, body: { content: { "application/json": { schema: LOOKUP_PATCH[k.kind] } }, required: true } },
         responses: { 200: json(One, `The ${k.one} as it is now.`), ...changeResponses, ...notFound },
       }),
       async (c) => {
