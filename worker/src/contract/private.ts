@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { EmailAddress, IsoDate, NameText } from "./common";
 import { isCountryCode, isLanguageCode } from "./iso-codes";
+import { BookingPayments } from "./payments";
 
 /**
  * Schemas of the private API: Persons, Guests, Bookers (spec private-api.md section 2 and 4).
@@ -336,6 +337,7 @@ export const BookingLine = z
 
 export const BookingDetail = BookingSummary.extend({
   total_default_currency: z.number(),
+  ...BookingPayments,
   newsletter_opt_in: z.boolean(),
   booker: Booker.nullable(),
   guests: z.array(Guest),

@@ -23,17 +23,13 @@
  *     overpaid             the net paid is above the total
  */
 
-export const PAYMENT_METHODS = ["stripe", "bank_transfer", "cash", "card_terminal", "other"] as const;
+import { BOOKING_PAYMENT_STATUSES, MANUAL_METHODS, PAYMENT_METHODS, PAYMENT_STATUSES } from "../contract/payments";
+
+export { BOOKING_PAYMENT_STATUSES, MANUAL_METHODS, PAYMENT_METHODS, PAYMENT_STATUSES };
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 /** The methods recorded by hand (a payment the business took itself): refunded by recording the refund. */
-export const MANUAL_METHODS = ["bank_transfer", "cash", "card_terminal", "other"] as const;
 export type ManualMethod = (typeof MANUAL_METHODS)[number];
-
-export const PAYMENT_STATUSES = ["pending", "succeeded", "failed", "canceled"] as const;
-export const REFUND_STATUSES = ["pending", "succeeded"] as const;
 export type EntryStatus = (typeof PAYMENT_STATUSES)[number];
-
-export const BOOKING_PAYMENT_STATUSES = ["unpaid", "deposit_paid", "paid", "partially_refunded", "refunded", "overpaid"] as const;
 export type BookingPaymentStatus = (typeof BOOKING_PAYMENT_STATUSES)[number];
 
 /** One entry of a ledger, as the rules need it. */
