@@ -146,6 +146,23 @@ describe("the payments ledger", () => {
     expect((await ledger(b.bookingId)).map((e) => e.amount)).toEqual([25, 5]);
   });
 
+  it("answers a retry whose first request recorded its payment but died before its answer with that payment, never a second", async () => {
+    const b = await booking(50000);
+    const sent = `died-${crypto.randomUUID()}`;
+    const body = { amount: 30, currency: "EUR", method: "bank_transfer", reference: "SEPA 7" };
+    const first = await pay(b.bookingId, body, { "Idempotency-Key": sent });
+    // what a crash between the entry's batch and the answer's record leaves: the key still running, the entry made
+    const keyId = (await env.DB.prepare("SELECT id FROM api_keys WHERE name = ?").bind(`front-desk-${biz}`).first<{ id: string }>())!.id;
+    const stored = `key:${keyId} ${sent}`;
+    const forged = await env.DB.prepare("UPDATE idempotency SET state = 'running', response_status = NULL, response_body = NULL WHERE business_id = ? AND key = ?").bind(biz, stored).run();
+    expect(forged.meta.changes).toBe(1);
+    const retry = await pay(b.bookingId, body, { "Idempotency-Key": sent });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(retry.body.data).toEqual(first.body.data);
+    expect((await ledger(b.bookingId)).length).toBe(1);
+  });
+
   it("lets two refunds at once never take more than the payment had", async () => {
     const b = await booking(50000);
     await pay(b.bookingId, { amount: 100, currency: "EUR", method: "cash" });
