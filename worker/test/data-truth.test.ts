@@ -7,7 +7,7 @@ import { createBookingFixture, uniqueEmail } from "./private-fixtures";
 // Data the service shows must not say something untrue.
 
 describe("totals of a Person", () => {
-  it("total_paid_as_booker is what was paid (nothing, as no payment exists), never the booking's price", async () => {
+  it("total_paid_as_booker is what was paid (nothing, as no payment was recorded), never the booking's price", async () => {
     const { businessId, key } = await cartBusiness();
     const privateKey = await createKey("private", businessId);
     const pkg = await smallPackage(businessId, 5);

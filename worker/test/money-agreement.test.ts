@@ -127,5 +127,17 @@ describe("a booking in USD for a business that keeps its books in EUR", () => {
     const linePrices = [...html.matchAll(/<td class="num">([\d.]+) USD<\/td>/g)].map((m) => cents(m[1]));
     expect(linePrices).toHaveLength(data.lines.length);
     expect(linePrices.reduce((s, c) => s + c, 0)).toBe(TOTAL);
+
+    // A payment in USD: the same cents in the private API and the back office, and the booker's
+    // total paid in EUR at the booking's own rate (its stored EUR total over its USD total).
+    const paid = await callJson(`/private/bookings/${bookingId}/payments`, { key: privateKey, method: "POST", body: { amount: 500.01, currency: "USD", method: "card_terminal" } });
+    expect(paid.status, JSON.stringify(paid.body)).toBe(201);
+    const after = (await callJson(`/private/bookings/${bookingId}`, { key: privateKey })).body.data;
+    expect([cents(after.amount_paid), cents(after.balance_due), after.payment_status]).toEqual([50001, TOTAL - 50001, "deposit_paid"]);
+    const again = await (await owner.get(`/admin/demo/bookings/${bookingId}`)).text();
+    expect(/data-paid[^>]*>([^<]+)</.exec(again)?.[1]).toBe("500.01 USD");
+    expect(/data-balance[^>]*>([^<]+)</.exec(again)?.[1]).toBe(`${((TOTAL - 50001) / 100).toFixed(2)} USD`);
+    const bookerNow = (await callJson(`/private/bookings/${bookingId}/booker`, { key: privateKey })).body.data;
+    expect(cents(bookerNow.person.totals.total_paid_as_booker)).toBe(Math.round((50001 * TOTAL_EUR) / TOTAL));
   });
 });

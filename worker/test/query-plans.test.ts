@@ -7,6 +7,7 @@ import { findShortages } from "../src/db/allocations";
 import { expireCartsStatements, loadCart, nextExpiryStatement } from "../src/db/carts";
 import { checkoutPersonsStatement } from "../src/db/persons";
 import { listPersonsStatements } from "../src/db/persons";
+import { ledgerOf } from "../src/db/payments";
 import { runMaintenance } from "../src/db/maintenance";
 import { dueEmails, listEmails, nextEmailDue } from "../src/db/emails";
 import { isoDateTime } from "../src/lib/time";
@@ -28,7 +29,7 @@ interface Recorded {
 const recordedOf = new WeakMap<object, Recorded>();
 
 /** Tables whose size grows with a business's activity; a SCAN of any of them is a finding. */
-const BIG = ["allocations", "persons", "guests", "bookers", "bookings", "booking_lines", "carts", "cart_lines", "cart_guests", "api_keys", "outbox", "webhook_deliveries", "inventory", "idempotency", "emails"];
+const BIG = ["allocations", "persons", "guests", "bookers", "bookings", "booking_lines", "carts", "cart_lines", "cart_guests", "api_keys", "outbox", "webhook_deliveries", "inventory", "idempotency", "emails", "payments"];
 
 async function planRows(sql: string, params: unknown[]) {
   return (await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ id: number; parent: number; detail: string }>()).results;
@@ -236,6 +237,15 @@ describe("query plans of the hot queries", () => {
     const [one] = await explainAll(seen);
     expect(one.scans, one.plan.join("\n")).toEqual([]);
     expect(one.plan.join("\n")).toMatch(/persons USING INDEX persons_email/);
+  });
+
+  it("a booking's ledger reads its entries through the booking's index, in order", async () => {
+    const { db, seen } = recorder();
+    await ledgerOf(db, 1, "00000000-0000-4000-8000-000000000000");
+    const [one] = await explainAll(seen);
+    expect(one.scans, one.plan.join("\n")).toEqual([]);
+    expect(one.plan.join("\n")).toMatch(/payments USING INDEX payments_booking/);
+    expect(one.plan.join("\n")).not.toMatch(/TEMP B-TREE/);
   });
 
   it("loading a cart reads its rows by cart id", async () => {

@@ -132,6 +132,13 @@ export async function validRequests(doc: OpenApiDoc, fx: Fixture): Promise<Valid
       return { path: { booking_id: b.id, guest_id: b.guest }, query: [] };
     },
     "POST /private/bookings/{booking_id}/cancel": async () => ({ path: { booking_id: (await newBooking()).id }, query: [] }),
+    "POST /private/bookings/{booking_id}/payments": async () => json({ amount: 10, currency: "EUR", method: "cash" }, { booking_id: (await newBooking()).id }),
+    "POST /private/bookings/{booking_id}/refunds": async () => {
+      // a refund needs a payment to refund
+      const b = await newBooking();
+      await post("keyed", `/private/bookings/${b.id}/payments`, { amount: 10, currency: "EUR", method: "cash" });
+      return json({ amount: 5, currency: "EUR" }, { booking_id: b.id });
+    },
     "POST /private/webhooks": async () => json({ url: "http://127.0.0.1:8859/matrix-hook", events: ["BookingCancelled"] }),
     "GET /private/webhooks/{webhook_id}": async () => ({ path: { webhook_id: await newWebhook() }, query: [] }),
     "DELETE /private/webhooks/{webhook_id}": async () => ({ path: { webhook_id: await newWebhook() }, query: [] }),

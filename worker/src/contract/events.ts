@@ -13,6 +13,8 @@ export const EVENT_NAMES = [
   "PersonDeleted",
   "BookingCreated",
   "BookingCancelled",
+  "PaymentReceived",
+  "PaymentRefunded",
   "SettingsUpdated",
   "ProductCreated",
   "ProductUpdated",

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { EmailAddress, IsoDate, LANGUAGE_ENUM, NameText } from "./common";
 import { isCountryCode, isLanguageCode } from "./iso-codes";
+import { BookingPayments } from "./payments";
 
 /**
  * Schemas of the private API: Persons, Guests, Bookers (spec private-api.md section 2 and 4).
@@ -183,7 +184,7 @@ const Totals = z
     booking_count: z.number().int().openapi({ description: "Bookings where the person was guest or booker." }),
     total_as_guest: z.number().openapi({ description: "Count of bookings as guest." }),
     total_as_booker: z.number().openapi({ description: "Count of bookings as booker." }),
-    total_paid_as_booker: z.number().openapi({ description: "Payments made as booker, in the business's default currency (major units): 0, as this service records no payment (a booking's price is not a payment)." }),
+    total_paid_as_booker: z.number().openapi({ description: "Payments made as booker, net of refunds, in the business's default currency (major units): the succeeded entries of the ledgers of the bookings this person booked (GET /bookings/{booking_id}/payments), each booking's converted at the rate it was booked at. A booking's price is not a payment." }),
     booking_inquiry_count: z.number().int().openapi({ description: "Always 0: this service has no inquiries." }),
   })
   .openapi("PersonTotals");
@@ -336,6 +337,7 @@ export const BookingLine = z
 
 export const BookingDetail = BookingSummary.extend({
   total_default_currency: z.number(),
+  ...BookingPayments,
   newsletter_opt_in: z.boolean(),
   booker: Booker.nullable(),
   guests: z.array(Guest),

@@ -1,6 +1,7 @@
 import { PERSON_DATA_FIELDS, normalizeEmail, type PersonData } from "../domain/persons";
 import { isoDateTime } from "../lib/time";
 import { orderSql, type Sort } from "./list-filters";
+import { paidAsBookerColumns } from "./payments";
 
 /** A persons row as D1 returns it. */
 export interface PersonRow {
@@ -144,7 +145,8 @@ export function derivedColumns(p = "p"): string {
     (SELECT COUNT(*) FROM bookers k WHERE k.person_id = ${p}.id
         AND EXISTS (SELECT 1 FROM guests g WHERE g.booking_id = k.booking_id AND g.person_id = ${p}.id)) AS t_both,
     (SELECT MAX(b.created_at) FROM guests g JOIN bookings b ON b.id = g.booking_id WHERE g.person_id = ${p}.id) AS t_last_guest,
-    (SELECT MAX(b.created_at) FROM bookers k JOIN bookings b ON b.id = k.booking_id WHERE k.person_id = ${p}.id) AS t_last_booker`;
+    (SELECT MAX(b.created_at) FROM bookers k JOIN bookings b ON b.id = k.booking_id WHERE k.person_id = ${p}.id) AS t_last_booker,
+    ${paidAsBookerColumns(p)}`;
 }
 
 export interface Derived {
@@ -153,6 +155,9 @@ export interface Derived {
   t_both: number;
   t_last_guest: string | null;
   t_last_booker: string | null;
+  /** JSON: the bookings as booker with ledger entries (db/payments.ts paidAsBookerColumns); null when none. */
+  t_paid_booker: string | null;
+  t_default_currency: string | null;
 }
 export type PersonWithDerived = PersonRow & Derived;
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isEmail, isRole, may, normalizeStaffEmail, ROLES, type Permission } from "./staff";
 
 // What each role may do, as docs/back-office.md promises it to an owner choosing a role.
-const ALL: Permission[] = ["bookings", "guests", "check_in", "calendar", "inventory", "catalog", "prices", "settings", "audit", "developers", "emails", "emails_resend", "staff"];
+const ALL: Permission[] = ["bookings", "refunds", "guests", "check_in", "calendar", "inventory", "catalog", "prices", "settings", "audit", "developers", "emails", "emails_resend", "staff"];
 const granted = (role: (typeof ROLES)[number]) => ALL.filter((p) => may(role, p));
 
 describe("may(role, permission)", () => {
@@ -10,13 +10,14 @@ describe("may(role, permission)", () => {
     expect(granted("owner")).toEqual(ALL);
   });
 
-  it("lets a manager run the catalog, prices, settings, bookings and the Outbox, but not Developers (API keys, webhooks), Staff or resending", () => {
-    expect(granted("manager")).toEqual(["bookings", "guests", "check_in", "calendar", "inventory", "catalog", "prices", "settings", "audit", "emails"]);
+  it("lets a manager run the catalog, prices, settings, bookings, refunds and the Outbox, but not Developers (API keys, webhooks), Staff or resending", () => {
+    expect(granted("manager")).toEqual(["bookings", "refunds", "guests", "check_in", "calendar", "inventory", "catalog", "prices", "settings", "audit", "emails"]);
     for (const p of ["developers", "staff", "emails_resend"] as const) expect(may("manager", p), p).toBe(false);
   });
 
-  it("keeps the front desk to bookings, guests, check-in and the calendar", () => {
+  it("keeps the front desk to bookings (payments recorded, never refunded), guests, check-in and the calendar", () => {
     expect(granted("front_desk")).toEqual(["bookings", "guests", "check_in", "calendar"]);
+    expect(may("front_desk", "refunds")).toBe(false);
   });
 
   it("grants nothing to a role it does not know (a stale or forged session)", () => {

@@ -3,14 +3,15 @@
  * `may(role, permission)` and nothing else.
  *
  *   owner       everything, staff and API keys included, and resending e-mails
- *   manager     catalog, prices, settings, bookings, the Outbox (and everything front desk does); not staff, keys or resending
- *   front_desk  bookings, guests, check-in and check-out; no prices, catalog or settings
+ *   manager     catalog, prices, settings, bookings, refunds, the Outbox (and everything front desk does); not staff, keys or resending
+ *   front_desk  bookings (payments recorded too), guests, check-in and check-out; no refunds, prices, catalog or settings
  */
 export const ROLES = ["owner", "manager", "front_desk"] as const;
 export type Role = (typeof ROLES)[number];
 
 export type Permission =
-  | "bookings" // read bookings, cancel, notes, booker and guest edits
+  | "bookings" // read bookings, cancel, notes, booker and guest edits, record a payment
+  | "refunds" // refund a payment (money leaves the business: a manager's or the owner's call)
   | "guests" // the guest list and its CSV
   | "check_in" // check guests in and out
   | "calendar" // read the calendar
@@ -25,8 +26,8 @@ export type Permission =
   | "staff"; // invite, change roles, remove
 
 const GRANTS: Record<Role, readonly Permission[]> = {
-  owner: ["bookings", "guests", "check_in", "calendar", "inventory", "catalog", "prices", "settings", "audit", "developers", "emails", "emails_resend", "staff"],
-  manager: ["bookings", "guests", "check_in", "calendar", "inventory", "catalog", "prices", "settings", "audit", "emails"],
+  owner: ["bookings", "refunds", "guests", "check_in", "calendar", "inventory", "catalog", "prices", "settings", "audit", "developers", "emails", "emails_resend", "staff"],
+  manager: ["bookings", "refunds", "guests", "check_in", "calendar", "inventory", "catalog", "prices", "settings", "audit", "emails"],
   front_desk: ["bookings", "guests", "check_in", "calendar"],
 };
 

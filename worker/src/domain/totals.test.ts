@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { chooseCurrency, convertMinor, currencyOfCart, toCurrencies, toDefaultMinor } from "./money";
-import { bookedTotals, linesTotal, totalsOf, type PricedLine } from "./totals";
+import { bookedTotals, bookingAmountInDefault, linesTotal, netPaidInDefault, totalsOf, type PricedLine } from "./totals";
 
 const currencies = toCurrencies([
   { iso_code: "EUR", exchange_rate: 1, is_default: 1 },
@@ -87,5 +87,33 @@ describe("totals", () => {
   it("of nothing is zero", () => {
     expect(linesTotal([])).toBe(0);
     expect(totalsOf([], usd)).toMatchObject({ lines: 0, total: 0, total_default: 0 });
+  });
+});
+
+describe("a booking's amounts in the default currency (a person's total paid as booker)", () => {
+  // 834.00 EUR priced line by line at 1.085 is 904.90 USD; checkout stored 834.01 EUR as its total in EUR
+  const usdBooking = { currency: "USD", total_minor: 90490, total_default_minor: 83401, exchange_rate: 1.085 };
+  it("convert at the booking's own rate, rounded half-up once, whatever the rate is now", () => {
+    // 300.00 USD * 83401 / 90490 = 276.50... EUR
+    expect(bookingAmountInDefault(30000, usdBooking, "EUR")).toBe(27650);
+    expect(bookingAmountInDefault(30000, { ...usdBooking, exchange_rate: 2 }, "EUR")).toBe(27650);
+    // the whole total paid is the booking's total in EUR, to the cent
+    expect(bookingAmountInDefault(90490, usdBooking, "EUR")).toBe(83401);
+  });
+  it("take the amount itself in the default currency, and the currency's rate now for a booking with no total", () => {
+    expect(bookingAmountInDefault(12345, { currency: "EUR", total_minor: 0, total_default_minor: 0, exchange_rate: 1 }, "EUR")).toBe(12345);
+    expect(bookingAmountInDefault(1000, { currency: "JPY", total_minor: 0, total_default_minor: 0, exchange_rate: 162.35 }, "EUR")).toBe(616);
+  });
+  it("add each booking's net paid, converted on its own", () => {
+    expect(
+      netPaidInDefault(
+        [
+          { ...usdBooking, net_paid_minor: 30000 },
+          { currency: "EUR", total_minor: 50000, total_default_minor: 50000, exchange_rate: 1, net_paid_minor: 15050 },
+          { currency: "EUR", total_minor: 50000, total_default_minor: 50000, exchange_rate: 1, net_paid_minor: 0 },
+        ],
+        "EUR",
+      ),
+    ).toBe(27650 + 15050);
   });
 });

@@ -14,7 +14,7 @@
  *   changes no booking;
  * - major units (the API's numbers) are only ever the minor units shown (toMajor), never summed.
  */
-import { currencyOfCart, toDefaultMinor, type Currency, type CurrencyChoice } from "./money";
+import { currencyOfCart, minorDigits, roundHalfUp, toDefaultMinor, type Currency, type CurrencyChoice } from "./money";
 
 /** A priced line of a cart or a booking: its role in the package and its price in minor units of the cart's currency. */
 export interface PricedLine {
@@ -58,10 +58,9 @@ export interface Totals {
   default_digits: number;
   /** The total in the business's default currency. */
   total_default: number;
-  // Payments (a later issue) add their figures here, each derived from `total` and rounded as
-  // above, so no caller sums them again: `deposit` (what is due at checkout, the business's
-  // deposit rule applied to `total`), `paid` (captured payments less refunds, from their own
-  // rows) and `balance` (total − paid). They belong in bookedTotals too, from the booking's rows.
+  // A booking's payments (paid, refunded, balance due, status) are domain/payments.ts's
+  // paymentTotals(total, ledger), derived from this `total` and the ledger's exact entries; a
+  // deposit (the business's deposit rule applied to `total`) comes with the payment policy.
 }
 
 const SUBTOTAL_OF: Record<string, keyof Subtotals> = { package: "package", accommodation: "accommodation", srs: "single_room" };
@@ -119,4 +118,41 @@ export function bookedTotals(
     default_digits: base.digits,
     total_default: booking.total_default_minor,
   };
+}
+
+/** A booking as its amounts in the default currency need it: its currency and its totals as checkout stored them. */
+export interface BookingRate {
+  currency: string;
+  total_minor: number;
+  total_default_minor: number;
+  /** Units of the booking's currency per unit of the default now: used only when the booking has no rate of its own (a total of 0). */
+  exchange_rate: number;
+}
+
+/**
+ * An amount of a booking's currency (minor units) in the business's default currency, at the
+ * booking's own rate: the rate its total was converted at when it was booked (its total in the
+ * default currency over its total, both as checkout stored them), rounded half-up once, so a rate
+ * changed later changes no booking's figures. The booking's own currency is the default: the
+ * amount itself. A booking with a total of 0 has no rate of its own and takes its currency's rate now.
+ */
+export function bookingAmountInDefault(minor: number, booking: BookingRate, defaultCurrency: string): number {
+  if (booking.currency === defaultCurrency) return minor;
+  if (booking.total_minor > 0) return roundHalfUp((minor * booking.total_default_minor) / booking.total_minor);
+  const rate = booking.exchange_rate > 0 ? booking.exchange_rate : 1;
+  return toDefaultMinor(minor, {
+    base: { iso_code: defaultCurrency, exchange_rate: 1, is_default: true, digits: minorDigits(defaultCurrency) },
+    target: { iso_code: booking.currency, exchange_rate: rate, is_default: false, digits: minorDigits(booking.currency) },
+  });
+}
+
+/**
+ * What a person paid net as booker (payments less refunds) over bookings, in the default
+ * currency's minor units: each booking's net paid converted at its own rate (bookingAmountInDefault),
+ * then added (the Person's `totals.total_paid_as_booker`).
+ */
+export function netPaidInDefault(bookings: readonly (BookingRate & { net_paid_minor: number })[], defaultCurrency: string): number {
+  let sum = 0;
+  for (const b of bookings) sum += bookingAmountInDefault(b.net_paid_minor, b, defaultCurrency);
+  return sum;
 }

@@ -4,6 +4,8 @@ import { BookingEnvelope, BookingList } from "../../contract/private";
 import { problemResponse } from "../../contract/problem";
 import { toMajor } from "../../domain/money";
 import { bookedTotals } from "../../domain/totals";
+import { paymentTotals } from "../../domain/payments";
+import { ledgerOf } from "../../db/payments";
 import { bookerRow, bookingConditions, bookingLines, bookingRow, listBookings, type BookingFilter } from "../../db/bookings";
 import { guestsOfBooking } from "../../db/guests";
 import { personsWithDerivedByIds } from "../../db/persons";
@@ -50,7 +52,10 @@ const getRoute = createRoute({
   path: "/bookings/{booking_id}",
   operationId: "getBooking",
   tags,
-  summary: "Fetch a booking with its booker, guests, lines and totals",
+  summary: "Fetch a booking with its booker, guests, lines, totals and payments",
+  description:
+    "`amount_paid`, `amount_refunded`, `balance_due` and `payment_status` come from the booking's ledger (GET /bookings/{booking_id}/payments), in major units of its currency. " +
+    "`deposit_due`, `deposit_due_date` and `balance_due_date` are null: they come with the business's payment policy, which is not built yet.",
   request: { params: BookingParam },
   responses: { 200: json(BookingEnvelope, "The booking."), 400: problemResponse("booking_id is not a UUID."), ...authResponses, 404: problemResponse("No such booking.") },
 });
@@ -78,10 +83,11 @@ export async function detail(c: Context<AppEnv>, bookingId: string) {
   const db = c.env.DB;
   const booking = await bookingRow(db, businessId, bookingId);
   if (!booking) throw notFound("The booking");
-  const [booker, guests, lines] = await Promise.all([
+  const [booker, guests, lines, ledger] = await Promise.all([
     bookerRow(db, businessId, bookingId),
     guestsOfBooking(db, businessId, bookingId),
     bookingLines(db, businessId, bookingId),
+    ledgerOf(db, businessId, bookingId),
   ]);
   const { snap } = await readTenant(c);
   const diets = dietsIn(snap);
@@ -89,10 +95,19 @@ export async function detail(c: Context<AppEnv>, bookingId: string) {
   const persons = await personsWithDerivedByIds(db, businessId, [...(booker ? [booker.person_id] : []), ...guests.map((g) => g.person_id)]);
   const totals = bookedTotals(booking, snap.currencies, lines);
   const major = (minor: number) => toMajor(minor, totals.digits);
+  const paid = paymentTotals(totals.total, ledger);
   return {
     data: {
       ...bookingSummaryView(booking),
       total_default_currency: toMajor(totals.total_default, totals.default_digits),
+      amount_paid: major(paid.amount_paid),
+      amount_refunded: major(paid.amount_refunded),
+      balance_due: major(paid.balance_due),
+      payment_status: paid.payment_status,
+      // the payment policy (deposit, due dates) is not built yet
+      deposit_due: null,
+      deposit_due_date: null,
+      balance_due_date: null,
       newsletter_opt_in: booking.newsletter_opt_in === 1,
       booker: booker ? bookerView(booker, persons.get(booker.person_id)!, diets) : null,
       guests: guests.map((g) => guestView(g, persons.get(g.person_id)!, { diets, locations, expand: [] })),

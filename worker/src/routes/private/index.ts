@@ -1,6 +1,7 @@
 import { createRouter } from "../router";
 import { bookerRoutes } from "./bookers";
 import { bookingRoutes } from "./bookings";
+import { paymentRoutes } from "./payments";
 import { emailRoutes } from "./emails";
 import { guestRoutes } from "./guests";
 import { personRoutes } from "./persons";
@@ -27,6 +28,7 @@ export function privateApi() {
   api.route("/", guestRoutes);
   api.route("/", bookerRoutes);
   api.route("/", bookingRoutes);
+  api.route("/", paymentRoutes);
   api.route("/", webhookRoutes);
   // Administration (issue 19): settings, the catalog, the audit log. Thin handlers over manage/.
   api.route("/", settingsAdminRoutes);

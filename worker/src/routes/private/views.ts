@@ -1,9 +1,11 @@
 import type { Booker, Guest, Person } from "../../contract/private";
 import type { BookingRow } from "../../db/bookings";
 import type { GuestRow } from "../../db/guests";
+import type { PaymentRow } from "../../db/payments";
 import { initials, PERSON_DATA_FIELDS, type PersonData } from "../../domain/persons";
 import { rowToData, type DietRow, type PersonWithDerived } from "../../db/persons";
 import { minorDigits, toMajor } from "../../domain/money";
+import { netPaidInDefault } from "../../domain/totals";
 
 /**
  * The Person of the API. With a snapshot (a guest's or booker's data as of its booking), the data
@@ -52,9 +54,9 @@ export function personView(row: PersonWithDerived, diets: Map<number, DietRow>, 
       booking_count: row.t_guest + row.t_booker - row.t_both,
       total_as_guest: row.t_guest,
       total_as_booker: row.t_booker,
-      // What was paid, never the price: this service records no payment (a booking is confirmed at
-      // checkout and paid as agreed with the business), so nothing has been paid through it.
-      total_paid_as_booker: 0,
+      // What was paid, never the price: the ledgers' payments less refunds on the bookings this
+      // person booked, each converted at its booking's rate (domain/totals.ts netPaidInDefault).
+      total_paid_as_booker: paidAsBooker(row),
       booking_inquiry_count: 0,
     },
     diet_id: dietId,
@@ -67,6 +69,17 @@ export function personView(row: PersonWithDerived, diets: Map<number, DietRow>, 
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+}
+
+/** The Person's net payments as booker, in major units of the business's default currency. */
+function paidAsBooker(row: PersonWithDerived): number {
+  if (!row.t_paid_booker || !row.t_default_currency) return 0;
+  const rows = JSON.parse(row.t_paid_booker) as [string, number, number, number, number][];
+  const minor = netPaidInDefault(
+    rows.map(([currency, total_minor, total_default_minor, exchange_rate, net_paid_minor]) => ({ currency, total_minor, total_default_minor, exchange_rate, net_paid_minor })),
+    row.t_default_currency,
+  );
+  return toMajor(minor, minorDigits(row.t_default_currency));
 }
 
 function emptyData(): PersonData {
@@ -161,4 +174,25 @@ export function guestView(
   if (has("arrival_location")) guest.arrival_location = loc(g.arrival_location_id);
   if (has("departure_location")) guest.departure_location = loc(g.departure_location_id);
   return guest;
+}
+
+const ENTRY_ACTOR = { guest: "guest", staff: "staff", key: "api_key", cli: "cli" } as const;
+
+/** One entry of a booking's payments ledger (contract/payments.ts PaymentEntry). */
+export function paymentEntryView(e: PaymentRow) {
+  return {
+    id: e.id,
+    booking_id: e.booking_id,
+    type: e.kind,
+    amount: toMajor(e.amount_minor, minorDigits(e.currency)),
+    currency: e.currency,
+    method: e.method,
+    status: e.status,
+    reference: e.reference,
+    reason: e.reason,
+    payment_id: e.refunds_payment_id,
+    created_by: { type: ENTRY_ACTOR[e.actor_kind], id: e.actor_id, name: e.actor_name },
+    created_at: e.created_at,
+    updated_at: e.updated_at,
+  };
 }

@@ -27,6 +27,10 @@ import { updateBooker } from "../../../manage/bookers";
 import { checkGuest } from "../../../manage/guests";
 import { FilterReader, uuidOf } from "../kit/query";
 import { bookingTotal, linePrice } from "./money";
+import { PaymentsSection } from "./payments";
+import { ledgerOf } from "../../../db/payments";
+import { PaymentCreate, RefundCreate } from "../../../contract/payments";
+import { recordPayment, recordRefund } from "../../../manage/payments";
 import { base, businessToday, Csrf, done, Field, flashOf, FormError, Pager, Select, staffActor, langOf, stringsOf, fmtDateTime, tenantContext, type AdminContext } from "../kit/kit";
 import { Layout } from "../kit/layout";
 import { Table } from "../kit/table";
@@ -202,11 +206,16 @@ async function movablesOf(c: AdminContext, lines: { id: number; product_id: numb
   return { movables, ledgers };
 }
 
-async function renderBooking(c: AdminContext, bookingId: string, state: { booker?: BookerForm; note?: BookerForm; move?: MoveForm } = {}, status: 200 | 422 | 409 = 200) {
+async function renderBooking(
+  c: AdminContext,
+  bookingId: string,
+  state: { booker?: BookerForm; note?: BookerForm; move?: MoveForm; payment?: BookerForm; refund?: BookerForm } = {},
+  status: 200 | 422 | 409 = 200,
+) {
   const t = stringsOf(c);
   const db = c.env.DB;
   const businessId = c.get("staff").business_id;
-  const [booking, booker, guests, lines, notes, titles, business] = await Promise.all([
+  const [booking, booker, guests, lines, notes, titles, business, ledger] = await Promise.all([
     bookingRow(db, businessId, bookingId),
     bookerRow(db, businessId, bookingId),
     guestsOfBooking(db, businessId, bookingId),
@@ -214,6 +223,7 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
     bookingNotes(db, businessId, bookingId),
     productTitles(db, businessId),
     businessById(db, businessId),
+    ledgerOf(db, businessId, bookingId),
   ]);
   if (!booking) throw notFound("The booking");
   const questions = business?.config.custom_fields ?? [];
@@ -233,6 +243,8 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
     out: t.booking.checkedOutDone,
     note: t.booking.noteAdded,
     moved: t.move.done,
+    paid: t.payments.recorded,
+    refunded: t.payments.refundDone,
     ...Object.fromEntries(Object.entries(t.booking.bookerSaved).map(([k, v]) => [`booker-${k}`, v])),
   });
   return c.html(
@@ -376,6 +388,8 @@ async function renderBooking(c: AdminContext, bookingId: string, state: { booker
           })}
         </Table>
       </section>
+
+      <PaymentsSection c={c} booking={booking} ledger={ledger} root={root} mayRefund={may(c.get("staff").role as Role, "refunds")} payment={state.payment} refund={state.refund} />
 
       {movables.length ? (
         <section>
@@ -552,5 +566,52 @@ export async function lineMove(c: AdminContext) {
     const failed = failureOf(err, undefined, { lang: langOf(c) });
     if (!failed) throw err;
     return renderBooking(c, id, { move: { key, values: form, errors: failed.fields, message: failed.message } }, failed.status);
+  }
+}
+
+/** A form's amount as the API's number (a decimal comma taken as a point); "" stays a string, which the schema refuses by name. */
+const formAmount = (v: string | undefined) => {
+  const text = (v ?? "").trim().replace(",", ".");
+  return /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+};
+
+/** The schema's refusal as the API's 422, naming each field. */
+function parsed<T>(result: { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } }): T {
+  if (result.success) return result.data;
+  const errors = result.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+  throw new ApiError(422, "validation_failed", errors.map((e) => `${e.path}: ${e.message}`).join("; "), { errors });
+}
+
+/** POST /bookings/:id/payments: a manual payment recorded (front desk and up), through manage/payments.ts as the private API's. */
+export async function paymentAdd(c: AdminContext) {
+  const id = bookingIdOf(c);
+  const form = (await readForm(c)).values();
+  try {
+    const booking = await bookingRow(c.env.DB, c.get("staff").business_id, id);
+    if (!booking) throw notFound("The booking");
+    const body = parsed(PaymentCreate.safeParse({ amount: formAmount(form.amount), currency: booking.currency, method: form.method, reference: form.reference || null }));
+    await recordPayment(c.env, staffActor(c), c.get("staff").business_id, id, body, c.get("now"));
+    return done(c, `${base(c)}/bookings/${id}`, "paid");
+  } catch (err) {
+    const failed = failureOf(err, undefined, { lang: langOf(c) });
+    if (!failed) throw err;
+    return renderBooking(c, id, { payment: { values: form, errors: failed.fields, message: failed.message } }, failed.status);
+  }
+}
+
+/** POST /bookings/:id/refunds: a refund recorded (managers and owners: the route's permission). */
+export async function refundAdd(c: AdminContext) {
+  const id = bookingIdOf(c);
+  const form = (await readForm(c)).values();
+  try {
+    const booking = await bookingRow(c.env.DB, c.get("staff").business_id, id);
+    if (!booking) throw notFound("The booking");
+    const body = parsed(RefundCreate.safeParse({ amount: formAmount(form.amount), currency: booking.currency, payment_id: form.payment_id || undefined, reason: form.reason || null }));
+    await recordRefund(c.env, staffActor(c), c.get("staff").business_id, id, body, c.get("now"));
+    return done(c, `${base(c)}/bookings/${id}`, "refunded");
+  } catch (err) {
+    const failed = failureOf(err, undefined, { lang: langOf(c) });
+    if (!failed) throw err;
+    return renderBooking(c, id, { refund: { values: form, errors: failed.fields, message: failed.message } }, failed.status);
   }
 }

@@ -5,6 +5,7 @@
  * from; nothing else in the area computes or formats an amount.
  */
 import { minorDigits, toMajor } from "../../../domain/money";
+import { paymentTotals, type LedgerEntry } from "../../../domain/payments";
 
 /** An amount in its currency's minor units, written as the back office shows it: `1234.50 EUR`. */
 export const formatMoney = (minor: number, currency: string) => `${toMajor(minor, minorDigits(currency)).toFixed(minorDigits(currency))} ${currency}`;
@@ -14,3 +15,6 @@ export const bookingTotal = (b: { total_minor: number; currency: string }) => fo
 
 /** A line's price, in its booking's currency. */
 export const linePrice = (line: { price_minor: number }, currency: string) => formatMoney(line.price_minor, currency);
+
+/** A booking's payments from its ledger (domain/payments.ts), in minor units of its currency. */
+export const bookingPayments = (b: { total_minor: number }, ledger: readonly LedgerEntry[]) => paymentTotals(b.total_minor, ledger);

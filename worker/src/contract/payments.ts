@@ -1,0 +1,83 @@
+/**
+ * The payments ledger's shapes (issue 31): a booking's payments and refunds in the private API
+ * (GET/POST /private/bookings/{id}/payments, POST /private/bookings/{id}/refunds). Amounts are
+ * major units of the booking's currency, as every amount of the API (29.5 is €29.50); the
+ * ledger keeps them exact in minor units.
+ */
+import { z } from "@hono/zod-openapi";
+
+export const PAYMENT_METHODS = ["stripe", "bank_transfer", "cash", "card_terminal", "other"] as const;
+/** The methods a business records by hand: refunded by recording the refund. */
+export const MANUAL_METHODS = ["bank_transfer", "cash", "card_terminal", "other"] as const;
+export const PAYMENT_STATUSES = ["pending", "succeeded", "failed", "canceled"] as const;
+export const REFUND_STATUSES = ["pending", "succeeded"] as const;
+export const BOOKING_PAYMENT_STATUSES = ["unpaid", "deposit_paid", "paid", "partially_refunded", "refunded", "overpaid"] as const;
+
+const Amount = z
+  .number()
+  .positive("must be more than 0")
+  .max(100_000_000, "must be at most 100000000")
+  .openapi({ description: "Major units of the booking's currency (e.g. 150.5 for €150.50), with at most the currency's minor digits (2 for EUR, 0 for JPY).", example: 150 });
+const Currency = z
+  .string()
+  .regex(/^[A-Za-z]{3}$/, "must be a three-letter ISO 4217 code")
+  .transform((s) => s.toUpperCase())
+  .openapi({ description: "The booking's currency (any other is refused).", example: "EUR" });
+
+export const PaymentCreate = z
+  .object({
+    amount: Amount,
+    currency: Currency,
+    method: z.enum(MANUAL_METHODS).openapi({ description: "How the business was paid. `stripe` payments are recorded by the provider's confirmation, never by hand." }),
+    reference: z.string().trim().max(200, "must be at most 200 characters").nullable().optional().openapi({ description: "The bank transfer's reference, the terminal's receipt number, ..." }),
+  })
+  .openapi("PaymentCreate");
+export type PaymentCreate = z.infer<typeof PaymentCreate>;
+
+export const RefundCreate = z
+  .object({
+    amount: Amount,
+    currency: Currency,
+    payment_id: z.uuid("must be the id of a payment of this booking").optional().openapi({ description: "The payment refunded. Default: the latest succeeded payment that has this amount left to refund." }),
+    reason: z.string().trim().max(500, "must be at most 500 characters").nullable().optional(),
+  })
+  .openapi("RefundCreate");
+export type RefundCreate = z.infer<typeof RefundCreate>;
+
+export const PaymentEntry = z
+  .object({
+    id: z.uuid(),
+    booking_id: z.uuid(),
+    type: z.enum(["payment", "refund"]),
+    amount: z.number().openapi({ description: "Major units of `currency`; always positive (a refund gives it back)." }),
+    currency: z.string(),
+    method: z.enum(PAYMENT_METHODS).openapi({ description: "A refund has its payment's method." }),
+    status: z.enum(PAYMENT_STATUSES).openapi({ description: "A payment: pending, succeeded, failed or canceled. A refund: pending or succeeded. Only succeeded entries count." }),
+    reference: z.string().nullable().openapi({ description: "The provider's reference, or the one recorded with a manual payment." }),
+    reason: z.string().nullable().openapi({ description: "A refund's reason." }),
+    payment_id: z.uuid().nullable().openapi({ description: "A refund's payment; null for a payment." }),
+    created_by: z
+      .object({ type: z.enum(["guest", "staff", "api_key", "cli"]), id: z.string().nullable(), name: z.string() })
+      .openapi({ description: "Who made the entry: the guest (online), a staff user, an API key (by its name), a command-line tool." }),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi("PaymentEntry", { description: "One entry of a booking's ledger. Entries are never edited or deleted: a mistake is corrected by a new entry." });
+
+export const PaymentEntryEnvelope = z.object({ data: PaymentEntry }).openapi("PaymentEntryEnvelope");
+export const PaymentLedger = z.object({ data: z.array(PaymentEntry) }).openapi("PaymentLedger", { description: "The booking's ledger, oldest first." });
+
+/** What a booking's detail says of its money (GET /private/bookings/{id}), beside its `total`. */
+export const BookingPayments = {
+  amount_paid: z.number().openapi({ description: "The succeeded payments, major units of the booking's currency." }),
+  amount_refunded: z.number().openapi({ description: "The succeeded refunds." }),
+  balance_due: z.number().openapi({ description: "total − (amount_paid − amount_refunded), never below 0." }),
+  payment_status: z.enum(BOOKING_PAYMENT_STATUSES).openapi({
+    description:
+      "unpaid: nothing paid; deposit_paid: something paid, less than the total (until deposit policies exist, any part payment); paid: the total paid (also a booking of 0); " +
+      "partially_refunded: something refunded, some of the total still paid; refunded: all that was paid refunded; overpaid: more than the total paid.",
+  }),
+  deposit_due: z.number().nullable().openapi({ description: "Always null for now: it comes with the business's deposit policy, not built yet." }),
+  deposit_due_date: z.string().nullable().openapi({ description: "Always null for now (the deposit policy is not built yet)." }),
+  balance_due_date: z.string().nullable().openapi({ description: "Always null for now (the payment policy, which sets when the balance is due, is not built yet)." }),
+};

@@ -1,0 +1,79 @@
+/**
+ * The payments ledger's SQL (migration 0460): a booking's payments and refunds, each a row that is
+ * never edited or deleted. The rules over them are domain/payments.ts's; the changes go through
+ * manage/payments.ts.
+ */
+import type { EntryStatus, LedgerEntry, PaymentMethod } from "../domain/payments";
+import type { Actor } from "./audit-log";
+import { isoDateTime } from "../lib/time";
+
+/** Who made an entry: a guest (online), a staff user, an API key (by name), a CLI. */
+export type EntryActor = { kind: "guest"; id: string | null; name: string } | Actor;
+
+export interface PaymentRow extends LedgerEntry {
+  business_id: number;
+  booking_id: string;
+  currency: string;
+  reference: string | null;
+  reason: string | null;
+  actor_kind: EntryActor["kind"];
+  actor_id: string | null;
+  actor_name: string;
+  updated_at: string;
+}
+
+/** A booking's ledger, oldest first. */
+export async function ledgerOf(db: D1Database, businessId: number, bookingId: string): Promise<PaymentRow[]> {
+  const rows = await db
+    .prepare("SELECT * FROM payments WHERE booking_id = ? AND business_id = ? ORDER BY created_at, id")
+    .bind(bookingId, businessId)
+    .all<PaymentRow>();
+  return rows.results;
+}
+
+export interface NewEntry {
+  id: string;
+  bookingId: string;
+  kind: "payment" | "refund";
+  amountMinor: number;
+  currency: string;
+  method: PaymentMethod;
+  status: EntryStatus;
+  reference: string | null;
+  reason: string | null;
+  refundsPaymentId: string | null;
+}
+
+/**
+ * One new entry. A refund is refused by the table's trigger ('refund_exceeds_payment') when its
+ * payment has less left than it asks, whatever another request wrote meanwhile.
+ */
+export function insertEntryStatement(db: D1Database, businessId: number, actor: EntryActor, e: NewEntry, now: Date): D1PreparedStatement {
+  const ts = isoDateTime(now);
+  return db
+    .prepare(
+      `INSERT INTO payments (id, business_id, booking_id, kind, amount_minor, currency, method, status, reference, reason, refunds_payment_id,
+                             actor_kind, actor_id, actor_name, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .bind(e.id, businessId, e.bookingId, e.kind, e.amountMinor, e.currency, e.method, e.status, e.reference, e.reason, e.refundsPaymentId, actor.kind, actor.id, actor.name, ts, ts);
+}
+
+/** The refund was refused by the ledger's trigger: its payment had less left (a concurrent refund came first). */
+export const isRefundTooLarge = (err: unknown) => /refund_exceeds_payment/.test(String((err as Error)?.message ?? err));
+
+/**
+ * A Person's bookings as booker that have ledger entries, as JSON for the Person's totals: each
+ * `[currency, total_minor, total_default_minor, currency's rate now, net paid minor]`, and the
+ * business's default currency. Columns of a persons query on the person `p` (db/persons.ts).
+ */
+export function paidAsBookerColumns(p: string): string {
+  return `
+    (SELECT json_group_array(json_array(b.currency, b.total_minor, b.total_default_minor, COALESCE(c.exchange_rate, 1),
+              (SELECT COALESCE(SUM(CASE x.kind WHEN 'payment' THEN x.amount_minor ELSE -x.amount_minor END), 0)
+                 FROM payments x WHERE x.booking_id = b.id AND x.status = 'succeeded')))
+       FROM bookers k JOIN bookings b ON b.id = k.booking_id
+       LEFT JOIN currencies c ON c.business_id = b.business_id AND c.iso_code = b.currency
+      WHERE k.person_id = ${p}.id AND EXISTS (SELECT 1 FROM payments x WHERE x.booking_id = b.id)) AS t_paid_booker,
+    (SELECT d.iso_code FROM currencies d WHERE d.business_id = ${p}.business_id AND d.is_default = 1 LIMIT 1) AS t_default_currency`;
+}

@@ -1,0 +1,51 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { DEMO_BUSINESS_ID } from "./helpers";
+import { createStaff, signedIn } from "./admin-fixtures";
+import { createBookingFixture, uniqueEmail } from "./private-fixtures";
+
+const page = async (b: Awaited<ReturnType<typeof signedIn>>, id: string) => (await b.get(`/admin/demo/bookings/${id}`)).text();
+const sums = (html: string) => ({
+  paid: /data-paid[^>]*>([^<]*)</.exec(html)?.[1],
+  refunded: /data-refunded[^>]*>([^<]*)</.exec(html)?.[1],
+  balance: /data-balance[^>]*>([^<]*)</.exec(html)?.[1],
+  status: /data-payment-status="([^"]*)"/.exec(html)?.[1],
+});
+
+describe("a booking's payments in the back office", () => {
+  it("lets the front desk record a cash deposit and see the balance, but not refund; a manager refunds part", async () => {
+    const booking = await createBookingFixture({ booker: { email: uniqueEmail("bo-pay"), first_name: "Cash" }, totalMinor: 80000 });
+    const desk = await signedIn("demo", (await createStaff(DEMO_BUSINESS_ID, "front_desk")).email);
+    let html = await page(desk, booking.bookingId);
+    expect(sums(html)).toEqual({ paid: "0.00 EUR", refunded: "0.00 EUR", balance: "800.00 EUR", status: "unpaid" });
+    expect(html).toContain('action="/admin/demo/bookings/' + booking.bookingId + '/payments"');
+
+    const recorded = await desk.post(`/admin/demo/bookings/${booking.bookingId}/payments`, { amount: "240,50", method: "cash", reference: "receipt 17" });
+    expect(recorded.status).toBe(303);
+    html = await page(desk, booking.bookingId);
+    expect(sums(html)).toEqual({ paid: "240.50 EUR", refunded: "0.00 EUR", balance: "559.50 EUR", status: "deposit_paid" });
+    expect(html).toMatch(/<td>Cash<\/td>\s*<td class="num">240\.50 EUR<\/td>\s*<td>Succeeded<\/td>\s*<td>receipt 17<\/td>\s*<td>[^<]*front_desk/);
+    // no refund form for the front desk, and its POST is refused with nothing recorded
+    expect(html).not.toContain("/refunds");
+    const refused = await desk.post(`/admin/demo/bookings/${booking.bookingId}/refunds`, { amount: "10" });
+    expect(refused.status).toBe(403);
+
+    // a bad amount is shown at the field, nothing recorded
+    const bad = await desk.post(`/admin/demo/bookings/${booking.bookingId}/payments`, { amount: "10.005", method: "cash" });
+    expect(bad.status).toBe(422);
+    expect(await bad.text()).toMatch(/id="f-payment-amount-error"/);
+
+    const manager = await signedIn("demo", (await createStaff(DEMO_BUSINESS_ID, "manager")).email);
+    html = await page(manager, booking.bookingId);
+    expect(html).toContain(`/bookings/${booking.bookingId}/refunds`);
+    const refunded = await manager.post(`/admin/demo/bookings/${booking.bookingId}/refunds`, { amount: "40.50", payment_id: "", reason: "one lesson less" });
+    expect(refunded.status).toBe(303);
+    html = await page(manager, booking.bookingId);
+    expect(sums(html)).toEqual({ paid: "240.50 EUR", refunded: "40.50 EUR", balance: "600.00 EUR", status: "partially_refunded" });
+    const ledger = await env.DB.prepare("SELECT kind, amount_minor, actor_kind FROM payments WHERE booking_id = ? ORDER BY created_at, id").bind(booking.bookingId).all();
+    expect(ledger.results).toEqual([
+      { kind: "payment", amount_minor: 24050, actor_kind: "staff" },
+      { kind: "refund", amount_minor: 4050, actor_kind: "staff" },
+    ]);
+  });
+});
