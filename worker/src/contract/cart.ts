@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { CurrencyCode, EmailAddress, IsoDate, ItemDate, LanguageCode, NameText } from "./common";
+import { CurrencyCode, DateOut, EmailAddress, IsoDate, ItemDate, LanguageCode, NameText } from "./common";
 
 const Name = NameText(255).min(1, "is required");
 const Email = EmailAddress();
@@ -153,15 +153,15 @@ export const CartGuest = z
     email: z.string().nullable(),
     gender: z.enum(["m", "f"]).nullable().openapi({ description: "null when it was left out (a package or product booked without a room)." }),
     language_code: z.string().nullable(),
-    birth_date: z.string().nullable(),
+    birth_date: DateOut.nullable(),
     custom_fields: z
       .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
       .openapi({ description: "The guest's answers to the business's questions, as sent (unanswered ones left out)." }),
     package: z.object({
       id: z.number().int(),
       title: z.string().openapi({ description: "In the guest's language_code when the catalog has that translation, else in the business's default language." }),
-      start_date: z.string(),
-      end_date: z.string(),
+      start_date: DateOut,
+      end_date: DateOut,
       accommodation_id: z.number().int().nullable(),
       srs: z.boolean(),
     }),
@@ -217,8 +217,8 @@ export const Booking = z
     cart_id: z.uuid(),
     currency: z.string(),
     total: z.number().openapi({ description: "Major units, in the booking's currency." }),
-    start_date: z.string(),
-    end_date: z.string(),
+    start_date: DateOut,
+    end_date: DateOut,
     newsletter_opt_in: z.boolean(),
     created_at: z.string(),
     booker: z.object({ id: z.uuid(), first_name: z.string(), last_name: z.string(), email: z.string() }),

@@ -4,7 +4,7 @@
  * business's default currency (rates are stored in it; other currencies convert by exchange rate).
  */
 import { z } from "@hono/zod-openapi";
-import { IntId, IsoDate, NameText, ProductType } from "./common";
+import { DateOut, IntId, IsoDate, NameText, ProductType } from "./common";
 
 export const RefName = z
   .string()
@@ -326,7 +326,7 @@ export const AdminSeason = z
     ref: z.string(),
     title: z.string(),
     priority: z.number().int(),
-    segments: z.array(z.object({ id: z.number().int(), start_date: z.string(), end_date: z.string() })),
+    segments: z.array(z.object({ id: z.number().int(), start_date: DateOut, end_date: DateOut })),
     archived: z.boolean(),
     archived_at: z.string().nullable(),
   })

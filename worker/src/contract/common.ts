@@ -3,6 +3,8 @@ import { LANGUAGE_CODES } from "./iso-codes";
 
 /** 'YYYY-MM-DD', a real calendar date (2026-02-30 is refused). */
 export const IsoDate = z.iso.date().openapi({ example: "2026-12-05", description: "Date, YYYY-MM-DD." });
+/** A date in an answer: what the server stores is always a real YYYY-MM-DD, so the description says `format: date`. */
+export const DateOut = z.string().openapi({ format: "date", example: "2026-12-05" });
 export const Language = z
   .string()
   .regex(/^[a-z]{2}$/, "must be a two-letter lower-case language code")

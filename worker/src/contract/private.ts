@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { EmailAddress, IsoDate, LANGUAGE_ENUM, NameText } from "./common";
+import { DateOut, EmailAddress, IsoDate, LANGUAGE_ENUM, NameText } from "./common";
 import { isCountryCode, isLanguageCode } from "./iso-codes";
 import { BookingPayments } from "./payments";
 
@@ -201,7 +201,7 @@ export const Person = z
     salutation: nullableString,
     initials: z.string(),
     gender: nullableString,
-    birth_date: nullableString,
+    birth_date: DateOut.nullable(),
     language_code: knownOrEmpty,
     nationality_code: knownOrEmpty,
     phone_country_calling_code: knownOrEmpty,
@@ -254,8 +254,8 @@ export const BookingSummary = z
     status: z.enum(["confirmed", "cancelled"]),
     currency: z.string(),
     total: z.number(),
-    start_date: z.string(),
-    end_date: z.string(),
+    start_date: DateOut,
+    end_date: DateOut,
     location_id: z.number().int().nullable(),
     created_at: z.string(),
     updated_at: z.string(),
@@ -272,14 +272,14 @@ export const GuestBookingRelated = z
     checked_in_at: nullableString,
     check_out_at: nullableString,
     checked_out_at: nullableString,
-    arrival_date: nullableString,
-    odd_arrival_date: nullableString,
+    arrival_date: DateOut.nullable(),
+    odd_arrival_date: DateOut.nullable(),
     arrival_time: nullableString,
     arrival_location_id: z.number().int().nullable(),
     arrival_flight: nullableString,
     arrival_airline: nullableString,
-    departure_date: nullableString,
-    odd_departure_date: nullableString,
+    departure_date: DateOut.nullable(),
+    odd_departure_date: DateOut.nullable(),
     departure_time: nullableString,
     departure_location_id: z.number().int().nullable(),
     departure_flight: nullableString,
