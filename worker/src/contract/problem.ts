@@ -29,6 +29,7 @@ export const ErrorCode = z.enum([
   "not_configured",
   "human_check_failed",
   "not_arrived",
+  "business_moving",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
