@@ -24,12 +24,12 @@ export async function createKey(scope: KeyScope, businessId = DEMO_BUSINESS_ID, 
 }
 
 /**
- * Another, empty business, for isolation tests. It lives on shard 1 (DB_SHARD_1) unless `shard` says
- * otherwise, while the demo business lives on shard 0: every isolation test then runs across the
- * two shards, as businesses are spread in production. Its id comes from the directory, as
- * manage/businesses.ts createBusiness gives one.
+ * Another, empty business, for isolation tests, on shard `shard` (0: DB, beside the demo business;
+ * 1: DB_SHARD_1). Its id comes from the directory, as manage/businesses.ts createBusiness gives one.
+ * Most test files read and write a created business's rows straight in `env.DB`, so 0 is the
+ * default; the authz matrix and shards.test.ts put businesses on both (docs/design.md "Shards").
  */
-export async function createBusiness(slug: string, config: Record<string, unknown> = {}, shard: 0 | 1 = 1): Promise<number> {
+export async function createBusiness(slug: string, config: Record<string, unknown> = {}, shard: 0 | 1 = 0): Promise<number> {
   const claim = await env.DB.prepare(
     `INSERT INTO shard_directory (business_id, slug, shard)
      SELECT MAX(COALESCE((SELECT MAX(business_id) FROM shard_directory), 0), COALESCE((SELECT MAX(id) FROM businesses), 0)) + 1, ?, ? RETURNING business_id`,
