@@ -92,6 +92,19 @@ export async function withDatabase<T>(target: Target, work: (db: D1Database) => 
   }
 }
 
+/**
+ * Run `work` on every shard's database (DB, DB_SHARD_1, ...: an Env's D1 bindings, for
+ * worker/src/db/shards.ts and manage/shards.ts), and close them after.
+ */
+export async function withShards<T>(target: Target, work: (shards: Pick<Env, "DB"> & Partial<Pick<Env, "DB_SHARD_1">>) => Promise<T>): Promise<T> {
+  const { shards, close } = await openDatabase(target);
+  try {
+    return await work(shards as Pick<Env, "DB">);
+  } finally {
+    await close();
+  }
+}
+
 /** The business of a slug, or the error that says how to find or make one. */
 export async function businessOf(db: D1Database, slug: string): Promise<Business> {
   const business = await businessBySlug(db, slug);
