@@ -110,3 +110,18 @@ export async function openDatabase(target: Target): Promise<OpenDatabase> {
   }
   return localDatabase(target.persistTo ?? DEFAULT_STATE);
 }
+
+/**
+ * The database of the shard the business of `slug` lives on (the directory on DB says which; a
+ * business absent from it lives on DB), for the CLIs that work on one business; close it when done.
+ */
+export async function openBusinessDatabase(target: Target, slug: string): Promise<OpenDatabase> {
+  const opened = await openDatabase(target);
+  const entry = await opened.db
+    .prepare("SELECT shard FROM shard_directory WHERE slug = ?")
+    .bind(slug)
+    .first<{ shard: number }>()
+    .catch(() => null);
+  const binding = entry?.shard ? `DB_SHARD_${entry.shard}` : "DB";
+  return { ...opened, db: opened.shards[binding] ?? opened.db };
+}

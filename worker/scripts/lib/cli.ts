@@ -8,6 +8,7 @@ import { ApiError } from "../../src/lib/errors";
 import { openDatabase } from "./cli-database";
 import { ensureDevVars } from "./dev-vars";
 import type { Target } from "./wrangler";
+import { directoryBySlug, shardsOf } from "../../src/db/shards";
 
 /** An error the user can act on: printed without a stack, exit code 1 (2 for usage). */
 export class CliError extends Error {
@@ -100,6 +101,21 @@ export async function withShards<T>(target: Target, work: (shards: Pick<Env, "DB
   const { shards, close } = await openDatabase(target);
   try {
     return await work(shards as Pick<Env, "DB">);
+  } finally {
+    await close();
+  }
+}
+
+/**
+ * Run `work` on the database of the shard a business lives on (the directory on DB says which;
+ * docs/design.md "Shards"), with the business, and close the databases after.
+ */
+export async function withBusiness<T>(target: Target, slug: string, work: (db: D1Database, business: Business) => Promise<T>): Promise<T> {
+  const { db, shards, close } = await openDatabase(target);
+  try {
+    const entry = await directoryBySlug(db, slug);
+    const shardDb = shardsOf(shards as Pick<Env, "DB">)[entry?.shard ?? 0] ?? db;
+    return await work(shardDb, await businessOf(shardDb, slug));
   } finally {
     await close();
   }
