@@ -19,6 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { WranglerD1 } from "./remote-d1";
 import { DEFAULT_STATE, ROOT, wranglerEnv, type Target } from "./wrangler";
+import { directoryBySlug, shardsOf } from "../../src/db/shards";
 
 export interface OpenDatabase {
   /** DB: shard 0 and the directory. */
@@ -117,11 +118,6 @@ export async function openDatabase(target: Target): Promise<OpenDatabase> {
  */
 export async function openBusinessDatabase(target: Target, slug: string): Promise<OpenDatabase> {
   const opened = await openDatabase(target);
-  const entry = await opened.db
-    .prepare("SELECT shard FROM shard_directory WHERE slug = ?")
-    .bind(slug)
-    .first<{ shard: number }>()
-    .catch(() => null);
-  const binding = entry?.shard ? `DB_SHARD_${entry.shard}` : "DB";
-  return { ...opened, db: opened.shards[binding] ?? opened.db };
+  const entry = await directoryBySlug(opened.db, slug);
+  return { ...opened, db: shardsOf(opened.shards as Pick<Env, "DB">)[entry?.shard ?? 0] ?? opened.db };
 }
