@@ -8,6 +8,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createBusiness as makeBusiness } from "../src/manage/businesses";
 import { moveBusiness } from "../src/manage/shards";
+import { runMaintenance } from "../src/db/maintenance";
 import { DEMO_BUSINESS_ID, call, callJson, createBusiness, createKey } from "./helpers";
 import { createBookingFixture, uniqueEmail } from "./private-fixtures";
 
@@ -138,5 +139,17 @@ describe("shards", () => {
     const signIn = await call(`/admin/${slug}/sign-in`);
     expect(signIn.status).toBe(200);
     expect(await signIn.text()).toContain(`Placed ${slug}`);
+  });
+
+  it("keeps every shard tidy: the scheduled upkeep forgets old Idempotency-Keys on shard 1 as on shard 0", async () => {
+    const [zero, one] = [await createBusiness("upkeep-zero", {}, 0), await createBusiness("upkeep-one", {}, 1)];
+    const old = "2026-11-01T10:00:00.000Z";
+    for (const [db, id] of [[env.DB, zero], [env.DB_SHARD_1, one]] as const) {
+      await db.prepare("INSERT INTO idempotency (business_id, key, route, request_hash, state, created_at) VALUES (?, 'old-key', 'add', 'h', 'done', ?)").bind(id, old).run();
+    }
+    const report = await runMaintenance(env, new Date(NOW));
+    expect(report.idempotencyKeys).toBeGreaterThanOrEqual(2);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM idempotency WHERE business_id = ?").bind(zero).first("n")).toBe(0);
+    expect(await env.DB_SHARD_1.prepare("SELECT COUNT(*) AS n FROM idempotency WHERE business_id = ?").bind(one).first("n")).toBe(0);
   });
 });
