@@ -99,7 +99,7 @@ describe("shards", () => {
     expect(await directory(DEMO_BUSINESS_ID)).toEqual({ shard: 0, moving_since: null });
     expect(await rowsOf(env.DB_SHARD_1, "bookings", DEMO_BUSINESS_ID)).toBe(0);
     expect(await everyAnswer(keys)).toEqual(onShard1);
-  });
+  }, 120_000);
 
   it("gives a move up when the copy is refused: the business stays, answers the same and takes writes again", async () => {
     const keys = { private: await createKey("private"), public: await createKey("public") };

@@ -6,6 +6,13 @@
  * shared; the Durable Objects, one per business, do the same for their business (businessEnv).
  */
 
+/**
+ * How long a process may answer a READ from the directory entry it read before (middleware/shard.ts):
+ * a write always reads the directory. A move waits this long after switching before it deletes the
+ * business from the old shard, so a read sent there on an entry read before the switch still finds it.
+ */
+export const DIRECTORY_READ_TTL_MS = 5_000;
+
 /** The shards' bindings, in order: the index is what the directory stores. */
 export const SHARD_BINDINGS = ["DB", "DB_SHARD_1"] as const;
 

@@ -11,13 +11,15 @@
  * 4. verify: each table's row count and SHA-256 of its rows, on both shards, must be equal; else
  *    the copy is removed from the target and the move is given up, nothing lost.
  * 5. switch: the directory names the target and takes writes again.
- * 6. delete: the business's rows leave the old shard (one transaction).
+ * 6. delete: once the reads a process may still send to the old shard on a directory entry read
+ *    before the switch are over (DIRECTORY_READ_TTL_MS), the business's rows leave the old shard
+ *    (one transaction).
  *
  * A failure before the switch gives the move up (the directory keeps the old shard, the copy is
  * removed), so the business is never without its rows.
  */
 import { businessRows, businessTables, copyBusinessRows, deleteBusinessRows, holdsBusiness, tableSum, type BusinessTable } from "../db/shard-move";
-import { directoryById, markMoving, shardsOf, switchShard } from "../db/shards";
+import { DIRECTORY_READ_TTL_MS, directoryById, markMoving, shardsOf, switchShard } from "../db/shards";
 import { ApiError } from "../lib/errors";
 import { isoDateTime } from "../lib/time";
 
@@ -36,7 +38,7 @@ export async function moveBusiness(
   store: ShardStore,
   businessId: number,
   to: number,
-  options: { now: Date; graceMs: number; log?: (line: string) => void },
+  options: { now: Date; graceMs: number; staleReadsMs?: number; log?: (line: string) => void },
 ): Promise<MoveReport> {
   const shards = shardsOf(store);
   const log = options.log ?? (() => {});
@@ -80,6 +82,10 @@ export async function moveBusiness(
     log(`verified ${sums.length} tables (row counts and SHA-256 equal)`);
     await switchShard(store.DB, businessId, to);
     log(`switched: business ${businessId} lives on shard ${to}; writes are taken again`);
+    // A read may still be sent to the old shard on a directory entry read before the switch
+    // (middleware/shard.ts): the old shard keeps the business until every such entry has expired.
+    const staleMs = options.staleReadsMs ?? DIRECTORY_READ_TTL_MS + 1_000;
+    if (staleMs > 0) await new Promise((resolve) => setTimeout(resolve, staleMs));
     await deleteBusinessRows(source, tables, businessId);
     log(`deleted its rows from shard ${from}`);
     return { businessId, from, to, tables: sums, rows: count };

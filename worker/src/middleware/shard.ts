@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { directoryById, directoryBySlug, onShard, shardOfInvite, shardsOf, type DirectoryEntry } from "../db/shards";
+import { DIRECTORY_READ_TTL_MS, directoryById, directoryBySlug, onShard, shardOfInvite, shardsOf, type DirectoryEntry } from "../db/shards";
 import type { AppEnv } from "../db/request-env";
 import { ApiError } from "../lib/errors";
 import { sha256Hex } from "../lib/keys";
@@ -17,6 +17,11 @@ import { sha256Hex } from "../lib/keys";
  *   token's hash is asked of every shard at once (rare, and one indexed read each).
  * - Durable Objects and the scheduled upkeep: db/shards.ts businessEnv and shardsOf.
  *
+ * A read (GET, HEAD, OPTIONS) may use the entry this process read less than DIRECTORY_READ_TTL_MS
+ * ago (a plain value in memory, never a promise), so a business's reads cost no directory read
+ * while it is asked often; a write always reads the directory, so none is sent to a shard its
+ * business is leaving or has left.
+ *
  * While a business is being moved (worker/scripts/shard.ts) its writes are refused with 503 and
  * Retry-After; its reads are served from the shard it is leaving, which holds all of it until the
  * directory is switched.
@@ -30,6 +35,22 @@ const INVITE_PATH = /^\/admin\/invite\/([A-Za-z0-9_-]{20,100})\/?$/;
 /** /admin/... segments that are no business. */
 const NOT_A_BUSINESS = new Set(["go", "invite", "assets"]);
 
+/** Directory entries read by this process, by "id:<n>" or "slug:<s>", with when they were read (ms). */
+const remembered = new Map<string, { entry: DirectoryEntry | null; at: number }>();
+const REMEMBERED_MAX = 10_000;
+
+async function lookUp(c: Context<AppEnv>, key: string, read: () => Promise<DirectoryEntry | null>): Promise<DirectoryEntry | null> {
+  const now = Date.now();
+  if (READS.has(c.req.method)) {
+    const known = remembered.get(key);
+    if (known && now - known.at < DIRECTORY_READ_TTL_MS && now >= known.at) return known.entry;
+  }
+  const entry = await read();
+  if (remembered.size >= REMEMBERED_MAX) remembered.clear();
+  remembered.set(key, { entry, at: now });
+  return entry;
+}
+
 function enter(c: Context<AppEnv>, entry: DirectoryEntry | null): void {
   if (!entry) return;
   if (entry.moving_since && !READS.has(c.req.method)) {
@@ -42,7 +63,7 @@ function enter(c: Context<AppEnv>, entry: DirectoryEntry | null): void {
 
 /** The business named by a verified API key: its shard becomes the request's DB. */
 export async function byBusinessId(c: Context<AppEnv>, businessId: number): Promise<void> {
-  enter(c, await directoryById(c.env.DB, businessId));
+  enter(c, await lookUp(c, `id:${businessId}`, () => directoryById(c.env.DB, businessId)));
 }
 
 /** The doors that name their business by its slug in the path, and the invitation's link. */
@@ -51,7 +72,7 @@ export function shardDoor(): MiddlewareHandler<AppEnv> {
     const path = c.req.path;
     const slug = SLUG_PATH.exec(path)?.[1];
     if (slug && !(path.startsWith("/admin/") && NOT_A_BUSINESS.has(slug))) {
-      enter(c, await directoryBySlug(c.env.DB, slug));
+      enter(c, await lookUp(c, `slug:${slug}`, () => directoryBySlug(c.env.DB, slug)));
     } else {
       const token = INVITE_PATH.exec(path)?.[1];
       if (token) {
