@@ -26,6 +26,8 @@ const quote = (name: string) => {
 export interface BusinessTable {
   name: string;
   columns: string[];
+  /** The order rows are read and copied in: `rowid` (a copy keeps the rows' relative order, which breaks ties in lists), or a WITHOUT ROWID table's key. */
+  order: string;
   /** SQL selecting the business's rows' condition, with `?` for the business id (one or more). */
   where: string;
   params: number;
@@ -34,26 +36,29 @@ export interface BusinessTable {
 /** The tables that hold a business's rows, parents before children, with how to find its rows. */
 export async function businessTables(db: D1Database): Promise<BusinessTable[]> {
   const names = (await db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all<{ name: string }>()).results.map((r) => r.name).filter((n) => !LEFT_OUT.test(n));
-  const info = new Map<string, { columns: string[]; fks: { parent: string; from: string; to: string }[] }>();
+  const info = new Map<string, { columns: string[]; order: string; fks: { parent: string; from: string; to: string }[] }>();
   for (const name of names) {
     const columns = (await db.prepare("SELECT name FROM pragma_table_info(?) ORDER BY cid").bind(name).all<{ name: string }>()).results.map((c) => c.name);
     const fks = (await db.prepare('SELECT "table" AS parent, "from", "to" FROM pragma_foreign_key_list(?)').bind(name).all<{ parent: string; from: string; to: string | null }>()).results;
-    info.set(name, { columns, fks: fks.filter((f) => names.includes(f.parent) && f.parent !== name).map((f) => ({ ...f, to: f.to ?? "id" })) });
+    const sql = (await db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").bind(name).first<{ sql: string }>())?.sql ?? "";
+    const keys = (await db.prepare("SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk").bind(name).all<{ name: string }>()).results.map((c) => c.name);
+    const order = /WITHOUT\s+ROWID/i.test(sql) ? keys.map(quote).join(", ") : "rowid";
+    info.set(name, { columns, order, fks: fks.filter((f) => names.includes(f.parent) && f.parent !== name).map((f) => ({ ...f, to: f.to ?? "id" })) });
   }
   const found = new Map<string, BusinessTable>();
   const resolve = (name: string, path: Set<string>): BusinessTable | null => {
     if (found.has(name)) return found.get(name)!;
     if (path.has(name)) return null;
-    const { columns, fks } = info.get(name)!;
+    const { columns, order, fks } = info.get(name)!;
     let table: BusinessTable | null = null;
-    if (name === "businesses") table = { name, columns, where: `${quote("id")} = ?`, params: 1 };
-    else if (columns.includes("business_id")) table = { name, columns, where: `${quote("business_id")} = ?`, params: 1 };
+    if (name === "businesses") table = { name, columns, order, where: `${quote("id")} = ?`, params: 1 };
+    else if (columns.includes("business_id")) table = { name, columns, order, where: `${quote("business_id")} = ?`, params: 1 };
     else {
       path.add(name);
       for (const fk of fks) {
         const parent = resolve(fk.parent, path);
         if (!parent) continue;
-        table = { name, columns, where: `${quote(fk.from)} IN (SELECT ${quote(fk.to)} FROM ${quote(parent.name)} WHERE ${parent.where})`, params: parent.params };
+        table = { name, columns, order, where: `${quote(fk.from)} IN (SELECT ${quote(fk.to)} FROM ${quote(parent.name)} WHERE ${parent.where})`, params: parent.params };
         break;
       }
       path.delete(name);
@@ -76,14 +81,14 @@ export async function businessTables(db: D1Database): Promise<BusinessTable[]> {
 
 const bindId = (table: BusinessTable, businessId: number) => Array.from({ length: table.params }, () => businessId);
 
-/** The business's rows of one table (its columns only: a rowid is the shard's own), in a stable order. */
+/** The business's rows of one table (its columns only: a rowid is the shard's own), in their order on the shard. */
 export async function businessRows(db: D1Database, table: BusinessTable, businessId: number): Promise<Record<string, unknown>[]> {
   const rows: Record<string, unknown>[] = [];
   const cols = table.columns.map(quote).join(", ");
   for (let offset = 0; ; offset += ROWS_PER_READ) {
     const page = (
       await db
-        .prepare(`SELECT ${cols} FROM ${quote(table.name)} WHERE ${table.where} ORDER BY ${cols} LIMIT ${ROWS_PER_READ} OFFSET ?`)
+        .prepare(`SELECT ${cols} FROM ${quote(table.name)} WHERE ${table.where} ORDER BY ${table.order} LIMIT ${ROWS_PER_READ} OFFSET ?`)
         .bind(...bindId(table, businessId), offset)
         .all<Record<string, unknown>>()
     ).results;
