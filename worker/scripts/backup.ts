@@ -6,7 +6,8 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { readBackup, restoreBackup, rowsInUse, type Backup } from "../src/db/backup";
-import { CliError, parse, required, runCli, targetOf, withDatabase } from "./lib/cli";
+import { CliError, parse, required, runCli, targetOf, withShards } from "./lib/cli";
+import { SHARD_BINDINGS, shardsOf } from "../src/db/shards";
 import { applyMigrations } from "./lib/wrangler-d1";
 
 const USAGE = `Usage:
@@ -15,28 +16,37 @@ const USAGE = `Usage:
                                                            and a database that already holds businesses is refused
 
 Options for every command:
+  --shard <n>          which shard's database (0: DB, the default, which also holds the directory; 1: DB_SHARD_1):
+                       back up each shard, and restore each into its own (docs/design.md "Shards")
   --persist-to <dir>   a local state directory (default .wrangler/state, the one npm start uses)
   --remote             the deployed database (export only; restore a deployment with Time Travel,
                        or restore locally and check, then point the deployment at a new database)`;
 
+/** The database of `--shard` among the target's shards, for `work`. */
+function withShard<T>(values: Record<string, string | boolean | undefined>, work: (db: D1Database) => Promise<T>): Promise<T> {
+  const shard = values.shard === undefined ? 0 : Number(values.shard);
+  if (!Number.isInteger(shard) || shard < 0 || shard >= SHARD_BINDINGS.length) throw new CliError(`Invalid --shard "${values.shard}": 0 to ${SHARD_BINDINGS.length - 1}.`, 2);
+  return withShards(targetOf(values), (store) => work(shardsOf(store)[shard]));
+}
+
 async function exportTo(argv: string[]): Promise<void> {
-  const { values } = parse(argv, { file: { type: "string" } }, USAGE);
+  const { values } = parse(argv, { file: { type: "string" }, shard: { type: "string" } }, USAGE);
   const file = required(values, "file", USAGE);
-  const backup = await withDatabase(targetOf(values), readBackup);
+  const backup = await withShard(values, readBackup);
   writeFileSync(file, JSON.stringify(backup));
   const rows = backup.tables.reduce((n, t) => n + t.rows.length, 0);
   console.log(`Wrote ${rows} rows of ${backup.tables.length} tables (migrations up to ${backup.migration ?? "none"}) to ${file}.`);
 }
 
 async function restoreFrom(argv: string[]): Promise<void> {
-  const { values } = parse(argv, { file: { type: "string" } }, USAGE);
+  const { values } = parse(argv, { file: { type: "string" }, shard: { type: "string" } }, USAGE);
   const file = required(values, "file", USAGE);
   const target = targetOf(values);
   if (target.remote) throw new CliError("restore works on a local database only (--persist-to): restore a deployment with D1 Time Travel (docs/configuration.md).", 2);
   const backup = JSON.parse(readFileSync(file, "utf8")) as Backup;
   if (backup.format !== "booking-platform-backup" || backup.version !== 1) throw new CliError(`${file} is not a backup made by \`npm run backup -- export\`.`);
   await applyMigrations(target);
-  const written = await withDatabase(target, async (db) => {
+  const written = await withShard(values, async (db) => {
     if ((await rowsInUse(db)) > 0) throw new CliError("This database already holds businesses, persons or bookings: restore into a fresh state directory (--persist-to <new dir>).");
     return restoreBackup(db, backup);
   });

@@ -6,9 +6,10 @@
  * entry whose actor is the CLI ("business CLI").
  */
 import { listBusinesses } from "../src/db/businesses";
+import { shardsOf } from "../src/db/shards";
 import { ApiError } from "../src/lib/errors";
 import { createBusiness } from "../src/manage/businesses";
-import { cliActor, CliError, explainApiError, parse, required, runCli, targetOf, withDatabase } from "./lib/cli";
+import { cliActor, CliError, explainApiError, parse, required, runCli, targetOf, withShards } from "./lib/cli";
 
 const USAGE = `Usage:
   npm run --silent business -- create --slug <slug> --title <title> [--currency <ISO code>] [--company-name <name>]
@@ -40,8 +41,9 @@ async function create(argv: string[]): Promise<void> {
   const [currencyTitle, symbol] = CURRENCIES[currency] ?? [currency, currency];
   const companyName = typeof values["company-name"] === "string" ? values["company-name"].trim() : "";
   const target = targetOf(values);
-  const id = await withDatabase(target, (db) =>
-    createBusiness({ DB: db }, cliActor("business"), { slug, title, companyName, currency: { isoCode: currency, title: currencyTitle, symbol } }, new Date()).catch((err) => {
+  // Every shard open: the directory places the business on the one with the fewest (docs/design.md "Shards").
+  const id = await withShards(target, (store) =>
+    createBusiness(store, cliActor("business"), { slug, title, companyName, currency: { isoCode: currency, title: currencyTitle, symbol } }, new Date()).catch((err) => {
       if (err instanceof ApiError && err.status === 409) throw new CliError(err.message);
       return explainApiError(err);
     }),
@@ -54,7 +56,7 @@ async function create(argv: string[]): Promise<void> {
 async function list(argv: string[]): Promise<void> {
   const { values, positionals } = parse(argv, {}, USAGE);
   if (positionals.length) throw new CliError(`Unexpected argument: ${positionals[0]}\n\n${USAGE}`, 2);
-  const rows = await withDatabase(targetOf(values), listBusinesses);
+  const rows = await withShards(targetOf(values), async (store) => (await Promise.all(shardsOf(store).map(listBusinesses))).flat().sort((a, b) => a.id - b.id));
   if (!rows.length) return console.log("No businesses.");
   const w = Math.max(4, ...rows.map((r) => r.slug.length));
   console.log(`${"ID".padEnd(5)} ${"SLUG".padEnd(w)}  CREATED               TITLE`);

@@ -14,7 +14,7 @@ import { CatalogFile } from "../src/contract/catalog-file";
 import type { Change } from "../src/domain/catalog-plan";
 import { applyCatalog, exportCatalog } from "../src/manage/catalog/file";
 import { businessOf, cliActor, CliError, explainApiError, parse, required, runCli, targetOf } from "./lib/cli";
-import { openDatabase } from "./lib/cli-database";
+import { openBusinessDatabase } from "./lib/cli-database";
 import { wranglerVar, type Target } from "./lib/wrangler";
 
 const USAGE = `Usage:
@@ -33,7 +33,7 @@ async function exportCommand(argv: string[]): Promise<void> {
   if (positionals.length) throw new CliError(`Unexpected argument: ${positionals[0]}\n\n${USAGE}`, 2);
   const target: Target = targetOf(values);
   const slug = required(values, "business", USAGE);
-  const { db, close } = await openDatabase(target);
+  const { db, close } = await openBusinessDatabase(target, slug);
   const { file, problems } = await businessId(db, slug)
     .then((id) => exportCatalog(db, id))
     .catch(explainApiError)
@@ -72,7 +72,7 @@ async function applyCommand(argv: string[]): Promise<void> {
   }
   const target = targetOf(values);
   const dryRun = values["dry-run"] === true;
-  const { db, close } = await openDatabase(target);
+  const { db, close } = await openBusinessDatabase(target, slug);
   const result = await businessId(db, slug)
     .then((id) => applyCatalog({ DB: db, EMAIL_SENDING_DOMAINS: wranglerVar("EMAIL_SENDING_DOMAINS") }, cli(), id, parsed.data, new Date(), { dryRun }))
     .catch(explainApiError)

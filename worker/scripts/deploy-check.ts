@@ -17,13 +17,19 @@ const value = (toml: string, key: string, from = 0) => new RegExp(`^${key}\\s*=\
 export function deployProblems(toml: string, root = ROOT): { refusals: string[]; warnings: string[] } {
   const refusals: string[] = [];
   const warnings: string[] = [];
-  const d1 = toml.indexOf("[[d1_databases]]");
-  const id = d1 >= 0 ? value(toml, "database_id", d1) : undefined;
-  if (!id || /^0{8}-0{4}-0{4}-0{4}-0{12}$/.test(id) || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) {
-    refusals.push(
-      "database_id in [[d1_databases]] is the placeholder: create the database and put the id it prints there:\n" +
-        "    npx wrangler d1 create booking-platform            # add --location weur (or --jurisdiction eu): chosen at creation only",
-    );
+  // Every D1 block: DB (shard 0 and the directory) and each further shard (docs/design.md "Shards").
+  const blocks = [...toml.matchAll(/\[\[d1_databases\]\]/g)].map((m) => m.index ?? 0);
+  if (blocks.length === 0) refusals.push("wrangler.toml has no [[d1_databases]]: the service's database (binding DB) is missing");
+  for (const at of blocks) {
+    const binding = value(toml, "binding", at) ?? "DB";
+    const name = value(toml, "database_name", at) ?? "booking-platform";
+    const id = value(toml, "database_id", at);
+    if (!id || /^0{8}-0{4}-0{4}-0{4}-0{11}[0-9]$/.test(id) || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) {
+      refusals.push(
+        `database_id of the [[d1_databases]] ${binding} is the placeholder: create the database and put the id it prints there:\n` +
+          `    npx wrangler d1 create ${name}            # add --location weur (or --jurisdiction eu): chosen at creation only`,
+      );
+    }
   }
   const origin = value(toml, "PUBLIC_ORIGIN");
   if (!origin) refusals.push('PUBLIC_ORIGIN in [vars] is empty: set the https origin the service is reached on, e.g. PUBLIC_ORIGIN = "https://book.example.com" (invitation and reset links are made on it)');

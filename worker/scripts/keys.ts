@@ -9,7 +9,7 @@
 import { activeApiKeyByName, listApiKeyRows } from "../src/db/api-keys";
 import { ApiError } from "../src/lib/errors";
 import { createApiKey, KEY_NAME, revokeApiKey } from "../src/manage/keys";
-import { businessOf, cliActor, CliError, explainApiError, parse, required, runCli, signingSecret, targetOf, withDatabase } from "./lib/cli";
+import { cliActor, CliError, explainApiError, parse, required, runCli, signingSecret, targetOf, withBusiness } from "./lib/cli";
 
 const USAGE = `Usage:
   npm run --silent keys -- create --business <slug> --scope public|private --name <name>
@@ -35,8 +35,7 @@ async function create(argv: string[]): Promise<void> {
   const name = keyName(values);
   const target = targetOf(values);
   const secret = signingSecret(target);
-  const key = await withDatabase(target, async (db) => {
-    const business = await businessOf(db, slug);
+  const key = await withBusiness(target, slug, async (db, business) => {
     return createApiKey({ DB: db, KEY_SIGNING_SECRET: secret }, cliActor("keys"), business.id, { name, scope }, new Date()).catch((err) => {
       // The partial unique index on active names (also when someone made the same name meanwhile).
       if (err instanceof ApiError && err.status === 409) throw new CliError(`Business "${slug}" already has an active key named "${name}". Choose another name, or revoke that key first.`);
@@ -50,7 +49,7 @@ async function list(argv: string[]): Promise<void> {
   const { values, positionals } = parse(argv, { business: { type: "string" }, json: { type: "boolean" } }, USAGE);
   if (positionals.length) throw new CliError(`Unexpected argument: ${positionals[0]}\n\n${USAGE}`, 2);
   const slug = required(values, "business", USAGE);
-  const keys = await withDatabase(targetOf(values), async (db) => listApiKeyRows(db, (await businessOf(db, slug)).id));
+  const keys = await withBusiness(targetOf(values), slug, async (db, business) => listApiKeyRows(db, business.id));
   // Names, scopes and dates: never a key (only its hash is stored), nor its id.
   const rows = keys.map(({ name, scope, created_at, revoked_at }) => ({ name, scope, created_at, revoked_at }));
   if (values.json) return console.log(JSON.stringify(rows, null, 2));
@@ -67,8 +66,7 @@ async function revoke(argv: string[]): Promise<void> {
   const slug = required(values, "business", USAGE);
   const name = required(values, "name", USAGE);
   const noSuchKey = () => new CliError(`Business "${slug}" has no active key named "${name}".`);
-  await withDatabase(targetOf(values), async (db) => {
-    const business = await businessOf(db, slug);
+  await withBusiness(targetOf(values), slug, async (db, business) => {
     const key = await activeApiKeyByName(db, business.id, name);
     if (!key) throw noSuchKey();
     await revokeApiKey({ DB: db }, cliActor("keys"), business.id, key.id, new Date()).catch((err) => {

@@ -8,7 +8,8 @@
  */
 import { simpleParser } from "mailparser";
 import { listEmailsOfAll, sentEmailById } from "../src/db/emails";
-import { CliError, parse, runCli, targetOf, withDatabase } from "./lib/cli";
+import { CliError, parse, runCli, targetOf, withShards } from "./lib/cli";
+import { shardsOf } from "../src/db/shards";
 
 const USAGE = `Usage:
   npm run --silent mail -- list [--business <slug>] [--status <status>] [--booking <id>] [--limit <n>] [--json]
@@ -32,7 +33,13 @@ async function list(argv: string[]): Promise<void> {
   const limit = typeof values.limit === "string" ? Number(values.limit) : 20;
   if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new CliError(`Invalid --limit "${values.limit}": 1 to 1000.`, 2);
   const filter = { slug: typeof values.business === "string" ? values.business : undefined, status, bookingId: typeof values.booking === "string" ? values.booking : undefined, limit };
-  const rows = await withDatabase(targetOf(values), (db) => listEmailsOfAll(db, filter));
+  // Every shard's e-mails (docs/design.md "Shards"), newest first as each shard lists them.
+  const rows = await withShards(targetOf(values), async (store) =>
+    (await Promise.all(shardsOf(store).map((db) => listEmailsOfAll(db, filter))))
+      .flat()
+      .sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id))
+      .slice(0, limit),
+  );
   if (values.json) return console.log(JSON.stringify(rows, null, 2));
   if (!rows.length) return console.log("No e-mails.");
   for (const r of rows) {
@@ -47,7 +54,7 @@ async function show(argv: string[]): Promise<void> {
   const { values, positionals } = parse(argv, { raw: { type: "boolean" }, html: { type: "boolean" } }, USAGE);
   if (positionals.length !== 1) throw new CliError(`Give one e-mail id (see \`npm run --silent mail -- list\`).\n\n${USAGE}`, 2);
   if (values.raw && values.html) throw new CliError("--raw and --html exclude each other.", 2);
-  const row = await withDatabase(targetOf(values), (db) => sentEmailById(db, positionals[0]));
+  const row = await withShards(targetOf(values), async (store) => (await Promise.all(shardsOf(store).map((db) => sentEmailById(db, positionals[0])))).find((r) => r) ?? null);
   if (!row) throw new CliError(`No e-mail "${positionals[0]}".`);
   if (!row.raw && row.body_removed_at) throw new CliError(`E-mail ${row.id} was ${row.status}; its message was removed on ${row.body_removed_at} (EMAIL_BODY_RETENTION_DAYS). \`mail list\` still shows what was sent, to whom and when.`);
   if (!row.raw) throw new CliError(`E-mail ${row.id} is ${row.status} and has not been composed yet${row.last_error ? ` (${row.last_error})` : ""}.`);

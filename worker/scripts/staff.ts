@@ -18,7 +18,7 @@ import { isEmail, isRole, normalizeStaffEmail } from "../src/domain/staff";
 import { ApiError } from "../src/lib/errors";
 import { isoDateTime } from "../src/lib/time";
 import { CLI_INVITE_HOURS, invitePath, inviteStaff, removeStaff } from "../src/manage/staff";
-import { businessOf, cliActor, CliError, explainApiError, parse, required, runCli, targetOf, withDatabase } from "./lib/cli";
+import { cliActor, CliError, explainApiError, parse, required, runCli, targetOf, withBusiness } from "./lib/cli";
 import { DEFAULT_STATE } from "./lib/wrangler";
 
 const USAGE = `Usage:
@@ -76,8 +76,7 @@ async function invite(argv: string[]): Promise<void> {
   if (!isRole(role)) throw new CliError(`Invalid --role "${role}": owner, manager or front_desk.`, 2);
   const origin = originOf(values);
   const target = targetOf(values);
-  const invitation = await withDatabase(target, async (db) => {
-    const business = await businessOf(db, slug);
+  const invitation = await withBusiness(target, slug, async (db, business) => {
     return inviteStaff(db, cliActor("staff"), business.id, { email, name, role }, new Date(), CLI_INVITE_HOURS).catch((err) => {
       if (err instanceof ApiError && /on the staff already/.test(err.message)) throw new CliError(`${email} is on the staff of "${slug}" already. They sign in at ${origin}/admin/${slug}/sign-in.`);
       return explainApiError(err);
@@ -93,8 +92,7 @@ async function remove(argv: string[]): Promise<void> {
   if (positionals.length) throw new CliError(`Unexpected argument: ${positionals[0]}\n\n${USAGE}`, 2);
   const slug = required(values, "business", USAGE);
   const email = required(values, "email", USAGE);
-  await withDatabase(targetOf(values), async (db) => {
-    const business = await businessOf(db, slug);
+  await withBusiness(targetOf(values), slug, async (db, business) => {
     const user = await activeStaffByEmail(db, business.id, normalizeStaffEmail(email));
     if (!user) throw new CliError(`${email} is not on the staff of "${slug}".`);
     await removeStaff(db, cliActor("staff"), business.id, user.id, new Date()).catch(explainApiError);
@@ -106,7 +104,7 @@ async function list(argv: string[]): Promise<void> {
   const { values, positionals } = parse(argv, { business: { type: "string" }, json: { type: "boolean" } }, USAGE);
   if (positionals.length) throw new CliError(`Unexpected argument: ${positionals[0]}\n\n${USAGE}`, 2);
   const slug = required(values, "business", USAGE);
-  const staff = await withDatabase(targetOf(values), async (db) => listStaff(db, (await businessOf(db, slug)).id, new Date()));
+  const staff = await withBusiness(targetOf(values), slug, async (db, business) => listStaff(db, business.id, new Date()));
   const rows = staff
     .map((u) => ({ email: u.email, name: u.name, role: u.role, status: u.password_hash === null ? "invited" : "active", created_at: u.created_at }))
     .sort((a, b) => (a.email.toLowerCase() < b.email.toLowerCase() ? -1 : 1));

@@ -11,6 +11,7 @@ import { widgetRoutes } from "./routes/widget";
 import { schemaRoutes } from "./routes/schemas";
 import { adminRoutes } from "./routes/admin";
 import { runMaintenance } from "./db/maintenance";
+import { shardDoor } from "./middleware/shard";
 
 export { RateLimiter } from "./durable/rate-limiter";
 export { CartTimer } from "./durable/cart-timer";
@@ -18,6 +19,8 @@ export { WebhookDelivery } from "./durable/webhook-delivery";
 export { EmailDelivery } from "./durable/email-delivery";
 
 const app = createApp();
+// The business's shard, for the doors that name it by its slug (the APIs' door does so by the key).
+app.use("*", shardDoor());
 
 app.route("/", healthRoutes);
 app.route("/", docsRoutes());

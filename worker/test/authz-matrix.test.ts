@@ -22,9 +22,15 @@ const DEMO_MARKERS = ["Blue Wave", "Surf & Yoga Week", "Ocean Dorm", "fixture."]
 beforeAll(async () => {
   fx = await prepareFixture(doc);
   valid = await validRequests(doc, fx);
-  const foreign = await createBusiness("authz-foreign");
+  // Another business on the demo's shard (0): row ids are per shard, so the demo's object ids are
+  // ids this business could name, and must get 404 for. And one on the other shard (1), which the
+  // door must never send to the demo's database (docs/design.md "Shards").
+  const foreign = await createBusiness("authz-foreign", {}, 0);
   keys.foreignPublic = await createKey("public", foreign);
   keys.foreignPrivate = await createKey("private", foreign);
+  const foreignOnShard1 = await createBusiness("authz-foreign-shard-1", {}, 1);
+  keys.shard1Public = await createKey("public", foreignOnShard1);
+  keys.shard1Private = await createKey("private", foreignOnShard1);
   for (const scope of ["public", "private"] as const) {
     const name = `authz-revoked-${scope}`;
     keys[`revoked_${scope}`] = await createKey(scope, undefined, name);
@@ -111,6 +117,13 @@ describe.each(keyed.map((op) => [op.id, op] as const))("auth matrix %s", (_id, o
       expect(owner.status, `owner: ${owner.text.slice(0, 300)}`).toBeLessThan(300);
     },
   );
+
+  it("never shows the demo business's data to a business on the other shard", async () => {
+    const req = await valid.ownerRequestFor(op, "keyed");
+    const res = await fetchAs(op, req, { Authorization: `Bearer ${scope === "public" ? keys.shard1Public : keys.shard1Private}` });
+    expectNoLeak(res);
+    expect(res.status, res.text.slice(0, 300)).toBeLessThan(500);
+  });
 });
 
 // The widget's door, over what the widget proxy itself routes (its Hono route list): its own reads

@@ -8,24 +8,39 @@ export const BASE = "http://127.0.0.1";
 
 let counter = 0;
 
-/** Create an API key for a business straight in D1, as `npm run keys -- create` does. */
+/** The database of a business's shard, as the directory says (docs/design.md "Shards"). */
+export async function dbOf(businessId: number): Promise<D1Database> {
+  const row = await env.DB.prepare("SELECT shard FROM shard_directory WHERE business_id = ?").bind(businessId).first<{ shard: number }>();
+  return (row?.shard ?? 0) === 1 ? env.DB_SHARD_1 : env.DB;
+}
+
+/** Create an API key for a business straight in D1 (its shard's), as `npm run keys -- create` does. */
 export async function createKey(scope: KeyScope, businessId = DEMO_BUSINESS_ID, name?: string): Promise<string> {
   const { token, id, hash } = await issueKey(env.KEY_SIGNING_SECRET, businessId, scope);
-  await env.DB.prepare("INSERT INTO api_keys (id, business_id, name, scope, key_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)")
+  await (await dbOf(businessId)).prepare("INSERT INTO api_keys (id, business_id, name, scope, key_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)")
     .bind(id, businessId, name ?? `${scope}-test-${++counter}-${id.slice(0, 8)}`, scope, hash, new Date().toISOString())
     .run();
   return token;
 }
 
-/** A second, empty business for isolation tests. */
-export async function createBusiness(slug: string, config: Record<string, unknown> = {}): Promise<number> {
-  const row = await env.DB.prepare("INSERT INTO businesses (slug, title, config, created_at) VALUES (?, ?, ?, ?) RETURNING id")
-    .bind(slug, `Business ${slug}`, JSON.stringify(config), new Date().toISOString())
-    .first<{ id: number }>();
-  await env.DB.prepare("INSERT INTO currencies (business_id, iso_code, title, symbol, exchange_rate, is_default) VALUES (?, 'EUR', 'Euro', '€', 1, 1)")
-    .bind(row!.id)
-    .run();
-  return row!.id;
+/**
+ * Another, empty business, for isolation tests, on shard `shard` (0: DB, beside the demo business;
+ * 1: DB_SHARD_1). Its id comes from the directory, as manage/businesses.ts createBusiness gives one.
+ * Most test files read and write a created business's rows straight in `env.DB`, so 0 is the
+ * default; the authz matrix and shards.test.ts put businesses on both (docs/design.md "Shards").
+ */
+export async function createBusiness(slug: string, config: Record<string, unknown> = {}, shard: 0 | 1 = 0): Promise<number> {
+  const claim = await env.DB.prepare(
+    `INSERT INTO shard_directory (business_id, slug, shard)
+     SELECT MAX(COALESCE((SELECT MAX(business_id) FROM shard_directory), 0), COALESCE((SELECT MAX(id) FROM businesses), 0)) + 1, ?, ? RETURNING business_id`,
+  )
+    .bind(slug, shard)
+    .first<{ business_id: number }>();
+  const id = claim!.business_id;
+  const db = shard === 1 ? env.DB_SHARD_1 : env.DB;
+  await db.prepare("INSERT INTO businesses (id, slug, title, config, created_at) VALUES (?, ?, ?, ?, ?)").bind(id, slug, `Business ${slug}`, JSON.stringify(config), new Date().toISOString()).run();
+  await db.prepare("INSERT INTO currencies (business_id, iso_code, title, symbol, exchange_rate, is_default) VALUES (?, 'EUR', 'Euro', '€', 1, 1)").bind(id).run();
+  return id;
 }
 
 /**

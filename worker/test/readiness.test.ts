@@ -20,7 +20,7 @@ describe("readiness", () => {
     expect(res.status).toBe(200);
     expect(JSON.parse(res.text)).toEqual({
       status: "ready",
-      checks: { d1: "ok", rate_limiter: "ok", cart_timer: "ok", webhook_delivery: "ok", email_delivery: "ok", key_signing_secret: "ok", email: "ok" },
+      checks: { d1: "ok", d1_shard_1: "ok", rate_limiter: "ok", cart_timer: "ok", webhook_delivery: "ok", email_delivery: "ok", key_signing_secret: "ok", email: "ok" },
     });
   });
 
@@ -29,6 +29,11 @@ describe("readiness", () => {
     const noDb = await readyz(withoutDb);
     expect(noDb.status).toBe(503);
     expect(JSON.parse(noDb.text)).toMatchObject({ status: "not_ready", checks: { d1: "missing", rate_limiter: "ok" } });
+    // a shard's database missing is named too, while DB answers
+    const { DB_SHARD_1: _s1, ...withoutShard } = env;
+    const noShard = await readyz(withoutShard);
+    expect(noShard.status).toBe(503);
+    expect(JSON.parse(noShard.text).checks).toMatchObject({ d1: "ok", d1_shard_1: "missing" });
     const { CART_TIMER: _t, ...withoutTimer } = env;
     expect(JSON.parse((await readyz(withoutTimer)).text).checks.cart_timer).toBe("missing");
     const noSecret = await readyz({ ...env, KEY_SIGNING_SECRET: "" });

@@ -19,9 +19,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { WranglerD1 } from "./remote-d1";
 import { DEFAULT_STATE, ROOT, wranglerEnv, type Target } from "./wrangler";
+import { directoryBySlug, shardsOf } from "../../src/db/shards";
 
 export interface OpenDatabase {
+  /** DB: shard 0 and the directory. */
   db: D1Database;
+  /** Every shard's database by its binding (DB, DB_SHARD_1, ...; docs/design.md "Shards"). */
+  shards: Record<string, D1Database>;
   close(): Promise<void>;
 }
 
@@ -30,15 +34,20 @@ const LOCKED = /SQLITE_BUSY|database is locked/i;
 /** The proxy start under way in this process, if any (see localDatabase). */
 let starting: Promise<unknown> = Promise.resolve();
 
-/** The D1 binding of wrangler.toml (its name and id locate the local database file). */
-function d1Binding(): { database_name: string; database_id: string; migrations_dir?: string } {
+/** The D1 bindings of wrangler.toml, in order (their names and ids locate the local database files): DB, then each shard's. */
+function d1Bindings(): { binding: string; database_name: string; database_id: string }[] {
   const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
-  const block = /\[\[d1_databases\]\]([\s\S]*?)(?=\n\[|$)/.exec(toml)?.[1] ?? "";
-  const value = (key: string) => new RegExp(`^${key}\\s*=\\s*"([^"]*)"`, "m").exec(block)?.[1];
-  const database_name = value("database_name");
-  const database_id = value("database_id");
-  if (!database_name || !database_id) throw new Error("wrangler.toml has no [[d1_databases]] with database_name and database_id.");
-  return { database_name, database_id };
+  const blocks = [...toml.matchAll(/\[\[d1_databases\]\]([\s\S]*?)(?=\n\[|$)/g)].map((m) => m[1]);
+  const bindings = blocks.map((block) => {
+    const value = (key: string) => new RegExp(`^${key}\\s*=\\s*"([^"]*)"`, "m").exec(block)?.[1];
+    const binding = value("binding") ?? "DB";
+    const database_name = value("database_name");
+    const database_id = value("database_id");
+    if (!database_name || !database_id) throw new Error(`wrangler.toml's [[d1_databases]] ${binding} has no database_name and database_id.`);
+    return { binding, database_name, database_id };
+  });
+  if (!bindings.length) throw new Error("wrangler.toml has no [[d1_databases]] with database_name and database_id.");
+  return bindings;
 }
 
 async function localDatabase(persistTo: string): Promise<OpenDatabase> {
@@ -46,7 +55,7 @@ async function localDatabase(persistTo: string): Promise<OpenDatabase> {
   const dir = mkdtempSync(join(tmpdir(), "booking-d1-"));
   const config = join(dir, "wrangler.json");
   const compatibility_date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(readFileSync(join(ROOT, "wrangler.toml"), "utf8"))?.[1] ?? "2026-04-26";
-  writeFileSync(config, JSON.stringify({ name: "booking-platform-cli", compatibility_date, d1_databases: [{ binding: "DB", ...d1Binding() }] }));
+  writeFileSync(config, JSON.stringify({ name: "booking-platform-cli", compatibility_date, d1_databases: d1Bindings() }));
   // wrangler reads its environment (metrics, config and cache homes, log level) from process.env
   // while it starts; this process's own is given back afterwards (its child processes, a test's
   // CLI runs say, must not inherit a quieted log). One proxy starts at a time in a process, so two
@@ -55,7 +64,7 @@ async function localDatabase(persistTo: string): Promise<OpenDatabase> {
     const saved = { ...process.env };
     Object.assign(process.env, wranglerEnv({ persistTo }), { WRANGLER_LOG: process.env.WRANGLER_LOG ?? "error" });
     try {
-      return await getPlatformProxy<{ DB: D1Database }>({ configPath: config, persist: { path: join(persistTo, "v3") } });
+      return await getPlatformProxy<Record<string, D1Database>>({ configPath: config, persist: { path: join(persistTo, "v3") } });
     } finally {
       for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
       Object.assign(process.env, saved);
@@ -63,27 +72,30 @@ async function localDatabase(persistTo: string): Promise<OpenDatabase> {
   });
   starting = start.catch(() => undefined);
   const proxy = await start;
-  const real = proxy.env.DB;
-  const retrying = new Proxy(real, {
-    get(target, prop) {
-      if (prop === "batch") {
-        return async (statements: D1PreparedStatement[]) => {
-          for (let attempt = 1; ; attempt++) {
-            try {
-              return await target.batch(statements);
-            } catch (err) {
-              if (attempt >= 5 || !LOCKED.test(String((err as Error)?.message))) throw err;
-              await new Promise((r) => setTimeout(r, 200 * attempt));
+  const retrying = (real: D1Database) =>
+    new Proxy(real, {
+      get(target, prop) {
+        if (prop === "batch") {
+          return async (statements: D1PreparedStatement[]) => {
+            for (let attempt = 1; ; attempt++) {
+              try {
+                return await target.batch(statements);
+              } catch (err) {
+                if (attempt >= 5 || !LOCKED.test(String((err as Error)?.message))) throw err;
+                await new Promise((r) => setTimeout(r, 200 * attempt));
+              }
             }
-          }
-        };
-      }
-      const v = (target as any)[prop];
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  });
+          };
+        }
+        const v = (target as any)[prop];
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+  const shards: Record<string, D1Database> = {};
+  for (const { binding } of d1Bindings()) shards[binding] = retrying(proxy.env[binding]);
   return {
-    db: retrying,
+    db: shards.DB,
+    shards,
     async close() {
       await proxy.dispose();
       rmSync(dir, { recursive: true, force: true });
@@ -93,6 +105,19 @@ async function localDatabase(persistTo: string): Promise<OpenDatabase> {
 
 /** The database of a target, for the Worker's code; close it when done. */
 export async function openDatabase(target: Target): Promise<OpenDatabase> {
-  if (target.remote) return { db: new WranglerD1(target).asD1(), close: async () => {} };
+  if (target.remote) {
+    const shards = Object.fromEntries(d1Bindings().map(({ binding }) => [binding, new WranglerD1(target, binding).asD1()]));
+    return { db: shards.DB, shards, close: async () => {} };
+  }
   return localDatabase(target.persistTo ?? DEFAULT_STATE);
+}
+
+/**
+ * The database of the shard the business of `slug` lives on (the directory on DB says which; a
+ * business absent from it lives on DB), for the CLIs that work on one business; close it when done.
+ */
+export async function openBusinessDatabase(target: Target, slug: string): Promise<OpenDatabase> {
+  const opened = await openDatabase(target);
+  const entry = await directoryBySlug(opened.db, slug);
+  return { ...opened, db: shardsOf(opened.shards as Pick<Env, "DB">)[entry?.shard ?? 0] ?? opened.db };
 }

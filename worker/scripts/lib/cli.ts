@@ -8,6 +8,7 @@ import { ApiError } from "../../src/lib/errors";
 import { openDatabase } from "./cli-database";
 import { ensureDevVars } from "./dev-vars";
 import type { Target } from "./wrangler";
+import { directoryBySlug, shardsOf } from "../../src/db/shards";
 
 /** An error the user can act on: printed without a stack, exit code 1 (2 for usage). */
 export class CliError extends Error {
@@ -87,6 +88,34 @@ export async function withDatabase<T>(target: Target, work: (db: D1Database) => 
   const { db, close } = await openDatabase(target);
   try {
     return await work(db);
+  } finally {
+    await close();
+  }
+}
+
+/**
+ * Run `work` on every shard's database (DB, DB_SHARD_1, ...: an Env's D1 bindings, for
+ * worker/src/db/shards.ts and manage/shards.ts), and close them after.
+ */
+export async function withShards<T>(target: Target, work: (shards: Pick<Env, "DB"> & Partial<Pick<Env, "DB_SHARD_1">>) => Promise<T>): Promise<T> {
+  const { shards, close } = await openDatabase(target);
+  try {
+    return await work(shards as Pick<Env, "DB">);
+  } finally {
+    await close();
+  }
+}
+
+/**
+ * Run `work` on the database of the shard a business lives on (the directory on DB says which;
+ * docs/design.md "Shards"), with the business, and close the databases after.
+ */
+export async function withBusiness<T>(target: Target, slug: string, work: (db: D1Database, business: Business) => Promise<T>): Promise<T> {
+  const { db, shards, close } = await openDatabase(target);
+  try {
+    const entry = await directoryBySlug(db, slug);
+    const shardDb = shardsOf(shards as Pick<Env, "DB">)[entry?.shard ?? 0] ?? db;
+    return await work(shardDb, await businessOf(shardDb, slug));
   } finally {
     await close();
   }

@@ -59,7 +59,11 @@ class Statement {
 export class WranglerD1 {
   /** Round trips made (for the CLI's tests: a plan is one read and one write). */
   trips = 0;
-  constructor(readonly target: Target) {}
+  /** `binding`: which of wrangler.toml's D1 databases (DB, or a shard's DB_SHARD_n). */
+  constructor(
+    readonly target: Target,
+    readonly binding = "DB",
+  ) {}
 
   prepare(sql: string): Statement {
     return new Statement(this, sql);
@@ -69,7 +73,7 @@ export class WranglerD1 {
     if (statements.length === 0) return [];
     this.trips++;
     const sql = statements.map((s) => renderStatement({ sql: s.sql, params: s.params })).join(";\n");
-    const flags = ["d1", "execute", "DB", ...d1TargetFlags(this.target), "--json"];
+    const flags = ["d1", "execute", this.binding, ...d1TargetFlags(this.target), "--json"];
     let dir: string | undefined;
     try {
       let args: string[];

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { d1TargetFlags, runWrangler, type Target } from "./wrangler";
+import { SHARD_BINDINGS } from "../../src/db/shards";
 
 export type SqlValue = string | number | null;
 export interface Statement {
@@ -143,10 +144,16 @@ export async function d1ExecuteScript(target: Target, statements: Statement[]): 
   }
 }
 
-/** Apply pending migrations (non-interactive). Returns how many were applied. */
+/**
+ * Apply pending migrations (non-interactive) to every shard's database (DB and each DB_SHARD_n of
+ * wrangler.toml: the same migrations; docs/design.md "Shards"). Returns how many DB took.
+ */
 export async function applyMigrations(target: Target): Promise<number> {
-  const result = await runWrangler(["d1", "migrations", "apply", "DB", ...d1TargetFlags(target)], target);
-  if (result.code !== 0) throw new D1CommandError(`Applying the D1 migrations failed:\n${(result.stdout + result.stderr).trim()}`);
-  if (/No migrations to apply/i.test(result.stdout)) return 0;
-  return new Set(result.stdout.match(/\b[\w-]+\.sql\b/g) ?? []).size;
+  const counts: number[] = [];
+  for (const binding of SHARD_BINDINGS) {
+    const result = await runWrangler(["d1", "migrations", "apply", binding, ...d1TargetFlags(target)], target);
+    if (result.code !== 0) throw new D1CommandError(`Applying the D1 migrations to ${binding} failed:\n${(result.stdout + result.stderr).trim()}`);
+    counts.push(/No migrations to apply/i.test(result.stdout) ? 0 : new Set(result.stdout.match(/\b[\w-]+\.sql\b/g) ?? []).size);
+  }
+  return counts[0];
 }

@@ -30,6 +30,7 @@ export const ErrorCode = z.enum([
   "human_check_failed",
   "not_arrived",
   "provider_refund_unavailable",
+  "business_moving",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

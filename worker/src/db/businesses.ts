@@ -60,14 +60,6 @@ export async function listBusinesses(db: D1Database): Promise<BusinessListRow[]>
   return (await db.prepare("SELECT id, slug, title, created_at FROM businesses ORDER BY id").all<BusinessListRow>()).results;
 }
 
-/**
- * The id a new business is given: one past the largest. A concurrent creation that takes it
- * first makes the INSERT clash (isBusinessIdTaken), and the creation is planned again.
- */
-export async function nextBusinessId(db: D1Database): Promise<number> {
-  return ((await db.prepare("SELECT COALESCE(MAX(id), 0) + 1 AS id FROM businesses").first<{ id: number }>())?.id ?? 1);
-}
-
 /** A new business and its one default currency, to write in one batch (with its audit entry). */
 export function insertBusinessStatements(
   db: D1Database,

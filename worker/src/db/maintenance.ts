@@ -28,6 +28,7 @@ import { stamp } from "./allocations";
 import { IDEMPOTENCY_TTL_SECONDS } from "./idempotency";
 import { isoDateTime } from "../lib/time";
 import { businessesWithDueEmails, kickMail } from "./emails";
+import { onShard, shardsOf } from "./shards";
 
 /** How long webhook events and their delivery log are kept (`GET /webhooks/{id}/deliveries`, redelivery). */
 export const WEBHOOK_LOG_RETENTION_DAYS = 30;
@@ -76,16 +77,19 @@ export async function runMaintenance(env: Env, now: Date): Promise<MaintenanceRe
   const cutoff = isoDateTime(new Date(now.getTime() - WEBHOOK_LOG_RETENTION_DAYS * 86_400_000));
   const budget = new Budget(QUERY_BUDGET);
   const ago = (n: number) => isoDateTime(new Date(now.getTime() - n * 86_400_000));
-  // In this order: events go only once no delivery refers to them.
-  const report = {
-    strayCarts: await sweepStrayCarts(env.DB, now, budget),
-    idempotencyKeys: budget.take() ? await pruneIdempotencyKeys(env.DB, now) : 0,
-    deliveries: await pruneDeliveries(env.DB, cutoff, budget),
-    events: await pruneEvents(env.DB, cutoff, budget),
-    mailWoken: await wakeOverdueMail(env, now, budget),
-    emailBodies: await pruneEmailBodies(env.DB, ago(days(env.EMAIL_BODY_RETENTION_DAYS, DEFAULT_EMAIL_BODY_RETENTION_DAYS)), isoDateTime(now), budget),
-    auditDetails: await pruneAuditDetails(env.DB, ago(days(env.AUDIT_DETAIL_RETENTION_DAYS, DEFAULT_AUDIT_DETAIL_RETENTION_DAYS)), budget),
-  };
+  const report = { strayCarts: 0, idempotencyKeys: 0, deliveries: 0, events: 0, mailWoken: 0, emailBodies: 0, auditDetails: 0 };
+  // Every shard in turn (docs/design.md "Shards"), within the one budget of the invocation.
+  for (let shard = 0; shard < shardsOf(env).length; shard++) {
+    const on = onShard(env, shard);
+    // In this order: events go only once no delivery refers to them.
+    report.strayCarts += await sweepStrayCarts(on.DB, now, budget);
+    report.idempotencyKeys += budget.take() ? await pruneIdempotencyKeys(on.DB, now) : 0;
+    report.deliveries += await pruneDeliveries(on.DB, cutoff, budget);
+    report.events += await pruneEvents(on.DB, cutoff, budget);
+    report.mailWoken += await wakeOverdueMail(on, now, budget);
+    report.emailBodies += await pruneEmailBodies(on.DB, ago(days(env.EMAIL_BODY_RETENTION_DAYS, DEFAULT_EMAIL_BODY_RETENTION_DAYS)), isoDateTime(now), budget);
+    report.auditDetails += await pruneAuditDetails(on.DB, ago(days(env.AUDIT_DETAIL_RETENTION_DAYS, DEFAULT_AUDIT_DETAIL_RETENTION_DAYS)), budget);
+  }
   return { ...report, queries: QUERY_BUDGET - budget.left };
 }
 

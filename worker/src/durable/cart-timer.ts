@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { cartTimerOf } from "../carts/timer";
 import { expireCartsStatements, nextExpiryStatement } from "../db/carts";
+import { businessDb } from "../db/shards";
 
 /** What the timer keeps in storage: whose carts it sweeps, and (tests) the request clock's offset. */
 interface TimerState {
@@ -88,7 +89,7 @@ export class CartTimer extends DurableObject<Env> {
     await this.serialize(async () => {
       const state = await this.state();
       if (!state) return this.handOver();
-      const db = this.env.DB;
+      const db = await businessDb(this.env, state.businessId);
       for (let sweep = 1; ; sweep++) {
         const now = new Date(Date.now() + state.offsetMs);
         // The expired carts (at most a sweep's worth), then the earliest expiry still open.

@@ -5,6 +5,7 @@ import { isoDateTime } from "../lib/time";
 import { attemptFailedStatement, claimEmailStatement, dueEmails, nextEmailDue, recipientDayCount, sentStatement, type EmailRow } from "../db/emails";
 import { ComposeError, composeEmail, type ComposedEmail } from "../mail/compose";
 import { platformMail } from "../domain/email/sender";
+import { businessDb } from "../db/shards";
 
 /** Kinds sent to an address typed at checkout: bounded per address and day. */
 const BOUNDED_KINDS = new Set(["booking_confirmation", "booking_cancelled"]);
@@ -57,7 +58,7 @@ export class EmailDelivery extends BusinessDrainer {
   protected async drain(): Promise<void> {
     const businessId = await this.business();
     if (businessId === undefined) return;
-    const db = this.env.DB;
+    const db = await businessDb(this.env, businessId);
     const offset = await this.clockOffset();
     const now = new Date(Date.now() + offset);
     const due = await dueEmails(db, businessId, isoDateTime(now), SEND_BATCH);

@@ -5,6 +5,7 @@ import {
   deliveredStatement, dueDeliveries, eventsAfter, gaveUpStatement, goneStatements, liveHooks, nextDue, planStatements, retryStatements, type DueDelivery, type LiveHook,
 } from "../db/webhook-deliveries";
 import { checkWebhookUrl } from "../domain/webhook-urls";
+import { businessDb } from "../db/shards";
 
 /** Longest wait between two looks at the outbox while the business has subscriptions: a lost kick costs at most this. */
 const SWEEP_MS = 5 * 60_000;
@@ -76,7 +77,7 @@ export class WebhookDelivery extends BusinessDrainer {
   protected async drain(): Promise<void> {
     const businessId = await this.business();
     if (businessId === undefined) return;
-    const db = this.env.DB;
+    const db = await businessDb(this.env, businessId);
     const hooks = await liveHooks(db, businessId);
     if (!hooks.length) {
       // No live subscription: nothing is due (deliveries of removed ones are never sent) and

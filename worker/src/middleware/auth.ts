@@ -9,6 +9,7 @@ import { readKey, sha256Hex, type KeyClaims, type KeyScope } from "../lib/keys";
 import { settleAccess } from "../db/tenant-read";
 import { withHeaders } from "../lib/response";
 import { takeRequest } from "./rate-limit";
+import { byBusinessId } from "./shard";
 
 export interface ApiKeyAuthOptions {
   /** The scope this door requires. A key of the other scope gets 403. */
@@ -165,6 +166,8 @@ export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler<AppEnv
     const key = await verifiedKey(c.env.KEY_SIGNING_SECRET, token);
     if (!key) throw unauthorized("The API key is malformed or its signature is invalid.");
     const { claims } = key;
+    // The business's shard becomes this request's DB (docs/design.md "Shards").
+    await byBusinessId(c, claims.bid);
     // Until the record is read, the tenant is the business the signed key names.
     c.set("tenant", { businessId: claims.bid, slug: "", actor: "", clientId: `key:${claims.jti}` });
     const access = keyAccess(c, claims, key.hash, options.scope);

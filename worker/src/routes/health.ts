@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { problemResponse } from "../contract/problem";
 import { createRouter } from "./router";
 import { d1Answers } from "../db/ready";
+import { SHARD_BINDINGS } from "../db/shards";
 
 const Health = z.object({ status: z.literal("ok") }).openapi("Health");
 
@@ -25,7 +26,7 @@ const Readiness = z
     status: z.enum(["ready", "not_ready"]),
     checks: z.record(z.string(), Check).openapi({
       description:
-        "Each piece by name: `d1` (the database answers, its migrations applied), each Durable Object namespace (`rate_limiter`, `cart_timer`, " +
+        "Each piece by name: `d1` (the database answers, its migrations applied), `d1_shard_1` and on (each further shard's database, the same), each Durable Object namespace (`rate_limiter`, `cart_timer`, " +
         "`webhook_delivery`, `email_delivery`: an object answers), `key_signing_secret` (set; its value is never shown), `email` (the send_email binding).",
     }),
   })
@@ -66,15 +67,23 @@ export const healthRoutes = createRouter()
   })
   .openapi(ready, async (c) => {
     const env = c.env as Partial<Env>;
-    const [d1, rateLimiter, cartTimer, webhookDelivery, emailDelivery] = await Promise.all([
-      env.DB ? d1Answers(env.DB).then((ok) => (ok ? "ok" : "failing") as z.infer<typeof Check>) : Promise.resolve("missing" as const),
+    // Every shard's database (docs/design.md "Shards"): DB is `d1`, DB_SHARD_n is `d1_shard_n`.
+    const d1Checks = Promise.all(
+      SHARD_BINDINGS.map((name) => {
+        const db = env[name];
+        return db ? d1Answers(db).then((ok) => (ok ? "ok" : "failing") as z.infer<typeof Check>) : Promise.resolve("missing" as const);
+      }),
+    );
+    const [d1s, rateLimiter, cartTimer, webhookDelivery, emailDelivery] = await Promise.all([
+      d1Checks,
       objectAnswers(env.RATE_LIMITER as never),
       objectAnswers(env.CART_TIMER as never),
       objectAnswers(env.WEBHOOK_DELIVERY as never),
       objectAnswers(env.EMAIL_DELIVERY as never),
     ]);
     const checks = {
-      d1,
+      d1: d1s[0],
+      ...Object.fromEntries(d1s.slice(1).map((check, i) => [`d1_shard_${i + 1}`, check])),
       rate_limiter: rateLimiter,
       cart_timer: cartTimer,
       webhook_delivery: webhookDelivery,

@@ -16,6 +16,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 const repoToml = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
 const configured = repoToml
   .replace('database_id = "00000000-0000-0000-0000-000000000000"', 'database_id = "3f1c2a9e-5b7d-4e21-9c0a-6d8e2f4b1a07"')
+  .replace('database_id = "00000000-0000-0000-0000-000000000001"', 'database_id = "8b2d4f60-1c3e-4a5b-9d7f-0e1a2b3c4d5e"')
   .replace('PUBLIC_ORIGIN = ""', 'PUBLIC_ORIGIN = "https://book.example.com"');
 const write = (name: string, text: string) => {
   const file = join(dir, name);
@@ -27,8 +28,11 @@ describe("deploy:check", () => {
   it("refuses the repository's placeholder database_id and empty public origin, saying what to run", async () => {
     const ran = await npmRun("deploy:check", []);
     assert.equal(ran.code, 1);
-    assert.match(ran.stderr, /database_id in \[\[d1_databases\]\] is the placeholder/);
-    assert.match(ran.stderr, /npx wrangler d1 create booking-platform/);
+    assert.match(ran.stderr, /database_id of the \[\[d1_databases\]\] DB is the placeholder/);
+    assert.match(ran.stderr, /npx wrangler d1 create booking-platform /);
+    // every shard's database is checked, not only the first (docs/design.md "Shards")
+    assert.match(ran.stderr, /database_id of the \[\[d1_databases\]\] DB_SHARD_1 is the placeholder/);
+    assert.match(ran.stderr, /npx wrangler d1 create booking-platform-shard-1/);
     assert.match(ran.stderr, /PUBLIC_ORIGIN in \[vars\] is empty/);
   });
 
@@ -37,6 +41,11 @@ describe("deploy:check", () => {
     const ok = await npmRun("deploy:check", ["--config", write("ok.toml", configured)]);
     assert.equal(ok.code, 0, ok.stderr);
     assert.match(ok.stdout, /ready to deploy/);
+    // a configured DB with a shard still on its placeholder is refused
+    const shardLeft = await npmRun("deploy:check", ["--config", write("shard.toml", configured.replace('"8b2d4f60-1c3e-4a5b-9d7f-0e1a2b3c4d5e"', '"00000000-0000-0000-0000-000000000001"'))]);
+    assert.equal(shardLeft.code, 1);
+    assert.match(shardLeft.stderr, /DB_SHARD_1 is the placeholder/);
+    assert.doesNotMatch(shardLeft.stderr, /\] DB is the placeholder/);
     const noLogs = await npmRun("deploy:check", ["--config", write("nologs.toml", configured.replace(/enabled = true\n/, "enabled = false\n"))]);
     assert.equal(noLogs.code, 1);
     assert.match(noLogs.stderr, /\[observability\] is not enabled/);

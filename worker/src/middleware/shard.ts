@@ -1,0 +1,85 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { DIRECTORY_READ_TTL_MS, directoryById, directoryBySlug, onShard, shardOfInvite, shardsOf, type DirectoryEntry } from "../db/shards";
+import type { AppEnv } from "../db/request-env";
+import { ApiError } from "../lib/errors";
+import { sha256Hex } from "../lib/keys";
+
+/**
+ * The shard of a request (docs/design.md "Shards"): each door finds its business in the directory
+ * (on DB) once, and the rest of the request sees `c.env.DB` as that business's shard: `c.env` is
+ * replaced by a copy made for this request alone (Hono's Context is per request), so nothing below
+ * the door knows there are shards.
+ *
+ * - The widget proxy `/widget/v1/{slug}`, the hosted page `/book/{slug}` and the back office
+ *   `/admin/{slug}/...`: by the slug in the path (shardDoor).
+ * - The APIs: by the business the key's verified signature names (middleware/auth.ts, byBusinessId).
+ * - A back-office invitation's link `/admin/invite/{token}` names no business: the shard holding the
+ *   token's hash is asked of every shard at once (rare, and one indexed read each).
+ * - Durable Objects and the scheduled upkeep: db/shards.ts businessEnv and shardsOf.
+ *
+ * A read (GET, HEAD, OPTIONS) may use the entry this process read less than DIRECTORY_READ_TTL_MS
+ * ago (a plain value in memory, never a promise), so a business's reads cost no directory read
+ * while it is asked often; a write always reads the directory, so none is sent to a shard its
+ * business is leaving or has left.
+ *
+ * While a business is being moved (worker/scripts/shard.ts) its writes are refused with 503 and
+ * Retry-After; its reads are served from the shard it is leaving, which holds all of it until the
+ * directory is switched.
+ */
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** Seconds a refused write is told to wait: a move of a business of thousands of bookings takes a few. */
+export const MOVING_RETRY_AFTER = 30;
+
+const SLUG_PATH = /^\/(?:widget\/v1|book|admin)\/([a-z0-9][a-z0-9-]{0,62})(?:\/|$)/;
+const INVITE_PATH = /^\/admin\/invite\/([A-Za-z0-9_-]{20,100})\/?$/;
+/** /admin/... segments that are no business. */
+const NOT_A_BUSINESS = new Set(["go", "invite", "assets"]);
+
+/** Directory entries read by this process, by "id:<n>" or "slug:<s>", with when they were read (ms). */
+const remembered = new Map<string, { entry: DirectoryEntry | null; at: number }>();
+const REMEMBERED_MAX = 10_000;
+
+async function lookUp(c: Context<AppEnv>, key: string, read: () => Promise<DirectoryEntry | null>): Promise<DirectoryEntry | null> {
+  const now = Date.now();
+  if (READS.has(c.req.method)) {
+    const known = remembered.get(key);
+    if (known && now - known.at < DIRECTORY_READ_TTL_MS && now >= known.at) return known.entry;
+  }
+  const entry = await read();
+  if (remembered.size >= REMEMBERED_MAX) remembered.clear();
+  remembered.set(key, { entry, at: now });
+  return entry;
+}
+
+function enter(c: Context<AppEnv>, entry: DirectoryEntry | null): void {
+  if (!entry) return;
+  if (entry.moving_since && !READS.has(c.req.method)) {
+    throw new ApiError(503, "business_moving", "This business is being moved to another database for a moment; nothing was changed. Send the request again shortly.", {
+      headers: { "Retry-After": String(MOVING_RETRY_AFTER) },
+    });
+  }
+  c.env = onShard(c.env, entry.shard);
+}
+
+/** The business named by a verified API key: its shard becomes the request's DB. */
+export async function byBusinessId(c: Context<AppEnv>, businessId: number): Promise<void> {
+  enter(c, await lookUp(c, `id:${businessId}`, () => directoryById(c.env.DB, businessId)));
+}
+
+/** The doors that name their business by its slug in the path, and the invitation's link. */
+export function shardDoor(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const path = c.req.path;
+    const slug = SLUG_PATH.exec(path)?.[1];
+    if (slug && !(path.startsWith("/admin/") && NOT_A_BUSINESS.has(slug))) {
+      enter(c, await lookUp(c, `slug:${slug}`, () => directoryBySlug(c.env.DB, slug)));
+    } else {
+      const token = INVITE_PATH.exec(path)?.[1];
+      if (token) {
+        const shard = await shardOfInvite(shardsOf(c.env), await sha256Hex(token));
+        if (shard !== null) c.env = onShard(c.env, shard);
+      }
+    }
+    await next();
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * Shards (docs/design.md "Shards"; issue 32): a business lives wholly on one of two D1 databases
+ * (DB, DB_SHARD_1), the directory on DB says which, every door sends the business's reads and
+ * writes there, and a business moves between them (copy, verify, switch, delete) with its writes
+ * refused for the move's duration, every answer the same after, and nothing lost.
+ */
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createBusiness as makeBusiness } from "../src/manage/businesses";
+import { moveBusiness } from "../src/manage/shards";
+import { runMaintenance } from "../src/db/maintenance";
+import { DEMO_BUSINESS_ID, call, callJson, createBusiness, createKey } from "./helpers";
+import { createBookingFixture, uniqueEmail } from "./private-fixtures";
+
+const NOW = "2026-11-21T10:00:00.000Z";
+const actor = { kind: "cli" as const, id: "shards-test", name: "shards test" };
+
+const rowsOf = async (db: D1Database, table: string, businessId: number) =>
+  (await db.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE business_id = ?`).bind(businessId).first<{ n: number }>())!.n;
+const directory = (businessId: number) => env.DB.prepare("SELECT shard, moving_since FROM shard_directory WHERE business_id = ?").bind(businessId).first<{ shard: number; moving_since: string | null }>();
+
+/** Every GET of both APIs that names no object, and every booking of the business by its id: status and body. */
+async function everyAnswer(keys: { private: string; public: string }): Promise<Record<string, unknown>> {
+  const doc = (await callJson("/openapi.json")).body as { paths: Record<string, Record<string, unknown>> };
+  const paths = Object.entries(doc.paths)
+    .filter(([path, ops]) => ops.get && !path.includes("{") && (path.startsWith("/private/") || path.startsWith("/api/pub/v2/")))
+    .map(([path]) => path);
+  const answers: Record<string, unknown> = {};
+  const read = async (path: string) => {
+    const res = await callJson(path, { key: path.startsWith("/private/") ? keys.private : keys.public, now: NOW });
+    const { request_id: _r, ...body } = (res.body ?? {}) as Record<string, unknown>;
+    answers[path] = { status: res.status, body };
+    return res;
+  };
+  for (const path of paths) await read(path);
+  const bookings = ((await read("/private/bookings?limit=100")).body as { data: { id: string }[] }).data;
+  for (const b of bookings) await read(`/private/bookings/${b.id}`);
+  expect(paths.length).toBeGreaterThan(15);
+  expect(bookings.length).toBeGreaterThanOrEqual(2);
+  return answers;
+}
+
+describe("shards", () => {
+  it("moves a business with bookings to the other shard and back: every answer the same, its writes refused during the move, nothing lost", async () => {
+    const keys = { private: await createKey("private"), public: await createKey("public") };
+    const products = (await env.DB.prepare("SELECT id, type FROM products WHERE business_id = ? ORDER BY id LIMIT 1").bind(DEMO_BUSINESS_ID).first<{ id: number; type: string }>())!;
+    for (const name of ["Ana", "Rui"]) {
+      await createBookingFixture({
+        booker: { first_name: name, last_name: "Moved", email: uniqueEmail(name.toLowerCase()) },
+        guests: [{ first_name: name, last_name: "Guest" }],
+        totalMinor: 42_000,
+        lines: [{ product_id: products.id, product_type: products.type, dates: ["2026-12-05"], price_minor: 42_000 }],
+      });
+    }
+    const before = await everyAnswer(keys);
+    const bookingsBefore = await rowsOf(env.DB, "bookings", DEMO_BUSINESS_ID);
+
+    // A write and a read sent while the move runs (right after the directory marks it).
+    let during: Promise<[Awaited<ReturnType<typeof callJson>>, Awaited<ReturnType<typeof callJson>>]> | undefined;
+    const report = await moveBusiness(env, DEMO_BUSINESS_ID, 1, {
+      now: new Date(NOW),
+      graceMs: 0,
+      log: (line) => {
+        if (line.startsWith("marked")) {
+          during = Promise.all([
+            callJson("/private/persons", { key: keys.private, now: NOW, body: { first_name: "Late", last_name: "Writer", email: uniqueEmail("late") } }),
+            callJson("/private/settings", { key: keys.private, now: NOW }),
+          ]);
+        }
+      },
+    });
+    const [write, read] = await during!;
+    expect(write.status).toBe(503);
+    expect(write.headers.get("Content-Type")).toMatch(/^application\/problem\+json/);
+    expect(write.headers.get("Retry-After")).toBe("30");
+    expect(write.body).toMatchObject({ code: "business_moving" });
+    expect(read.status).toBe(200);
+
+    expect(report).toMatchObject({ businessId: DEMO_BUSINESS_ID, from: 0, to: 1 });
+    expect(report.tables.find((t) => t.name === "bookings")?.rows).toBe(bookingsBefore);
+    expect(await directory(DEMO_BUSINESS_ID)).toEqual({ shard: 1, moving_since: null });
+    // Wholly on shard 1, nothing left on shard 0.
+    expect(await rowsOf(env.DB_SHARD_1, "bookings", DEMO_BUSINESS_ID)).toBe(bookingsBefore);
+    expect(await rowsOf(env.DB, "bookings", DEMO_BUSINESS_ID)).toBe(0);
+    expect(await rowsOf(env.DB, "products", DEMO_BUSINESS_ID)).toBe(0);
+    expect(await env.DB.prepare("SELECT id FROM businesses WHERE id = ?").bind(DEMO_BUSINESS_ID).first()).toBeNull();
+    expect(await everyAnswer(keys)).toEqual(before);
+
+    // The refused write, sent again, is taken, on shard 1; the persons' search finds moved and new persons alike.
+    const again = await callJson("/private/persons", { key: keys.private, now: NOW, body: { first_name: "Late", last_name: "Writer", email: uniqueEmail("late") } });
+    expect(again.status).toBe(201);
+    expect(await env.DB_SHARD_1.prepare("SELECT COUNT(*) AS n FROM persons WHERE business_id = ? AND last_name = 'Writer'").bind(DEMO_BUSINESS_ID).first("n")).toBe(1);
+    const search = await callJson("/private/persons?query=Moved", { key: keys.private, now: NOW });
+    expect((search.body as { data: unknown[] }).data.length).toBe(2);
+
+    // And back: the same again.
+    const onShard1 = await everyAnswer(keys);
+    await moveBusiness(env, DEMO_BUSINESS_ID, 0, { now: new Date(NOW), graceMs: 0 });
+    expect(await directory(DEMO_BUSINESS_ID)).toEqual({ shard: 0, moving_since: null });
+    expect(await rowsOf(env.DB_SHARD_1, "bookings", DEMO_BUSINESS_ID)).toBe(0);
+    expect(await everyAnswer(keys)).toEqual(onShard1);
+  }, 120_000);
+
+  it("gives a move up when the copy is refused: the business stays, answers the same and takes writes again", async () => {
+    const keys = { private: await createKey("private"), public: await createKey("public") };
+    // A business on shard 1 whose currency row takes an id the demo's currency has on shard 0:
+    // row ids are per shard, so the copy cannot keep the demo's.
+    await createBusiness("shards-collide", {}, 1);
+    const before = await everyAnswer(keys);
+    await expect(moveBusiness(env, DEMO_BUSINESS_ID, 1, { now: new Date(NOW), graceMs: 0 })).rejects.toThrow(/copy into shard 1 was refused/);
+    expect(await directory(DEMO_BUSINESS_ID)).toEqual({ shard: 0, moving_since: null });
+    expect(await rowsOf(env.DB_SHARD_1, "products", DEMO_BUSINESS_ID)).toBe(0);
+    expect(await everyAnswer(keys)).toEqual(before);
+    expect((await callJson("/private/persons", { key: keys.private, now: NOW, body: { first_name: "After", last_name: "Refusal", email: uniqueEmail("after") } })).status).toBe(201);
+  });
+
+  it("places new businesses on the shard with fewest, and every door serves one on shard 1 from shard 1", async () => {
+    const ids = [];
+    for (const slug of ["placed-a", "placed-b"]) {
+      ids.push(await makeBusiness(env, actor, { slug, title: `Placed ${slug}`, currency: { isoCode: "EUR", title: "Euro", symbol: "€" } }, new Date(NOW)));
+    }
+    const shards = await Promise.all(ids.map(async (id) => (await directory(id))!.shard));
+    expect(new Set(shards)).toEqual(new Set([0, 1]));
+    const onOne = ids[shards.indexOf(1)];
+    const slug = onOne === ids[0] ? "placed-a" : "placed-b";
+    expect(await env.DB.prepare("SELECT id FROM businesses WHERE id = ?").bind(onOne).first()).toBeNull();
+    expect(await env.DB_SHARD_1.prepare("SELECT slug FROM businesses WHERE id = ?").bind(onOne).first("slug")).toBe(slug);
+    // A slug is unique across shards.
+    await expect(makeBusiness(env, actor, { slug, title: "Again", currency: { isoCode: "EUR", title: "Euro", symbol: "€" } }, new Date(NOW))).rejects.toMatchObject({ status: 409 });
+
+    const key = await createKey("private", onOne);
+    const settings = await callJson("/private/settings", { key, now: NOW });
+    expect(settings.status).toBe(200);
+    const patched = await callJson("/private/settings", { key, now: NOW, method: "PATCH", body: { widget_origins: ["https://placed.example"] } });
+    expect(patched.status).toBe(200);
+    expect(await env.DB_SHARD_1.prepare("SELECT config FROM businesses WHERE id = ?").bind(onOne).first<string>("config")).toContain("https://placed.example");
+    expect((await call(`/widget/v1/${slug}/settings`, { headers: { Origin: "https://placed.example" } })).status).toBe(200);
+    expect((await call(`/book/${slug}`)).status).toBe(200);
+    const signIn = await call(`/admin/${slug}/sign-in`);
+    expect(signIn.status).toBe(200);
+    expect(await signIn.text()).toContain(`Placed ${slug}`);
+  });
+
+  it("keeps every shard tidy: the scheduled upkeep forgets old Idempotency-Keys on shard 1 as on shard 0", async () => {
+    const [zero, one] = [await createBusiness("upkeep-zero", {}, 0), await createBusiness("upkeep-one", {}, 1)];
+    const old = "2026-11-01T10:00:00.000Z";
+    for (const [db, id] of [[env.DB, zero], [env.DB_SHARD_1, one]] as const) {
+      await db.prepare("INSERT INTO idempotency (business_id, key, route, request_hash, state, created_at) VALUES (?, 'old-key', 'add', 'h', 'done', ?)").bind(id, old).run();
+    }
+    const report = await runMaintenance(env, new Date(NOW));
+    expect(report.idempotencyKeys).toBeGreaterThanOrEqual(2);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM idempotency WHERE business_id = ?").bind(zero).first("n")).toBe(0);
+    expect(await env.DB_SHARD_1.prepare("SELECT COUNT(*) AS n FROM idempotency WHERE business_id = ?").bind(one).first("n")).toBe(0);
+  });
+});
