@@ -34,7 +34,10 @@ async function everyAnswer(keys: { private: string; public: string }): Promise<R
   };
   for (const path of paths) await read(path);
   const bookings = ((await read("/private/bookings?limit=100")).body as { data: { id: string }[] }).data;
-  for (const b of bookings) await read(`/private/bookings/${b.id}`);
+  for (const b of bookings) {
+    await read(`/private/bookings/${b.id}`);
+    await read(`/private/bookings/${b.id}/payments`);
+  }
   expect(paths.length).toBeGreaterThan(15);
   expect(bookings.length).toBeGreaterThanOrEqual(2);
   return answers;
@@ -52,7 +55,12 @@ describe("shards", () => {
         lines: [{ product_id: products.id, product_type: products.type, dates: ["2026-12-05"], price_minor: 42_000 }],
       });
     }
+    // A payment on the ledger moves with its booking (the ledger and the booking's paid amounts answer the same).
+    const first = ((await callJson("/private/bookings?limit=1", { key: keys.private, now: NOW })).body as { data: { id: string; currency: string }[] }).data[0];
+    const paid = await callJson(`/private/bookings/${first.id}/payments`, { key: keys.private, now: NOW, body: { amount: 120, currency: first.currency, method: "cash" } });
+    expect(paid.status).toBe(201);
     const before = await everyAnswer(keys);
+    expect(JSON.stringify(before)).toContain('"amount_paid":120');
     const bookingsBefore = await rowsOf(env.DB, "bookings", DEMO_BUSINESS_ID);
 
     // A write and a read sent while the move runs (right after the directory marks it).
