@@ -5,7 +5,7 @@
  * between the booking and the send, and never two e-mails for one event.
  */
 import { createExecutionContext, env, runDurableObjectAlarm, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it, vi } from "vitest";
 import worker from "../src/index";
 import { mailStub } from "../src/db/emails";
 import { addToCart, cartBusiness, customer, guest, smallPackage, stay } from "./carts-fixtures";
@@ -435,3 +435,25 @@ async function acceptInvitation(path: string): Promise<number> {
   });
   return res.status;
 }
+
+describe("the delivery object's log lines", () => {
+  it("name the request whose booking caused the e-mails they report (its X-Request-Id)", async () => {
+    const b = await mailBusiness();
+    const lines: Record<string, unknown>[] = [];
+    const spy = vi.spyOn(console, "log").mockImplementation((line: unknown) => {
+      if (typeof line === "string" && line.startsWith("{")) lines.push(JSON.parse(line));
+    });
+    try {
+      const res = await book(b, "en", { "X-Request-Id": "req-booking-mail-7" });
+      expect(res.status).toBe(200);
+      await settled(b.businessId);
+    } finally {
+      spy.mockRestore();
+    }
+    const ids = (await rows(b.businessId)).map((r) => r.id).sort();
+    const mailLines = lines.filter((l) => l.msg === "e-mails attempted");
+    expect(mailLines.length).toBeGreaterThanOrEqual(1);
+    expect(mailLines.every((l) => l.request_id === "req-booking-mail-7" && l.business === b.businessId)).toBe(true);
+    expect(mailLines.flatMap((l) => l.emails as string[]).sort()).toEqual(ids);
+  });
+});

@@ -163,7 +163,7 @@ async function checkoutOnce(env: Env, call: CartCall, body: CheckoutBody): Promi
   }
   // The events and e-mails are in D1: their delivery starts after the answer (the webhooks' alarm
   // and the scheduled upkeep cover a lost kick).
-  const kick = Promise.all([kickDelivery(env, businessId), emails.length ? kickMail(env, businessId) : undefined]);
+  const kick = Promise.all([kickDelivery(env, businessId, call.requestId), emails.length ? kickMail(env, businessId, call.requestId) : undefined]);
   if (call.after) call.after(kick);
   else await kick;
   return { status: 200, body: bookingAnswer(cartFrom(written)!, bookerId, body, snap, confirmationAddress(emails)) };

@@ -17,6 +17,8 @@ export interface CartCall {
   cartId: string;
   now: Date;
   catalogVersion?: number;
+  /** The request's id (X-Request-Id): the delivery objects' log lines of the work it causes carry it. */
+  requestId?: string;
   /** The request's Idempotency-Key: the write batch records on it what the request made. */
   idempotencyKey?: string;
   /**

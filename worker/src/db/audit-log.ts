@@ -12,6 +12,8 @@ export interface Actor {
   kind: "key" | "staff" | "cli";
   id: string;
   name: string;
+  /** The request that made the change (its X-Request-Id), when a request did: the delivery objects' log lines of the work it caused carry it. Not audited. */
+  requestId?: string;
 }
 
 /** One audited change. */

@@ -67,11 +67,11 @@ export function mailStub(env: Pick<Env, "EMAIL_DELIVERY">, businessId: number) {
  * caller does not wait for the sending). Never throws: the e-mails are safe in D1, and a lost
  * kick is made up by the next one or by the scheduled upkeep.
  */
-export async function kickMail(env: Pick<Env, "EMAIL_DELIVERY">, businessId: number): Promise<void> {
+export async function kickMail(env: Pick<Env, "EMAIL_DELIVERY">, businessId: number, requestId?: string): Promise<void> {
   try {
-    await mailStub(env, businessId).kick(businessId);
+    await mailStub(env, businessId).kick(businessId, requestId);
   } catch (err) {
-    console.error(JSON.stringify({ level: "warn", msg: "mail kick failed", business: businessId, error: String(err) }));
+    console.error(JSON.stringify({ level: "warn", msg: "mail kick failed", business: businessId, request_id: requestId, error: String(err) }));
   }
 }
 

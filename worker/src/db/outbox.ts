@@ -35,8 +35,8 @@ export function deliveryStub(env: Pick<Env, "WEBHOOK_DELIVERY">, businessId: num
  * (the caller does not wait for the deliveries). Never throws: the events are safe in D1 and the
  * DO's alarm, set while subscriptions exist, delivers them anyway.
  */
-export function kickDelivery(env: Pick<Env, "WEBHOOK_DELIVERY">, businessId: number): Promise<void> {
-  return tell(businessId, "webhook kick failed", () => deliveryStub(env, businessId).kick(businessId));
+export function kickDelivery(env: Pick<Env, "WEBHOOK_DELIVERY">, businessId: number, requestId?: string): Promise<void> {
+  return tell(businessId, "webhook kick failed", () => deliveryStub(env, businessId).kick(businessId, requestId), requestId);
 }
 
 /**
@@ -48,10 +48,10 @@ export function wakeDelivery(env: Pick<Env, "WEBHOOK_DELIVERY">, businessId: num
   return tell(businessId, "webhook wake failed", () => deliveryStub(env, businessId).wake(businessId));
 }
 
-async function tell(businessId: number, msg: string, call: () => Promise<void>): Promise<void> {
+async function tell(businessId: number, msg: string, call: () => Promise<void>, requestId?: string): Promise<void> {
   try {
     await call();
   } catch (err) {
-    console.error(JSON.stringify({ level: "warn", msg, business: businessId, error: String(err) }));
+    console.error(JSON.stringify({ level: "warn", msg, business: businessId, request_id: requestId, error: String(err) }));
   }
 }

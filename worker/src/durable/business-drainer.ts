@@ -16,6 +16,24 @@ export abstract class BusinessDrainer extends DurableObject<Env> {
   protected running: Promise<void> | null = null;
   protected again = false;
   protected businessId: number | undefined;
+  /**
+   * The request whose change started this work (the X-Request-Id its kick carried), so that the
+   * object's log lines can be joined to that request's line; none for a run the alarm started.
+   */
+  protected cause: string | undefined;
+
+  /** A kick: remember the business and the request that caused it. */
+  protected async kicked(businessId: number, requestId: string | undefined): Promise<void> {
+    await this.remember(businessId);
+    this.cause = requestId;
+  }
+
+  /** One structured log line of this object's work, naming its business and, where there is one, the request that caused it. */
+  protected log(level: "info" | "warn" | "error", msg: string, fields: Record<string, unknown> = {}): void {
+    const line = JSON.stringify({ level, msg, business: this.businessId, request_id: this.cause, ...fields });
+    if (level === "info") console.log(line);
+    else console.error(line);
+  }
 
   /** One pass over what is due; run() repeats it while kicks arrived during it. */
   protected abstract drain(): Promise<void>;
@@ -61,6 +79,7 @@ export abstract class BusinessDrainer extends DurableObject<Env> {
   }
 
   async alarm(): Promise<void> {
+    this.cause = undefined;
     await this.run();
   }
 

@@ -47,10 +47,10 @@ const RESUME_MS = 60_000;
 export class EmailDelivery extends BusinessDrainer {
 
   /** E-mails were written: send them now. The caller does not wait; a failed run retries from the alarm. */
-  async kick(businessId: number): Promise<void> {
-    await this.remember(businessId);
+  async kick(businessId: number, requestId?: string): Promise<void> {
+    await this.kicked(businessId, requestId);
     this.run().catch(async (err) => {
-      console.error(JSON.stringify({ level: "warn", msg: "mail run failed", business: businessId, error: String(err) }));
+      this.log("warn", "mail run failed", { error: String(err) });
       await this.alarmBy(Date.now() + RETRY_SOON_MS);
     });
   }
@@ -66,6 +66,7 @@ export class EmailDelivery extends BusinessDrainer {
       // Should this process die while sending, the alarm comes back within a minute for the rest.
       await this.alarmBy(Date.now() + RESUME_MS);
       for (const email of due) await this.attempt(db, email, now);
+      this.log("info", "e-mails attempted", { emails: due.map((e) => e.id) });
     }
     if (due.length === SEND_BATCH) {
       await this.ctx.storage.setAlarm(Date.now());
@@ -115,7 +116,7 @@ export class EmailDelivery extends BusinessDrainer {
         return;
       } catch (err) {
         if (i === 3) {
-          console.error(JSON.stringify({ level: "error", msg: "mail sent but not recorded", email: email.id, error: String(err) }));
+          this.log("error", "mail sent but not recorded", { email: email.id, error: String(err) });
           return;
         }
       }

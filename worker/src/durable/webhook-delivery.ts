@@ -55,11 +55,11 @@ export class WebhookDelivery extends BusinessDrainer {
    * ends by setting it, wake() sets it first), so a run lost with its process is picked up by it.
    * A run that fails retries from the alarm a few seconds later.
    */
-  async kick(businessId: number): Promise<void> {
-    await this.remember(businessId);
+  async kick(businessId: number, requestId?: string): Promise<void> {
+    await this.kicked(businessId, requestId);
     if (Date.now() < this.quietUntil) return;
     this.run().catch(async (err) => {
-      console.error(JSON.stringify({ level: "warn", msg: "webhook run failed", business: businessId, error: String(err) }));
+      this.log("warn", "webhook run failed", { error: String(err) });
       await this.alarmBy(Date.now() + RETRY_SOON_MS);
     });
   }
@@ -100,6 +100,7 @@ export class WebhookDelivery extends BusinessDrainer {
         while (taken < due.length) await this.send(db, due[taken++], now, gone);
       }),
     );
+    if (due.length) this.log("info", "webhook deliveries attempted", { deliveries: due.length });
 
     // Next look: now if work is left, else the earliest retry, and at least every SWEEP_MS.
     const next = await nextDue(db, businessId);

@@ -86,7 +86,7 @@ export async function requestPasswordReset(db: D1Database, businessId: number, s
 }
 
 /** After the answer: the business's delivery object sends the e-mail. */
-export const sendResetMail = (env: Env, businessId: number) => kickMail(env, businessId);
+export const sendResetMail = (env: Env, businessId: number, requestId?: string) => kickMail(env, businessId, requestId);
 
 /** What a reset link shows before it is used; 404 for one unknown, used, expired, of a removed user, of another business, or an invitation. */
 export async function openReset(db: D1Database, slug: string, token: string, now: Date) {

@@ -43,15 +43,15 @@ export async function write(store: Store, actor: Actor, businessId: number, now:
   ]);
   // this process's widget door reads the business again on its next request (other processes within half a second: db/business-memo.ts)
   forgetBusiness(businessId);
-  await afterCommit(store, businessId, { events: events.length > 0, emails: emails.length > 0 });
+  await afterCommit(store, businessId, { events: events.length > 0, emails: emails.length > 0 }, actor.requestId);
   return results;
 }
 
 /** Tell the business's objects what a committed batch wrote (neither throws: what they send is safe in D1). */
-async function afterCommit(store: Store, businessId: number, wrote: { events: boolean; emails: boolean }): Promise<void> {
+async function afterCommit(store: Store, businessId: number, wrote: { events: boolean; emails: boolean }, requestId: string | undefined): Promise<void> {
   const { WEBHOOK_DELIVERY, EMAIL_DELIVERY } = store;
   await Promise.all([
-    wrote.events && WEBHOOK_DELIVERY ? kickDelivery({ WEBHOOK_DELIVERY }, businessId) : undefined,
-    wrote.emails && EMAIL_DELIVERY ? kickMail({ EMAIL_DELIVERY }, businessId) : undefined,
+    wrote.events && WEBHOOK_DELIVERY ? kickDelivery({ WEBHOOK_DELIVERY }, businessId, requestId) : undefined,
+    wrote.emails && EMAIL_DELIVERY ? kickMail({ EMAIL_DELIVERY }, businessId, requestId) : undefined,
   ]);
 }

@@ -162,6 +162,7 @@ async function cartCall(
     now: c.get("now"),
     catalogVersion,
     idempotencyKey: c.get("idempotencyKey"),
+    requestId: c.get("requestId"),
     read,
     access: fused,
     send: requestSender(c),

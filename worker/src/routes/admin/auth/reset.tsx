@@ -85,7 +85,7 @@ export const resetRoutes: AdminRoute[] = [
         c.get("now"),
       );
       // told after the answer: the answer takes the same time whether an e-mail was written or not
-      if (mailed) waitUntil(c as never, sendResetMail(c.env, business.id));
+      if (mailed) waitUntil(c as never, sendResetMail(c.env, business.id, c.get("requestId")));
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 429) throw err;
       return c.html(forgotPage(c, business, { email, error: err.message }), 429, err.extra.headers ?? {});

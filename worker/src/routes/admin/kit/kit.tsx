@@ -55,7 +55,7 @@ export const stringsOf = (c: AdminContext): Strings => LANGS[langOf(c)];
 /** The staff user as the audit log names them. */
 export const staffActor = (c: AdminContext): Actor => {
   const s = c.get("staff");
-  return { kind: "staff", id: s.staff_id, name: s.email };
+  return { kind: "staff", id: s.staff_id, name: s.email, requestId: c.get("requestId") };
 };
 
 /** A refused action: the 403 page, nothing changed. */
