@@ -2,8 +2,8 @@
  * What `wrangler deploy` uploads holds what each isolate must parse and run at startup, and no
  * more (issue 30, docs/benchmarks.md "What the bundle holds"): zod's messages in English only,
  * and the back office's modules evaluated on its first request, not before the first request.
- * The bundle is built unminified here (the deployed one is minified) so that esbuild's module
- * wrappers can be read by name.
+ * Built unminified (as wrangler.toml deploys it; said again here so that esbuild's module wrappers
+ * keep their names should the deployment ever minify).
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
