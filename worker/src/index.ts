@@ -9,7 +9,7 @@ import { privateApi } from "./routes/private";
 import { pageRoutes } from "./routes/pages";
 import { widgetRoutes } from "./routes/widget";
 import { schemaRoutes } from "./routes/schemas";
-import { lazyRouter } from "./routes/lazy";
+import { adminRoutes } from "./routes/admin";
 import { runMaintenance } from "./db/maintenance";
 import { shardDoor } from "./middleware/shard";
 
@@ -36,9 +36,8 @@ app.route("/private", privateApi());
 app.route("/", widgetRoutes());
 app.route("/", schemaRoutes());
 app.route("/", pageRoutes());
-// The back office (routes/admin): HTML pages and forms, its own error pages. Its modules are
-// evaluated on its first request, not at the isolate's startup (routes/lazy.ts).
-app.all("/admin/*", lazyRouter("/admin", () => import("./routes/admin").then(({ adminRoutes }) => adminRoutes() as never)));
+// The back office (routes/admin): HTML pages and forms, its own error pages.
+app.route("/admin", adminRoutes() as never);
 
 app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
   type: "http",

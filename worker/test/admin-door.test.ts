@@ -1,7 +1,6 @@
 /**
- * The back office is mounted lazily (routes/lazy.ts: its modules are evaluated on its first
- * request): a request reaches it with what the app's request context set, and what the back office
- * learns (whose session, which business) reaches the request's log line.
+ * The back office's requests are logged as the APIs' are: what the back office learns (whose
+ * session, which business) reaches the request's log line, under the request's own id.
  */
 import { describe, expect, it, vi } from "vitest";
 import { createStaff, signedIn } from "./admin-fixtures";

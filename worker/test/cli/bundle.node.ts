@@ -33,14 +33,4 @@ describe("the deployed bundle", () => {
     assert.match(code, /Invalid input: expected/);
     assert.doesNotMatch(code, /Ungültige Eingabe|Entrada inválida/);
   });
-
-  it("evaluates the back office's modules on its first request, not at startup", () => {
-    // esbuild wraps a module reached by import() in a function (init_x) run where it is imported;
-    // a static import anywhere on the startup path would call it at the top level as well.
-    const wrapper = /^var (init_\w+) = __esm\(\{\n {2}"worker\/src\/routes\/admin\/index\.tsx"\(\) \{/m.exec(code);
-    assert.ok(wrapper, "routes/admin/index.tsx is not in a lazy module wrapper: something imports it statically");
-    const calls = code.split("\n").filter((line) => line.includes(`${wrapper[1]}()`));
-    assert.equal(calls.length, 1, `evaluated from more than the /admin handler:\n${calls.join("\n")}`);
-    assert.match(calls[0]!, /lazyRouter\("\/admin"/);
-  });
 });
