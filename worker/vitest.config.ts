@@ -56,8 +56,7 @@ export default defineConfig(async () => {
       // files at a time take 128 s where vitest's default of one took 165 s.
       maxWorkers: Math.max(2, availableParallelism() - 1),
       // The per-request log line is wanted in production, not between test results.
-      // (and the delivery objects' lines of their work: worker/test/emails.test.ts reads them)
-      onConsoleLog: (log: string) => !log.startsWith('{"request_id"') && !log.startsWith('{"level":"info"'),
+      onConsoleLog: (log: string) => !log.startsWith('{"request_id"'),
     },
   };
 });

@@ -29,10 +29,8 @@ export abstract class BusinessDrainer extends DurableObject<Env> {
   }
 
   /** One structured log line of this object's work, naming its business and, where there is one, the request that caused it. */
-  protected log(level: "info" | "warn" | "error", msg: string, fields: Record<string, unknown> = {}): void {
-    const line = JSON.stringify({ level, msg, business: this.businessId, request_id: this.cause, ...fields });
-    if (level === "info") console.log(line);
-    else console.error(line);
+  protected log(level: "warn" | "error", msg: string, fields: Record<string, unknown> = {}): void {
+    console.error(JSON.stringify({ level, msg, business: this.businessId, request_id: this.cause, ...fields }));
   }
 
   /** One pass over what is due; run() repeats it while kicks arrived during it. */

@@ -66,7 +66,6 @@ export class EmailDelivery extends BusinessDrainer {
       // Should this process die while sending, the alarm comes back within a minute for the rest.
       await this.alarmBy(Date.now() + RESUME_MS);
       for (const email of due) await this.attempt(db, email, now);
-      this.log("info", "e-mails attempted", { emails: due.map((e) => e.id) });
     }
     if (due.length === SEND_BATCH) {
       await this.ctx.storage.setAlarm(Date.now());

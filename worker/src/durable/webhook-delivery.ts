@@ -100,7 +100,6 @@ export class WebhookDelivery extends BusinessDrainer {
         while (taken < due.length) await this.send(db, due[taken++], now, gone);
       }),
     );
-    if (due.length) this.log("info", "webhook deliveries attempted", { deliveries: due.length });
 
     // Next look: now if work is left, else the earliest retry, and at least every SWEEP_MS.
     const next = await nextDue(db, businessId);
