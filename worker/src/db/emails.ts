@@ -229,7 +229,12 @@ export async function listEmails(db: D1Database, businessId: number, q: EmailQue
 
 /** One e-mail of the business, the message included. */
 export async function emailById(db: D1Database, businessId: number, id: string): Promise<EmailRow | null> {
-  return db.prepare("SELECT * FROM emails WHERE id = ? AND business_id = ?").bind(id, businessId).first<EmailRow>();
+  return emailByIdStatement(db, businessId, id).first<EmailRow>();
+}
+
+/** The e-mail's row, as a statement: read inside a batch, it shows the row as that batch left it. */
+export function emailByIdStatement(db: D1Database, businessId: number, id: string): D1PreparedStatement {
+  return db.prepare("SELECT * FROM emails WHERE id = ? AND business_id = ?").bind(id, businessId);
 }
 
 /**

@@ -3,7 +3,7 @@
  * office's Outbox): a resend, in one batch with its audit entry.
  */
 import type { Actor } from "../db/audit-log";
-import { emailById, newEmailId, resendStatements, type EmailRow } from "../db/emails";
+import { emailById, emailByIdStatement, newEmailId, resendStatements, type EmailRow } from "../db/emails";
 import { SECRET_KINDS, type EmailKind } from "../domain/email/plan";
 import { ApiError, notFound } from "../lib/errors";
 import { isGuardFailure } from "./input";
@@ -25,16 +25,19 @@ export async function resendEmail(env: Env, actor: Actor, businessId: number, em
   }
   if (original.status !== "sent" && original.status !== "failed") throw inFlight();
   const id = newEmailId(now.getTime());
+  let results: D1Result[];
   try {
     // The resent e-mail is the batch's e-mail: write() tells the mail object once it committed.
-    await write(env, actor, businessId, now, {
+    // The batch ends by reading it back: the answer shows it as queued, whatever the mail object,
+    // told at once, has done with it since.
+    results = await write(env, actor, businessId, now, {
       statements: [],
-      emails: resendStatements(db, original, id, now),
+      emails: [...resendStatements(db, original, id, now), emailByIdStatement(db, businessId, id)],
       audit: [{ action: "resent", entity: "email", entityId: original.id, summary: `Resent the ${original.kind.replaceAll("_", " ")} e-mail to ${original.recipient}`, after: { email_id: id } }],
     });
   } catch (err) {
     if (isGuardFailure(err)) throw inFlight();
     throw err;
   }
-  return (await emailById(db, businessId, id))!;
+  return (results.at(-1)!.results as EmailRow[])[0];
 }
