@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { readBackup, restoreBackup, rowsInUse, type Backup } from "../src/db/backup";
 import { CliError, parse, required, runCli, targetOf, withShards } from "./lib/cli";
 import { SHARD_BINDINGS, shardsOf } from "../src/db/shards";
-import { applyMigrations } from "./lib/wrangler-d1";
+import { applyMigrations } from "./lib/cli-database";
 
 const USAGE = `Usage:
   npm run --silent backup -- export --file <backup.json>    every table's rows (the search table left out)

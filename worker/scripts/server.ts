@@ -16,8 +16,7 @@ import { DEMO_BUSINESS, DIVE_BUSINESS, demoCatalog, diveCatalog } from "../seed/
 import { businessBySlug, ensureBusinessStatement, hasAnyProduct } from "../src/db/businesses";
 import { CatalogFile } from "../src/contract/catalog-file";
 import { applyCatalog } from "../src/manage/catalog/file";
-import { applyMigrations } from "./lib/wrangler-d1";
-import { openDatabase } from "./lib/cli-database";
+import { applyMigrations, migrateOpened, openDatabase } from "./lib/cli-database";
 import { ensureDevVars, formatVars } from "./lib/dev-vars";
 import { DEFAULT_STATE, ROOT, WRANGLER, wranglerEnv, wranglerVar, type Target } from "./lib/wrangler";
 
@@ -138,9 +137,12 @@ export function portIsFree(port: number): Promise<boolean> {
  * changes a demo that was seeded: what the owner edited stays.
  */
 export async function prepareDatabase(target: Target): Promise<{ migrations: number; demoChanges: number }> {
-  const migrations = await applyMigrations(target);
-  const { db, close } = await openDatabase(target);
+  // A remote database is migrated by wrangler; a local one through the proxy opened for the seed.
+  const remoteMigrations = target.remote ? await applyMigrations(target) : 0;
+  const opened = await openDatabase(target);
+  const { db, close } = opened;
   try {
+    const migrations = target.remote ? remoteMigrations : await migrateOpened(opened);
     let demoChanges = 0;
     for (const [business, file] of [[DEMO_BUSINESS, demoCatalog], [DIVE_BUSINESS, diveCatalog]] as const) {
       await db.batch([ensureBusinessStatement(db, business)]);

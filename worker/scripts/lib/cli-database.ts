@@ -14,10 +14,12 @@
  * A local database may be written by a running `npm start` at the same moment: a batch that
  * finds it locked is tried again (a batch is one transaction; a failed one changed nothing).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { WranglerD1 } from "./remote-d1";
+import { applyMigrationsWithWrangler } from "./wrangler-d1";
+import { applyMigrationFiles, type MigrationFile } from "../../src/db/migrations";
 import { DEFAULT_STATE, ROOT, wranglerEnv, type Target } from "./wrangler";
 import { directoryBySlug, shardsOf } from "../../src/db/shards";
 
@@ -120,4 +122,38 @@ export async function openBusinessDatabase(target: Target, slug: string): Promis
   const opened = await openDatabase(target);
   const entry = await directoryBySlug(opened.db, slug);
   return { ...opened, db: shardsOf(opened.shards as Pick<Env, "DB">)[entry?.shard ?? 0] ?? opened.db };
+}
+
+/** worker/migrations (wrangler.toml's migrations_dir), in order, each file split into its statements as wrangler splits it. */
+async function migrationFiles(): Promise<MigrationFile[]> {
+  const { unstable_splitSqlQuery } = await import("wrangler");
+  const dir = join(ROOT, "worker", "migrations");
+  return readdirSync(dir)
+    .filter((name) => name.endsWith(".sql"))
+    .sort((a, b) => parseInt(a) - parseInt(b))
+    .map((name) => ({ name, queries: unstable_splitSqlQuery(readFileSync(join(dir, name), "utf8")) }));
+}
+
+/** Apply the pending migrations to every shard of an open local database. Returns how many DB took. */
+export async function migrateOpened(opened: OpenDatabase): Promise<number> {
+  const files = await migrationFiles();
+  const counts: Record<string, number> = {};
+  for (const [binding, db] of Object.entries(opened.shards)) counts[binding] = await applyMigrationFiles(db, files);
+  return counts.DB ?? 0;
+}
+
+/**
+ * Apply the pending migrations to every shard's database (DB and each DB_SHARD_n: the same
+ * migrations; docs/design.md "Shards"), recorded as `wrangler d1 migrations apply` records them.
+ * Local: through the platform proxy (db/migrations.ts says why); `--remote`: with wrangler.
+ * Returns how many DB took.
+ */
+export async function applyMigrations(target: Target): Promise<number> {
+  if (target.remote) return applyMigrationsWithWrangler(target);
+  const opened = await openDatabase(target);
+  try {
+    return await migrateOpened(opened);
+  } finally {
+    await opened.close();
+  }
 }

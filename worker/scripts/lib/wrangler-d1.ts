@@ -145,10 +145,13 @@ export async function d1ExecuteScript(target: Target, statements: Statement[]): 
 }
 
 /**
- * Apply pending migrations (non-interactive) to every shard's database (DB and each DB_SHARD_n of
- * wrangler.toml: the same migrations; docs/design.md "Shards"). Returns how many DB took.
+ * Apply pending migrations with `wrangler d1 migrations apply` (non-interactive) to every shard's
+ * database (DB and each DB_SHARD_n of wrangler.toml: the same migrations; docs/design.md "Shards").
+ * Returns how many DB took. The CLIs use it for `--remote`; a local database is migrated through
+ * the platform proxy instead (lib/cli-database.ts applyMigrations), and this stays for the test
+ * that both keep one record.
  */
-export async function applyMigrations(target: Target): Promise<number> {
+export async function applyMigrationsWithWrangler(target: Target): Promise<number> {
   const counts: number[] = [];
   for (const binding of SHARD_BINDINGS) {
     const result = await runWrangler(["d1", "migrations", "apply", binding, ...d1TargetFlags(target)], target);

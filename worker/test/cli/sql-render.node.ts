@@ -7,7 +7,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { applyMigrations, d1ExecuteScript, d1Query, renderStatement, sqlLiteral } from "../../scripts/lib/wrangler-d1";
+import { d1ExecuteScript, d1Query, renderStatement, sqlLiteral } from "../../scripts/lib/wrangler-d1";
+import { applyMigrations } from "../../scripts/lib/cli-database";
+import { runWrangler } from "../../scripts/lib/wrangler";
 import { formatVars, parseVars } from "../../scripts/lib/dev-vars";
 
 describe("SQL literals", () => {
@@ -47,6 +49,15 @@ describe("round trip through local D1", () => {
     await applyMigrations({ persistTo });
   });
   after(() => rmSync(persistTo, { recursive: true, force: true }));
+
+  it("records the migrations it applies through the proxy as wrangler does: `wrangler d1 migrations apply` finds nothing left, on each shard", async () => {
+    for (const binding of ["DB", "DB_SHARD_1"]) {
+      const result = await runWrangler(["d1", "migrations", "apply", binding, "--local", "--persist-to", persistTo], { persistTo });
+      assert.equal(result.code, 0, result.stdout + result.stderr);
+      assert.match(result.stdout, /No migrations to apply/, `${binding}: ${result.stdout}`);
+    }
+    assert.equal(await applyMigrations({ persistTo }), 0, "a second run applies nothing");
+  });
 
   it("stores and reads back hostile text unchanged, in a script and in a command", async () => {
     const titles = ["O'Brien's \"Surf\"; Camp", "x'); DELETE FROM businesses; --", "line\nbreak ? and € ü 🏄", "back\\slash; ;"];
