@@ -33,6 +33,23 @@ const SQL: [string, RegExp][] = [
 /** Files that still hold SQL, each with the reason; an entry whose file holds none must go. */
 const SQL_ALLOWED: Record<string, string> = {};
 
+// What a module keeps between requests (a top-level Map, Set or KeptAnswers) is registered in
+// lib/process-memory.ts, so each test file can start with what a fresh isolate holds
+// (worker/test/setup.ts). Pure memos, whose value depends on their key alone, are the exception.
+const allSources = import.meta.glob<string>(["../src/**/*.{ts,tsx}", "!../src/**/*.test.ts"], { query: "?raw", import: "default", eager: true });
+// An empty Map or Set made at load (a table of constants is made with its values), or kept answers.
+const KEPT = /^(?:export )?(?:const|let) (\w+)(?:\s*:[^=]+)?\s*=\s*new (?:(?:Map|Set)(?:<.*>)?\(\)|KeptAnswers\()/;
+const PURE_MEMOS: Record<string, string> = {
+  "worker/src/lib/time.ts numbers": "a date text's day number",
+  "worker/src/lib/time.ts texts": "a day number's date text",
+  "worker/src/lib/time.ts dayFormats": "a time zone's formatter",
+  "worker/src/domain/money.ts digitsSeen": "a currency's minor digits",
+  "worker/src/domain/package-quote.ts realDates": "dates that exist in the calendar",
+  "worker/src/middleware/auth.ts limits": "a config text's rate limit",
+  "worker/src/middleware/auth.ts verified": "a token's verified signature, under the secret it was checked with",
+  "worker/src/lib/process-memory.ts stores": "the registry itself: the modules' stores, not what they hold",
+};
+
 function sqlIn(text: string): string[] {
   return text.split("\n").flatMap((line, i) => SQL.filter(([, re]) => re.test(line)).map(([what]) => `${i + 1}: ${what}: ${line.trim().slice(0, 120)}`));
 }
@@ -57,5 +74,19 @@ describe("the house", () => {
     expect(found).toEqual({});
     const stale = Object.keys(SQL_ALLOWED).filter((file) => !files.some(([f, text]) => f === file && sqlIn(text).length));
     expect(stale, "allowed files that hold no SQL any more: remove them from SQL_ALLOWED").toEqual([]);
+  });
+
+  it("a module's memory between requests is registered to be forgotten (lib/process-memory.ts), or is a pure memo", () => {
+    const files = Object.keys(allSources).map((key) => [key.replace(/^\.\.\//, "worker/"), allSources[key]] as const);
+    expect(files.length).toBeGreaterThan(100);
+    const unregistered = files.flatMap(([file, text]) =>
+      text.split("\n").flatMap((line) => {
+        const name = KEPT.exec(line)?.[1];
+        return name && !(`${file} ${name}` in PURE_MEMOS) ? [`${file} ${name}`] : [];
+      }),
+    );
+    expect(unregistered, "wrap it in processMemory(...) (lib/process-memory.ts), or list it in PURE_MEMOS with why").toEqual([]);
+    const stale = Object.keys(PURE_MEMOS).filter((entry) => !files.some(([file, text]) => text.split("\n").some((line) => `${file} ${KEPT.exec(line)?.[1]}` === entry)));
+    expect(stale, "PURE_MEMOS entries that no longer exist").toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import type { Business } from "../domain/catalog";
 import { businessBySlug } from "./businesses";
+import { processMemory } from "../lib/process-memory";
 
 /**
  * The widget door's memory of businesses, per Worker process: a business as D1 last showed it (its
@@ -30,7 +31,7 @@ interface Entry extends DoorBusiness {
   readAt: number;
 }
 
-const bySlug = new Map<string, Entry>();
+const bySlug = processMemory(new Map<string, Entry>());
 
 /** The business of `slug` as read at most FRESH_MS before `now`, else read from D1 now. Treat it as read-only. */
 export async function rememberedBusiness(db: D1Database, slug: string, now: number): Promise<DoorBusiness | null> {

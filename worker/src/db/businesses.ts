@@ -1,6 +1,7 @@
 import { readConfig, type BusinessConfig } from "../contract/config";
 import type { Business, BusinessRow } from "../domain/catalog";
 import { isoDateTime } from "../lib/time";
+import { processMemory } from "../lib/process-memory";
 
 /**
  * SQL: the business `b` is at the catalog version bound here, as this process knows it. A
@@ -16,7 +17,7 @@ export function accessGuardStatement(db: D1Database, condition: string, ...param
 
 
 /** Config texts whose problems were logged already (per business), so a bad field is logged once per process, not per request. */
-const logged = new Map<number, string>();
+const logged = processMemory(new Map<number, string>());
 
 /**
  * A business's stored configuration, field by field (contract/config.ts readConfig): a field that

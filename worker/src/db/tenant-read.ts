@@ -6,6 +6,7 @@ import { ApiError } from "../lib/errors";
 import { sendBatch } from "./send";
 import type { CatalogSnapshot } from "../domain/catalog";
 import { accessGuardStatement, CATALOG_VERSION_IS } from "./businesses";
+import { processMemory } from "../lib/process-memory";
 
 
 /** Access for a request whose door already identified the business (the widget's inner app). */
@@ -91,7 +92,7 @@ export async function fuseAccess(c: Context<AppEnv>): Promise<FusedAccess | null
 
 // ---- The process's catalog snapshots, per business ----
 
-const snapshots = new Map<number, CatalogSnapshot>();
+const snapshots = processMemory(new Map<number, CatalogSnapshot>());
 const MAX_SNAPSHOTS = 256;
 
 function remember(snap: CatalogSnapshot) {

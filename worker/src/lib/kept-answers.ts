@@ -43,6 +43,12 @@ export class KeptAnswers {
     this.chars += answer.body.length;
   }
 
+  /** Forget every answer (lib/process-memory.ts). */
+  clear(): void {
+    this.entries.clear();
+    this.chars = 0;
+  }
+
   private drop(key: string): void {
     const kept = this.entries.get(key);
     if (!kept) return;

@@ -1,4 +1,5 @@
 import { ApiError } from "../lib/errors";
+import { processMemory } from "../lib/process-memory";
 
 const WINDOW_MS = 60_000;
 
@@ -14,7 +15,7 @@ interface Lease {
 }
 
 /** Leases this process holds, per client (plain numbers: no request waits on another's work). */
-const leases = new Map<string, Lease>();
+const leases = processMemory(new Map<string, Lease>());
 const MAX_LEASES = 10_000;
 
 /**

@@ -3,6 +3,7 @@ import { DIRECTORY_READ_TTL_MS, directoryById, directoryBySlug, onShard, shardOf
 import type { AppEnv } from "../db/request-env";
 import { ApiError } from "../lib/errors";
 import { sha256Hex } from "../lib/keys";
+import { processMemory } from "../lib/process-memory";
 
 /**
  * The shard of a request (docs/design.md "Shards"): each door finds its business in the directory
@@ -36,7 +37,7 @@ const INVITE_PATH = /^\/admin\/invite\/([A-Za-z0-9_-]{20,100})\/?$/;
 const NOT_A_BUSINESS = new Set(["go", "invite", "assets"]);
 
 /** Directory entries read by this process, by "id:<n>" or "slug:<s>", with when they were read (ms). */
-const remembered = new Map<string, { entry: DirectoryEntry | null; at: number }>();
+const remembered = processMemory(new Map<string, { entry: DirectoryEntry | null; at: number }>());
 const REMEMBERED_MAX = 10_000;
 
 async function lookUp(c: Context<AppEnv>, key: string, read: () => Promise<DirectoryEntry | null>): Promise<DirectoryEntry | null> {

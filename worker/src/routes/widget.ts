@@ -16,6 +16,7 @@ import { publicApi } from "./public";
 import { productBasics } from "./public/catalog-view";
 import { humanCheckOn, requireHuman, TURNSTILE_HEADER } from "../manage/human-check";
 import { localizedFields } from "../domain/custom-fields";
+import { processMemory } from "../lib/process-memory";
 
 /**
  * The widget's edge proxy: /widget/v1/{business}/... runs the very handlers of the public API
@@ -101,7 +102,7 @@ function edgeCache(): Cache | null {
  * answered from here with no D1 read and no cache lookup. At most 512 answers and 8 M characters
  * (at most 16 MB, a fraction of the 128 MB an isolate may use).
  */
-const kept = new KeptAnswers(512, 8_000_000);
+const kept = processMemory(new KeptAnswers(512, 8_000_000));
 
 /** Run `path` (relative to the public API root) on the inner app, through the edge cache for GETs. */
 async function runInner(c: Context<AppEnv>, method: string, path: string, search: URLSearchParams, init: RequestInit = {}): Promise<Response> {
