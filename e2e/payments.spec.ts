@@ -86,4 +86,14 @@ test("the front desk records a cash deposit and sees the balance; a manager refu
 
   // The private API says the same.
   expect(await detail()).toMatchObject({ amount_paid: 100, amount_refunded: 30, balance_due: Number((total - 70).toFixed(2)), payment_status: "partially_refunded" });
+
+  // The Payments screen: the front desk cashes up the day (cash 100.00 in, 30.00 back) and sees the booking among those still owing.
+  await desk.getByRole("navigation").getByRole("link", { name: "Payments" }).click();
+  await expect(desk).toHaveURL(/\/admin\/demo\/payments$/);
+  const cash = desk.locator('tr[data-method="cash"]');
+  await expect(cash.locator("td").nth(3)).toHaveText("100.00 EUR");
+  await expect(cash.locator("td").nth(5)).toHaveText("30.00 EUR");
+  await expect(cash.locator("[data-net]")).toHaveText("70.00 EUR");
+  await expect(desk.locator(`tr[data-open="${booking.id}"] [data-owes]`)).toHaveText(eur(total - 70));
+  await axeClean(desk, "payments");
 });

@@ -32,6 +32,8 @@ const PERMISSIONS: Record<string, string[]> = {
     "post /:business/bookings/:id/notes",
     "post /:business/bookings/:id/move",
     "post /:business/bookings/:id/payments",
+    "get /:business/payments",
+    "get /:business/payments.csv",
   ],
   refunds: ["post /:business/bookings/:id/refunds"],
   check_in: ["post /:business/bookings/:id/guests/:guest/check-in", "post /:business/bookings/:id/guests/:guest/check-out"],
@@ -107,6 +109,6 @@ describe("the back office's table of areas", () => {
     const links = [...nav.matchAll(/href="\/admin\/demo([^"]+)"/g)].map((m) => m[1]);
     const expected = AREAS.flatMap((a) => a.nav).filter((n) => may("front_desk", n.permission)).map((n) => n.path);
     expect(links).toEqual(expected);
-    expect(links).toEqual(["/today", "/calendar", "/manifest", "/bookings", "/guests"]);
+    expect(links).toEqual(["/today", "/calendar", "/manifest", "/bookings", "/payments", "/guests"]);
   });
 });

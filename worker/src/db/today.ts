@@ -1,4 +1,5 @@
 /** The back office's Today screen: arrivals, departures, who is in house and new bookings, in ONE batch. */
+import { NET_PAID_SQL } from "./payments-report";
 
 export interface TodayGuest {
   guest_id: string;
@@ -11,6 +12,9 @@ export interface TodayGuest {
   departs_on: string | null;
   checked_in_at: string | null;
   checked_out_at: string | null;
+  /** What the guest's booking still owes (its total less what succeeded payments brought net), in its currency's minor units. */
+  balance_minor: number;
+  currency: string;
 }
 
 export interface TodayBooking {
@@ -29,7 +33,8 @@ export interface TodayBooking {
 
 const GUEST_COLUMNS = `g.id AS guest_id, g.booking_id, printf('%s-%05d', b.reference_year, b.reference_number) AS reference,
   json_extract(g.person_snapshot, '$.first_name') AS first_name, json_extract(g.person_snapshot, '$.last_name') AS last_name,
-  json_extract(g.person_snapshot, '$.email') AS email, g.arrives_on, g.departs_on, g.checked_in_at, g.checked_out_at`;
+  json_extract(g.person_snapshot, '$.email') AS email, g.arrives_on, g.departs_on, g.checked_in_at, g.checked_out_at,
+  b.total_minor - ${NET_PAID_SQL} AS balance_minor, b.currency`;
 const CONFIRMED = "JOIN bookings b ON b.id = g.booking_id AND b.business_id = g.business_id AND b.status = 'confirmed'";
 /** Each list shows this many; the counts count all. */
 export const TODAY_LIST_LIMIT = 200;

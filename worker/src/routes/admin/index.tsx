@@ -7,7 +7,7 @@
  *   /admin/invite/:token                accept an invitation (set a password)
  *   /admin/:business/sign-in            sign in (e-mail and password)
  *   /admin/:business/...                behind a session of THIS business's staff: the areas of
- *                                       AREAS below, one folder each (front-desk, bookings, guests,
+ *                                       AREAS below, one folder each (front-desk, bookings, money, guests,
  *                                       catalog, prices, settings, outbox, developers, staff, audit,
  *                                       auth), each route behind the permission its area.ts declares
  *                                       (domain/staff.ts), the navigation built from the same table
@@ -28,6 +28,7 @@ import { catalog } from "./catalog/area";
 import { developers } from "./developers/area";
 import { frontDesk } from "./front-desk/area";
 import { guests } from "./guests/area";
+import { money } from "./money/area";
 import { outbox } from "./outbox/area";
 import { prices } from "./prices/area";
 import { settings } from "./settings/area";
@@ -38,7 +39,7 @@ import { staff } from "./staff/area";
  * navigation, in this order. A new screen is a route in its area's area.ts; a new area is a
  * folder with its area.ts and a line here.
  */
-export const AREAS: readonly Area[] = [frontDesk, bookings, guests, catalog, prices, settings, outbox, developers, staff, audit, auth];
+export const AREAS: readonly Area[] = [frontDesk, bookings, money, guests, catalog, prices, settings, outbox, developers, staff, audit, auth];
 
 export function adminRoutes() {
   const admin = new Hono<AdminEnv>();

@@ -12,6 +12,7 @@ import { developersStrings } from "./developers/strings";
 import { frontDeskStrings } from "./front-desk/strings";
 import { guestsStrings } from "./guests/strings";
 import { kitStrings } from "./kit/strings";
+import { moneyStrings } from "./money/strings";
 import { outboxStrings } from "./outbox/strings";
 import { pricesStrings } from "./prices/strings";
 import { settingsStrings } from "./settings/strings";
@@ -22,6 +23,7 @@ const en = {
   ...authStrings.en,
   ...frontDeskStrings.en,
   ...bookingsStrings.en,
+  ...moneyStrings.en,
   ...guestsStrings.en,
   ...catalogStrings.en,
   ...pricesStrings.en,
@@ -38,6 +40,7 @@ const de: Strings = {
   ...authStrings.de,
   ...frontDeskStrings.de,
   ...bookingsStrings.de,
+  ...moneyStrings.de,
   ...guestsStrings.de,
   ...catalogStrings.de,
   ...pricesStrings.de,
@@ -52,6 +55,7 @@ const es: Strings = {
   ...authStrings.es,
   ...frontDeskStrings.es,
   ...bookingsStrings.es,
+  ...moneyStrings.es,
   ...guestsStrings.es,
   ...catalogStrings.es,
   ...pricesStrings.es,
@@ -67,6 +71,7 @@ const pt: Strings = {
   ...authStrings.pt,
   ...frontDeskStrings.pt,
   ...bookingsStrings.pt,
+  ...moneyStrings.pt,
   ...guestsStrings.pt,
   ...catalogStrings.pt,
   ...pricesStrings.pt,
@@ -81,6 +86,7 @@ const fr: Strings = {
   ...authStrings.fr,
   ...frontDeskStrings.fr,
   ...bookingsStrings.fr,
+  ...moneyStrings.fr,
   ...guestsStrings.fr,
   ...catalogStrings.fr,
   ...pricesStrings.fr,
@@ -95,6 +101,7 @@ const it: Strings = {
   ...authStrings.it,
   ...frontDeskStrings.it,
   ...bookingsStrings.it,
+  ...moneyStrings.it,
   ...guestsStrings.it,
   ...catalogStrings.it,
   ...pricesStrings.it,
@@ -109,6 +116,7 @@ const nl: Strings = {
   ...authStrings.nl,
   ...frontDeskStrings.nl,
   ...bookingsStrings.nl,
+  ...moneyStrings.nl,
   ...guestsStrings.nl,
   ...catalogStrings.nl,
   ...pricesStrings.nl,

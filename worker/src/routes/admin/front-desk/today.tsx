@@ -1,7 +1,6 @@
 /** @jsxImportSource hono/jsx */
 /** Today: arrivals, departures, who is in house and the bookings made since yesterday, with counts. One D1 round trip. */
 import type { FC } from "hono/jsx";
-import { minorDigits, toMajor } from "../../../domain/money";
 import { setupProgress } from "../../../db/setup";
 import { todayRows, type TodayGuest } from "../../../db/today";
 import { may, type Role } from "../../../domain/staff";
@@ -10,6 +9,7 @@ import { addDays } from "../../../lib/time";
 import { base, businessToday, fmtDateTime, stringsOf, type AdminContext } from "../kit/kit";
 import { Layout } from "../kit/layout";
 import { Table } from "../kit/table";
+import { formatMoney } from "../bookings/money";
 
 const nameOf = (g: { first_name: string | null; last_name: string | null; email?: string | null }) =>
   [g.first_name, g.last_name].filter(Boolean).join(" ") || g.email || "—";
@@ -26,6 +26,7 @@ const GuestTable: FC<{ c: AdminContext; id: string; rows: TodayGuest[] }> = ({ c
           <th scope="col">{t.today.booking}</th>
           <th scope="col">{t.today.dates}</th>
           <th scope="col">{t.today.status}</th>
+          <th scope="col" class="num">{t.money.owes}</th>
         </tr>
       }
     >
@@ -44,6 +45,9 @@ const GuestTable: FC<{ c: AdminContext; id: string; rows: TodayGuest[] }> = ({ c
               : g.checked_in_at
                 ? `${t.today.checkedIn} ${fmtDateTime(g.checked_in_at)}`
                 : t.today.expected}
+          </td>
+          <td class="num" data-owes={g.balance_minor > 0 ? "" : undefined}>
+            {g.balance_minor > 0 ? formatMoney(g.balance_minor, g.currency) : "—"}
           </td>
         </tr>
       ))}
@@ -141,7 +145,7 @@ export async function todayPage(c: AdminContext) {
                 </td>
                 <td class="num">{b.guest_count}</td>
                 <td>
-                  {fmtDateTime(b.created_at)} · {toMajor(b.total_minor, minorDigits(b.currency)).toFixed(minorDigits(b.currency))} {b.currency}
+                  {fmtDateTime(b.created_at)} · {formatMoney(b.total_minor, b.currency)}
                 </td>
               </tr>
             ))}
