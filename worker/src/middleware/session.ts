@@ -19,8 +19,8 @@ import { isLoopbackHost } from "./https";
  *   the back office without the cookie. The first query goes to the primary.
  *
  * Every answer of a request that opened a session carries the session's latest bookmark in
- * `X-D1-Bookmark` (the widget sends it back, api/client.ts), and the back office's in the cookie
- * too, so the page a save redirects to reads at least what the save wrote. The value is
+ * `X-D1-Bookmark` (the widget sends it back, api/client.ts); a back-office form's redirect sets it
+ * in the cookie too, so the page a save redirects to reads at least what the save wrote. The value is
  * `<shard>:<D1 bookmark>`: a bookmark of another shard (a business moved since) or one not in
  * D1's form is ignored, and the request is served as if it carried none (never a 400 or a 500: a
  * client that kept an old bookmark just reads as a new one does).
@@ -74,7 +74,10 @@ export function sessionBookmarks(): MiddlewareHandler<AppEnv> {
     if (!state || !bookmark) return;
     const value = `${state.shard}:${bookmark}`;
     let cookie = "";
-    if (BACK_OFFICE.test(c.req.path)) {
+    // A back-office form that did something answers with a redirect (post, redirect, get): the page
+    // it redirects to reads from its bookmark. No other answer sets the cookie (a failed sign-in
+    // sets none at all).
+    if (BACK_OFFICE.test(c.req.path) && c.req.method === "POST" && c.res.status >= 300 && c.res.status < 400) {
       const url = new URL(c.req.url);
       const secure = !(url.protocol === "http:" && isLoopbackHost(url.hostname));
       // Read by the server alone; it names no one and grants nothing: a position in the database.
