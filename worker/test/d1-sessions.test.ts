@@ -4,6 +4,7 @@ import worker from "../src/index";
 import { BASE, callJson, createBusiness, createKey, watchedDb } from "./helpers";
 import { createStaff, signedIn } from "./admin-fixtures";
 import { adminBusiness } from "./manage-fixtures";
+import { cartBusiness, clock, guest, smallPackage, stay } from "./carts-fixtures";
 
 /**
  * The D1 Sessions API (docs/design.md "D1 sessions: which read may be stale"). Locally D1 has no
@@ -147,5 +148,29 @@ describe("D1 sessions: a write is seen by the same client's next read", () => {
     // a save itself starts from the primary, cookie or not
     const again = await watched(`/admin/${slug}/settings/terms`, { method: "POST", headers: { Cookie: `${b.cookie}; ${b.bookmark}`, Origin: BASE, "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ _csrf: b.csrf ?? "", terms: "Pay later." }).toString() });
     expect([again.status, again.logged, again.sessions]).toEqual([303, "primary", ["first-primary"]]);
+  });
+
+  it("the widget: a guest's own hold shows in the next availability it reads with the hold's bookmark, where a kept answer served it before", async () => {
+    const { businessId } = await cartBusiness({ widget_allow_loopback: true });
+    const slug = (await env.DB.prepare("SELECT slug FROM businesses WHERE id = ?").bind(businessId).first<{ slug: string }>())!.slug;
+    const pkg = await smallPackage(businessId, 3);
+    const { start, end } = stay(1);
+    const now = clock()(0);
+    const path = `/widget/v1/${slug}/products/${pkg}/availabilities?start_date=${start}&end_date=${end}`;
+    const before = await callJson(path, { headers: { Origin: LOOPBACK_PAGE }, now });
+    expect(before.status).toBe(200);
+    expect((await callJson(path, { headers: { Origin: LOOPBACK_PAGE }, now })).headers.get("X-Cache")).toBe("HIT");
+
+    const add = await callJson(`/widget/v1/${slug}/bookings/add`, { headers: { Origin: LOOPBACK_PAGE }, body: { currency: "EUR", guests: [guest(pkg, start, end)] }, now });
+    expect(add.status, JSON.stringify(add.body)).toBe(201);
+    const bookmark = add.headers.get("X-D1-Bookmark")!;
+    expect(bookmark).toMatch(BOOKMARK);
+
+    const mine = await watched(path, { headers: { Origin: LOOPBACK_PAGE, "X-D1-Bookmark": bookmark, "X-Test-Now": now } });
+    expect([mine.status, mine.sessions, mine.headers.get("X-Cache")]).toEqual([200, [d1Part(bookmark)], "MISS"]);
+    expect([before.body[start].available, mine.body[start].available]).toEqual([3, 2]);
+    // another guest, without a bookmark, is served what is kept: the fresher answer the guest's read left there
+    const other = await callJson(path, { headers: { Origin: LOOPBACK_PAGE }, now });
+    expect([other.headers.get("X-Cache"), other.body[start].available]).toEqual(["HIT", 2]);
   });
 });
