@@ -12,6 +12,7 @@ import { schemaRoutes } from "./routes/schemas";
 import { adminRoutes } from "./routes/admin";
 import { runMaintenance } from "./db/maintenance";
 import { shardDoor } from "./middleware/shard";
+import { sessionBookmarks } from "./middleware/session";
 
 export { RateLimiter } from "./durable/rate-limiter";
 export { CartTimer } from "./durable/cart-timer";
@@ -19,6 +20,8 @@ export { WebhookDelivery } from "./durable/webhook-delivery";
 export { EmailDelivery } from "./durable/email-delivery";
 
 const app = createApp();
+// The request's D1 session's bookmark on its answer (the session is opened by the door that finds the shard).
+app.use("*", sessionBookmarks());
 // The business's shard, for the doors that name it by its slug (the APIs' door does so by the key).
 app.use("*", shardDoor());
 

@@ -18,6 +18,8 @@ export async function createStaff(businessId: number, role: "owner" | "manager" 
 
 export interface Browser {
   cookie?: string;
+  /** The back office's D1 bookmark cookie (`d1_bookmark=...`), kept and sent back as a browser does. */
+  bookmark?: string;
   csrf?: string;
   get(path: string, headers?: Record<string, string>): Promise<Response>;
   /** A form as fields by name, or as a browser sends it: pairs in page order (a name may repeat). */
@@ -28,7 +30,7 @@ export interface Browser {
 export function browser(address = "198.51.100.7"): Browser {
   const b: Browser = {
     async get(path, headers = {}) {
-      const res = await fetchWorker(new URL(path, BASE), { headers: { ...(b.cookie ? { Cookie: b.cookie } : {}), "CF-Connecting-IP": address, ...headers } });
+      const res = await fetchWorker(new URL(path, BASE), { headers: { ...cookies(), "CF-Connecting-IP": address, ...headers } });
       remember(res);
       return res;
     },
@@ -41,7 +43,7 @@ export function browser(address = "198.51.100.7"): Browser {
           "Content-Type": "application/x-www-form-urlencoded",
           Origin: ORIGIN,
           "CF-Connecting-IP": address,
-          ...(b.cookie ? { Cookie: b.cookie } : {}),
+          ...cookies(),
           ...headers,
         },
       });
@@ -49,11 +51,17 @@ export function browser(address = "198.51.100.7"): Browser {
       return res;
     },
   };
+  const cookies = (): Record<string, string> => {
+    const jar = [b.cookie, b.bookmark].filter(Boolean).join("; ");
+    return jar ? { Cookie: jar } : {};
+  };
   const remember = (res: Response) => {
-    const set = res.headers.get("Set-Cookie");
-    if (!set) return;
-    const m = /(?:^|,\s*)((?:__Host-)?bo_session)=([^;]*)/.exec(set);
-    if (m) b.cookie = m[2] ? `${m[1]}=${m[2]}` : undefined;
+    for (const set of res.headers.getSetCookie()) {
+      const m = /^((?:__Host-)?bo_session)=([^;]*)/.exec(set);
+      if (m) b.cookie = m[2] ? `${m[1]}=${m[2]}` : undefined;
+      const d1 = /^d1_bookmark=([^;]*)/.exec(set);
+      if (d1) b.bookmark = d1[1] ? `d1_bookmark=${d1[1]}` : undefined;
+    }
   };
   return b;
 }

@@ -123,10 +123,12 @@ export function nextWeekday(day: number, from = new Date(), minDaysAhead = 7): s
 }
 
 /**
- * The real D1, watched: `trip` hears of every round trip (a batch, or a statement run on its own)
- * and `beforeBatch` may do something before a batch leaves, knowing its statements' SQL.
+ * The real D1, watched: `trip` hears of every round trip (a batch, or a statement run on its own),
+ * through the binding or through a session opened on it (`withSession`, whose constraint or
+ * bookmark `session` hears), and `beforeBatch` may do something before a batch leaves, knowing its
+ * statements' SQL.
  */
-export function watchedDb(hooks: { trip?(): void; beforeBatch?(sqls: string[]): Promise<void> | void }): D1Database {
+export function watchedDb(hooks: { trip?(): void; beforeBatch?(sqls: string[]): Promise<void> | void; session?(constraintOrBookmark: string | undefined): void }): D1Database {
   const sqlOf = new WeakMap<object, string>();
   const wrap = (sql: string, stmt: D1PreparedStatement): D1PreparedStatement => {
     const watched = new Proxy(stmt, {
@@ -145,18 +147,26 @@ export function watchedDb(hooks: { trip?(): void; beforeBatch?(sqls: string[]): 
     sqlOf.set(watched, sql);
     return watched;
   };
-  return new Proxy(env.DB, {
-    get(target, prop) {
-      if (prop === "prepare") return (sql: string) => wrap(sql, target.prepare(sql));
-      if (prop === "batch") {
-        return async (stmts: D1PreparedStatement[]) => {
-          await hooks.beforeBatch?.(stmts.map((s) => sqlOf.get(s) ?? ""));
-          hooks.trip?.();
-          return target.batch(stmts);
-        };
-      }
-      const v = (target as any)[prop];
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  });
+  const watch = <T extends object>(db: T): T =>
+    new Proxy(db, {
+      get(target, prop) {
+        if (prop === "prepare") return (sql: string) => wrap(sql, (target as unknown as D1Database).prepare(sql));
+        if (prop === "batch") {
+          return async (stmts: D1PreparedStatement[]) => {
+            await hooks.beforeBatch?.(stmts.map((s) => sqlOf.get(s) ?? ""));
+            hooks.trip?.();
+            return (target as unknown as D1Database).batch(stmts);
+          };
+        }
+        if (prop === "withSession") {
+          return (constraintOrBookmark?: string) => {
+            hooks.session?.(constraintOrBookmark);
+            return watch((target as unknown as D1Database).withSession(constraintOrBookmark));
+          };
+        }
+        const v = (target as any)[prop];
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+  return watch(env.DB);
 }

@@ -138,6 +138,16 @@ export function toJson(value: unknown): string {
 
 /** The widget's only door to the service: the edge proxy /widget/v1/{business}/... */
 export class WidgetApi {
+  /**
+   * The service's latest D1 bookmark (`X-D1-Bookmark` of its answers), sent back once this guest has
+   * written something (a cart), so that the next reads, even from a replica far from the
+   * business's database, see that write (docs/design.md "D1 sessions"). Before that, reads go without
+   * it: a header of its own would make every GET a preflighted request, and there is nothing of
+   * the guest's own to see yet.
+   */
+  private bookmark = "";
+  private wrote = false;
+
   constructor(
     readonly base: string,
     readonly business: string,
@@ -153,6 +163,7 @@ export class WidgetApi {
     const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
     if (options.body !== undefined) headers["Content-Type"] = "application/json";
     if (options.idempotencyKey) headers["Idempotency-Key"] = options.idempotencyKey;
+    if (this.wrote && this.bookmark) headers["X-D1-Bookmark"] = this.bookmark;
     let res: Response;
     try {
       res = await fetch(this.url(path, options.query), {
@@ -166,6 +177,9 @@ export class WidgetApi {
       if ((err as Error).name === "AbortError") throw err;
       throw new WidgetApiError("network", 0, (err as Error).message);
     }
+    this.bookmark = res.headers.get("X-D1-Bookmark") || this.bookmark;
+    // a price calculation (POST /packages/prices) changes nothing
+    if (method !== "GET" && path !== "/packages/prices") this.wrote = true;
     const text = await res.text().catch(() => "");
     let body: any = null;
     try {

@@ -38,6 +38,7 @@ import { guestViews } from "./view";
 import { newId } from "../lib/ids";
 import { bookerIdStatement } from "../db/bookings";
 import { type CatalogSnapshot } from "../domain/catalog";
+import type { D1, D1Env } from "../db/d1";
 
 const COUNTRY_CODES = Object.keys(CALLING_CODES);
 
@@ -45,17 +46,17 @@ const COUNTRY_CODES = Object.keys(CALLING_CODES);
 const isPersonClash = (err: unknown) => /UNIQUE constraint failed: persons\./.test(String((err as Error)?.message ?? err));
 
 /** What a checkout reads first: the persons it meets (by the customer's and the guests' e-mails), then the cart. */
-export function checkoutReadStatements(db: D1Database, businessId: number, cartId: string, body: CheckoutBody): D1PreparedStatement[] {
+export function checkoutReadStatements(db: D1, businessId: number, cartId: string, body: CheckoutBody): D1PreparedStatement[] {
   return [checkoutPersonsStatement(db, businessId, cartId, body.customer.email), cartStatement(db, businessId, cartId)];
 }
 
-export function checkoutCart(env: Env, call: CartCall, body: CheckoutBody): Promise<Outcome<Booking>> {
+export function checkoutCart(env: D1Env, call: CartCall, body: CheckoutBody): Promise<Outcome<Booking>> {
   // The totals, guests and persons are computed from the cart as read: a change in between (an
   // add from another tab) runs the checkout again on what the cart became.
   return runGuarded(() => checkoutOnce(env, call, body));
 }
 
-async function checkoutOnce(env: Env, call: CartCall, body: CheckoutBody): Promise<Outcome<Booking>> {
+async function checkoutOnce(env: D1Env, call: CartCall, body: CheckoutBody): Promise<Outcome<Booking>> {
   const db = env.DB;
   const { businessId, cartId, now } = call;
   const snap = await catalogOf(db, call);
@@ -197,7 +198,7 @@ function bookingAnswer(booked: CartContents, bookerId: string, body: CheckoutBod
  * died in between): read back as it was made, for the Idempotency-Key's retry. Null when the cart
  * holds no such booking.
  */
-export async function bookedAnswer(env: Env, call: CartCall, bookingId: string, body: CheckoutBody): Promise<Booking | null> {
+export async function bookedAnswer(env: D1Env, call: CartCall, bookingId: string, body: CheckoutBody): Promise<Booking | null> {
   const db = env.DB;
   // The booker, its confirmation's address, then the cart's rows (cartFrom() reads the last ones), in one round trip.
   const results = await db.batch([

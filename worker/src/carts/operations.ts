@@ -33,6 +33,7 @@ import { dateIn, isoDateTime } from "../lib/time";
 import { newId } from "../lib/ids";
 import { batchAbortReason, catalogOf, requireCart, runGuarded, sender, type CartCall, type Outcome, isWidgetVisitor } from "./run";
 import { cartView } from "./view";
+import type { D1, D1Env } from "../db/d1";
 
 const limitExceeded = (detail: string) => new ApiError(409, "limit_exceeded", detail);
 
@@ -44,7 +45,7 @@ const visitorGuestsExceeded = (config: BusinessConfig) =>
 
 /** A widget visitor's calls (middleware/widget.ts names them "widget:<address>"), not an API key's. */
 
-async function configOf(db: D1Database, call: CartCall): Promise<BusinessConfig> {
+async function configOf(db: D1, call: CartCall): Promise<BusinessConfig> {
   return (await catalogOf(db, call)).business.config;
 }
 
@@ -56,7 +57,7 @@ function allow(row: CartStateRow, action: CartAction, now: Date): void {
 
 // --- view ----------------------------------------------------------------------------------
 
-export async function viewCart(env: Env, call: CartCall): Promise<Outcome<Cart>> {
+export async function viewCart(env: D1Env, call: CartCall): Promise<Outcome<Cart>> {
   const contents = await requireCart(env.DB, call);
   return { status: 200, body: cartView(contents, await catalogOf(env.DB, call), call.now) };
 }
@@ -87,7 +88,7 @@ function shortagePaths(body: AddToCartBody, guestIds: string[], lines: QuoteLine
 }
 
 /** Explains a 'sold_out' abort: which product is sold out on which date (and time), and at which field of the request. */
-async function soldOut(db: D1Database, businessId: number, holds: Hold[], now: Date, where?: (s: Shortage[]) => FieldError[]): Promise<ApiError> {
+async function soldOut(db: D1, businessId: number, holds: Hold[], now: Date, where?: (s: Shortage[]) => FieldError[]): Promise<ApiError> {
   const shortages = await findShortages(db, businessId, holds, now);
   if (shortages.length === 0) {
     return new ApiError(409, "sold_out", "Some of the requested units were taken while this request ran; nothing was added. Try again.");
@@ -104,11 +105,11 @@ async function soldOut(db: D1Database, businessId: number, holds: Hold[], now: D
  * POST /bookings/add: opens the cart (`isNew`) or adds to it. Every hold of the request (every
  * night, every item, every guest) goes in ONE batch with the cart's rows: all or nothing.
  */
-export function addToCart(env: Env, call: CartCall, body: AddToCartBody, isNew: boolean): Promise<Outcome<Cart>> {
+export function addToCart(env: D1Env, call: CartCall, body: AddToCartBody, isNew: boolean): Promise<Outcome<Cart>> {
   return isNew ? addOnce(env, call, body, true) : runGuarded(() => addOnce(env, call, body, false));
 }
 
-async function addOnce(env: Env, call: CartCall, body: AddToCartBody, isNew: boolean): Promise<Outcome<Cart>> {
+async function addOnce(env: D1Env, call: CartCall, body: AddToCartBody, isNew: boolean): Promise<Outcome<Cart>> {
   const db = env.DB;
   const { businessId, cartId, now } = call;
   const snap = await catalogOf(db, call);
@@ -224,7 +225,7 @@ async function addOnce(env: Env, call: CartCall, body: AddToCartBody, isNew: boo
 export const EXTENSION_MS = 10 * 60 * 1000;
 
 /** PUT /carts/{cart_id}/extend: expiry = 10 minutes after the request (never earlier than it was). */
-export function extendCart(env: Env, call: CartCall): Promise<Outcome<{ cart_id: string; expiry_date: string }>> {
+export function extendCart(env: D1Env, call: CartCall): Promise<Outcome<{ cart_id: string; expiry_date: string }>> {
   return runGuarded(async () => {
     const db = env.DB;
     const { businessId, cartId, now } = call;
@@ -264,7 +265,7 @@ export function extendCart(env: Env, call: CartCall): Promise<Outcome<{ cart_id:
  * abandoned cart; a checked-out cart answers 409. A cart already past its expiry is recorded as
  * expired (that is what happened to it first).
  */
-export function abandonCart(env: Env, call: CartCall): Promise<Outcome<{ success: boolean }>> {
+export function abandonCart(env: D1Env, call: CartCall): Promise<Outcome<{ success: boolean }>> {
   return runGuarded(async () => {
     const db = env.DB;
     const { businessId, cartId, now } = call;

@@ -9,6 +9,7 @@ import { cartFrom, cartStatement, type CartContents } from "../db/carts";
 import { snapshotAt, type FusedAccess } from "../db/tenant-read";
 import { type CatalogSnapshot } from "../domain/catalog";
 import { ApiError, notFound } from "../lib/errors";
+import type { D1 } from "../db/d1";
 
 /** Who asks, about which cart, at what time (the request's clock). */
 export interface CartCall {
@@ -36,7 +37,7 @@ export interface CartCall {
 }
 
 /** The operation's way of sending a batch (CartCall.send, else db.batch). */
-export function sender(db: D1Database, call: CartCall): (statements: D1PreparedStatement[]) => Promise<D1Result[]> {
+export function sender(db: D1, call: CartCall): (statements: D1PreparedStatement[]) => Promise<D1Result[]> {
   return call.send ?? ((statements) => db.batch(statements));
 }
 
@@ -87,7 +88,7 @@ export async function runGuarded<T>(op: () => Promise<T>): Promise<T> {
 }
 
 /** The business's catalog as of the request (its config, diets, levels, products and rates). */
-export async function catalogOf(db: D1Database, call: CartCall): Promise<CatalogSnapshot> {
+export async function catalogOf(db: D1, call: CartCall): Promise<CatalogSnapshot> {
   try {
     return await snapshotAt(db, call.businessId, call.catalogVersion);
   } catch (err) {
@@ -97,7 +98,7 @@ export async function catalogOf(db: D1Database, call: CartCall): Promise<Catalog
 }
 
 /** The cart (the request's first read, else read now), or 404 exactly like a cart of another business. */
-export async function requireCart(db: D1Database, call: CartCall): Promise<CartContents> {
+export async function requireCart(db: D1, call: CartCall): Promise<CartContents> {
   const read = takeRead(call);
   const contents = cartFrom(read ?? (await sender(db, call)([cartStatement(db, call.businessId, call.cartId)])));
   if (!contents) throw notFound(`Cart ${call.cartId}`);

@@ -1,4 +1,5 @@
 import type { CatalogSnapshot } from "../domain/catalog";
+import type { D1 } from "./d1";
 
 /**
  * How a request proves it may read a business, settled by ONE row that D1 returns together with
@@ -8,7 +9,7 @@ import type { CatalogSnapshot } from "../domain/catalog";
  */
 export interface Access {
   /** The statement whose row settles the request. */
-  guard(db: D1Database): D1PreparedStatement;
+  guard(db: D1): D1PreparedStatement;
   /** Checks the row (throws 401/403/404/429 as it must) and answers the catalog version. */
   check(row: Record<string, unknown> | null): Promise<number>;
   /** Headers to send whatever the answer (RateLimit-*). */
@@ -25,5 +26,5 @@ export interface Access {
    * business's catalog is still at the snapshot's version, and what to make of their results once
    * the write is made.
    */
-  fused?(db: D1Database, snap: CatalogSnapshot): Promise<{ statements: D1PreparedStatement[]; settle(results: D1Result[]): void }>;
+  fused?(db: D1, snap: CatalogSnapshot): Promise<{ statements: D1PreparedStatement[]; settle(results: D1Result[]): void }>;
 }

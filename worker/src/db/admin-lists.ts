@@ -6,6 +6,7 @@
 import { bookingConditions, bookingSearchCondition, listBookings, type BookingRow } from "./bookings";
 import { GUEST_SORT_FIELDS, listGuestsStatements, type GuestFilter, type GuestListRow, type GuestSortField } from "./guests";
 import type { Range } from "./list-filters";
+import type { D1 } from "./d1";
 
 /** A filter on a date or datetime column: from..to, either end open (both included). */
 export interface DateRange {
@@ -31,7 +32,7 @@ const range = (r: DateRange | Presence | undefined): Range | undefined =>
 
 /** One page of the business's bookings that match, newest first, with the count of all that match: GET /private/bookings's filter (db/bookings.ts), and the search. */
 export async function listBookingsFiltered(
-  db: D1Database,
+  db: D1,
   businessId: number,
   filter: BookingListFilter,
   paging: { page: number; limit: number },
@@ -53,7 +54,7 @@ export async function listBookingsFiltered(
 }
 
 /** The back-office title of each of the business's products (archived ones too: old bookings name them). */
-export async function productTitles(db: D1Database, businessId: number): Promise<Map<number, string>> {
+export async function productTitles(db: D1, businessId: number): Promise<Map<number, string>> {
   const rows = await db.prepare("SELECT id, backoffice_title AS title FROM products WHERE business_id = ?").bind(businessId).all<{ id: number; title: string }>();
   return new Map(rows.results.map((p) => [p.id, p.title]));
 }
@@ -140,7 +141,7 @@ export function asGuestFilter(f: GuestListFilter, sort: GuestSort[]): GuestFilte
 }
 
 export async function listGuestsFiltered(
-  db: D1Database,
+  db: D1,
   businessId: number,
   filter: GuestListFilter,
   sort: GuestSort[],

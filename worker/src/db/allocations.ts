@@ -8,6 +8,7 @@
  * reads all compare these strings as text, so they must share one format.
  */
 import { insertRowsStatements } from "./insert-rows";
+import type { D1 } from "./d1";
 
 /** The one text format of instants that allocations and carts compare. */
 export const stamp = (d: Date): string => d.toISOString();
@@ -28,7 +29,7 @@ export interface Hold {
  * time. No statement when nothing is held.
  */
 export function holdStatements(
-  db: D1Database,
+  db: D1,
   businessId: number,
   cartId: string,
   holds: Hold[],
@@ -58,7 +59,7 @@ export function mergeHolds(holds: Hold[]): Hold[] {
 }
 
 /** UPDATE that releases a booking's allocations (a cancelled booking frees its units at once). */
-export function releaseBookingStatement(db: D1Database, businessId: number, bookingId: string, now: Date): D1PreparedStatement {
+export function releaseBookingStatement(db: D1, businessId: number, bookingId: string, now: Date): D1PreparedStatement {
   return db
     .prepare("UPDATE allocations SET released_at = ? WHERE business_id = ? AND booking_id = ? AND released_at IS NULL")
     .bind(stamp(now), businessId, bookingId);
@@ -68,7 +69,7 @@ export function releaseBookingStatement(db: D1Database, businessId: number, book
  * UPDATE that releases the holds of a cart once it is abandoned (put it after the UPDATE that
  * abandons the cart, in the same batch). Idempotent, and harmless for a cart still open.
  */
-export function releaseCartHoldsStatement(db: D1Database, businessId: number, cartId: string, now: Date): D1PreparedStatement {
+export function releaseCartHoldsStatement(db: D1, businessId: number, cartId: string, now: Date): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE allocations SET released_at = ?1 WHERE business_id = ?2 AND cart_id = ?3 AND booking_id IS NULL AND released_at IS NULL
@@ -78,7 +79,7 @@ export function releaseCartHoldsStatement(db: D1Database, businessId: number, ca
 }
 
 /** UPDATE that moves a cart's live holds to a new expiry (extend). */
-export function extendCartHoldsStatement(db: D1Database, businessId: number, cartId: string, expiresAt: Date): D1PreparedStatement {
+export function extendCartHoldsStatement(db: D1, businessId: number, cartId: string, expiresAt: Date): D1PreparedStatement {
   return db
     .prepare(
       "UPDATE allocations SET expires_at = ? WHERE business_id = ? AND cart_id = ? AND booking_id IS NULL AND released_at IS NULL",
@@ -87,7 +88,7 @@ export function extendCartHoldsStatement(db: D1Database, businessId: number, car
 }
 
 /** UPDATE that turns a cart's live holds into booking allocations (booking_id set, no expiry). */
-export function convertHoldsStatement(db: D1Database, businessId: number, cartId: string, bookingId: string): D1PreparedStatement {
+export function convertHoldsStatement(db: D1, businessId: number, cartId: string, bookingId: string): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE allocations SET booking_id = ?, expires_at = NULL
@@ -114,7 +115,7 @@ const USED_UNITS_SQL = `(COALESCE((SELECT b.qty FROM booked_units b WHERE b.prod
  * the trigger does). Used after a 'sold_out' abort to tell the buyer what is sold out; the
  * answer is an explanation, the trigger remains the only judge.
  */
-export async function findShortages(db: D1Database, businessId: number, holds: Hold[], now: Date): Promise<Shortage[]> {
+export async function findShortages(db: D1, businessId: number, holds: Hold[], now: Date): Promise<Shortage[]> {
   const wanted = mergeHolds(holds);
   if (wanted.length === 0) return [];
   const at = stamp(now);

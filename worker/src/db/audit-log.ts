@@ -6,6 +6,7 @@
 import { newId } from "../lib/ids";
 import { isoDateTime } from "../lib/time";
 import { insertRowsStatements } from "./insert-rows";
+import type { D1 } from "./d1";
 
 /** Who made a change: an API key (its name), a staff user of the back office, or a CLI. */
 export interface Actor {
@@ -27,7 +28,7 @@ export interface AuditEntry {
 }
 
 /** The audit rows of some changes, as ONE statement (none for no change): put it in the change's batch. */
-export function auditStatements(db: D1Database, businessId: number, actor: Actor, entries: AuditEntry[], now: Date): D1PreparedStatement[] {
+export function auditStatements(db: D1, businessId: number, actor: Actor, entries: AuditEntry[], now: Date): D1PreparedStatement[] {
   const base = now.getTime();
   return insertRowsStatements(
     db,
@@ -81,7 +82,7 @@ export interface AuditQuery {
 }
 
 /** One page of a business's audit log, newest first, and the count of all that match. */
-export async function listAuditEntries(db: D1Database, businessId: number, q: AuditQuery): Promise<{ rows: AuditRow[]; total: number }> {
+export async function listAuditEntries(db: D1, businessId: number, q: AuditQuery): Promise<{ rows: AuditRow[]; total: number }> {
   const where = ["business_id = ?"];
   const params: (string | number)[] = [businessId];
   const entities = q.entity === undefined ? undefined : Array.isArray(q.entity) ? q.entity : [q.entity];

@@ -9,11 +9,12 @@ import { isoDateTime } from "../lib/time";
 import { outboxStatements } from "./outbox";
 import { insertPersonStatement, personsByEmail, rowToData, updatePersonStatement, type PersonRow } from "./persons";
 import { newId } from "../lib/ids";
+import type { D1 } from "./d1";
 
 
 /** INSERT of a Guest row: the Person's data as of this booking, plus booking-related data. */
 export function insertGuestStatement(
-  db: D1Database,
+  db: D1,
   businessId: number,
   guest: { id: string; bookingId: string; personId: string; snapshot: PersonData; related?: Record<string, unknown> },
   now: Date,
@@ -29,7 +30,7 @@ export function insertGuestStatement(
 
 /** INSERT of the Booker row of a booking (a snapshot of its Person). */
 export function insertBookerStatement(
-  db: D1Database,
+  db: D1,
   businessId: number,
   booker: { id: string; bookingId: string; personId: string; snapshot: PersonData; companyName: string | null; taxNumber: string | null },
   now: Date,
@@ -70,7 +71,7 @@ interface PersonState {
  * booker's and guests' snapshots hold the data as entered.
  */
 export async function bookingPeopleStatements(
-  db: D1Database,
+  db: D1,
   businessId: number,
   bookingId: string,
   input: { booker: PersonInput & { company_name?: string | null; tax_number?: string | null }; guests: { id: string; person: PersonInput }[] },

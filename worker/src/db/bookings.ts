@@ -1,5 +1,6 @@
 import { isoDateTime } from "../lib/time";
 import { conditions, inList, inRange, type Conditions, type Range } from "./list-filters";
+import type { D1 } from "./d1";
 
 export interface BookingRow {
   id: string;
@@ -20,7 +21,7 @@ export interface BookingRow {
   cancelled_at: string | null;
 }
 
-export async function bookingRow(db: D1Database, businessId: number, id: string): Promise<BookingRow | null> {
+export async function bookingRow(db: D1, businessId: number, id: string): Promise<BookingRow | null> {
   return db.prepare("SELECT * FROM bookings WHERE id = ? AND business_id = ?").bind(id, businessId).first<BookingRow>();
 }
 
@@ -38,7 +39,7 @@ export interface BookingLineRow {
   price_minor: number;
 }
 
-export async function bookingLines(db: D1Database, businessId: number, bookingId: string): Promise<BookingLineRow[]> {
+export async function bookingLines(db: D1, businessId: number, bookingId: string): Promise<BookingLineRow[]> {
   const rows = await db
     .prepare(
       `SELECT l.id, l.guest_id, l.product_id, COALESCE(p.title, '') AS product_title, l.product_type, l.package_item_id, l.role, l.dates, l.qty, l.price_minor
@@ -50,7 +51,7 @@ export async function bookingLines(db: D1Database, businessId: number, bookingId
   return rows.results;
 }
 
-export async function bookerRow(db: D1Database, businessId: number, bookingId: string) {
+export async function bookerRow(db: D1, businessId: number, bookingId: string) {
   return db
     .prepare("SELECT * FROM bookers WHERE booking_id = ? AND business_id = ?")
     .bind(bookingId, businessId)
@@ -92,7 +93,7 @@ export interface BookingQuery {
   limit: number;
 }
 
-export async function listBookings(db: D1Database, businessId: number, q: BookingQuery): Promise<{ rows: BookingRow[]; total: number }> {
+export async function listBookings(db: D1, businessId: number, q: BookingQuery): Promise<{ rows: BookingRow[]; total: number }> {
   const where = ["b.business_id = ?", ...q.where].join(" AND ");
   const params = [businessId, ...q.params];
   const [page, count] = await db.batch([
@@ -103,13 +104,13 @@ export async function listBookings(db: D1Database, businessId: number, q: Bookin
 }
 
 /** Batch guard: the booking exists and is confirmed when the batch commits. */
-export function bookingConfirmedGuard(db: D1Database, businessId: number, bookingId: string): D1PreparedStatement {
+export function bookingConfirmedGuard(db: D1, businessId: number, bookingId: string): D1PreparedStatement {
   return db
     .prepare("INSERT INTO batch_guard (reason, ok) SELECT 'booking_not_confirmed', EXISTS (SELECT 1 FROM bookings WHERE id = ? AND business_id = ? AND status = 'confirmed')")
     .bind(bookingId, businessId);
 }
 
-export function cancelBookingStatement(db: D1Database, businessId: number, bookingId: string, now: Date): D1PreparedStatement {
+export function cancelBookingStatement(db: D1, businessId: number, bookingId: string, now: Date): D1PreparedStatement {
   const ts = isoDateTime(now);
   return db
     .prepare("UPDATE bookings SET status = 'cancelled', cancelled_at = ?, updated_at = ? WHERE id = ? AND business_id = ? AND status = 'confirmed'")
@@ -117,13 +118,13 @@ export function cancelBookingStatement(db: D1Database, businessId: number, booki
 }
 
 /** Aborts the batch ('booker_changed') unless the booker still belongs to `personId` (no concurrent e-mail flow moved it). */
-export function bookerStillOfStatement(db: D1Database, bookerId: string, personId: string): D1PreparedStatement {
+export function bookerStillOfStatement(db: D1, bookerId: string, personId: string): D1PreparedStatement {
   return db.prepare("INSERT INTO batch_guard (reason, ok) SELECT 'booker_changed', EXISTS (SELECT 1 FROM bookers WHERE id = ? AND person_id = ?)").bind(bookerId, personId);
 }
 
 /** The booker's Person, snapshot and invoicing fields, as PUT /bookings/{id}/booker leaves them. */
 export function updateBookerStatement(
-  db: D1Database,
+  db: D1,
   businessId: number,
   bookerId: string,
   b: { personId: string; snapshot: string; companyName: string | null; taxNumber: string | null; updatedAt: string },
@@ -134,7 +135,7 @@ export function updateBookerStatement(
 }
 
 /** The id of the booker of a booking. */
-export function bookerIdStatement(db: D1Database, businessId: number, bookingId: string): D1PreparedStatement {
+export function bookerIdStatement(db: D1, businessId: number, bookingId: string): D1PreparedStatement {
   return db.prepare("SELECT id FROM bookers WHERE booking_id = ? AND business_id = ?").bind(bookingId, businessId);
 }
 
@@ -157,7 +158,7 @@ export function bookingSearchCondition(text: string): { sql: string; params: (st
 }
 
 /** The bookers' names of some bookings (for a list). */
-export async function bookerNames(db: D1Database, businessId: number, bookingIds: string[]): Promise<Map<string, string>> {
+export async function bookerNames(db: D1, businessId: number, bookingIds: string[]): Promise<Map<string, string>> {
   if (!bookingIds.length) return new Map();
   const rows = await db
     .prepare(

@@ -1,6 +1,7 @@
 import type { Business } from "../domain/catalog";
 import { businessBySlug } from "./businesses";
 import { processMemory } from "../lib/process-memory";
+import type { D1 } from "./d1";
 
 /**
  * The widget door's memory of businesses, per Worker process: a business as D1 last showed it (its
@@ -34,7 +35,7 @@ interface Entry extends DoorBusiness {
 const bySlug = processMemory(new Map<string, Entry>());
 
 /** The business of `slug` as read at most FRESH_MS before `now`, else read from D1 now. Treat it as read-only. */
-export async function rememberedBusiness(db: D1Database, slug: string, now: number): Promise<DoorBusiness | null> {
+export async function rememberedBusiness(db: D1, slug: string, now: number): Promise<DoorBusiness | null> {
   const known = bySlug.get(slug);
   // a clock that went back (the test clock) makes an entry old too
   if (known && now >= known.readAt && now - known.readAt < FRESH_MS) return known;

@@ -2,6 +2,7 @@ import { readConfig, type BusinessConfig } from "../contract/config";
 import type { Business, BusinessRow } from "../domain/catalog";
 import { isoDateTime } from "../lib/time";
 import { processMemory } from "../lib/process-memory";
+import type { D1 } from "./d1";
 
 /**
  * SQL: the business `b` is at the catalog version bound here, as this process knows it. A
@@ -11,7 +12,7 @@ import { processMemory } from "../lib/process-memory";
 export const CATALOG_VERSION_IS = "CAST(b.catalog_version AS REAL) = ?";
 
 /** The first statement of a fused access check: aborts the batch unless `condition` holds. */
-export function accessGuardStatement(db: D1Database, condition: string, ...params: unknown[]): D1PreparedStatement {
+export function accessGuardStatement(db: D1, condition: string, ...params: unknown[]): D1PreparedStatement {
   return db.prepare(`INSERT INTO access_guard (ok) SELECT EXISTS (${condition})`).bind(...params);
 }
 
@@ -39,12 +40,12 @@ export function businessConfig(businessId: number, text: string | null | undefin
 
 const toBusiness = (row: BusinessRow): Business => ({ ...row, config: businessConfig(row.id, row.config) });
 
-export async function businessById(db: D1Database, id: number): Promise<Business | null> {
+export async function businessById(db: D1, id: number): Promise<Business | null> {
   const row = await db.prepare("SELECT * FROM businesses WHERE id = ?").bind(id).first<BusinessRow>();
   return row ? toBusiness(row) : null;
 }
 
-export async function businessBySlug(db: D1Database, slug: string): Promise<Business | null> {
+export async function businessBySlug(db: D1, slug: string): Promise<Business | null> {
   const row = await db.prepare("SELECT * FROM businesses WHERE slug = ?").bind(slug).first<BusinessRow>();
   return row ? toBusiness(row) : null;
 }
@@ -57,13 +58,13 @@ export interface BusinessListRow {
 }
 
 /** Every business, in id order (the business CLI's list). */
-export async function listBusinesses(db: D1Database): Promise<BusinessListRow[]> {
+export async function listBusinesses(db: D1): Promise<BusinessListRow[]> {
   return (await db.prepare("SELECT id, slug, title, created_at FROM businesses ORDER BY id").all<BusinessListRow>()).results;
 }
 
 /** A new business and its one default currency, to write in one batch (with its audit entry). */
 export function insertBusinessStatements(
-  db: D1Database,
+  db: D1,
   b: { id: number; slug: string; title: string; companyName: string; config: string },
   currency: { isoCode: string; title: string; symbol: string },
   now: Date,
@@ -78,7 +79,7 @@ export const isDuplicateSlug = (err: unknown) => /UNIQUE constraint failed: busi
 export const isBusinessIdTaken = (err: unknown) => /UNIQUE constraint failed: businesses\.id/.test(String((err as Error)?.message ?? err));
 
 /** The business of a slug, made bare (title only) when it is missing: the demo's, before its catalog file is applied. */
-export function ensureBusinessStatement(db: D1Database, b: { slug: string; title: string; createdAt: string }): D1PreparedStatement {
+export function ensureBusinessStatement(db: D1, b: { slug: string; title: string; createdAt: string }): D1PreparedStatement {
   return db.prepare("INSERT OR IGNORE INTO businesses (slug, title, created_at) VALUES (?, ?, ?)").bind(b.slug, b.title, b.createdAt);
 }
 
@@ -95,7 +96,7 @@ export interface KeyRecord {
 }
 
 /** The key's record joined with its business, in one read (checked on every request). */
-export function keyRecordStatement(db: D1Database, keyId: string): D1PreparedStatement {
+export function keyRecordStatement(db: D1, keyId: string): D1PreparedStatement {
   return db
     .prepare(
       `SELECT k.id, k.name, k.scope, k.key_hash, k.revoked_at, k.business_id, b.slug, b.config, b.catalog_version
@@ -110,7 +111,7 @@ export function keyRecordStatement(db: D1Database, keyId: string): D1PreparedSta
  * catalog is still at `catalogVersion` (what the key's check asks of its record, in SQL).
  */
 export function keyAccessGuardStatement(
-  db: D1Database,
+  db: D1,
   key: { keyId: string; businessId: number; keyHash: string; scope: string },
   catalogVersion: number,
 ): D1PreparedStatement {
@@ -127,11 +128,11 @@ export function keyAccessGuardStatement(
 }
 
 /** The key's name (for the request's log line). */
-export function keyNameStatement(db: D1Database, keyId: string): D1PreparedStatement {
+export function keyNameStatement(db: D1, keyId: string): D1PreparedStatement {
   return db.prepare("SELECT name FROM api_keys WHERE id = ?").bind(keyId);
 }
 
 /** Whether the business has any product, archived ones included (npm start seeds the demo only when it has none). */
-export async function hasAnyProduct(db: D1Database, businessId: number): Promise<boolean> {
+export async function hasAnyProduct(db: D1, businessId: number): Promise<boolean> {
   return (await db.prepare("SELECT 1 AS one FROM products WHERE business_id = ? LIMIT 1").bind(businessId).first()) !== null;
 }

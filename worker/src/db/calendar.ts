@@ -1,3 +1,4 @@
+import type { D1 } from "./d1";
 /** The back office's calendar: per product and date, capacity, blocked, held and booked units (slots summed). */
 
 export interface CalendarProduct {
@@ -21,7 +22,7 @@ export interface CalendarCell {
 }
 
 /** Products of the business, and the cells of [from, to] that have inventory, bookings or holds: ONE round trip. */
-export async function calendarRows(db: D1Database, businessId: number, from: string, to: string, now: Date): Promise<{ products: CalendarProduct[]; cells: CalendarCell[] }> {
+export async function calendarRows(db: D1, businessId: number, from: string, to: string, now: Date): Promise<{ products: CalendarProduct[]; cells: CalendarCell[] }> {
   const window = "business_id = ?1 AND date BETWEEN ?2 AND ?3";
   const [products, cells] = await db.batch([
     db.prepare("SELECT id, backoffice_title AS title, type, default_capacity, timeslots, is_on_timeslots FROM products WHERE business_id = ? ORDER BY type = 'package' DESC, type, id").bind(businessId),

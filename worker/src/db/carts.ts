@@ -3,6 +3,7 @@ import { insertRowsStatements } from "./insert-rows";
 import type { AbandonReason, CartStatus } from "../domain/cart-state";
 import { isoDateTime } from "../lib/time";
 import { stamp } from "./allocations";
+import type { D1 } from "./d1";
 
 export interface CartRow {
   id: string;
@@ -71,7 +72,7 @@ export interface CartContents {
 }
 
 /** The cart of this business with its guests, lines and booking, in one round trip; null when unknown. */
-export async function loadCart(db: D1Database, businessId: number, cartId: string): Promise<CartContents | null> {
+export async function loadCart(db: D1, businessId: number, cartId: string): Promise<CartContents | null> {
   return cartFrom(await db.batch([cartStatement(db, businessId, cartId)]));
 }
 
@@ -80,7 +81,7 @@ export async function loadCart(db: D1Database, businessId: number, cartId: strin
  * booking, each as JSON), to append to a write batch: the batch then answers the cart as it wrote
  * it, in the same round trip. cartFrom() reads the batch's last result.
  */
-export function cartStatement(db: D1Database, businessId: number, cartId: string): D1PreparedStatement {
+export function cartStatement(db: D1, businessId: number, cartId: string): D1PreparedStatement {
   return db
     .prepare(
       `SELECT
@@ -129,7 +130,7 @@ export function cartFrom(results: D1Result[]): CartContents | null {
  * released (a checkout racing an expiry can never book an expired hold).
  */
 export function cartGuard(
-  db: D1Database,
+  db: D1,
   businessId: number,
   cartId: string,
   now: Date,
@@ -150,7 +151,7 @@ export function cartGuard(
 }
 
 /** Aborts with 'limit_open_carts' when the client already has `max` open, unexpired carts. */
-export function openCartsGuard(db: D1Database, businessId: number, clientId: string, max: number, now: Date): D1PreparedStatement {
+export function openCartsGuard(db: D1, businessId: number, clientId: string, max: number, now: Date): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO cart_guard (reason, ok) SELECT 'limit_open_carts',
@@ -163,7 +164,7 @@ export function openCartsGuard(db: D1Database, businessId: number, clientId: str
  * Aborts with 'limit_visitor_guests' when `adding` guests would take the guests of the client's
  * open, unexpired carts beyond `max` (migration 0173).
  */
-export function visitorGuestsGuard(db: D1Database, businessId: number, clientId: string, adding: number, max: number, now: Date): D1PreparedStatement {
+export function visitorGuestsGuard(db: D1, businessId: number, clientId: string, adding: number, max: number, now: Date): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO cart_guard (reason, ok) SELECT 'limit_visitor_guests',
@@ -177,7 +178,7 @@ export function visitorGuestsGuard(db: D1Database, businessId: number, clientId:
  * Aborts with 'limit_visitor_bookings' when the client already confirmed `perHour` bookings in the
  * hour before `now`, or `perDay` in the day before it (migration 0410).
  */
-export function visitorBookingsGuard(db: D1Database, businessId: number, clientId: string, perHour: number, perDay: number, now: Date): D1PreparedStatement {
+export function visitorBookingsGuard(db: D1, businessId: number, clientId: string, perHour: number, perDay: number, now: Date): D1PreparedStatement {
   const since = (ms: number) => isoDateTime(new Date(now.getTime() - ms));
   return db
     .prepare(
@@ -189,7 +190,7 @@ export function visitorBookingsGuard(db: D1Database, businessId: number, clientI
 }
 
 /** Aborts with 'limit_items' when adding `adding` guests would take the cart beyond `max` (items are guests). */
-export function itemsGuard(db: D1Database, businessId: number, cartId: string, adding: number, max: number): D1PreparedStatement {
+export function itemsGuard(db: D1, businessId: number, cartId: string, adding: number, max: number): D1PreparedStatement {
   return db
     .prepare("INSERT INTO cart_guard (reason, ok) SELECT 'limit_items', (SELECT COUNT(*) FROM cart_guests WHERE cart_id = ? AND business_id = ?) + ? <= ?")
     .bind(cartId, businessId, adding, max);
@@ -198,7 +199,7 @@ export function itemsGuard(db: D1Database, businessId: number, cartId: string, a
 // --- writes ----------------------------------------------------------------------------------
 
 export function insertCartStatement(
-  db: D1Database,
+  db: D1,
   cart: { id: string; businessId: number; currency: string; clientId: string; expiresAt: Date; now: Date },
 ): D1PreparedStatement {
   const now = isoDateTime(cart.now);
@@ -217,7 +218,7 @@ export interface NewCartGuest {
 }
 
 /** The INSERT of a cart's new guests, in order, as one statement (none for no guest). */
-export function insertCartGuestsStatements(db: D1Database, businessId: number, cartId: string, guests: NewCartGuest[], now: Date): D1PreparedStatement[] {
+export function insertCartGuestsStatements(db: D1, businessId: number, cartId: string, guests: NewCartGuest[], now: Date): D1PreparedStatement[] {
   return insertRowsStatements(
     db,
     "cart_guests",
@@ -239,7 +240,7 @@ export interface NewCartLine {
 }
 
 /** The INSERT of a cart's new lines, in order (their ids follow it), as one statement (none for no line). */
-export function insertCartLinesStatements(db: D1Database, businessId: number, cartId: string, lines: NewCartLine[]): D1PreparedStatement[] {
+export function insertCartLinesStatements(db: D1, businessId: number, cartId: string, lines: NewCartLine[]): D1PreparedStatement[] {
   return insertRowsStatements(
     db,
     "cart_lines",
@@ -249,19 +250,19 @@ export function insertCartLinesStatements(db: D1Database, businessId: number, ca
   );
 }
 
-export function touchCartStatement(db: D1Database, businessId: number, cartId: string, now: Date) {
+export function touchCartStatement(db: D1, businessId: number, cartId: string, now: Date) {
   return db.prepare("UPDATE carts SET updated_at = ?, revision = revision + 1 WHERE id = ? AND business_id = ?").bind(isoDateTime(now), cartId, businessId);
 }
 
 /** Moves an open cart's expiry and counts the extension. */
-export function extendCartStatement(db: D1Database, businessId: number, cartId: string, expiresAt: Date, now: Date) {
+export function extendCartStatement(db: D1, businessId: number, cartId: string, expiresAt: Date, now: Date) {
   return db
     .prepare("UPDATE carts SET expires_at = ?, extensions = extensions + 1, updated_at = ?, revision = revision + 1 WHERE id = ? AND business_id = ? AND status = 'open'")
     .bind(stamp(expiresAt), isoDateTime(now), cartId, businessId);
 }
 
 /** Marks an open cart abandoned (idempotent: a cart no longer open is left alone). */
-export function abandonCartStatement(db: D1Database, businessId: number, cartId: string, reason: "expired" | "deleted", now: Date) {
+export function abandonCartStatement(db: D1, businessId: number, cartId: string, reason: "expired" | "deleted", now: Date) {
   return db
     .prepare("UPDATE carts SET status = 'abandoned', abandon_reason = ?, updated_at = ?, revision = revision + 1 WHERE id = ? AND business_id = ? AND status = 'open'")
     .bind(reason, isoDateTime(now), cartId, businessId);
@@ -279,7 +280,7 @@ export const EXPIRED_CARTS_PER_SWEEP = 50;
  * last statement's `changes` is the number of carts swept. Idempotent; an expired hold never
  * counts anyway, so this only tidies up. Found through the open carts' expiry index.
  */
-export function expireCartsStatements(db: D1Database, businessId: number, now: Date, expiredBy: Date = now): D1PreparedStatement[] {
+export function expireCartsStatements(db: D1, businessId: number, now: Date, expiredBy: Date = now): D1PreparedStatement[] {
   const expired = `SELECT id FROM carts WHERE business_id = ?2 AND status = 'open' AND expires_at <= ?3 ORDER BY expires_at LIMIT ${EXPIRED_CARTS_PER_SWEEP}`;
   const cutoff = stamp(expiredBy);
   return [
@@ -293,12 +294,12 @@ export function expireCartsStatements(db: D1Database, businessId: number, now: D
 }
 
 /** The earliest expiry among the business's open carts (`next`, null when none), through the same index. */
-export function nextExpiryStatement(db: D1Database, businessId: number): D1PreparedStatement {
+export function nextExpiryStatement(db: D1, businessId: number): D1PreparedStatement {
   return db.prepare("SELECT MIN(expires_at) AS next FROM carts WHERE business_id = ? AND status = 'open'").bind(businessId);
 }
 
 /** Marks the open cart checked out with its booking. */
-export function checkOutCartStatement(db: D1Database, businessId: number, cartId: string, bookingId: string, now: Date) {
+export function checkOutCartStatement(db: D1, businessId: number, cartId: string, bookingId: string, now: Date) {
   return db
     .prepare("UPDATE carts SET status = 'checked_out', booking_id = ?, updated_at = ?, revision = revision + 1 WHERE id = ? AND business_id = ? AND status = 'open'")
     .bind(bookingId, isoDateTime(now), cartId, businessId);
@@ -320,7 +321,7 @@ export interface NewBooking {
 }
 
 /** INSERT of the booking with the next reference number of its business and year (inside the batch, so two checkouts never share one). */
-export function insertBookingStatement(db: D1Database, b: NewBooking): D1PreparedStatement {
+export function insertBookingStatement(db: D1, b: NewBooking): D1PreparedStatement {
   const now = isoDateTime(b.now);
   return db
     .prepare(
@@ -333,7 +334,7 @@ export function insertBookingStatement(db: D1Database, b: NewBooking): D1Prepare
 }
 
 /** INSERT of the booking's lines from the cart's lines; each line's guest is its cart guest's id. */
-export function insertBookingLinesStatement(db: D1Database, businessId: number, cartId: string, bookingId: string): D1PreparedStatement {
+export function insertBookingLinesStatement(db: D1, businessId: number, cartId: string, bookingId: string): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO booking_lines (booking_id, business_id, guest_id, product_id, product_type, package_item_id, role, dates, qty, price_minor)

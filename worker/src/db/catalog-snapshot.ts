@@ -3,13 +3,14 @@ import type { Rate, SeasonSegment } from "../domain/pricing";
 import { businessConfig } from "./businesses";
 import { toProduct, type ProductRow } from "./products";
 import { emptyStructure, type BusinessRow, type CatalogSnapshot, type CurrencyRow, type OwnCharges, type PackageStructure, type SeasonWithSegments, type TitledRow } from "../domain/catalog";
+import type { D1 } from "./d1";
 
 /**
  * The statements of a snapshot, in the order snapshotFrom() reads their results. Archived
  * entities (migration 0200) are not in it: the public API, the widget and new carts do not see
  * them; bookings and carts made before keep their own copies of what they need.
  */
-export function snapshotStatements(db: D1Database, businessId: number): D1PreparedStatement[] {
+export function snapshotStatements(db: D1, businessId: number): D1PreparedStatement[] {
   const q = (sql: string) => db.prepare(sql).bind(businessId);
   return [
     q("SELECT * FROM businesses WHERE id = ?"),

@@ -9,6 +9,7 @@ import type { CatalogPlan, InventoryRow, Usage } from "../domain/catalog-plan";
 import { ID_TABLES, LOOKUP_TABLE, type CatalogState, type CurrencyEntity, type IdTable, type ItemEntity, type Lookup, type LookupKind, type ProductEntity, type Season } from "../domain/catalog-write";
 import { toProduct, type ProductRow } from "./products";
 import { insertRowsStatements } from "./insert-rows";
+import type { D1 } from "./d1";
 
 const LOOKUP_COLUMNS: Record<LookupKind, string[]> = {
   location: ["title"],
@@ -20,7 +21,7 @@ const LOOKUP_COLUMNS: Record<LookupKind, string[]> = {
 const LOOKUP_KINDS = Object.keys(LOOKUP_COLUMNS) as LookupKind[];
 
 /** The statements of a business's catalog state, in the order catalogStateFrom() reads them. */
-export function catalogStateStatements(db: D1Database, businessId: number): D1PreparedStatement[] {
+export function catalogStateStatements(db: D1, businessId: number): D1PreparedStatement[] {
   const q = (sql: string) => db.prepare(sql).bind(businessId);
   return [
     q("SELECT id, slug, title, company_name, frontoffice_domain, config, CAST(catalog_version AS TEXT) AS version FROM businesses WHERE id = ?"),
@@ -157,14 +158,14 @@ export function catalogStateFrom(results: D1Result[]): CatalogState | null {
 }
 
 /** Which of some ids exist in a table (any business): a catalog file's entry keeps its id only when it is free. */
-export function existingIdsStatement(db: D1Database, table: IdTable, ids: number[]): D1PreparedStatement {
+export function existingIdsStatement(db: D1, table: IdTable, ids: number[]): D1PreparedStatement {
   return db.prepare(`SELECT id FROM ${table} WHERE id IN (SELECT value FROM json_each(?))`).bind(JSON.stringify(ids));
 }
 
 // ---- Guards ----
 
 /** First in every batch: the catalog is still at the version the change was planned on ('catalog_changed'). */
-export function versionGuard(db: D1Database, businessId: number, version: string): D1PreparedStatement {
+export function versionGuard(db: D1, businessId: number, version: string): D1PreparedStatement {
   return db
     .prepare("INSERT INTO manage_guard (reason, ok) SELECT 'catalog_changed', EXISTS (SELECT 1 FROM businesses WHERE id = ? AND CAST(catalog_version AS TEXT) = ?)")
     .bind(businessId, version);
@@ -207,7 +208,7 @@ const USAGE_SQL = `SELECT product_id, date, slot, SUM(booked) AS booked, SUM(hel
   GROUP BY product_id, date, slot`;
 
 /** What is held and booked of some products ("all": the business's) over [from, to] (for the capacity check's answer, and the inventory view). */
-export function usageStatement(db: D1Database, businessId: number, productIds: number[] | "all", from: string, to: string, now: Date): D1PreparedStatement {
+export function usageStatement(db: D1, businessId: number, productIds: number[] | "all", from: string, to: string, now: Date): D1PreparedStatement {
   const sql = productIds === "all" ? USAGE_SQL.replaceAll("SELECT value FROM json_each(?2)", ALL_PRODUCTS) : USAGE_SQL;
   return db.prepare(sql).bind(businessId, productIds === "all" ? "[]" : JSON.stringify(productIds), from, to, now.toISOString());
 }
@@ -218,7 +219,7 @@ export const usageFrom = (r: D1Result): Usage[] => rowsOf<Usage>(r).map((u) => (
  * products has, from `today` on, more units held or booked on a date than its capacity after the
  * batch's writes.
  */
-export function capacityGuard(db: D1Database, businessId: number, productIds: number[], today: string, now: Date): D1PreparedStatement {
+export function capacityGuard(db: D1, businessId: number, productIds: number[], today: string, now: Date): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO manage_guard (reason, ok) SELECT 'capacity_below_used', NOT EXISTS (
@@ -231,7 +232,7 @@ export function capacityGuard(db: D1Database, businessId: number, productIds: nu
 // ---- Inventory ----
 
 /** Some products' inventory rows (every product of the business: "all"), all or over [from, to]. */
-export function inventoryRowsStatement(db: D1Database, businessId: number, productIds: number[] | "all", from = "0000-01-01", to = "9999-12-31"): D1PreparedStatement {
+export function inventoryRowsStatement(db: D1, businessId: number, productIds: number[] | "all", from = "0000-01-01", to = "9999-12-31"): D1PreparedStatement {
   const products = productIds === "all" ? ALL_PRODUCTS : "SELECT value FROM json_each(?2)";
   return db
     .prepare(
@@ -292,11 +293,11 @@ function productRow(p: ProductEntity, businessId: number, createdAt: string): Re
   };
 }
 
-function insert(db: D1Database, table: string, row: Record<string, unknown>): D1PreparedStatement {
+function insert(db: D1, table: string, row: Record<string, unknown>): D1PreparedStatement {
   const cols = Object.keys(row);
   return db.prepare(`INSERT INTO ${table} (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`).bind(...Object.values(row));
 }
-function update(db: D1Database, table: string, row: Record<string, unknown>, where: Record<string, unknown>): D1PreparedStatement {
+function update(db: D1, table: string, row: Record<string, unknown>, where: Record<string, unknown>): D1PreparedStatement {
   const cols = Object.keys(row);
   const keys = Object.keys(where);
   return db
@@ -307,7 +308,7 @@ function update(db: D1Database, table: string, row: Record<string, unknown>, whe
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The statements that write a plan, in foreign-key order (what is referred to before what refers to it). */
-export function planStatements(db: D1Database, businessId: number, plan: CatalogPlan, now: Date): D1PreparedStatement[] {
+export function planStatements(db: D1, businessId: number, plan: CatalogPlan, now: Date): D1PreparedStatement[] {
   const out: D1PreparedStatement[] = [];
   const at = now.toISOString().replace(/\.\d{3}Z$/, "Z");
   if (plan.settings) {
@@ -387,7 +388,7 @@ export function planStatements(db: D1Database, businessId: number, plan: Catalog
   return out;
 }
 
-function packageStatements(db: D1Database, businessId: number, before: ProductEntity["package"], after: ProductEntity): D1PreparedStatement[] {
+function packageStatements(db: D1, businessId: number, before: ProductEntity["package"], after: ProductEntity): D1PreparedStatement[] {
   const out: D1PreparedStatement[] = [];
   const pkg = after.package;
   if (!pkg && !before) return out;

@@ -1,5 +1,6 @@
 import { emptyLedger, ledgerKey, type Ledger } from "../domain/availability";
 import { Memo } from "../lib/memo";
+import type { D1 } from "./d1";
 
 // The one live catalog read: inventory with its allocations.
 
@@ -16,7 +17,7 @@ import { Memo } from "../lib/memo";
  * same products, dates and time, D1 checks the version and leaves out the ledger when it is
  * still the same.
  */
-export function ledgerStatement(db: D1Database, businessId: number, productIds: number[], from: string, to: string, now: Date, knownVersion: number | null = null): D1PreparedStatement {
+export function ledgerStatement(db: D1, businessId: number, productIds: number[], from: string, to: string, now: Date, knownVersion: number | null = null): D1PreparedStatement {
   // The holds by their own index (named: without statistics the planner would take the
   // booking_id index for "booking_id IS NULL", which also holds every released hold ever made).
   // One row holding every entry as a JSON array: a year of inventory for every product is
@@ -69,7 +70,7 @@ export interface LedgerRead {
  * reading it again, since any write in between changed the version. Otherwise D1 answers the
  * ledger, which is kept for the next request.
  */
-export function ledgerRead(db: D1Database, businessId: number, productIds: number[], from: string, to: string, now: Date): LedgerRead {
+export function ledgerRead(db: D1, businessId: number, productIds: number[], from: string, to: string, now: Date): LedgerRead {
   const ids = [...new Set(productIds)].sort((a, b) => a - b);
   const key = `${businessId}|${ids.join(",")}|${from}|${to}`;
   const at = now.toISOString();

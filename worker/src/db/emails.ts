@@ -6,6 +6,7 @@
 import { SECRET_KINDS, type PlannedEmail } from "../domain/email/plan";
 import { newId } from "../lib/ids";
 import { isoDateTime } from "../lib/time";
+import type { D1 } from "./d1";
 
 /** A new e-mail's id. */
 export const newEmailId = (now = Date.now()) => `eml_${newId(now).replaceAll("-", "")}`;
@@ -45,7 +46,7 @@ export interface EmailRow {
  * its e-mails. OR IGNORE: an event's e-mail to an address that is already there (the same event
  * twice) is not written again.
  */
-export function emailStatements(db: D1Database, businessId: number, bookingId: string | null, emails: PlannedEmail[], now: Date): D1PreparedStatement[] {
+export function emailStatements(db: D1, businessId: number, bookingId: string | null, emails: PlannedEmail[], now: Date): D1PreparedStatement[] {
   const ts = isoDateTime(now);
   return emails.map((e) =>
     db
@@ -78,7 +79,7 @@ export async function kickMail(env: Pick<Env, "EMAIL_DELIVERY">, businessId: num
 // --- the delivery object's work -------------------------------------------------------------
 
 /** Up to `limit` e-mails of the business due at `now` (an attempt cut off counts once its lease passed), oldest first. */
-export async function dueEmails(db: D1Database, businessId: number, now: string, limit: number): Promise<EmailRow[]> {
+export async function dueEmails(db: D1, businessId: number, now: string, limit: number): Promise<EmailRow[]> {
   const rows = await db
     .prepare("SELECT * FROM emails WHERE business_id = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?")
     .bind(businessId, now, limit)
@@ -92,7 +93,7 @@ export async function dueEmails(db: D1Database, businessId: number, now: string,
  * caller skips the e-mail, when it is no longer due as read (another run took it, or it was sent).
  * An e-mail taken while `sending` was cut off: that attempt is counted as unconfirmed.
  */
-export function claimEmailStatement(db: D1Database, e: EmailRow, now: string, leaseUntil: string): D1PreparedStatement {
+export function claimEmailStatement(db: D1, e: EmailRow, now: string, leaseUntil: string): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE emails SET status = 'sending', attempts = attempts + 1,
@@ -107,7 +108,7 @@ export function claimEmailStatement(db: D1Database, e: EmailRow, now: string, le
 const FORGET_SECRETS = `params = CASE WHEN kind IN (${SECRET_KINDS.map((k) => `'${k}'`).join(", ")}) THEN '{}' ELSE params END`;
 
 /** The provider accepted the message: it is sent, with the message as kept (an invitation's without its link). */
-export function sentStatement(db: D1Database, id: string, m: { sender: string; subject: string; raw: string; providerId: string | null }, now: string): D1PreparedStatement {
+export function sentStatement(db: D1, id: string, m: { sender: string; subject: string; raw: string; providerId: string | null }, now: string): D1PreparedStatement {
   return db
     .prepare(
       `UPDATE emails SET status = 'sent', sent_at = ?, next_attempt_at = NULL, last_error = NULL,
@@ -119,7 +120,7 @@ export function sentStatement(db: D1Database, id: string, m: { sender: string; s
 
 /** An attempt failed: the next is due at `retryAt`, or none (`failed`) when `retryAt` is null. */
 export function attemptFailedStatement(
-  db: D1Database,
+  db: D1,
   id: string,
   error: string,
   m: { sender: string | null; subject: string | null; raw: string | null },
@@ -137,13 +138,13 @@ export function attemptFailedStatement(
 }
 
 /** When the business's next e-mail is due (an in-flight one's lease included), or null. */
-export async function nextEmailDue(db: D1Database, businessId: number): Promise<string | null> {
+export async function nextEmailDue(db: D1, businessId: number): Promise<string | null> {
   const row = await db.prepare("SELECT MIN(next_attempt_at) AS at FROM emails WHERE business_id = ? AND next_attempt_at IS NOT NULL").bind(businessId).first<{ at: string | null }>();
   return row?.at ?? null;
 }
 
 /** Businesses with an e-mail due before `now` (a kick lost with its process), for the upkeep. */
-export async function businessesWithDueEmails(db: D1Database, now: string, limit: number): Promise<number[]> {
+export async function businessesWithDueEmails(db: D1, now: string, limit: number): Promise<number[]> {
   const rows = await db
     // INDEXED BY: for DISTINCT the planner would rather walk emails_due (every pending row of
     // every business, in business order) than sort the few overdue ones it finds by due time.
@@ -166,7 +167,7 @@ export interface MailGuestRow {
 }
 
 /** The booking, its booker, its guests (with their cart stay) and its lines, as four statements. */
-export function bookingMailStatements(db: D1Database, businessId: number, bookingId: string): D1PreparedStatement[] {
+export function bookingMailStatements(db: D1, businessId: number, bookingId: string): D1PreparedStatement[] {
   return [
     db.prepare("SELECT * FROM bookings WHERE id = ? AND business_id = ?").bind(bookingId, businessId),
     db.prepare("SELECT person_snapshot FROM bookers WHERE booking_id = ? AND business_id = ?").bind(bookingId, businessId),
@@ -204,7 +205,7 @@ const LIST_COLUMNS =
   "id, business_id, kind, event_key, message_id, booking_id, recipient, language, params, resend_of, status, attempts, unconfirmed_attempts, next_attempt_at, last_error, sender, subject, NULL AS raw, provider_message_id, created_at, updated_at, sent_at";
 
 /** One page of the business's e-mails, newest first (without the messages), and how many match. */
-export async function listEmails(db: D1Database, businessId: number, q: EmailQuery): Promise<{ rows: EmailRow[]; total: number }> {
+export async function listEmails(db: D1, businessId: number, q: EmailQuery): Promise<{ rows: EmailRow[]; total: number }> {
   const where = ["business_id = ?"];
   const params: (string | number)[] = [businessId];
   if (q.status?.length) {
@@ -228,12 +229,12 @@ export async function listEmails(db: D1Database, businessId: number, q: EmailQue
 }
 
 /** One e-mail of the business, the message included. */
-export async function emailById(db: D1Database, businessId: number, id: string): Promise<EmailRow | null> {
+export async function emailById(db: D1, businessId: number, id: string): Promise<EmailRow | null> {
   return emailByIdStatement(db, businessId, id).first<EmailRow>();
 }
 
 /** The e-mail's row, as a statement: read inside a batch, it shows the row as that batch left it. */
-export function emailByIdStatement(db: D1Database, businessId: number, id: string): D1PreparedStatement {
+export function emailByIdStatement(db: D1, businessId: number, id: string): D1PreparedStatement {
   return db.prepare("SELECT * FROM emails WHERE id = ? AND business_id = ?").bind(id, businessId);
 }
 
@@ -244,7 +245,7 @@ export function emailByIdStatement(db: D1Database, businessId: number, id: strin
  * ('guard_failed') when the original is not settled (still pending, sending or retrying): that one
  * is on its way already.
  */
-export function resendStatements(db: D1Database, original: EmailRow, newId: string, now: Date): D1PreparedStatement[] {
+export function resendStatements(db: D1, original: EmailRow, newId: string, now: Date): D1PreparedStatement[] {
   const ts = isoDateTime(now);
   const domain = original.message_id.slice(original.message_id.lastIndexOf("@") + 1, -1);
   return [
@@ -273,7 +274,7 @@ export function resendStatements(db: D1Database, original: EmailRow, newId: stri
 }
 
 /** The address a booking's confirmation was written to (its first one, not a resend); no row when none was. */
-export function confirmationRecipientStatement(db: D1Database, businessId: number, bookingId: string): D1PreparedStatement {
+export function confirmationRecipientStatement(db: D1, businessId: number, bookingId: string): D1PreparedStatement {
   return db
     .prepare("SELECT recipient FROM emails WHERE business_id = ? AND booking_id = ? AND kind = 'booking_confirmation' AND resend_of IS NULL ORDER BY created_at LIMIT 1")
     .bind(businessId, bookingId);
@@ -295,7 +296,7 @@ export function bookerMailTarget(booker: { person_snapshot: string } | null): { 
  * send in a day (settings max_emails_per_recipient_per_day; its default when unset). One read,
  * through the index of migration 0411.
  */
-export async function recipientDayCount(db: D1Database, businessId: number, recipient: string, since: string): Promise<{ sent: number; max: number }> {
+export async function recipientDayCount(db: D1, businessId: number, recipient: string, since: string): Promise<{ sent: number; max: number }> {
   const row = await db
     .prepare(
       `SELECT (SELECT COUNT(*) FROM emails WHERE business_id = ?1 AND recipient = ?2 COLLATE NOCASE AND status = 'sent' AND updated_at > ?3) AS sent,
@@ -326,7 +327,7 @@ export interface ListedEmailRow {
 }
 
 /** The newest e-mails of every business (or of one, by slug), for the mail CLI. */
-export async function listEmailsOfAll(db: D1Database, f: { slug?: string; status?: string; bookingId?: string; limit: number }): Promise<ListedEmailRow[]> {
+export async function listEmailsOfAll(db: D1, f: { slug?: string; status?: string; bookingId?: string; limit: number }): Promise<ListedEmailRow[]> {
   const where: string[] = [];
   const params: (string | number)[] = [];
   for (const [condition, value] of [["b.slug = ?", f.slug], ["e.status = ?", f.status], ["e.booking_id = ?", f.bookingId]] as const) {
@@ -347,6 +348,6 @@ export async function listEmailsOfAll(db: D1Database, f: { slug?: string; status
 }
 
 /** One e-mail of any business as it was sent (its MIME message), for the mail CLI. */
-export async function sentEmailById(db: D1Database, id: string): Promise<{ id: string; status: string; raw: string | null; last_error: string | null; body_removed_at: string | null } | null> {
+export async function sentEmailById(db: D1, id: string): Promise<{ id: string; status: string; raw: string | null; last_error: string | null; body_removed_at: string | null } | null> {
   return db.prepare("SELECT id, status, raw, last_error, body_removed_at FROM emails WHERE id = ?").bind(id).first();
 }

@@ -2,6 +2,7 @@ import { BOOKING_RELATED_FIELDS } from "../contract/private";
 import { isoDateTime } from "../lib/time";
 import { derivedColumns, type PersonWithDerived } from "./persons";
 import { conditions, inList, inRange, orderSql, rangeSql, type Conditions, type Range, type Sort } from "./list-filters";
+import type { D1 } from "./d1";
 
 export interface GuestRow {
   id: string;
@@ -38,18 +39,18 @@ export interface GuestRow {
 }
 
 /** A booking's guest (of the business), or null. */
-export async function guestRow(db: D1Database, businessId: number, bookingId: string, guestId: string): Promise<GuestRow | null> {
+export async function guestRow(db: D1, businessId: number, bookingId: string, guestId: string): Promise<GuestRow | null> {
   return db.prepare("SELECT * FROM guests WHERE id = ? AND booking_id = ? AND business_id = ?").bind(guestId, bookingId, businessId).first<GuestRow>();
 }
 
-export async function guestsOfBooking(db: D1Database, businessId: number, bookingId: string): Promise<GuestRow[]> {
+export async function guestsOfBooking(db: D1, businessId: number, bookingId: string): Promise<GuestRow[]> {
   const rows = await db.prepare("SELECT * FROM guests WHERE booking_id = ? AND business_id = ? ORDER BY created_at, rowid").bind(bookingId, businessId).all<GuestRow>();
   return rows.results;
 }
 
 /** UPDATE of a guest: its person, its snapshot and the booking-related fields given. */
 export function updateGuestStatement(
-  db: D1Database,
+  db: D1,
   businessId: number,
   guestId: string,
   change: { personId: string; snapshot: string; related: Record<string, unknown> },
@@ -62,12 +63,12 @@ export function updateGuestStatement(
     .bind(change.personId, change.snapshot, ...fields.map((f) => (change.related[f] ?? null) as string | number | null), isoDateTime(now), guestId, businessId);
 }
 
-export function deleteGuestStatement(db: D1Database, businessId: number, guestId: string): D1PreparedStatement {
+export function deleteGuestStatement(db: D1, businessId: number, guestId: string): D1PreparedStatement {
   return db.prepare("DELETE FROM guests WHERE id = ? AND business_id = ?").bind(guestId, businessId);
 }
 
 /** Batch guard: the guest is still there when the batch commits. */
-export function guestExistsGuard(db: D1Database, businessId: number, guestId: string): D1PreparedStatement {
+export function guestExistsGuard(db: D1, businessId: number, guestId: string): D1PreparedStatement {
   return db.prepare("INSERT INTO batch_guard (reason, ok) SELECT 'guest_gone', EXISTS (SELECT 1 FROM guests WHERE id = ? AND business_id = ?)").bind(guestId, businessId);
 }
 
@@ -232,7 +233,7 @@ export type GuestListRow = GuestRow & {
  * each (every guest has its booking, of its business: a foreign key, and guests are only made
  * at checkout), which with 3,600 guests arriving in a fortnight is a third of the time.
  */
-export function listGuestsStatements(db: D1Database, businessId: number, q: GuestQuery): D1PreparedStatement[] {
+export function listGuestsStatements(db: D1, businessId: number, q: GuestQuery): D1PreparedStatement[] {
   const c = guestConditions(q.filter);
   const where = ["g.business_id = ?", ...c.where].join(" AND ");
   const params = [businessId, ...c.params];

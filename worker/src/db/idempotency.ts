@@ -1,3 +1,4 @@
+import type { D1 } from "./d1";
 /** Idempotency-Key records: the only SQL of the idempotency middleware (middleware/idempotency.ts). */
 
 /** How long a key is remembered by default (the scheduled upkeep, db/maintenance.ts, forgets older ones). */
@@ -13,7 +14,7 @@ export interface IdempotencyRow {
 }
 
 /** Forgets the business's records created at or before `before` (ISO datetime). */
-export function forgetExpiredKeysStatement(db: D1Database, businessId: number, before: string): D1PreparedStatement {
+export function forgetExpiredKeysStatement(db: D1, businessId: number, before: string): D1PreparedStatement {
   return db.prepare("DELETE FROM idempotency WHERE business_id = ? AND created_at <= ?").bind(businessId, before);
 }
 
@@ -22,7 +23,7 @@ export function forgetExpiredKeysStatement(db: D1Database, businessId: number, b
  * died while running (created at or before `staleBefore`, same request, nothing made). Its
  * `changes` say whether the request owns the key now.
  */
-export function claimKeyStatement(db: D1Database, businessId: number, key: string, route: string, hash: string, created: string, staleBefore: string): D1PreparedStatement {
+export function claimKeyStatement(db: D1, businessId: number, key: string, route: string, hash: string, created: string, staleBefore: string): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO idempotency (business_id, key, route, request_hash, state, created_at) VALUES (?, ?, ?, ?, 'running', ?)
@@ -35,19 +36,19 @@ export function claimKeyStatement(db: D1Database, businessId: number, key: strin
 }
 
 /** The record of `key`, as IdempotencyRow. */
-export function keyRecordStatement(db: D1Database, businessId: number, key: string): D1PreparedStatement {
+export function keyRecordStatement(db: D1, businessId: number, key: string): D1PreparedStatement {
   return db.prepare("SELECT route, request_hash, state, response_status, response_body, resource FROM idempotency WHERE business_id = ? AND key = ?").bind(businessId, key);
 }
 
 /** Records the answer of the request that owns `key` (onlyRunning: only while it is still running). */
-export function recordAnswerStatement(db: D1Database, businessId: number, key: string, status: number, body: string, onlyRunning = false): D1PreparedStatement {
+export function recordAnswerStatement(db: D1, businessId: number, key: string, status: number, body: string, onlyRunning = false): D1PreparedStatement {
   return db
     .prepare(`UPDATE idempotency SET state = 'done', response_status = ?, response_body = ? WHERE business_id = ? AND key = ?${onlyRunning ? " AND state = 'running'" : ""}`)
     .bind(status, body, businessId, key);
 }
 
 /** Forgets a running record under which nothing was made, so that the request's retry runs. */
-export function forgetRunningKeyStatement(db: D1Database, businessId: number, key: string): D1PreparedStatement {
+export function forgetRunningKeyStatement(db: D1, businessId: number, key: string): D1PreparedStatement {
   return db.prepare("DELETE FROM idempotency WHERE business_id = ? AND key = ? AND state = 'running' AND resource IS NULL").bind(businessId, key);
 }
 
@@ -56,7 +57,7 @@ export function forgetRunningKeyStatement(db: D1Database, businessId: number, ke
  * the request's Idempotency-Key, in the same transaction, so that a retry after the process died
  * before the answer was recorded gets that resource (the route's `replay`), never a second one.
  */
-export function idempotencyResourceStatement(db: D1Database, businessId: number, key: string, resource: string): D1PreparedStatement {
+export function idempotencyResourceStatement(db: D1, businessId: number, key: string, resource: string): D1PreparedStatement {
   return db.prepare("UPDATE idempotency SET resource = ? WHERE business_id = ? AND key = ? AND state = 'running'").bind(resource, businessId, key);
 }
 

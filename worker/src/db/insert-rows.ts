@@ -1,3 +1,4 @@
+import type { D1 } from "./d1";
 /**
  * The INSERT of many rows into `table` as ONE statement (none for no row): the rows travel as one
  * JSON array bound to one parameter and are inserted in their order (`json_each` ... ORDER BY
@@ -9,7 +10,7 @@
  * constants, never input.
  */
 export function insertRowsStatements(
-  db: D1Database,
+  db: D1,
   table: string,
   shared: Record<string, unknown>,
   columns: string[],

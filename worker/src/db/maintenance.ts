@@ -29,6 +29,7 @@ import { IDEMPOTENCY_TTL_SECONDS } from "./idempotency";
 import { isoDateTime } from "../lib/time";
 import { businessesWithDueEmails, kickMail } from "./emails";
 import { onShard, shardsOf } from "./shards";
+import type { D1 } from "./d1";
 
 /** How long webhook events and their delivery log are kept (`GET /webhooks/{id}/deliveries`, redelivery). */
 export const WEBHOOK_LOG_RETENTION_DAYS = 30;
@@ -105,7 +106,7 @@ async function wakeOverdueMail(env: Env, now: Date, budget: Budget): Promise<num
   return businesses.length;
 }
 
-async function sweepStrayCarts(db: D1Database, now: Date, budget: Budget): Promise<number> {
+async function sweepStrayCarts(db: D1, now: Date, budget: Budget): Promise<number> {
   const expiredBy = new Date(now.getTime() - STRAY_CART_GRACE_MS);
   if (!budget.take()) return 0;
   const businesses = await db
@@ -130,7 +131,7 @@ async function sweepStrayCarts(db: D1Database, now: Date, budget: Budget): Promi
   return swept;
 }
 
-async function pruneIdempotencyKeys(db: D1Database, now: Date): Promise<number> {
+async function pruneIdempotencyKeys(db: D1, now: Date): Promise<number> {
   const res = await db
     .prepare("DELETE FROM idempotency WHERE business_id IN (SELECT id FROM businesses) AND created_at <= ?")
     .bind(isoDateTime(new Date(now.getTime() - IDEMPOTENCY_TTL_SECONDS * 1000)))
@@ -149,7 +150,7 @@ async function deleteInChunks(statement: D1PreparedStatement, budget: Budget): P
   return removed;
 }
 
-async function pruneDeliveries(db: D1Database, cutoff: string, budget: Budget): Promise<number> {
+async function pruneDeliveries(db: D1, cutoff: string, budget: Budget): Promise<number> {
   const settled = await deleteInChunks(
     db
       .prepare(
@@ -173,7 +174,7 @@ async function pruneDeliveries(db: D1Database, cutoff: string, budget: Budget): 
   return settled + ofDeleted;
 }
 
-async function pruneEvents(db: D1Database, cutoff: string, budget: Budget): Promise<number> {
+async function pruneEvents(db: D1, cutoff: string, budget: Budget): Promise<number> {
   return deleteInChunks(
     db
       .prepare(
@@ -191,7 +192,7 @@ async function pruneEvents(db: D1Database, cutoff: string, budget: Budget): Prom
 }
 
 /** Settled e-mails' messages (raw MIME) older than the cutoff; the row and its facts stay, saying when its body went. */
-async function pruneEmailBodies(db: D1Database, cutoff: string, at: string, budget: Budget): Promise<number> {
+async function pruneEmailBodies(db: D1, cutoff: string, at: string, budget: Budget): Promise<number> {
   return deleteInChunks(
     db
       .prepare(
@@ -205,7 +206,7 @@ async function pruneEmailBodies(db: D1Database, cutoff: string, at: string, budg
 }
 
 /** Audit entries' before/after older than the cutoff; who did what, when, to what, and its summary stay. */
-async function pruneAuditDetails(db: D1Database, cutoff: string, budget: Budget): Promise<number> {
+async function pruneAuditDetails(db: D1, cutoff: string, budget: Budget): Promise<number> {
   return deleteInChunks(
     db
       .prepare(

@@ -11,6 +11,7 @@
  */
 import { isoDateTime } from "../lib/time";
 import { stamp } from "./allocations";
+import type { D1 } from "./d1";
 
 /** One guest's line on the day: which slot, whose booking, who they are (their snapshots as JSON text). */
 export interface ManifestRow {
@@ -32,7 +33,7 @@ export interface ManifestRow {
  * migration 0440), their lines through booking_lines_booking, so a business's other days and
  * products are never read (the joins are CROSS: SQLite keeps their order).
  */
-export function manifestStatement(db: D1Database, businessId: number, productId: number, date: string): D1PreparedStatement {
+export function manifestStatement(db: D1, businessId: number, productId: number, date: string): D1PreparedStatement {
   return db
     .prepare(
       `WITH day AS (
@@ -59,7 +60,7 @@ export interface AllocationRow {
   qty: number;
 }
 
-export async function bookingSlotAllocations(db: D1Database, businessId: number, bookingId: string, productId: number, date: string, slot: string): Promise<AllocationRow[]> {
+export async function bookingSlotAllocations(db: D1, businessId: number, bookingId: string, productId: number, date: string, slot: string): Promise<AllocationRow[]> {
   const rows = await db
     .prepare(
       `SELECT id, qty FROM allocations WHERE booking_id = ? AND business_id = ? AND product_id = ? AND date = ? AND slot = ? AND released_at IS NULL ORDER BY id`,
@@ -93,7 +94,7 @@ export interface LineMove {
  * the new slot's units inserted (the capacity trigger's 'sold_out' aborts the batch), the line's
  * dates, the booking's dates.
  */
-export function moveLineStatements(db: D1Database, m: LineMove, now: Date): D1PreparedStatement[] {
+export function moveLineStatements(db: D1, m: LineMove, now: Date): D1PreparedStatement[] {
   const at = stamp(now);
   const out: D1PreparedStatement[] = [
     db

@@ -5,6 +5,7 @@
  * for every migration file (about 16 s for both shards on a 2-core machine); through the binding
  * of a proxy that is already running, the same work takes well under a second.
  */
+import type { D1 } from "./d1";
 
 /** One migration file: its name as wrangler records it (the file name) and its statements. */
 export interface MigrationFile {
@@ -25,7 +26,7 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS ${TABLE}(
  * batch (one transaction), so a failing file leaves nothing of itself behind. Returns how many
  * were applied.
  */
-export async function applyMigrationFiles(db: D1Database, files: MigrationFile[]): Promise<number> {
+export async function applyMigrationFiles(db: D1, files: MigrationFile[]): Promise<number> {
   await db.prepare(CREATE_TABLE).run();
   const applied = new Set((await db.prepare(`SELECT name FROM ${TABLE}`).all<{ name: string }>()).results.map((r) => r.name));
   let count = 0;

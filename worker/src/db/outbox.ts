@@ -2,6 +2,7 @@ import { insertRowsStatements } from "./insert-rows";
 import type { PendingEvent } from "../domain/events";
 import { isoDateTime } from "../lib/time";
 import { newId } from "../lib/ids";
+import type { D1 } from "./d1";
 
 
 /** A new event id, also the `webhook-id` of every delivery of that event. */
@@ -15,7 +16,7 @@ export function newEventId(): string {
  * transaction, so no change is kept without its event and no event is written for a change that
  * failed.
  */
-export function outboxStatements(db: D1Database, businessId: number, events: PendingEvent[], now: Date): D1PreparedStatement[] {
+export function outboxStatements(db: D1, businessId: number, events: PendingEvent[], now: Date): D1PreparedStatement[] {
   return insertRowsStatements(
     db,
     "outbox",

@@ -6,6 +6,7 @@
  * list of bookings is one query.
  */
 import type { EntryStatus, PaymentMethod } from "../domain/payments";
+import type { D1 } from "./d1";
 
 export interface ReportEntry {
   id: string;
@@ -45,7 +46,7 @@ const BOOKER = "json_extract(k.person_snapshot, '$.first_name') AS booker_first_
  * The entries made from `from` (inclusive) to `to` (exclusive), both UTC datetimes as the ledger
  * writes them, oldest first, at most `limit`; and how many there are in all.
  */
-export async function entriesBetween(db: D1Database, businessId: number, from: string, to: string, limit: number): Promise<{ rows: ReportEntry[]; total: number }> {
+export async function entriesBetween(db: D1, businessId: number, from: string, to: string, limit: number): Promise<{ rows: ReportEntry[]; total: number }> {
   const [rows, count] = await db.batch([
     db
       .prepare(
@@ -63,7 +64,7 @@ export async function entriesBetween(db: D1Database, businessId: number, from: s
 }
 
 /** Confirmed bookings whose net paid is below their total, the soonest to start first, at most `limit`; and how many in all. */
-export async function openBalances(db: D1Database, businessId: number, limit: number): Promise<{ rows: OpenBalance[]; total: number }> {
+export async function openBalances(db: D1, businessId: number, limit: number): Promise<{ rows: OpenBalance[]; total: number }> {
   const owing = `SELECT b.id, printf('%s-%05d', b.reference_year, b.reference_number) AS reference, b.start_date, ${BOOKER},
                         b.total_minor, b.currency, ${NET_PAID_SQL} AS net_paid_minor
                    FROM bookings b LEFT JOIN bookers k ON k.booking_id = b.id

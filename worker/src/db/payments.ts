@@ -6,6 +6,7 @@
 import type { EntryStatus, LedgerEntry, PaymentMethod } from "../domain/payments";
 import type { Actor } from "./audit-log";
 import { isoDateTime } from "../lib/time";
+import type { D1 } from "./d1";
 
 /** Who made an entry: a guest (online), a staff user, an API key (by name), a CLI. */
 export type EntryActor = { kind: "guest"; id: string | null; name: string } | Actor;
@@ -23,7 +24,7 @@ export interface PaymentRow extends LedgerEntry {
 }
 
 /** A booking's ledger, oldest first. */
-export async function ledgerOf(db: D1Database, businessId: number, bookingId: string): Promise<PaymentRow[]> {
+export async function ledgerOf(db: D1, businessId: number, bookingId: string): Promise<PaymentRow[]> {
   const rows = await db
     .prepare("SELECT * FROM payments WHERE booking_id = ? AND business_id = ? ORDER BY created_at, id")
     .bind(bookingId, businessId)
@@ -48,7 +49,7 @@ export interface NewEntry {
  * One new entry. A refund is refused by the table's trigger ('refund_exceeds_payment') when its
  * payment has less left than it asks, whatever another request wrote meanwhile.
  */
-export function insertEntryStatement(db: D1Database, businessId: number, actor: EntryActor, e: NewEntry, now: Date): D1PreparedStatement {
+export function insertEntryStatement(db: D1, businessId: number, actor: EntryActor, e: NewEntry, now: Date): D1PreparedStatement {
   const ts = isoDateTime(now);
   return db
     .prepare(

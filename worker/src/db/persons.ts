@@ -2,6 +2,7 @@ import { PERSON_DATA_FIELDS, normalizeEmail, type PersonData } from "../domain/p
 import { isoDateTime } from "../lib/time";
 import { orderSql, type Sort } from "./list-filters";
 import { paidAsBookerColumns } from "./payments";
+import type { D1 } from "./d1";
 
 /** A persons row as D1 returns it. */
 export interface PersonRow {
@@ -71,7 +72,7 @@ function columnValues(data: PersonData): (string | number | null)[] {
 }
 
 /** INSERT of a new Person with every data field (missing ones null). */
-export function insertPersonStatement(db: D1Database, businessId: number, id: string, data: PersonData, now: Date): D1PreparedStatement {
+export function insertPersonStatement(db: D1, businessId: number, id: string, data: PersonData, now: Date): D1PreparedStatement {
   const cols = ["id", "business_id", "email_norm", ...DATA_COLUMNS, "created_at", "updated_at"];
   const ts = isoDateTime(now);
   return db
@@ -83,7 +84,7 @@ export function insertPersonStatement(db: D1Database, businessId: number, id: st
  * UPDATE of a Person's whole data (computed by the merge rules) when it is not deleted. The
  * unique index on (business_id, email_norm) refuses an e-mail another Person holds.
  */
-export function updatePersonStatement(db: D1Database, businessId: number, id: string, data: PersonData, now: Date): D1PreparedStatement {
+export function updatePersonStatement(db: D1, businessId: number, id: string, data: PersonData, now: Date): D1PreparedStatement {
   const sets = ["email_norm = ?", ...DATA_COLUMNS.map((c) => `${c} = ?`), "updated_at = ?"];
   return db
     .prepare(`UPDATE persons SET ${sets.join(", ")} WHERE id = ? AND business_id = ? AND deleted_at IS NULL`)
@@ -91,12 +92,12 @@ export function updatePersonStatement(db: D1Database, businessId: number, id: st
 }
 
 /** The Person (not deleted) of the business with this id. */
-export async function personRow(db: D1Database, businessId: number, id: string): Promise<PersonRow | null> {
+export async function personRow(db: D1, businessId: number, id: string): Promise<PersonRow | null> {
   return db.prepare("SELECT * FROM persons WHERE id = ? AND business_id = ? AND deleted_at IS NULL").bind(id, businessId).first<PersonRow>();
 }
 
 /** The Persons (not deleted) holding these e-mails, by normalized e-mail. */
-export async function personsByEmail(db: D1Database, businessId: number, emails: (string | null | undefined)[]): Promise<Map<string, PersonRow>> {
+export async function personsByEmail(db: D1, businessId: number, emails: (string | null | undefined)[]): Promise<Map<string, PersonRow>> {
   const norms = [...new Set(emails.map(normalizeEmail).filter((e): e is string => e !== null))];
   if (!norms.length) return new Map();
   const rows = await db
@@ -118,7 +119,7 @@ export function personsByNorm(rows: D1Result): Map<string, PersonRow> {
  * normalized in SQL as normalizeEmail does (trim, lower case): the same for every e-mail the API
  * accepts, which are ASCII without spaces.
  */
-export function checkoutPersonsStatement(db: D1Database, businessId: number, cartId: string, customerEmail: string): D1PreparedStatement {
+export function checkoutPersonsStatement(db: D1, businessId: number, cartId: string, customerEmail: string): D1PreparedStatement {
   return db
     .prepare(
       `SELECT * FROM persons WHERE business_id = ?1 AND deleted_at IS NULL AND email_norm IN (
@@ -162,7 +163,7 @@ export interface Derived {
 export type PersonWithDerived = PersonRow & Derived;
 
 /** One Person (not deleted) with its derived totals. */
-export async function personWithDerived(db: D1Database, businessId: number, id: string): Promise<PersonWithDerived | null> {
+export async function personWithDerived(db: D1, businessId: number, id: string): Promise<PersonWithDerived | null> {
   return db
     .prepare(`SELECT p.*, ${derivedColumns("p")} FROM persons p WHERE p.id = ? AND p.business_id = ? AND p.deleted_at IS NULL`)
     .bind(id, businessId)
@@ -239,7 +240,7 @@ export function fullTextCondition(businessId: number, query: string): { sql: str
 
 /** One page of a business's Persons (not deleted) and the total count of the filtered list. */
 /** The page and the count of a persons list, to put in a batch; personListFrom() reads them. */
-export function listPersonsStatements(db: D1Database, businessId: number, f: PersonFilters): D1PreparedStatement[] {
+export function listPersonsStatements(db: D1, businessId: number, f: PersonFilters): D1PreparedStatement[] {
   const base = ["p.business_id = ?", "p.deleted_at IS NULL"];
   const where = [...base];
   const params: (string | number)[] = [businessId];
@@ -296,7 +297,7 @@ export function personListFrom([page, count]: D1Result[]): { rows: PersonWithDer
 }
 
 /** The bookings a Person took part in (as guest or booker), most recent first. */
-export async function personBookingIds(db: D1Database, businessId: number, personId: string): Promise<string[]> {
+export async function personBookingIds(db: D1, businessId: number, personId: string): Promise<string[]> {
   const rows = await db
     .prepare(
       `SELECT b.id FROM bookings b WHERE b.business_id = ?1 AND b.id IN
@@ -309,13 +310,13 @@ export async function personBookingIds(db: D1Database, businessId: number, perso
 }
 
 /** Soft delete: the row stays for the bookings' snapshots; the e-mail becomes free again. */
-export function softDeletePersonStatement(db: D1Database, businessId: number, id: string, now: Date): D1PreparedStatement {
+export function softDeletePersonStatement(db: D1, businessId: number, id: string, now: Date): D1PreparedStatement {
   const ts = isoDateTime(now);
   return db.prepare("UPDATE persons SET deleted_at = ?, updated_at = ? WHERE id = ? AND business_id = ? AND deleted_at IS NULL").bind(ts, ts, id, businessId);
 }
 
 /** Batch guard: the Person still exists (not deleted) when the batch commits. */
-export function personExistsGuard(db: D1Database, businessId: number, id: string): D1PreparedStatement {
+export function personExistsGuard(db: D1, businessId: number, id: string): D1PreparedStatement {
   return db
     .prepare("INSERT INTO batch_guard (reason, ok) SELECT 'person_gone', EXISTS (SELECT 1 FROM persons WHERE id = ? AND business_id = ? AND deleted_at IS NULL)")
     .bind(id, businessId);
@@ -329,7 +330,7 @@ export interface DietRow {
 
 /** Which referenced ids (diets, levels, locations) do not belong to the business. */
 export async function missingRefs(
-  db: D1Database,
+  db: D1,
   businessId: number,
   refs: { path: string; table: "diets" | "levels" | "locations"; id: number | null | undefined }[],
 ): Promise<{ path: string; message: string }[]> {
@@ -342,7 +343,7 @@ export async function missingRefs(
 }
 
 /** Persons by id with derived totals, deleted ones included (guests and bookers keep pointing at them). */
-export async function personsWithDerivedByIds(db: D1Database, businessId: number, ids: string[]): Promise<Map<string, PersonWithDerived>> {
+export async function personsWithDerivedByIds(db: D1, businessId: number, ids: string[]): Promise<Map<string, PersonWithDerived>> {
   const unique = [...new Set(ids)];
   const out = new Map<string, PersonWithDerived>();
   for (let i = 0; i < unique.length; i += 90) {

@@ -1,5 +1,6 @@
 import type { Access } from "./access";
 import type { BusinessConfig } from "../contract/config";
+import type { D1Env } from "./d1";
 
 export type { Access };
 
@@ -19,8 +20,26 @@ export interface Tenant {
   clientId: string;
 }
 
+/**
+ * A request's bindings: the Worker's, with `DB` being the business's shard as this request reads it,
+ * a D1 session (db/session.ts) once a door has found the business, so only what a session has.
+ */
+export type RequestBindings = D1Env;
+
+/** Which D1 session a request reads through (middleware/session.ts, docs/design.md "D1 sessions"). */
+export type SessionKind = "unconstrained" | "bookmark" | "primary";
+
+/** The request's D1 session, once a door opened it on the business's shard. */
+export interface RequestSession {
+  kind: SessionKind;
+  shard: number;
+  session: Pick<D1DatabaseSession, "getBookmark">;
+  /** The bookmark the request came with, when its session started from it. */
+  given?: string;
+}
+
 export type AppEnv = {
-  Bindings: Env;
+  Bindings: RequestBindings;
   Variables: {
     requestId: string;
     tenant: Tenant;
@@ -33,6 +52,8 @@ export type AppEnv = {
     widgetConfig?: BusinessConfig;
     /** The business's catalog version as the widget door knew it (at most half a second old): the key of what the widget proxy keeps. */
     widgetVersion?: number;
+    /** The request's D1 session (middleware/session.ts): its kind, for the log line, and its bookmark, for the answer. */
+    d1Session?: RequestSession;
     /** The request's Idempotency-Key, once the middleware has claimed it (middleware/idempotency.ts). */
     idempotencyKey?: string;
   };

@@ -1,5 +1,6 @@
 /** SQL of the back office's staff: accounts, invitations, sessions and the sign-in throttle (migration 0300). */
 import { isoDateTime } from "../lib/time";
+import type { D1 } from "./d1";
 
 export type StaffRole = "owner" | "manager" | "front_desk";
 
@@ -17,11 +18,11 @@ export interface StaffRow {
   removed_at: string | null;
 }
 
-export async function activeStaffByEmail(db: D1Database, businessId: number, emailNorm: string): Promise<StaffRow | null> {
+export async function activeStaffByEmail(db: D1, businessId: number, emailNorm: string): Promise<StaffRow | null> {
   return db.prepare("SELECT * FROM staff_users WHERE business_id = ? AND email_norm = ? AND removed_at IS NULL").bind(businessId, emailNorm).first<StaffRow>();
 }
 
-export async function staffById(db: D1Database, businessId: number, id: string): Promise<StaffRow | null> {
+export async function staffById(db: D1, businessId: number, id: string): Promise<StaffRow | null> {
   return db.prepare("SELECT * FROM staff_users WHERE id = ? AND business_id = ?").bind(id, businessId).first<StaffRow>();
 }
 
@@ -31,7 +32,7 @@ export interface StaffListRow extends StaffRow {
   open_sessions: number;
 }
 
-export async function listStaff(db: D1Database, businessId: number, now: Date): Promise<StaffListRow[]> {
+export async function listStaff(db: D1, businessId: number, now: Date): Promise<StaffListRow[]> {
   const ts = isoDateTime(now);
   const rows = await db
     .prepare(
@@ -45,7 +46,7 @@ export async function listStaff(db: D1Database, businessId: number, now: Date): 
   return rows.results;
 }
 
-export function insertStaffStatement(db: D1Database, businessId: number, u: { id: string; email: string; emailNorm: string; name: string; role: StaffRole }, now: Date): D1PreparedStatement {
+export function insertStaffStatement(db: D1, businessId: number, u: { id: string; email: string; emailNorm: string; name: string; role: StaffRole }, now: Date): D1PreparedStatement {
   const ts = isoDateTime(now);
   return db
     .prepare("INSERT INTO staff_users (id, business_id, email, email_norm, name, role, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
@@ -53,14 +54,14 @@ export function insertStaffStatement(db: D1Database, businessId: number, u: { id
 }
 
 /** A pending (never signed-up) user invited again: the role and name of the new invitation. */
-export function updatePendingStaffStatement(db: D1Database, businessId: number, id: string, u: { name: string; role: StaffRole }, now: Date): D1PreparedStatement {
+export function updatePendingStaffStatement(db: D1, businessId: number, id: string, u: { name: string; role: StaffRole }, now: Date): D1PreparedStatement {
   return db
     .prepare("UPDATE staff_users SET name = ?, role = ?, updated_at = ? WHERE id = ? AND business_id = ? AND password_hash IS NULL AND removed_at IS NULL")
     .bind(u.name, u.role, isoDateTime(now), id, businessId);
 }
 
 export function insertInviteStatement(
-  db: D1Database,
+  db: D1,
   businessId: number,
   invite: { tokenHash: string; staffId: string; purpose: "invite" | "reset"; createdBy: string; expiresAt: Date },
   now: Date,
@@ -85,7 +86,7 @@ export interface InviteRow {
   title: string;
 }
 
-export async function inviteByTokenHash(db: D1Database, tokenHash: string): Promise<InviteRow | null> {
+export async function inviteByTokenHash(db: D1, tokenHash: string): Promise<InviteRow | null> {
   return db
     .prepare(
       `SELECT i.token_hash, i.business_id, i.staff_id, i.purpose, i.expires_at, i.used_at, u.email, u.name, u.role, u.removed_at, b.slug, b.title
@@ -97,7 +98,7 @@ export async function inviteByTokenHash(db: D1Database, tokenHash: string): Prom
 }
 
 /** Batch guard: the link is unused, unexpired, and its user not removed, when the batch commits. */
-export function inviteUsableGuard(db: D1Database, tokenHash: string, now: Date): D1PreparedStatement {
+export function inviteUsableGuard(db: D1, tokenHash: string, now: Date): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO batch_guard (reason, ok) SELECT 'invite_usable', EXISTS (
@@ -107,28 +108,28 @@ export function inviteUsableGuard(db: D1Database, tokenHash: string, now: Date):
     .bind(tokenHash, isoDateTime(now));
 }
 
-export function useInviteStatement(db: D1Database, tokenHash: string, now: Date): D1PreparedStatement {
+export function useInviteStatement(db: D1, tokenHash: string, now: Date): D1PreparedStatement {
   return db.prepare("UPDATE staff_invites SET used_at = ? WHERE token_hash = ? AND used_at IS NULL").bind(isoDateTime(now), tokenHash);
 }
 
 /** Every other open link of the user is spent too (a link used is the last one that works). */
-export function spendInvitesStatement(db: D1Database, staffId: string, now: Date): D1PreparedStatement {
+export function spendInvitesStatement(db: D1, staffId: string, now: Date): D1PreparedStatement {
   return db.prepare("UPDATE staff_invites SET used_at = ? WHERE staff_id = ? AND used_at IS NULL").bind(isoDateTime(now), staffId);
 }
 
-export function setPasswordStatement(db: D1Database, staffId: string, hash: string, now: Date): D1PreparedStatement {
+export function setPasswordStatement(db: D1, staffId: string, hash: string, now: Date): D1PreparedStatement {
   return db.prepare("UPDATE staff_users SET password_hash = ?, updated_at = ? WHERE id = ? AND removed_at IS NULL").bind(hash, isoDateTime(now), staffId);
 }
 
-export function setRoleStatement(db: D1Database, businessId: number, staffId: string, role: StaffRole, now: Date): D1PreparedStatement {
+export function setRoleStatement(db: D1, businessId: number, staffId: string, role: StaffRole, now: Date): D1PreparedStatement {
   return db.prepare("UPDATE staff_users SET role = ?, updated_at = ? WHERE id = ? AND business_id = ? AND removed_at IS NULL").bind(role, isoDateTime(now), staffId, businessId);
 }
 
-export function setLanguageStatement(db: D1Database, staffId: string, language: string | null, now: Date): D1PreparedStatement {
+export function setLanguageStatement(db: D1, staffId: string, language: string | null, now: Date): D1PreparedStatement {
   return db.prepare("UPDATE staff_users SET language = ?, updated_at = ? WHERE id = ?").bind(language, isoDateTime(now), staffId);
 }
 
-export function removeStaffStatement(db: D1Database, businessId: number, staffId: string, now: Date): D1PreparedStatement {
+export function removeStaffStatement(db: D1, businessId: number, staffId: string, now: Date): D1PreparedStatement {
   const ts = isoDateTime(now);
   return db.prepare("UPDATE staff_users SET removed_at = ?, updated_at = ? WHERE id = ? AND business_id = ? AND removed_at IS NULL").bind(ts, ts, staffId, businessId);
 }
@@ -137,7 +138,7 @@ export function removeStaffStatement(db: D1Database, businessId: number, staffId
  * Batch guard: after the batch's changes, the business still has an owner who can sign in (or is
  * invited to). Put it AFTER the change in the batch: it sees the batch's own writes.
  */
-export function ownerLeftGuard(db: D1Database, businessId: number): D1PreparedStatement {
+export function ownerLeftGuard(db: D1, businessId: number): D1PreparedStatement {
   return db
     .prepare("INSERT INTO batch_guard (reason, ok) SELECT 'owner_left', EXISTS (SELECT 1 FROM staff_users WHERE business_id = ? AND role = 'owner' AND removed_at IS NULL)")
     .bind(businessId);
@@ -146,7 +147,7 @@ export function ownerLeftGuard(db: D1Database, businessId: number): D1PreparedSt
 // ---- Sessions ----
 
 export function insertSessionStatement(
-  db: D1Database,
+  db: D1,
   s: { tokenHash: string; businessId: number; staffId: string; csrfToken: string; expiresAt: Date },
   now: Date,
 ): D1PreparedStatement {
@@ -176,7 +177,7 @@ export interface SessionRow {
  * The open session of a token, with its user and business: none when it was ended, is past its
  * absolute limit, was idle since `idleSince`, or its user was removed.
  */
-export function sessionStatement(db: D1Database, tokenHash: string, now: Date, idleSince: Date): D1PreparedStatement {
+export function sessionStatement(db: D1, tokenHash: string, now: Date, idleSince: Date): D1PreparedStatement {
   return db
     .prepare(
       `SELECT s.token_hash, s.business_id, s.staff_id, s.csrf_token, s.last_seen_at, u.email, u.name, u.role, u.language, b.slug, b.title,
@@ -191,18 +192,18 @@ export function sessionStatement(db: D1Database, tokenHash: string, now: Date, i
  * The open session was seen now: written only when last seen before `staleBefore` (one write a
  * minute at most), and never for a session already idle since `idleSince` or past its limit.
  */
-export function touchSessionStatement(db: D1Database, tokenHash: string, now: Date, staleBefore: Date, idleSince: Date): D1PreparedStatement {
+export function touchSessionStatement(db: D1, tokenHash: string, now: Date, staleBefore: Date, idleSince: Date): D1PreparedStatement {
   return db
     .prepare("UPDATE staff_sessions SET last_seen_at = ?1 WHERE token_hash = ?2 AND ended_at IS NULL AND last_seen_at < ?3 AND last_seen_at > ?4 AND expires_at > ?1")
     .bind(isoDateTime(now), tokenHash, isoDateTime(staleBefore), isoDateTime(idleSince));
 }
 
-export function endSessionStatement(db: D1Database, tokenHash: string, now: Date): D1PreparedStatement {
+export function endSessionStatement(db: D1, tokenHash: string, now: Date): D1PreparedStatement {
   return db.prepare("UPDATE staff_sessions SET ended_at = ? WHERE token_hash = ? AND ended_at IS NULL").bind(isoDateTime(now), tokenHash);
 }
 
 /** End every open session of a user (removal, password change), but `keep` if given. */
-export function endSessionsOfStatement(db: D1Database, staffId: string, now: Date, keep = ""): D1PreparedStatement {
+export function endSessionsOfStatement(db: D1, staffId: string, now: Date, keep = ""): D1PreparedStatement {
   return db.prepare("UPDATE staff_sessions SET ended_at = ? WHERE staff_id = ? AND ended_at IS NULL AND token_hash <> ?").bind(isoDateTime(now), staffId, keep);
 }
 
@@ -213,7 +214,7 @@ export function endSessionsOfStatement(db: D1Database, staffId: string, now: Dat
  * holds it began before `windowStart`. RETURNING the attempts of the window, this one included.
  * One statement, so parallel attempts each take their own slot.
  */
-export function takeAttemptStatement(db: D1Database, key: string, windowStart: Date, now: Date): D1PreparedStatement {
+export function takeAttemptStatement(db: D1, key: string, windowStart: Date, now: Date): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO sign_in_attempts (key, window_start, attempts) VALUES (?1, ?2, 1)
@@ -225,6 +226,6 @@ export function takeAttemptStatement(db: D1Database, key: string, windowStart: D
     .bind(key, isoDateTime(now), isoDateTime(windowStart));
 }
 
-export function clearAttemptsStatement(db: D1Database, key: string): D1PreparedStatement {
+export function clearAttemptsStatement(db: D1, key: string): D1PreparedStatement {
   return db.prepare("DELETE FROM sign_in_attempts WHERE key = ?").bind(key);
 }

@@ -7,6 +7,7 @@ import { sendBatch } from "./send";
 import type { CatalogSnapshot } from "../domain/catalog";
 import { accessGuardStatement, CATALOG_VERSION_IS } from "./businesses";
 import { processMemory } from "../lib/process-memory";
+import type { D1 } from "./d1";
 
 
 /** Access for a request whose door already identified the business (the widget's inner app). */
@@ -106,7 +107,7 @@ export function requestSender(c: Context<AppEnv>): (statements: D1PreparedStatem
   return (statements) => sendBatch(c.env.DB, statements);
 }
 
-async function loadSnapshot(db: D1Database, businessId: number): Promise<CatalogSnapshot> {
+async function loadSnapshot(db: D1, businessId: number): Promise<CatalogSnapshot> {
   const snap = snapshotFrom(await db.batch(snapshotStatements(db, businessId)));
   if (!snap) throw new ApiError(404, "not_found", "The business does not exist.");
   remember(snap);
@@ -117,7 +118,7 @@ async function loadSnapshot(db: D1Database, businessId: number): Promise<Catalog
  * The business's snapshot at `version` (the catalog version the request's access row showed):
  * this process's own when it is that version, else read again. Without a version, read again.
  */
-export async function snapshotAt(db: D1Database, businessId: number, version: number | undefined): Promise<CatalogSnapshot> {
+export async function snapshotAt(db: D1, businessId: number, version: number | undefined): Promise<CatalogSnapshot> {
   const snap = snapshots.get(businessId);
   if (snap && version !== undefined && snap.version === version) return snap;
   return loadSnapshot(db, businessId);

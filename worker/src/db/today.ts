@@ -1,3 +1,4 @@
+import type { D1 } from "./d1";
 /** The back office's Today screen: arrivals, departures, who is in house and new bookings, in ONE batch. */
 import { NET_PAID_SQL } from "./payments-report";
 
@@ -39,7 +40,7 @@ const CONFIRMED = "JOIN bookings b ON b.id = g.booking_id AND b.business_id = g.
 /** Each list shows this many; the counts count all. */
 export const TODAY_LIST_LIMIT = 200;
 
-export async function todayRows(db: D1Database, businessId: number, today: string, newSince: string) {
+export async function todayRows(db: D1, businessId: number, today: string, newSince: string) {
   const list = (where: string, ...params: unknown[]) =>
     db.prepare(`SELECT ${GUEST_COLUMNS} FROM guests g ${CONFIRMED} WHERE g.business_id = ? AND ${where} ORDER BY last_name, first_name, g.id LIMIT ${TODAY_LIST_LIMIT}`).bind(businessId, ...params);
   const count = (where: string, ...params: unknown[]) => db.prepare(`SELECT COUNT(*) AS n FROM guests g ${CONFIRMED} WHERE g.business_id = ? AND ${where}`).bind(businessId, ...params);

@@ -1,5 +1,6 @@
 import { isoDateTime } from "../lib/time";
 import { type EventName } from "../contract/events";
+import type { D1 } from "./d1";
 
 export interface WebhookRow {
   id: string;
@@ -15,7 +16,7 @@ export interface WebhookRow {
 }
 
 /** A new subscription: it receives the events written after this moment (seq > start_seq). RETURNING the row. */
-export function createWebhookStatement(db: D1Database, businessId: number, id: string, url: string, events: EventName[], secret: string, now: Date): D1PreparedStatement {
+export function createWebhookStatement(db: D1, businessId: number, id: string, url: string, events: EventName[], secret: string, now: Date): D1PreparedStatement {
   return db
     .prepare(
       `INSERT INTO webhooks (id, business_id, url, events, secret, start_seq, cursor_seq, created_at)
@@ -26,17 +27,17 @@ export function createWebhookStatement(db: D1Database, businessId: number, id: s
 }
 
 
-export async function listWebhooks(db: D1Database, businessId: number): Promise<WebhookRow[]> {
+export async function listWebhooks(db: D1, businessId: number): Promise<WebhookRow[]> {
   const rows = await db.prepare("SELECT * FROM webhooks WHERE business_id = ? AND deleted_at IS NULL ORDER BY created_at, id").bind(businessId).all<WebhookRow>();
   return rows.results;
 }
 
-export async function getWebhook(db: D1Database, businessId: number, id: string): Promise<WebhookRow | null> {
+export async function getWebhook(db: D1, businessId: number, id: string): Promise<WebhookRow | null> {
   return db.prepare("SELECT * FROM webhooks WHERE id = ? AND business_id = ? AND deleted_at IS NULL").bind(id, businessId).first<WebhookRow>();
 }
 
 /** Delete a subscription: nothing more is delivered to it; its log stays readable to nobody. */
-export function deleteWebhookStatement(db: D1Database, businessId: number, id: string, now: Date): D1PreparedStatement {
+export function deleteWebhookStatement(db: D1, businessId: number, id: string, now: Date): D1PreparedStatement {
   return db.prepare("UPDATE webhooks SET deleted_at = ? WHERE id = ? AND business_id = ? AND deleted_at IS NULL").bind(isoDateTime(now), id, businessId);
 }
 
@@ -59,7 +60,7 @@ export interface DeliveryRow {
 
 /** The delivery log of a subscription, newest first. */
 export async function listDeliveries(
-  db: D1Database,
+  db: D1,
   webhookId: string,
   filter: { eventId?: string; status?: string; page: number; limit: number },
 ): Promise<{ rows: DeliveryRow[]; total: number }> {
@@ -89,7 +90,7 @@ export async function listDeliveries(
 }
 
 /** The outbox event of a business by id. */
-export async function outboxEvent(db: D1Database, businessId: number, eventId: string) {
+export async function outboxEvent(db: D1, businessId: number, eventId: string) {
   return db
     .prepare("SELECT seq, id, event, data, created_at FROM outbox WHERE id = ? AND business_id = ?")
     .bind(eventId, businessId)
@@ -97,7 +98,7 @@ export async function outboxEvent(db: D1Database, businessId: number, eventId: s
 }
 
 /** A new series of attempts for one event (a redelivery asked for), due now. RETURNING series. */
-export function scheduleRedeliveryStatement(db: D1Database, webhookId: string, event: { seq: number; id: string }, now: Date): D1PreparedStatement {
+export function scheduleRedeliveryStatement(db: D1, webhookId: string, event: { seq: number; id: string }, now: Date): D1PreparedStatement {
   const ts = isoDateTime(now);
   return db
     .prepare(
@@ -110,7 +111,7 @@ export function scheduleRedeliveryStatement(db: D1Database, webhookId: string, e
 
 
 /** Enable a subscription again after a 410: delivery resumes where it stopped (nothing is skipped). */
-export function enableWebhookStatement(db: D1Database, businessId: number, id: string): D1PreparedStatement {
+export function enableWebhookStatement(db: D1, businessId: number, id: string): D1PreparedStatement {
   return db.prepare("UPDATE webhooks SET disabled_at = NULL WHERE id = ? AND business_id = ? AND deleted_at IS NULL").bind(id, businessId);
 }
 

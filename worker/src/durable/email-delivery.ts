@@ -6,6 +6,7 @@ import { attemptFailedStatement, claimEmailStatement, dueEmails, nextEmailDue, r
 import { ComposeError, composeEmail, type ComposedEmail } from "../mail/compose";
 import { platformMail } from "../domain/email/sender";
 import { businessDb } from "../db/shards";
+import type { D1 } from "../db/d1";
 
 /** Kinds sent to an address typed at checkout: bounded per address and day. */
 const BOUNDED_KINDS = new Set(["booking_confirmation", "booking_cancelled"]);
@@ -77,7 +78,7 @@ export class EmailDelivery extends BusinessDrainer {
   }
 
   /** One attempt of one e-mail, and its record. */
-  private async attempt(db: D1Database, email: EmailRow, now: Date): Promise<void> {
+  private async attempt(db: D1, email: EmailRow, now: Date): Promise<void> {
     const at = isoDateTime(now);
     const claimed = await claimEmailStatement(db, email, at, isoDateTime(new Date(now.getTime() + SEND_LEASE_MS))).run();
     if (!claimed.meta.changes) return; // no longer due as read: another run has it

@@ -6,6 +6,7 @@ import {
 } from "../db/webhook-deliveries";
 import { checkWebhookUrl } from "../domain/webhook-urls";
 import { businessDb } from "../db/shards";
+import type { D1 } from "../db/d1";
 
 /** Longest wait between two looks at the outbox while the business has subscriptions: a lost kick costs at most this. */
 const SWEEP_MS = 5 * 60_000;
@@ -115,7 +116,7 @@ export class WebhookDelivery extends BusinessDrainer {
   }
 
   /** Pending rows for the outbox events each subscription has not planned yet. True when more remain. */
-  private async plan(db: D1Database, businessId: number, hooks: LiveHook[]): Promise<boolean> {
+  private async plan(db: D1, businessId: number, hooks: LiveHook[]): Promise<boolean> {
     let more = false;
     for (const hook of hooks) {
       const events = await eventsAfter(db, businessId, hook.cursor_seq, PLAN_BATCH);
@@ -136,7 +137,7 @@ export class WebhookDelivery extends BusinessDrainer {
   }
 
   /** One attempt of one delivery, and its record. */
-  private async send(db: D1Database, d: DueDelivery, now: Date, gone: Set<string>): Promise<void> {
+  private async send(db: D1, d: DueDelivery, now: Date, gone: Set<string>): Promise<void> {
     if (gone.has(d.webhook_id)) return;
     const attemptedAt = isoDateTime(now);
     let statusCode: number | null = null;

@@ -19,6 +19,7 @@ import { bookedTotals, linesTotal } from "../domain/totals";
 import { translated } from "../domain/product";
 import { referenceOf } from "../domain/reference";
 import type { CatalogSnapshot } from "../domain/catalog";
+import type { D1 } from "../db/d1";
 
 export interface ComposedEmail {
   from: string;
@@ -138,7 +139,7 @@ function mime(
 }
 
 /** A back-office invitation: from the business's settings and the link the outbox keeps until it is sent. */
-async function composeInvitation(db: D1Database, email: EmailRow, now: Date, platform: PlatformMail): Promise<ComposedEmail> {
+async function composeInvitation(db: D1, email: EmailRow, now: Date, platform: PlatformMail): Promise<ComposedEmail> {
   const business = await businessById(db, email.business_id);
   if (!business) throw new ComposeError("the business no longer exists");
   const config = business.config;
@@ -162,7 +163,7 @@ async function composeInvitation(db: D1Database, email: EmailRow, now: Date, pla
 }
 
 /** A back-office password reset: from the business's settings and the link the outbox keeps until it is sent. */
-async function composePasswordReset(db: D1Database, email: EmailRow, now: Date, platform: PlatformMail): Promise<ComposedEmail> {
+async function composePasswordReset(db: D1, email: EmailRow, now: Date, platform: PlatformMail): Promise<ComposedEmail> {
   const business = await businessById(db, email.business_id);
   if (!business) throw new ComposeError("the business no longer exists");
   const config = business.config;
@@ -184,7 +185,7 @@ async function composePasswordReset(db: D1Database, email: EmailRow, now: Date, 
 }
 
 /** A warning of failed sign-ins to a staff user's account. */
-async function composeSignInAlert(db: D1Database, email: EmailRow, now: Date, platform: PlatformMail): Promise<ComposedEmail> {
+async function composeSignInAlert(db: D1, email: EmailRow, now: Date, platform: PlatformMail): Promise<ComposedEmail> {
   const business = await businessById(db, email.business_id);
   if (!business) throw new ComposeError("the business no longer exists");
   const config = business.config;
@@ -204,7 +205,7 @@ async function composeSignInAlert(db: D1Database, email: EmailRow, now: Date, pl
 }
 
 /** The message of `email` as it would be sent now. Throws ComposeError when it cannot be. */
-export async function composeEmail(db: D1Database, email: EmailRow, now: Date, platform: PlatformMail): Promise<ComposedEmail> {
+export async function composeEmail(db: D1, email: EmailRow, now: Date, platform: PlatformMail): Promise<ComposedEmail> {
   if (email.kind === "staff_invitation") return composeInvitation(db, email, now, platform);
   if (email.kind === "staff_password_reset") return composePasswordReset(db, email, now, platform);
   if (email.kind === "staff_sign_in_alert") return composeSignInAlert(db, email, now, platform);

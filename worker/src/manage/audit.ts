@@ -1,5 +1,6 @@
 /** The audit log as the API and the back office show it: newest first, before and after as JSON. */
 import { listAuditEntries, type AuditQuery } from "../db/audit-log";
+import type { D1 } from "../db/d1";
 
 export interface AuditEntry {
   id: string;
@@ -13,7 +14,7 @@ export interface AuditEntry {
   after: unknown;
 }
 
-export async function listAuditLog(db: D1Database, businessId: number, filter: AuditQuery): Promise<{ entries: AuditEntry[]; total: number }> {
+export async function listAuditLog(db: D1, businessId: number, filter: AuditQuery): Promise<{ entries: AuditEntry[]; total: number }> {
   const { rows, total } = await listAuditEntries(db, businessId, filter);
   const parse = (text: string | null) => (text === null ? null : JSON.parse(text));
   return {

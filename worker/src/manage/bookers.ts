@@ -13,11 +13,12 @@ import { newId } from "../lib/ids";
 import { isoDateTime } from "../lib/time";
 import { checkRefs, isGuardFailure, personInput } from "./input";
 import { write } from "./write";
+import type { D1Env } from "../db/d1";
 
 /** Which of the three e-mail flows ran (the back office says so after the change). */
 export type BookerFlow = "same_person" | "change_email" | "create_new" | "merge_existing";
 
-export async function updateBooker(env: Env, actor: Actor, businessId: number, bookingId: string, body: BookerUpdate, now: Date): Promise<BookerFlow> {
+export async function updateBooker(env: D1Env, actor: Actor, businessId: number, bookingId: string, body: BookerUpdate, now: Date): Promise<BookerFlow> {
   const db = env.DB;
   const booking = await bookingRow(db, businessId, bookingId);
   if (!booking) throw notFound("The booking");

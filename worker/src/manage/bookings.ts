@@ -16,6 +16,7 @@ import { ApiError, invalid, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { isGuardFailure } from "./input";
 import { write } from "./write";
+import type { D1, D1Env } from "../db/d1";
 
 const reference = (b: { reference_year: string; reference_number: number }) => referenceOf(b.reference_year, b.reference_number);
 
@@ -24,7 +25,7 @@ const reference = (b: { reference_year: string; reference_number: number }) => r
  * is sent, and so are the e-mails of a cancellation (to the booker and the business). 404 for no such booking, 409 when it is cancelled already (also when a concurrent
  * cancel came first: the guard decides in the batch).
  */
-export async function cancelBooking(env: Env, actor: Actor, businessId: number, bookingId: string, now: Date): Promise<void> {
+export async function cancelBooking(env: D1Env, actor: Actor, businessId: number, bookingId: string, now: Date): Promise<void> {
   const db = env.DB;
   const [booking, booker, business] = await Promise.all([bookingRow(db, businessId, bookingId), bookerRow(db, businessId, bookingId), businessById(db, businessId)]);
   if (!booking || !business) throw notFound("The booking");
@@ -48,7 +49,7 @@ export async function cancelBooking(env: Env, actor: Actor, businessId: number, 
 export const NOTE_MAX = 2000;
 
 /** Add a note to a booking (any status). 422 for an empty or too long note, 404 for no such booking. */
-export async function addBookingNote(db: D1Database, actor: Actor, businessId: number, bookingId: string, text: string, now: Date): Promise<string> {
+export async function addBookingNote(db: D1, actor: Actor, businessId: number, bookingId: string, text: string, now: Date): Promise<string> {
   const body = text.trim();
   if (!body) throw invalid("note", "must not be empty");
   if (body.length > NOTE_MAX) throw invalid("note", `must be at most ${NOTE_MAX} characters`);

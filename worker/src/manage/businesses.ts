@@ -24,7 +24,7 @@ export interface NewBusiness {
  * reaches the shards it opened); the business is then written there, and the claim released if
  * that fails (docs/design.md "Shards").
  */
-export async function createBusiness(store: Store, actor: Actor, input: NewBusiness, now: Date): Promise<number> {
+export async function createBusiness(store: Store & Pick<Env, "DB">, actor: Actor, input: NewBusiness, now: Date): Promise<number> {
   const shards = shardsOf(store);
   const config = JSON.stringify(BusinessConfig.parse({}));
   for (let attempt = 1; ; attempt++) {

@@ -15,11 +15,12 @@ import type { z } from "@hono/zod-openapi";
 import { dateIn } from "../lib/time";
 import { readConfig } from "../contract/config";
 import { write, type Store } from "./write";
+import type { D1 } from "../db/d1";
 
 export type { Actor, Store };
 
 /** The business's catalog state; 404 when the business does not exist. */
-export async function readState(db: D1Database, businessId: number): Promise<CatalogState> {
+export async function readState(db: D1, businessId: number): Promise<CatalogState> {
   const state = catalogStateFrom(await db.batch(catalogStateStatements(db, businessId)));
   if (!state) throw new ApiError(404, "not_found", "The business does not exist.");
   return state;
@@ -37,7 +38,7 @@ export interface CommitOptions {
   /** Plan and check, but write nothing. */
   dryRun?: boolean;
   /** More to read in the state's round trip; their results go to the planner. */
-  reads?: (db: D1Database) => D1PreparedStatement[];
+  reads?: (db: D1) => D1PreparedStatement[];
 }
 
 const ATTEMPTS = 4;
@@ -105,7 +106,7 @@ function affectedProducts(state: CatalogState, plan: CatalogPlan): ProductEntity
   return [...out.values()];
 }
 
-async function findCapacityConflicts(db: D1Database, businessId: number, products: ProductEntity[], plan: CatalogPlan, today: string, now: Date): Promise<CapacityConflict[]> {
+async function findCapacityConflicts(db: D1, businessId: number, products: ProductEntity[], plan: CatalogPlan, today: string, now: Date): Promise<CapacityConflict[]> {
   const ids = products.map((p) => p.id);
   const [rows, usage] = await db.batch([inventoryRowsStatement(db, businessId, ids, today), usageStatement(db, businessId, ids, today, "9999-12-31", now)]);
   return capacityConflictsOf(products, plan, inventoryRowsFrom(rows), usageFrom(usage), today);

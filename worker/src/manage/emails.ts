@@ -8,6 +8,7 @@ import { SECRET_KINDS, type EmailKind } from "../domain/email/plan";
 import { ApiError, notFound } from "../lib/errors";
 import { isGuardFailure } from "./input";
 import { write } from "./write";
+import type { D1Env } from "../db/d1";
 
 const inFlight = () => new ApiError(409, "conflict", "The e-mail is still on its way (pending, sending or retrying); it can be resent once it is sent or has failed.");
 
@@ -16,7 +17,7 @@ const inFlight = () => new ApiError(409, "conflict", "The e-mail is still on its
  * now, under a Message-ID of its own. 404 for no such e-mail (or another business's), 409 while
  * the original is still on its way. Answers the new e-mail.
  */
-export async function resendEmail(env: Env, actor: Actor, businessId: number, emailId: string, now: Date): Promise<EmailRow> {
+export async function resendEmail(env: D1Env, actor: Actor, businessId: number, emailId: string, now: Date): Promise<EmailRow> {
   const db = env.DB;
   const original = await emailById(db, businessId, emailId);
   if (!original) throw notFound("The e-mail");

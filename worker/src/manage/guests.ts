@@ -19,6 +19,7 @@ import { dateIn, isoDateTime } from "../lib/time";
 import { businessById } from "../db/businesses";
 import { checkRefs, isGuardFailure, isGuestPersonTaken, personInput, type Ref } from "./input";
 import { write } from "./write";
+import type { D1Env } from "../db/d1";
 
 function relatedRefs(r: z.infer<typeof BookingRelatedWrite> | undefined, person: PersonData): Ref[] {
   return [
@@ -39,7 +40,7 @@ const nameOf = (p: PersonData) => [p.first_name, p.last_name].filter(Boolean).jo
  * Add a guest to a confirmed booking: the entered data is written to its Person (a known e-mail
  * reuses that Person). GuestCreated, with PersonCreated or PersonUpdated. Answers the guest's id.
  */
-export async function addGuest(env: Env, actor: Actor, businessId: number, bookingId: string, body: GuestCreate, now: Date): Promise<string> {
+export async function addGuest(env: D1Env, actor: Actor, businessId: number, bookingId: string, body: GuestCreate, now: Date): Promise<string> {
   const db = env.DB;
   const booking = await bookingRow(db, businessId, bookingId);
   if (!booking) throw notFound("The booking");
@@ -89,7 +90,7 @@ export async function addGuest(env: Env, actor: Actor, businessId: number, booki
  * names the change in the audit log (default: "Updated guest ...").
  */
 export async function updateGuest(
-  env: Env,
+  env: D1Env,
   actor: Actor,
   businessId: number,
   bookingId: string,
@@ -140,7 +141,7 @@ export async function updateGuest(
 }
 
 /** Check a guest in (now) or out (now): the guest update the private API makes with checked_in_at / checked_out_at. */
-export async function checkGuest(env: Env, actor: Actor, businessId: number, bookingId: string, guestId: string, what: "in" | "out", now: Date): Promise<void> {
+export async function checkGuest(env: D1Env, actor: Actor, businessId: number, bookingId: string, guestId: string, what: "in" | "out", now: Date): Promise<void> {
   const guest = await guestRow(env.DB, businessId, bookingId, guestId);
   if (!guest) throw notFound("The guest");
   const name = nameOf(JSON.parse(guest.person_snapshot) as PersonData);
@@ -161,7 +162,7 @@ export async function checkGuest(env: Env, actor: Actor, businessId: number, boo
 }
 
 /** Remove a guest from a booking; the Person is not deleted. GuestDeleted. */
-export async function deleteGuest(env: Env, actor: Actor, businessId: number, bookingId: string, guestId: string, now: Date): Promise<void> {
+export async function deleteGuest(env: D1Env, actor: Actor, businessId: number, bookingId: string, guestId: string, now: Date): Promise<void> {
   const db = env.DB;
   const guest = await guestRow(db, businessId, bookingId, guestId);
   if (!guest) throw notFound("The guest");

@@ -3,6 +3,7 @@ import { callingCode } from "../contract/calling-codes";
 import { pickPersonData, withCallingCode, type PersonData } from "../domain/persons";
 import { missingRefs } from "../db/persons";
 import { ApiError } from "../lib/errors";
+import type { D1 } from "../db/d1";
 
 /** Person data of a body: only Person fields, calling code from phone_country_code. */
 export function personInput(body: Record<string, unknown> | undefined): PersonData {
@@ -12,7 +13,7 @@ export function personInput(body: Record<string, unknown> | undefined): PersonDa
 export type Ref = { path: string; table: "diets" | "levels" | "locations"; id: number | null | undefined };
 
 /** 422 when a referenced diet, level or location is not the business's. */
-export async function checkRefs(db: D1Database, businessId: number, refs: Ref[]): Promise<void> {
+export async function checkRefs(db: D1, businessId: number, refs: Ref[]): Promise<void> {
   const errors = await missingRefs(db, businessId, refs);
   if (errors.length) throw new ApiError(422, "validation_failed", `The body is invalid: ${errors.map((e) => `${e.path}: ${e.message}`).join("; ")}`, { errors });
 }

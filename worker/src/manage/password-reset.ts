@@ -24,6 +24,7 @@ import { ApiError } from "../lib/errors";
 import { sha256Hex } from "../lib/keys";
 import { randomToken } from "../lib/password";
 import { acceptInvite, ADDRESS_ATTEMPTS, openInvite, SIGN_IN_WINDOW_MINUTES } from "./staff";
+import type { D1 } from "../db/d1";
 
 const MINUTE = 60_000;
 export const RESET_MINUTES = 60;
@@ -49,7 +50,7 @@ export interface ResetRequest {
  * whether an e-mail was written, for the caller to tell the delivery object after answering.
  * 429 with Retry-After past the limits.
  */
-export async function requestPasswordReset(db: D1Database, businessId: number, slug: string, input: ResetRequest, now: Date): Promise<{ mailed: boolean }> {
+export async function requestPasswordReset(db: D1, businessId: number, slug: string, input: ResetRequest, now: Date): Promise<{ mailed: boolean }> {
   const emailNorm = normalizeStaffEmail(input.email).slice(0, 255);
   const windowStart = new Date(now.getTime() - SIGN_IN_WINDOW_MINUTES * MINUTE);
   const [account, address] = await db.batch<{ attempts: number; window_start: string }>([
@@ -89,7 +90,7 @@ export async function requestPasswordReset(db: D1Database, businessId: number, s
 export const sendResetMail = (env: Env, businessId: number, requestId?: string) => kickMail(env, businessId, requestId);
 
 /** What a reset link shows before it is used; 404 for one unknown, used, expired, of a removed user, of another business, or an invitation. */
-export async function openReset(db: D1Database, slug: string, token: string, now: Date) {
+export async function openReset(db: D1, slug: string, token: string, now: Date) {
   const link = await openInvite(db, token, now, "reset");
   if (link.slug !== slug) throw new ApiError(404, "not_found", "This link is unknown, used or expired. Ask for a new one on the sign-in page.");
   return link;
@@ -99,7 +100,7 @@ export async function openReset(db: D1Database, slug: string, token: string, now
  * Set a new password with a reset link: the link and every other of the user is spent, every
  * session of the user ends (acceptInvite's batch, with its audit entry).
  */
-export async function resetPassword(db: D1Database, slug: string, token: string, password: string, now: Date): Promise<{ slug: string; email: string }> {
+export async function resetPassword(db: D1, slug: string, token: string, password: string, now: Date): Promise<{ slug: string; email: string }> {
   await openReset(db, slug, token, now);
   return acceptInvite(db, token, password, now, "reset");
 }

@@ -17,12 +17,13 @@ import { ApiError, invalid, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { isGuardFailure } from "./input";
 import { write, type Store } from "./write";
+import type { D1 } from "../db/d1";
 
 const reference = (b: BookingRow) => referenceOf(b.reference_year, b.reference_number);
 const shown = (minor: number, currency: string) => `${toMajor(minor, minorDigits(currency)).toFixed(minorDigits(currency))} ${currency}`;
 
 /** The booking, and the amount as minor units of its currency: 404, or 422 naming `currency` or `amount`. */
-async function bookingAndAmount(db: D1Database, businessId: number, bookingId: string, body: { amount: number; currency: string }) {
+async function bookingAndAmount(db: D1, businessId: number, bookingId: string, body: { amount: number; currency: string }) {
   const booking = await bookingRow(db, businessId, bookingId);
   if (!booking) throw notFound("The booking");
   if (body.currency.toUpperCase() !== booking.currency) throw invalid("currency", `must be the booking's currency, ${booking.currency}`);
@@ -34,7 +35,7 @@ async function bookingAndAmount(db: D1Database, businessId: number, bookingId: s
 }
 
 /** What the request's Idempotency-Key records of the entry made, in the same batch (none without a key). */
-const keyRecord = (db: D1Database, businessId: number, key: string | undefined, entryId: string) => (key ? [idempotencyResourceStatement(db, businessId, key, entryId)] : []);
+const keyRecord = (db: D1, businessId: number, key: string | undefined, entryId: string) => (key ? [idempotencyResourceStatement(db, businessId, key, entryId)] : []);
 
 /**
  * Record a payment the business took itself (cash, card terminal, bank transfer, other): a

@@ -12,6 +12,7 @@ import { settingsProblems } from "../domain/catalog-rules";
 import type { FieldError } from "../lib/errors";
 import { senderSettingProblem, sendingDomains } from "../domain/email/sender";
 import { commit, failIfInvalid, parseInput, readState, type Actor, type Store } from "./core";
+import type { D1 } from "../db/d1";
 
 export type SettingsView = ReturnType<typeof settingsView> & { id: number; slug: string; problems: { field: string; message: string; stored: unknown }[] };
 
@@ -37,7 +38,7 @@ export function asOrigin(sent: string): string {
   return text;
 }
 
-export async function getSettings(db: D1Database, businessId: number): Promise<SettingsView> {
+export async function getSettings(db: D1, businessId: number): Promise<SettingsView> {
   const state = await readState(db, businessId);
   return view(state.businessId, state.slug, state.settings);
 }

@@ -52,6 +52,7 @@ import { platformMail } from "../domain/email/sender";
 import { hashPassword, needsRehash, passwordProblem, randomToken, verifyPassword } from "../lib/password";
 import { isGuardFailure } from "./input";
 import { write, type Store } from "./write";
+import type { D1 } from "../db/d1";
 
 const MINUTE = 60_000;
 export const INVITE_HOURS = 72;
@@ -102,7 +103,7 @@ function checkPassword(password: string, context: (string | null | undefined)[])
  * link (and the new role); someone already on the staff is a 409.
  */
 export async function inviteStaff(
-  db: D1Database,
+  db: D1,
   actor: Actor,
   businessId: number,
   input: { email: string; name?: string; role: string },
@@ -154,7 +155,7 @@ export async function inviteStaff(
 }
 
 /** What an invitation link shows before it is used; 404 for a link that is unknown, used, expired or whose user was removed. */
-export async function openInvite(db: D1Database, token: string, now: Date, purpose: "invite" | "reset" = "invite") {
+export async function openInvite(db: D1, token: string, now: Date, purpose: "invite" | "reset" = "invite") {
   const invite = /^[A-Za-z0-9_-]{20,100}$/.test(token) ? await inviteByTokenHash(db, await sha256Hex(token)) : null;
   // Each link opens only its own purpose: a reset link is no invitation (and the reverse).
   if (!invite || invite.purpose !== purpose || invite.used_at || invite.removed_at || invite.expires_at <= now.toISOString()) {
@@ -168,7 +169,7 @@ export async function openInvite(db: D1Database, token: string, now: Date, purpo
  * user, and any session the user had is ended. Answers the business's slug and the e-mail, for
  * the sign-in that follows.
  */
-export async function acceptInvite(db: D1Database, token: string, password: string, now: Date, purpose: "invite" | "reset" = "invite"): Promise<{ slug: string; email: string }> {
+export async function acceptInvite(db: D1, token: string, password: string, now: Date, purpose: "invite" | "reset" = "invite"): Promise<{ slug: string; email: string }> {
   const invite = await openInvite(db, token, now, purpose);
   checkPassword(password, [invite.email, invite.slug]);
   const tokenHash = await sha256Hex(token);
@@ -196,7 +197,7 @@ export interface NewSession {
   csrfToken: string;
 }
 
-async function openSession(db: D1Database, businessId: number, staffId: string, now: Date, extra: D1PreparedStatement[] = []): Promise<NewSession> {
+async function openSession(db: D1, businessId: number, staffId: string, now: Date, extra: D1PreparedStatement[] = []): Promise<NewSession> {
   const token = randomToken();
   const csrfToken = randomToken();
   await db.batch([
@@ -219,7 +220,7 @@ export const signInFailed = () => new ApiError(401, "unauthorized", "The e-mail 
  * checked (429 with Retry-After); any failure is the same 401. Answers a new session.
  */
 export async function signIn(
-  store: D1Database | Store,
+  store: D1 | Store,
   businessId: number,
   input: { email: string; password: string; address: string },
   now: Date,
@@ -258,7 +259,7 @@ export async function signIn(
 
 /** The e-mail to a user whose account saw SIGN_IN_ALERT_AT failures in this window (once per window). */
 async function warnOfFailures(
-  store: D1Database | Store,
+  store: D1 | Store,
   businessId: number,
   user: { id: string; email: string; language: string | null },
   counted: { attempts: number; window_start: string },
@@ -281,7 +282,7 @@ export interface StaffSession extends SessionRow {
  * The open session of a cookie's token (null when none: ended, expired, idle too long, or its user
  * removed). Seen now: the idle clock restarts (written at most once a minute).
  */
-export async function sessionOf(db: D1Database, token: string | undefined, now: Date): Promise<StaffSession | null> {
+export async function sessionOf(db: D1, token: string | undefined, now: Date): Promise<StaffSession | null> {
   if (!token || !/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
   const tokenHash = await sha256Hex(token);
   const idleSince = new Date(now.getTime() - SESSION_IDLE_MINUTES * MINUTE);
@@ -292,7 +293,7 @@ export async function sessionOf(db: D1Database, token: string | undefined, now: 
   return (found.results[0] as StaffSession | undefined) ?? null;
 }
 
-export async function signOut(db: D1Database, token: string, now: Date): Promise<void> {
+export async function signOut(db: D1, token: string, now: Date): Promise<void> {
   await endSessionStatement(db, await sha256Hex(token), now).run();
 }
 
@@ -300,7 +301,7 @@ export async function signOut(db: D1Database, token: string, now: Date): Promise
  * Change one's own password: the current one must match. Every session of the user ends, this
  * one too; the answer is a new session for this browser.
  */
-export async function changePassword(db: D1Database, session: StaffSession, input: { current: string; password: string }, now: Date): Promise<NewSession> {
+export async function changePassword(db: D1, session: StaffSession, input: { current: string; password: string }, now: Date): Promise<NewSession> {
   const user = await staffById(db, session.business_id, session.staff_id);
   if (!user || user.removed_at) throw notFound("The user");
   // The current password is guessed no faster than at sign-in: a session left open on a shared
@@ -322,12 +323,12 @@ export async function changePassword(db: D1Database, session: StaffSession, inpu
 }
 
 /** The user's language for the back office (null: the browser's). */
-export async function setLanguage(db: D1Database, session: StaffSession, language: string | null, now: Date): Promise<void> {
+export async function setLanguage(db: D1, session: StaffSession, language: string | null, now: Date): Promise<void> {
   await setLanguageStatement(db, session.staff_id, language, now).run();
 }
 
 /** Change a user's role. The business keeps at least one owner (409). */
-export async function changeRole(db: D1Database, actor: Actor, businessId: number, staffId: string, role: string, now: Date): Promise<void> {
+export async function changeRole(db: D1, actor: Actor, businessId: number, staffId: string, role: string, now: Date): Promise<void> {
   if (!isRole(role)) throw invalid("role", "must be owner, manager or front_desk");
   const user = await staffById(db, businessId, staffId);
   if (!user || user.removed_at) throw notFound("The user");
@@ -347,7 +348,7 @@ export async function changeRole(db: D1Database, actor: Actor, businessId: numbe
 }
 
 /** Remove a user: they cannot sign in any more, and every open session of theirs ends at once. */
-export async function removeStaff(db: D1Database, actor: Actor, businessId: number, staffId: string, now: Date): Promise<void> {
+export async function removeStaff(db: D1, actor: Actor, businessId: number, staffId: string, now: Date): Promise<void> {
   const user = await staffById(db, businessId, staffId);
   if (!user || user.removed_at) throw notFound("The user");
   try {

@@ -18,9 +18,10 @@ import {
 } from "../db/webhooks";
 import { ApiError, invalid, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
+import type { D1Env } from "../db/d1";
 
 /** Subscribe `url` to `events`. 422 for a URL the rules refuse. Answers the row and its secret (shown once). */
-export async function createSubscription(env: Env, actor: Actor, businessId: number, input: { url: string; events: EventName[] }, now: Date): Promise<{ row: WebhookRow; secret: string }> {
+export async function createSubscription(env: D1Env, actor: Actor, businessId: number, input: { url: string; events: EventName[] }, now: Date): Promise<{ row: WebhookRow; secret: string }> {
   const db = env.DB;
   const check = checkWebhookUrl(input.url, env.ALLOW_LOOPBACK_WEBHOOKS === "true");
   if (!check.ok) throw invalid("url", check.message);
@@ -37,7 +38,7 @@ export async function createSubscription(env: Env, actor: Actor, businessId: num
 }
 
 /** Unsubscribe: nothing more is delivered. 404 for no such subscription. */
-export async function deleteSubscription(env: Env, actor: Actor, businessId: number, id: string, now: Date): Promise<void> {
+export async function deleteSubscription(env: D1Env, actor: Actor, businessId: number, id: string, now: Date): Promise<void> {
   const db = env.DB;
   const hook = await getWebhook(db, businessId, id);
   if (!hook) throw notFound("The webhook");
@@ -52,7 +53,7 @@ export async function deleteSubscription(env: Env, actor: Actor, businessId: num
  * Deliver one event again: a new series of attempts, now. 404 for no such subscription or an
  * event it does not receive, 409 when it is disabled.
  */
-export async function redeliverEvent(env: Env, actor: Actor, businessId: number, id: string, eventId: string, now: Date): Promise<{ series: number }> {
+export async function redeliverEvent(env: D1Env, actor: Actor, businessId: number, id: string, eventId: string, now: Date): Promise<{ series: number }> {
   const db = env.DB;
   const hook = await getWebhook(db, businessId, id);
   if (!hook) throw notFound("The webhook");
@@ -69,7 +70,7 @@ export async function redeliverEvent(env: Env, actor: Actor, businessId: number,
 }
 
 /** Enable a subscription a 410 Gone disabled. 404 for no such subscription. */
-export async function enableSubscription(env: Env, actor: Actor, businessId: number, id: string, now: Date): Promise<void> {
+export async function enableSubscription(env: D1Env, actor: Actor, businessId: number, id: string, now: Date): Promise<void> {
   const db = env.DB;
   const hook = await getWebhook(db, businessId, id);
   if (!hook) throw notFound("The webhook");

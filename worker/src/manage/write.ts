@@ -10,6 +10,7 @@ import { forgetBusiness } from "../db/business-memo";
 import { kickMail } from "../db/emails";
 import { kickDelivery, outboxStatements } from "../db/outbox";
 import type { PendingEvent } from "../domain/events";
+import type { D1 } from "../db/d1";
 
 /**
  * What a change is written to, and who is told after it committed. The Worker's doors pass their
@@ -17,7 +18,7 @@ import type { PendingEvent } from "../domain/events";
  * events and e-mails wait in D1 for the objects' own sweep (the delivery alarm, the upkeep).
  */
 /** The Worker's bindings a change needs: D1, and (from the Worker, not a CLI) the objects it tells and the operator's sending configuration. */
-export type Store = Pick<Env, "DB"> & Partial<Pick<Env, "DB_SHARD_1" | "WEBHOOK_DELIVERY" | "EMAIL_DELIVERY" | "EMAIL_SENDING_DOMAINS" | "EMAIL_DEFAULT_FROM">>;
+export type Store = { DB: D1 } & Partial<Pick<Env, "DB_SHARD_1" | "WEBHOOK_DELIVERY" | "EMAIL_DELIVERY" | "EMAIL_SENDING_DOMAINS" | "EMAIL_DEFAULT_FROM">>;
 
 export interface Change {
   /** The change itself, guards included, in order: their results come first in the answer. */

@@ -41,10 +41,10 @@ export const WIDGET_CORS = {
    * Cloud): a preflight that refused them would break the widget on such pages.
    */
   allowHeaders: [
-    "Content-Type", "Idempotency-Key", "X-Request-Id", "Accept-Language", "X-Turnstile-Token",
+    "Content-Type", "Idempotency-Key", "X-Request-Id", "Accept-Language", "X-Turnstile-Token", "X-D1-Bookmark",
     "traceparent", "tracestate", "baggage", "sentry-trace", "b3", "X-B3-TraceId", "X-B3-SpanId", "X-B3-ParentSpanId", "X-B3-Sampled",
     "x-datadog-trace-id", "x-datadog-parent-id", "x-datadog-origin", "x-datadog-sampling-priority", "newrelic", "X-Amzn-Trace-Id", "X-Cloud-Trace-Context",
   ],
-  exposeHeaders: ["Retry-After", "X-Request-Id", "RateLimit-Limit", "RateLimit-Remaining", "X-Cache"],
+  exposeHeaders: ["Retry-After", "X-Request-Id", "RateLimit-Limit", "RateLimit-Remaining", "X-Cache", "X-D1-Bookmark"],
   maxAge: 600,
 };

@@ -1,5 +1,6 @@
 import { ApiError } from "../lib/errors";
 import { processMemory } from "../lib/process-memory";
+import type { D1Env } from "../db/d1";
 
 const WINDOW_MS = 60_000;
 
@@ -39,7 +40,7 @@ const rateLimited = (limit: number, retryAfterSeconds: number, headers: Record<s
  * each ask for themselves (none awaits another's question) and their grants add up. Over the
  * limit: 429 with Retry-After in seconds.
  */
-export async function takeRequest(env: Env, clientId: string, limit: number, nowMs: number): Promise<Record<string, string>> {
+export async function takeRequest(env: D1Env, clientId: string, limit: number, nowMs: number): Promise<Record<string, string>> {
   const windowStart = nowMs - (nowMs % WINDOW_MS);
   const headers = (remaining: number) => ({ "RateLimit-Limit": String(limit), "RateLimit-Remaining": String(remaining) });
   const refused = () => rateLimited(limit, Math.max(1, Math.ceil((windowStart + WINDOW_MS - nowMs) / 1000)), headers(0));

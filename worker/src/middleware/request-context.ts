@@ -108,6 +108,8 @@ export function requestContext(options: RequestContextOptions = {}): MiddlewareH
           status: c.res?.status,
           key: tenant?.actor,
           business: tenant?.slug,
+          // the D1 session it read through: unconstrained, bookmark or primary (middleware/session.ts)
+          d1: c.get("d1Session")?.kind,
           ms: Date.now() - started,
         }),
       );

@@ -1,9 +1,10 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { DIRECTORY_READ_TTL_MS, directoryById, directoryBySlug, onShard, shardOfInvite, shardsOf, type DirectoryEntry } from "../db/shards";
+import { DIRECTORY_READ_TTL_MS, directoryById, directoryBySlug, onShard, shardDb, shardOfInvite, shardsOf, type DirectoryEntry } from "../db/shards";
 import type { AppEnv } from "../db/request-env";
 import { ApiError } from "../lib/errors";
 import { sha256Hex } from "../lib/keys";
 import { processMemory } from "../lib/process-memory";
+import { openSession } from "./session";
 
 /**
  * The shard of a request (docs/design.md "Shards"): each door finds its business in the directory
@@ -53,18 +54,27 @@ async function lookUp(c: Context<AppEnv>, key: string, read: () => Promise<Direc
 }
 
 function enter(c: Context<AppEnv>, entry: DirectoryEntry | null): void {
-  if (!entry) return;
-  if (entry.moving_since && !READS.has(c.req.method)) {
+  if (entry?.moving_since && !READS.has(c.req.method)) {
     throw new ApiError(503, "business_moving", "This business is being moved to another database for a moment; nothing was changed. Send the request again shortly.", {
       headers: { "Retry-After": String(MOVING_RETRY_AFTER) },
     });
   }
-  c.env = onShard(c.env, entry.shard);
+  // A business absent from the directory lives on shard 0. Its shard's database becomes the
+  // request's DB as a D1 session (middleware/session.ts): a copy of the Worker's bindings, for
+  // this request alone.
+  const shard = entry?.shard ?? 0;
+  c.env = { ...c.env, DB: openSession(c, shardDb(theWorkers(c), shard), shard) };
+}
+
+/** The Worker's own bindings, as they are until a door opens the request's session (once). */
+function theWorkers(c: Context<AppEnv>): Env {
+  if (c.get("d1Session")) throw new Error("a request's D1 session is opened once, by the door that finds its business");
+  return c.env as Env;
 }
 
 /** The business named by a verified API key: its shard becomes the request's DB. */
 export async function byBusinessId(c: Context<AppEnv>, businessId: number): Promise<void> {
-  enter(c, await lookUp(c, `id:${businessId}`, () => directoryById(c.env.DB, businessId)));
+  enter(c, await lookUp(c, `id:${businessId}`, () => directoryById(theWorkers(c).DB, businessId)));
 }
 
 /** The doors that name their business by its slug in the path, and the invitation's link. */
@@ -73,12 +83,12 @@ export function shardDoor(): MiddlewareHandler<AppEnv> {
     const path = c.req.path;
     const slug = SLUG_PATH.exec(path)?.[1];
     if (slug && !(path.startsWith("/admin/") && NOT_A_BUSINESS.has(slug))) {
-      enter(c, await lookUp(c, `slug:${slug}`, () => directoryBySlug(c.env.DB, slug)));
+      enter(c, await lookUp(c, `slug:${slug}`, () => directoryBySlug(theWorkers(c).DB, slug)));
     } else {
       const token = INVITE_PATH.exec(path)?.[1];
       if (token) {
-        const shard = await shardOfInvite(shardsOf(c.env), await sha256Hex(token));
-        if (shard !== null) c.env = onShard(c.env, shard);
+        const shard = await shardOfInvite(shardsOf(theWorkers(c)), await sha256Hex(token));
+        if (shard !== null) c.env = onShard(theWorkers(c), shard);
       }
     }
     await next();

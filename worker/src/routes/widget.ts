@@ -124,10 +124,15 @@ async function throughEdgeCache(c: Context<AppEnv>, ttl: number, path: string, s
   if (ttl <= 0) return withNoStore(await produce());
   const key = await cacheKey(c, path, search);
   const now = c.get("now").getTime();
-  const mine = kept.get(key, now);
+  // A guest with a cart reads from its bookmark (middleware/session.ts): what it is shown of
+  // availability must count its own holds, which move no catalog version, so a kept answer that
+  // carries availability is not used for it (it is read, and kept for the others). The catalog
+  // alone changes only with the version: kept answers of it serve everyone.
+  const ownWritesCount = ttl <= AVAILABILITY_TTL && c.get("d1Session")?.kind === "bookmark";
+  const mine = ownWritesCount ? undefined : kept.get(key, now);
   if (mine) return withCacheHeaders(new Response(mine.body, { status: mine.status, headers: mine.headers }), "HIT", ttl);
   const cache = edgeCache();
-  const hit = cache ? await cache.match(key) : undefined;
+  const hit = cache && !ownWritesCount ? await cache.match(key) : undefined;
   if (hit) {
     const body = await hit.text();
     keep(key, hit.status, hit.headers, body, now, ttl);

@@ -32,6 +32,7 @@ import { dateRange, daysBetween, isoDate, isoDateTime } from "../../lib/time";
 import { commit, type Actor, type Store } from "../core";
 import { settingsCurrencies } from "../settings";
 import { senderSettingProblem, sendingDomains } from "../../domain/email/sender";
+import type { D1 } from "../../db/d1";
 
 const LOOKUP_LISTS: [LookupKind, "locations" | "categories" | "accommodation_types" | "diets" | "levels"][] = [
   ["location", "locations"],
@@ -44,7 +45,7 @@ const LOOKUP_LISTS: [LookupKind, "locations" | "categories" | "accommodation_typ
 // ---- Export ----
 
 /** The business's catalog file; `problems`: stored settings that do not parse (exported as their defaults). */
-export async function exportCatalog(db: D1Database, businessId: number): Promise<{ file: CatalogFile; problems: { field: string; message: string }[] }> {
+export async function exportCatalog(db: D1, businessId: number): Promise<{ file: CatalogFile; problems: { field: string; message: string }[] }> {
   const head = catalogStateStatements(db, businessId);
   const results = await db.batch([...head, inventoryRowsStatement(db, businessId, "all")]);
   const state = catalogStateFrom(results.slice(0, head.length));

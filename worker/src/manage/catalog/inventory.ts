@@ -13,6 +13,7 @@ import { addDays, dateIn, dateRange, daysBetween } from "../../lib/time";
 import { readConfig } from "../../contract/config";
 import { commit, failIfInvalid, parseInput, type Actor, type Store } from "../core";
 import { findProduct } from "./products";
+import type { D1 } from "../../db/d1";
 
 export const MAX_INVENTORY_READ_DAYS = 366;
 export const MAX_INVENTORY_EDIT_DAYS = 731;
@@ -29,7 +30,7 @@ export interface InventoryDayView {
 }
 
 /** Every date of [from, to] (and each of its slots, for a timeslot product): capacity, where it comes from, booked, held. */
-export async function getInventory(db: D1Database, businessId: number, productId: number, q: { from?: string; to?: string }, now: Date) {
+export async function getInventory(db: D1, businessId: number, productId: number, q: { from?: string; to?: string }, now: Date) {
   const head = catalogStateStatements(db, businessId);
   let from = q.from;
   if (from === undefined) {

@@ -10,13 +10,14 @@ import { duplicateRefs, indexOf, lookupReferrers, seasonClashes, seasonProblems 
 import { ApiError, type FieldError } from "../../lib/errors";
 import { isoDateTime } from "../../lib/time";
 import { commit, failIfInvalid, parseInput, readState, type Actor, type Store } from "../core";
+import type { D1 } from "../../db/d1";
 
 const NAMES: Record<LookupKind, string> = { location: "Location", category: "Category", accommodation_type: "Accommodation type", diet: "Diet", level: "Level" };
 const TEXTED = (kind: LookupKind) => kind === "diet" || kind === "level";
 
 const archivedFilter = (archived: "false" | "true" | "all" = "false") => (e: { archived_at: string | null }) => archived === "all" || (archived === "true") === (e.archived_at !== null);
 
-export async function listLookups(db: D1Database, businessId: number, kind: LookupKind, archived?: "false" | "true" | "all"): Promise<AdminLookup[]> {
+export async function listLookups(db: D1, businessId: number, kind: LookupKind, archived?: "false" | "true" | "all"): Promise<AdminLookup[]> {
   const state = await readState(db, businessId);
   return state.lookups[kind].filter(archivedFilter(archived)).map((l) => lookupView(kind, l));
 }
@@ -27,7 +28,7 @@ function findLookup(state: CatalogState, kind: LookupKind, id: number): Lookup {
   return l;
 }
 
-export async function getLookup(db: D1Database, businessId: number, kind: LookupKind, id: number): Promise<AdminLookup> {
+export async function getLookup(db: D1, businessId: number, kind: LookupKind, id: number): Promise<AdminLookup> {
   return lookupView(kind, findLookup(await readState(db, businessId), kind, id));
 }
 
@@ -103,7 +104,7 @@ export async function updateLookup(store: Store, actor: Actor, businessId: numbe
 
 // ---- Seasons ----
 
-export async function listSeasons(db: D1Database, businessId: number, archived?: "false" | "true" | "all"): Promise<AdminSeason[]> {
+export async function listSeasons(db: D1, businessId: number, archived?: "false" | "true" | "all"): Promise<AdminSeason[]> {
   return (await readState(db, businessId)).seasons.filter(archivedFilter(archived)).map(seasonView);
 }
 
@@ -113,7 +114,7 @@ function findSeason(state: CatalogState, id: number): Season {
   return s;
 }
 
-export async function getSeason(db: D1Database, businessId: number, id: number): Promise<AdminSeason> {
+export async function getSeason(db: D1, businessId: number, id: number): Promise<AdminSeason> {
   return seasonView(findSeason(await readState(db, businessId), id));
 }
 

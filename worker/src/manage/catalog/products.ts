@@ -9,11 +9,12 @@ import { duplicateRefs, indexOf, productProblems, productReferrers } from "../..
 import { ApiError, type FieldError } from "../../lib/errors";
 import { isoDateTime } from "../../lib/time";
 import { commit, failIfInvalid, parseInput, readState, type Actor, type Store } from "../core";
+import type { D1 } from "../../db/d1";
 
 const currencyOf = (state: CatalogState) => defaultCurrency(state.settings)?.iso_code ?? "EUR";
 
 /** The business's products, by id; `archived`: "false" (live), "true" or "all". */
-export async function listProducts(db: D1Database, businessId: number, filter: { archived?: "false" | "true" | "all"; type?: string } = {}): Promise<AdminProduct[]> {
+export async function listProducts(db: D1, businessId: number, filter: { archived?: "false" | "true" | "all"; type?: string } = {}): Promise<AdminProduct[]> {
   const state = await readState(db, businessId);
   const archived = filter.archived ?? "false";
   return state.products
@@ -22,7 +23,7 @@ export async function listProducts(db: D1Database, businessId: number, filter: {
     .map((p) => productView(p, currencyOf(state)));
 }
 
-export async function getProduct(db: D1Database, businessId: number, id: number): Promise<AdminProduct> {
+export async function getProduct(db: D1, businessId: number, id: number): Promise<AdminProduct> {
   const state = await readState(db, businessId);
   return productView(findProduct(state, id), currencyOf(state));
 }

@@ -12,6 +12,7 @@ import { jsonAnswer, jsonText, type JsonText } from "../../lib/openapi";
 import { readTenantLedger } from "../../db/tenant-read";
 import { dateWindow, mergeLists, productNotFound } from "./catalog-view";
 import { filterProducts, type CatalogSnapshot } from "../../domain/catalog";
+import type { D1 } from "../../db/d1";
 
 const errors = {
   401: problemResponse("Missing, malformed, unknown or revoked API key."),
@@ -65,7 +66,7 @@ function windowOf(snap: CatalogSnapshot, now: Date, q: { start_date?: string; en
   return { ...dateWindow(new Date(`${today}T00:00:00Z`), q.start_date, q.end_date), today };
 }
 
-function calendarRead(db: D1Database, businessId: number, products: Product[], start: string, end: string, now: Date): LedgerRead | undefined {
+function calendarRead(db: D1, businessId: number, products: Product[], start: string, end: string, now: Date): LedgerRead | undefined {
   if (products.length === 0) return undefined;
   let from = start;
   let to = end;

@@ -15,6 +15,7 @@ import { keyCheck } from "../../middleware/auth";
 import { idempotency } from "../../middleware/idempotency";
 import { newId } from "../../lib/ids";
 import { cartTimerOf } from "../../carts/timer";
+import type { D1 } from "../../db/d1";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -148,7 +149,7 @@ const checkoutRoute = createRoute({
 async function cartCall(
   c: Context<AppEnv>,
   cartId: string,
-  first?: (db: D1Database, businessId: number) => D1PreparedStatement[],
+  first?: (db: D1, businessId: number) => D1PreparedStatement[],
   fused?: FusedAccess,
 ): Promise<CartCall> {
   const read = first ? (await readTenant(c, () => first(c.env.DB, c.get("tenant").businessId))).results : undefined;
@@ -171,7 +172,7 @@ async function cartCall(
 }
 
 /** The first read of an operation on an existing cart: the cart itself. */
-const theCart = (cartId: string) => (db: D1Database, businessId: number) => [cartStatement(db, businessId, cartId)];
+const theCart = (cartId: string) => (db: D1, businessId: number) => [cartStatement(db, businessId, cartId)];
 
 /** A path cart_id: a UUID (any case) or no such cart. */
 function cartIdOf(raw: string): string {
