@@ -14,7 +14,7 @@ import { GUEST_SORTS, listGuestsFiltered, type GuestListFilter } from "../../../
 import type { GuestListRow } from "../../../db/guests";
 import { ApiError } from "../../../lib/errors";
 import { isoDate } from "../../../lib/time";
-import { base, fmtDateTime, Field, FormError, Pager, Select, stringsOf, type AdminContext } from "../kit/kit";
+import { base, csvAnswer, fmtDateTime, Field, FormError, Pager, Select, stringsOf, type AdminContext } from "../kit/kit";
 import { Layout } from "../kit/layout";
 import { FilterReader } from "../kit/query";
 import { Table } from "../kit/table";
@@ -245,9 +245,5 @@ export async function guestsCsv(c: AdminContext) {
     );
   });
   const name = `guests-${c.get("slug")}-${isoDate(c.get("now"))}.csv`;
-  return c.body(`\uFEFF${lines.join("\r\n")}\r\n`, 200, {
-    "Content-Type": "text/csv; charset=utf-8",
-    "Content-Disposition": `attachment; filename="${name}"`,
-    "X-Total-Count": String(result.total),
-  });
+  return csvAnswer(c, name, lines, result.total);
 }

@@ -238,3 +238,17 @@ export const Pager: FC<{ c: AdminContext; page: number; limit: number; total: nu
 
 /** A parameter of the route's path (the area's declaration names it; a route always has it). */
 export const pathParam = (c: AdminContext, name: string): string => c.req.param(name) ?? "";
+
+/**
+ * A CSV download: a byte-order mark (so a spreadsheet reads UTF-8), CRLF line ends, the file's name,
+ * and how many rows the selection holds in all (X-Total-Count). Each field of `lines` is already
+ * written (domain/csv.ts csvField).
+ */
+export function csvAnswer(c: AdminContext, name: string, lines: string[], total: number): Response {
+  return c.body(`\uFEFF${lines.join("\r\n")}\r\n`, 200, {
+    "Content-Type": "text/csv; charset=utf-8",
+    "Content-Disposition": `attachment; filename="${name}"`,
+    "X-Total-Count": String(total),
+  });
+}
+

@@ -13,7 +13,7 @@ import { entriesBetween, openBalances, type ReportEntry } from "../../../db/paym
 import { ApiError } from "../../../lib/errors";
 import { addDays, dateIn, daysBetween } from "../../../lib/time";
 import { formatMoney } from "../bookings/money";
-import { base, businessToday, fmtDateTime, Field, FormError, stringsOf, type AdminContext } from "../kit/kit";
+import { base, csvAnswer, businessToday, fmtDateTime, Field, FormError, stringsOf, type AdminContext } from "../kit/kit";
 import { Layout } from "../kit/layout";
 import { FilterReader } from "../kit/query";
 import { Table } from "../kit/table";
@@ -243,9 +243,5 @@ export async function paymentsCsv(c: AdminContext) {
     );
   }
   const name = `payments-${c.get("slug")}-${from}-${to}.csv`;
-  return c.body(`\uFEFF${lines.join("\r\n")}\r\n`, 200, {
-    "Content-Type": "text/csv; charset=utf-8",
-    "Content-Disposition": `attachment; filename="${name}"`,
-    "X-Total-Count": String(rows.length),
-  });
+  return csvAnswer(c, name, lines, rows.length);
 }
