@@ -13,7 +13,7 @@ import type { Actor } from "../db/audit-log";
 import { bookingConfirmedGuard, bookingRow, type BookingRow } from "../db/bookings";
 import { idempotencyResourceStatement } from "../db/idempotency";
 import { insertEntryStatement, isRefundTooLarge, ledgerOf } from "../db/payments";
-import { ApiError, invalid, notFound } from "../lib/errors";
+import { invalid, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { isGuardFailure } from "./input";
 import { refundThroughStripe, type StripeStore } from "./stripe";
