@@ -122,6 +122,8 @@ describe("payment links and the webhook", () => {
     expect(await money(b.bookingId)).toEqual({ amount_paid: 500, amount_refunded: 0, balance_due: 0, payment_status: "paid" });
     // the same event again, and an expiry arriving after: nothing changes
     expect((await deliver("checkout.session.completed", paid, { id: first.event.id })).body.outcome).toBe("duplicate");
+    // Stripe's other event for the same paid session (another id): nothing twice
+    expect((await deliver("checkout.session.async_payment_succeeded", paid)).status).toBe(200);
     expect((await deliver("checkout.session.expired", { ...paid, status: "expired" })).status).toBe(200);
     expect(await ledger(b.bookingId)).toMatchObject([{ status: "succeeded" }]);
     expect((await outboxEvents(biz, seq)).map((e) => [e.event, e.data.payment_id, e.data.amount, e.data.method])).toEqual([["PaymentReceived", res.body.data.payment_id, 500, "stripe"]]);
