@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { callJson, createBusiness, createKey } from "./helpers";
 import { createBookingFixture, lastOutboxSeq, outboxEvents, uniqueEmail } from "./private-fixtures";
 import type { Received } from "./stripe-standin";
+import { decodedHeader, handedOver, mailSettled, outboxRows, textPart } from "./mail-fixtures";
 
 const SK = "rk_test_standinKey0123456789";
 const WHSEC = "whsec_standinSigningSecret0123456789";
@@ -174,6 +175,27 @@ describe("payment links and the webhook", () => {
       ["pending", 150, l.session_id],
       ["succeeded", 150, orphan.id],
     ]);
+  });
+});
+
+describe("the payment link e-mail", () => {
+  it("is sent to the booker in their language with the link, by default, once per link", async () => {
+    const other = await createBusiness(`stripe-m-${crypto.randomUUID().slice(0, 6)}`, { email_from: "mail@camp.example", languages: ["en", "de"], default_language: "en" });
+    const k = await createKey("private", other);
+    expect((await connect({ secret_key: SK, webhook_secret: WHSEC }, k)).status).toBe(200);
+    const b = await createBookingFixture({ businessId: other, booker: { email: "payer@guest.example", first_name: "Payer", language_code: "de" } as any, totalMinor: 25000 });
+    const res = await link(b.bookingId, {}, k);
+    expect(res.status).toBe(201);
+    expect(res.body.data.email_queued).toBe(true);
+    await link(b.bookingId, {}, k);
+    await mailSettled(other);
+    const rows = (await outboxRows(other)).filter((r: any) => r.kind === "payment_link");
+    expect(rows.map((r: any) => [r.recipient, r.language, r.status])).toEqual([["payer@guest.example", "de", "sent"]]);
+    const [sent] = await handedOver(rows[0].message_id);
+    expect(decodedHeader(sent.raw, "Subject")).toMatch(/^Zahlen Sie 250,00\s€ für Ihre Buchung/);
+    const text = textPart(sent.raw);
+    expect(text).toContain(res.body.data.url);
+    expect(text).toMatch(/Jetzt 250,00\s€ zahlen/);
   });
 });
 

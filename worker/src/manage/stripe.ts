@@ -12,8 +12,11 @@ import { minorDigits, toMajor } from "../domain/money";
 import { exactMinor, paymentTotals } from "../domain/payments";
 import { referenceOf } from "../domain/reference";
 import type { Actor } from "../db/audit-log";
-import { bookingRow, type BookingRow } from "../db/bookings";
-import { businessBySlug } from "../db/businesses";
+import { bookerRow, bookingRow, type BookingRow } from "../db/bookings";
+import { businessById, businessBySlug } from "../db/businesses";
+import { bookerMailTarget, emailStatements } from "../db/emails";
+import { mailConfig, paymentLinkEmail } from "../domain/email/plan";
+import { platformMail } from "../domain/email/sender";
 import { idempotencyResourceStatement } from "../db/idempotency";
 import { insertEntryStatement, isRefundTooLarge, ledgerOf, type EntryActor, type PaymentRow } from "../db/payments";
 import {
@@ -176,7 +179,15 @@ export async function createPaymentLink(
   const known = await entryByReference(db, businessId, session.id);
   if (known) return answer(known.id, false);
   const id = newId(now.getTime());
+  const expiresAt = answer(id, false).expires_at;
+  // The booker's e-mail with the link, written with the entry (one per session).
+  let email = null;
+  if (body.send_email) {
+    const [booker, business] = await Promise.all([bookerRow(db, businessId, bookingId), businessById(db, businessId)]);
+    if (business) email = paymentLinkEmail(bookingId, session.id, bookerMailTarget(booker), mailConfig(business.config, platformMail(env)), { url: session.url, amount_minor: minor, expires_at: expiresAt });
+  }
   await write(env, actor, businessId, now, {
+    emails: email ? emailStatements(db, businessId, bookingId, [email], now) : [],
     statements: [
       insertEntryStatement(db, businessId, actor, { id, bookingId, kind: "payment", amountMinor: minor, currency, method: "stripe", status: "pending", reference: session.id, reason: null, refundsPaymentId: null }, now),
     ],
@@ -186,11 +197,11 @@ export async function createPaymentLink(
         entity: "booking",
         entityId: bookingId,
         summary: `Payment link for ${shown(minor, currency)} on booking ${refOf(booking)}`,
-        after: { payment_id: id, amount: major(minor, currency), currency, session_id: session.id, expires_at: answer(id, false).expires_at },
+        after: { payment_id: id, amount: major(minor, currency), currency, session_id: session.id, expires_at: expiresAt, emailed: email !== null },
       },
     ],
   });
-  return answer(id, false);
+  return answer(id, email !== null);
 }
 
 // ---------------------------------------------------------------------------------------------
