@@ -8,6 +8,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { problemResponse } from "../contract/problem";
 import { applyStripeWebhook } from "../manage/stripe";
 import { createRouter } from "./router";
+import { bodyResponses } from "./private/openapi-parts";
 
 const route = createRoute({
   method: "post",
@@ -23,13 +24,14 @@ const route = createRoute({
     "fails or cancels it (PaymentFailed); a succeeded refund settles a pending refund (PaymentRefunded). Each event is applied once however often it arrives, and never after another " +
     "settled the payment. Bad or old signature: 400 `invalid_signature`, nothing changed; an event naming another business's booking: 400 `wrong_business`.",
   request: {
-    params: z.object({ slug: z.string().openapi({ param: { name: "slug", in: "path" }, example: "bluewave" }) }),
+    params: z.object({ slug: z.string().openapi({ param: { name: "slug", in: "path" }, example: "demo" }) }),
     headers: z.object({ "stripe-signature": z.string().optional().openapi({ description: "Stripe's signature of the raw body." }) }),
   },
   responses: {
     200: { description: "Received: applied, or already applied, or not one this endpoint acts on.", content: { "application/json": { schema: z.object({ received: z.literal(true), outcome: z.enum(["applied", "duplicate", "ignored"]) }) } } },
     400: problemResponse("`invalid_signature`: bad or old signature; `wrong_business`: the event names another business's booking. Nothing changed."),
     404: problemResponse("No such business."),
+    ...bodyResponses,
     409: problemResponse("`payments_not_configured`: the business has no webhook signing secret set."),
   },
 });
