@@ -32,6 +32,7 @@ const PERMISSIONS: Record<string, string[]> = {
     "post /:business/bookings/:id/notes",
     "post /:business/bookings/:id/move",
     "post /:business/bookings/:id/payments",
+    "post /:business/bookings/:id/payment-links",
   ],
   refunds: ["post /:business/bookings/:id/refunds"],
   check_in: ["post /:business/bookings/:id/guests/:guest/check-in", "post /:business/bookings/:id/guests/:guest/check-out"],
