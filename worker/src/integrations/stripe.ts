@@ -5,13 +5,21 @@
  * https://api.stripe.com); the tests point it at a loopback stand-in (worker/test/stripe-standin.ts),
  * which the real SDK then talks HTTP to, as to Stripe.
  */
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import { ApiError } from "../lib/errors";
 
 export type { Stripe };
 
+/**
+ * The SDK (760 kB of the bundle), loaded when first used: the bundler keeps it in the one file,
+ * but a dynamic import leaves its module's evaluation to the first request that needs Stripe,
+ * not every isolate's startup.
+ */
+const sdk = async (): Promise<typeof Stripe> => (await import("stripe")).default;
+
 /** The SDK for one business's key, talking to STRIPE_API_BASE (or Stripe). No retries of its own: the caller's Idempotency-Key is the retry. */
-export function stripeFor(secretKey: string, apiBase: string | undefined): Stripe {
+export async function stripeFor(secretKey: string, apiBase: string | undefined): Promise<Stripe> {
+  const Stripe = await sdk();
   const config: ConstructorParameters<typeof Stripe>[1] = { httpClient: Stripe.createFetchHttpClient(), maxNetworkRetries: 0, timeout: 15_000 };
   if (apiBase) {
     const url = new URL(apiBase);
@@ -25,6 +33,7 @@ export function stripeFor(secretKey: string, apiBase: string | undefined): Strip
 /** A Stripe event from its webhook, verified against the endpoint's signing secret; null for a bad or old signature (tolerance 300 s, measured at `now`). */
 export async function verifiedEvent(body: string, signature: string | undefined, webhookSecret: string, now: Date): Promise<Stripe.Event | null> {
   if (!signature) return null;
+  const Stripe = await sdk();
   try {
     return await Stripe.webhooks.constructEventAsync(body, signature, webhookSecret, 300, Stripe.createSubtleCryptoProvider(), now.getTime());
   } catch {

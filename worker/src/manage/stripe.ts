@@ -91,7 +91,7 @@ async function secretsOf(env: StripeStore, businessId: number): Promise<{ secret
 async function stripeOf(env: StripeStore, businessId: number): Promise<Stripe> {
   const { secretKey } = await secretsOf(env, businessId);
   if (!secretKey) throw notConfigured();
-  return stripeFor(secretKey, env.STRIPE_API_BASE);
+  return await stripeFor(secretKey, env.STRIPE_API_BASE);
 }
 
 // ---------------------------------------------------------------------------------------------
