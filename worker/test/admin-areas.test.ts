@@ -63,6 +63,7 @@ const PERMISSIONS: Record<string, string[]> = {
   developers: [
     "get /:business/developers",
     "post /:business/developers/keys",
+    "post /:business/developers/stripe",
     "post /:business/developers/keys/:id/revoke",
     "post /:business/developers/webhooks",
     "get /:business/developers/webhooks/:id",

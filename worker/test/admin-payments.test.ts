@@ -79,3 +79,23 @@ describe("Stripe from the booking page", () => {
     expect(asked.map((r) => r.form.amount)).toEqual(["3000"]);
   });
 });
+
+describe("connecting Stripe in the back office", () => {
+  it("the owner saves the key and the signing secret on Developers: shown as set, never shown back, sealed", async () => {
+    const owner = await signedIn("demo", (await createStaff(DEMO_BUSINESS_ID, "owner")).email);
+    const saved = await owner.post("/admin/demo/developers/stripe", { secret_key: "rk_live_ownerSavedKey0123456789", webhook_secret: "whsec_ownerSavedSecret0123456789" });
+    expect(saved.status).toBe(303);
+    const html = await (await owner.get("/admin/demo/developers")).text();
+    expect(html).toContain('data-stripe-key="set"');
+    expect(html).toContain('data-stripe-webhook="set"');
+    expect(html).toContain("/stripe/webhook/demo");
+    expect(html).not.toContain("ownerSaved");
+    const row = await env.DB.prepare("SELECT * FROM stripe_accounts WHERE business_id = ?").bind(DEMO_BUSINESS_ID).first();
+    expect(JSON.stringify(row)).not.toContain("ownerSaved");
+    // an empty field keeps what is set; a wrong key is refused at its field
+    const bad = await owner.post("/admin/demo/developers/stripe", { secret_key: "pk_live_publishable0123456789", webhook_secret: "" });
+    expect(bad.status).toBe(422);
+    expect(await bad.text()).toMatch(/id="f-stripe-key-error"/);
+    expect((await (await owner.get("/admin/demo/developers")).text())).toContain('data-stripe-webhook="set"');
+  });
+});
