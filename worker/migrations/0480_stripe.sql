@@ -23,3 +23,7 @@ CREATE TABLE stripe_events (
 -- paid. Set once, with the entry's status; the ledger's other fields stay as they were written.
 ALTER TABLE payments ADD COLUMN provider_intent TEXT;
 CREATE INDEX payments_reference ON payments(business_id, reference) WHERE reference IS NOT NULL;
+-- One pending stripe payment per Checkout Session: the same link asked twice at once (the same
+-- session, by its idempotency key) records one entry; the second write is refused and answered
+-- with the first.
+CREATE UNIQUE INDEX payments_one_pending_session ON payments(business_id, reference) WHERE kind = 'payment' AND method = 'stripe' AND status = 'pending' AND reference IS NOT NULL;

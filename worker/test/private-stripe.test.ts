@@ -132,6 +132,15 @@ describe("payment links and the webhook", () => {
     expect(audit.results.map((a) => a.action)).toEqual(["payment_link_created", "payment_recorded"]);
   });
 
+  it("the same link asked five times at once is one session and one pending entry", async () => {
+    const b = await booking(20000);
+    const all = await Promise.all(Array.from({ length: 5 }, () => link(b.bookingId, { send_email: false })));
+    expect(all.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+    expect(new Set(all.map((r) => r.body.data.session_id)).size).toBe(1);
+    expect(new Set(all.map((r) => r.body.data.payment_id)).size).toBe(1);
+    expect(await ledger(b.bookingId)).toHaveLength(1);
+  });
+
   it("refuses a bad or old signature, and another business's booking, with nothing changed", async () => {
     const b = await booking(30000);
     const res = await link(b.bookingId, { amount: 90, send_email: false });

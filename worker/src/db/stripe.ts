@@ -73,3 +73,6 @@ export function entryReferenceStatement(db: D1Database, businessId: number, entr
 export async function bookingOfEntry(db: D1Database, businessId: number, entryId: string): Promise<string | null> {
   return (await db.prepare("SELECT booking_id FROM payments WHERE id = ? AND business_id = ?").bind(entryId, businessId).first<{ booking_id: string }>())?.booking_id ?? null;
 }
+
+/** A second pending entry for the same Checkout Session was refused (migration 0480's unique index). */
+export const isSessionTaken = (err: unknown) => /UNIQUE constraint failed: payments\.business_id, payments\.reference/.test(String((err as Error)?.message ?? err));

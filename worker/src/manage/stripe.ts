@@ -20,7 +20,7 @@ import { platformMail } from "../domain/email/sender";
 import { idempotencyResourceStatement } from "../db/idempotency";
 import { insertEntryStatement, isRefundTooLarge, ledgerOf, type EntryActor, type PaymentRow } from "../db/payments";
 import {
-  bookingOfEntry, entryByReference, entryIntentStatement, entryPendingGuard, entryReferenceStatement, eventSeen, isEventSeen, saveStripeAccountStatement, settleEntryStatement, stripeAccount, stripeEventStatement,
+  bookingOfEntry, entryByReference, entryIntentStatement, entryPendingGuard, entryReferenceStatement, eventSeen, isEventSeen, isSessionTaken, saveStripeAccountStatement, settleEntryStatement, stripeAccount, stripeEventStatement,
 } from "../db/stripe";
 import { stripeFailure, stripeFor, verifiedEvent, type Stripe } from "../integrations/stripe";
 import { ApiError, invalid, notFound } from "../lib/errors";
@@ -186,21 +186,28 @@ export async function createPaymentLink(
     const [booker, business] = await Promise.all([bookerRow(db, businessId, bookingId), businessById(db, businessId)]);
     if (business) email = paymentLinkEmail(bookingId, session.id, bookerMailTarget(booker), mailConfig(business.config, platformMail(env)), { url: session.url, amount_minor: minor, expires_at: expiresAt });
   }
-  await write(env, actor, businessId, now, {
-    emails: email ? emailStatements(db, businessId, bookingId, [email], now) : [],
-    statements: [
-      insertEntryStatement(db, businessId, actor, { id, bookingId, kind: "payment", amountMinor: minor, currency, method: "stripe", status: "pending", reference: session.id, reason: null, refundsPaymentId: null }, now),
-    ],
-    audit: [
-      {
-        action: "payment_link_created",
-        entity: "booking",
-        entityId: bookingId,
-        summary: `Payment link for ${shown(minor, currency)} on booking ${refOf(booking)}`,
-        after: { payment_id: id, amount: major(minor, currency), currency, session_id: session.id, expires_at: expiresAt, emailed: email !== null },
-      },
-    ],
-  });
+  try {
+    await write(env, actor, businessId, now, {
+      emails: email ? emailStatements(db, businessId, bookingId, [email], now) : [],
+      statements: [
+        insertEntryStatement(db, businessId, actor, { id, bookingId, kind: "payment", amountMinor: minor, currency, method: "stripe", status: "pending", reference: session.id, reason: null, refundsPaymentId: null }, now),
+      ],
+      audit: [
+        {
+          action: "payment_link_created",
+          entity: "booking",
+          entityId: bookingId,
+          summary: `Payment link for ${shown(minor, currency)} on booking ${refOf(booking)}`,
+          after: { payment_id: id, amount: major(minor, currency), currency, session_id: session.id, expires_at: expiresAt, emailed: email !== null },
+        },
+      ],
+    });
+  } catch (err) {
+    // the same link asked at the same moment: the first request's entry
+    const first = isSessionTaken(err) ? await entryByReference(db, businessId, session.id) : null;
+    if (first) return answer(first.id, false);
+    throw err;
+  }
   return answer(id, email !== null);
 }
 
