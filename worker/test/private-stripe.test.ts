@@ -132,6 +132,18 @@ describe("payment links and the webhook", () => {
     expect(audit.results.map((a) => a.action)).toEqual(["payment_link_created", "payment_recorded"]);
   });
 
+  it("Stripe down while a link is made: 503 stripe_unavailable, nothing recorded; the retry makes it", async () => {
+    const b = await booking(20000);
+    await standin("/_standin/outage?count=1", { method: "POST" });
+    const down = await link(b.bookingId, { send_email: false });
+    expect(down.status).toBe(503);
+    expect(down.body.code).toBe("stripe_unavailable");
+    expect(down.headers.get("Retry-After")).toBe("5");
+    expect(await ledger(b.bookingId)).toEqual([]);
+    expect((await link(b.bookingId, { send_email: false })).status).toBe(201);
+    expect(await ledger(b.bookingId)).toHaveLength(1);
+  });
+
   it("the same link asked five times at once is one session and one pending entry", async () => {
     const b = await booking(20000);
     const all = await Promise.all(Array.from({ length: 5 }, () => link(b.bookingId, { send_email: false })));
