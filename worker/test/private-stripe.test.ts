@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { callJson, createBusiness, createKey } from "./helpers";
 import { createBookingFixture, lastOutboxSeq, outboxEvents, uniqueEmail } from "./private-fixtures";
 import type { Received } from "./stripe-standin";
+import { REFUND } from "./stripe-fixtures";
 import { decodedHeader, handedOver, mailSettled, outboxRows, textPart } from "./mail-fixtures";
 
 const SK = "rk_test_standinKey0123456789";
@@ -134,7 +135,7 @@ describe("payment links and the webhook", () => {
 
   it("Stripe down while a link is made: 503 stripe_unavailable, nothing recorded; the retry makes it", async () => {
     const b = await booking(20000);
-    await standin("/_standin/outage?count=1", { method: "POST" });
+    await standin(`/_standin/outage?count=1&match=${b.bookingId}`, { method: "POST" });
     const down = await link(b.bookingId, { send_email: false });
     expect(down.status).toBe(503);
     expect(down.body.code).toBe("stripe_unavailable");
@@ -245,9 +246,24 @@ describe("refunds through Stripe", () => {
     expect((await outboxEvents(biz, seq)).map((e) => [e.event, e.data.refund_id, e.data.amount])).toEqual([["PaymentRefunded", res.body.data.id, 120.5]]);
   });
 
+  it("a refund Stripe answers pending is recorded pending, and succeeded when refund.updated says so", async () => {
+    const p = await paidBooking();
+    await standin(`/_standin/refunds-pending?match=${p.intent}`, { method: "POST" });
+    const res = await refund(p.bookingId, { amount: 80, currency: "EUR" });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ status: "pending", reference: expect.stringMatching(/^re_/) });
+    expect(await money(p.bookingId)).toMatchObject({ amount_refunded: 0 });
+    const seq = await lastOutboxSeq();
+    const stripeRefund = { ...REFUND, id: res.body.data.reference, amount: 8000, currency: "eur", payment_intent: p.intent, status: "succeeded", metadata: { business_id: String(biz), booking_id: p.bookingId, refund_id: res.body.data.id } };
+    expect((await deliver("refund.updated", stripeRefund)).body.outcome).toBe("applied");
+    expect((await deliver("refund.updated", stripeRefund)).body.outcome).not.toBe("applied");
+    expect(await money(p.bookingId)).toMatchObject({ amount_refunded: 80, payment_status: "partially_refunded" });
+    expect((await outboxEvents(biz, seq)).map((e) => [e.event, e.data.refund_id])).toEqual([["PaymentRefunded", res.body.data.id]]);
+  });
+
   it("Stripe down: 503, the refund stays pending; the retry with the same Idempotency-Key refunds once", async () => {
     const p = await paidBooking();
-    await standin("/_standin/outage?count=1", { method: "POST" });
+    await standin(`/_standin/outage?count=1&match=${p.intent}`, { method: "POST" });
     const body = { amount: 50, currency: "EUR" };
     const down = await refund(p.bookingId, body, { "Idempotency-Key": `r-${p.bookingId}` });
     expect(down.status).toBe(503);

@@ -11,7 +11,11 @@
  * and makes nothing new. And, for the tests (not Stripe's):
  *
  *   GET  /_standin/requests          what it received: [{method, path, key, form}]
- *   POST /_standin/outage?count=n    the next n /v1 requests are answered 503 (Stripe down)
+ *   POST /_standin/outage?count=n&match=s  the next n /v1 requests whose body holds `s` (a
+ *                                    booking's id, a PaymentIntent) are answered 503 (Stripe down)
+ *   POST /_standin/refunds-pending?match=pi  the next refund of that PaymentIntent is answered
+ *                                    `pending` (Stripe confirms it later, with refund.updated)
+ * (Targeted by `match`: the test files run at once and share the one stand-in.)
  *   POST /_standin/sessions/{id}/pay the session as Stripe has it once the guest paid (complete,
  *                                    paid, with a PaymentIntent): the object of the test's event
  */
@@ -28,7 +32,8 @@ export interface Received {
 
 const state = {
   received: [] as Received[],
-  outage: 0,
+  outages: [] as { match: string; count: number }[],
+  refundsPending: new Set<string>(),
   sessions: new Map<string, Stripe.Checkout.Session>(),
   answers: new Map<string, { status: number; body: unknown }>(),
   n: 0,
@@ -87,7 +92,7 @@ function newRefund(form: Record<string, string>): Stripe.Refund {
     currency: paid?.currency ?? REFUND.currency,
     payment_intent: form.payment_intent ?? null,
     metadata,
-    status: "succeeded",
+    status: state.refundsPending.delete(form.payment_intent ?? "") ? "pending" : "succeeded",
   };
 }
 
@@ -95,9 +100,13 @@ async function handle(req: IncomingMessage, res: ServerResponse, text: string) {
   const url = new URL(req.url ?? "/", "http://standin");
   const path = url.pathname;
   if (path === "/_standin/requests") return send(res, 200, state.received);
+  if (path === "/_standin/refunds-pending") {
+    state.refundsPending.add(url.searchParams.get("match") ?? "");
+    return send(res, 200, {});
+  }
   if (path === "/_standin/outage") {
-    state.outage = Number(url.searchParams.get("count") ?? 1);
-    return send(res, 200, { outage: state.outage });
+    state.outages.push({ match: url.searchParams.get("match") ?? "", count: Number(url.searchParams.get("count") ?? 1) });
+    return send(res, 200, {});
   }
   const pay = /^\/_standin\/sessions\/([^/]+)\/pay$/.exec(path);
   if (pay) {
@@ -110,8 +119,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, text: string) {
   const form = Object.fromEntries(new URLSearchParams(text));
   const key = (req.headers["idempotency-key"] as string | undefined) ?? null;
   state.received.push({ method: req.method ?? "", path, key, form });
-  if (state.outage > 0) {
-    state.outage--;
+  const outage = state.outages.find((o) => o.count > 0 && text.includes(o.match));
+  if (outage) {
+    outage.count--;
     return send(res, 503, { error: { type: "api_error", message: "The stand-in is down (told to be)." } });
   }
   if (!String(req.headers.authorization ?? "").startsWith("Bearer ")) return send(res, 401, { error: { type: "invalid_request_error", message: "No API key provided." } });
