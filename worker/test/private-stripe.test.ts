@@ -200,6 +200,19 @@ describe("payment links and the webhook", () => {
   });
 });
 
+describe("the webhook of a business on another shard", () => {
+  it("finds the business, and its signing secret, on its own database by the slug in the path", async () => {
+    const slug1 = `stripe-s1-${crypto.randomUUID().slice(0, 6)}`;
+    const other = await createBusiness(slug1, {}, 1);
+    const k = await createKey("private", other);
+    expect((await connect({ secret_key: SK, webhook_secret: WHSEC }, k)).status).toBe(200);
+    const event = await deliver("customer.created" as Stripe.Event.Type, { ...REFUND }, { to: slug1 });
+    expect(event.status).toBe(200);
+    expect(event.body.outcome).toBe("ignored");
+    expect(await env.DB_SHARD_1.prepare("SELECT COUNT(*) AS n FROM stripe_events WHERE business_id = ?").bind(other).first("n")).toBe(1);
+  });
+});
+
 describe("the payment link e-mail", () => {
   it("is sent to the booker in their language with the link, by default, once per link", async () => {
     const other = await createBusiness(`stripe-m-${crypto.randomUUID().slice(0, 6)}`, { email_from: "mail@camp.example", languages: ["en", "de"], default_language: "en" });
