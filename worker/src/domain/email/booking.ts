@@ -295,12 +295,17 @@ export function paymentLinkMail(m: BookingMail): ComposedMail {
   const link = m.link ?? { url: "", amount_minor: 0, expires_at: "" };
   const vars = { ...p.vars, amount: p.amount(link.amount_minor), expires: link.expires_at ? `${day(link.expires_at.slice(0, 10), m.language)} ${link.expires_at.slice(11, 16)} UTC` : "" };
   const top = summary(p, true);
+  const guests = guestsBlock(p, true);
   const button = fill(s.paymentLink.button, vars);
   const text = [
     fill(s.paymentLink.hello, vars),
     fill(s.paymentLink.intro, vars),
     "",
     ...top.text,
+    "",
+    `${s.guests}:`,
+    ...guests.text,
+    "",
     `${s.paymentLink.amount}: ${vars.amount}`,
     "",
     `${button}: ${link.url}`,
@@ -311,6 +316,8 @@ export function paymentLinkMail(m: BookingMail): ComposedMail {
     html.p(fill(s.paymentLink.hello, vars)) +
     html.p(fill(s.paymentLink.intro, vars)) +
     top.html +
+    html.h2(s.guests) +
+    guests.html +
     html.rows([[s.paymentLink.amount, vars.amount, true]]) +
     `<p style="margin:16px 0"><a href="${esc(link.url)}" style="display:inline-block;padding:10px 18px;border-radius:6px;background:${esc(m.brand.color)};color:#ffffff;text-decoration:none;font-weight:bold">${esc(button)}</a></p>` +
     html.p(fill(s.paymentLink.expires, vars));
