@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { defineConfig } from "vitest/config";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { startSiteverify } from "./test/turnstile-siteverify";
+import { startStripeStandin } from "./test/stripe-standin";
 
 // The local send_email binding writes each message it is handed to an .eml file under the
 // operating system's temporary directory: this run's own, so the tests can read exactly what was
@@ -16,6 +17,8 @@ export default defineConfig(async () => {
   // A loopback stand-in for Turnstile's siteverify (worker/test/turnstile-siteverify.ts), started
   // here because the Worker's variables name its address.
   const siteverify = await startSiteverify();
+  // A loopback stand-in for Stripe's API (worker/test/stripe-standin.ts): the real SDK talks HTTP to it.
+  const stripe = await startStripeStandin();
   return {
     plugins: [
       cloudflareTest({
@@ -36,6 +39,8 @@ export default defineConfig(async () => {
             EMAIL_SENDING_DOMAINS: "platform.example,bluewave.example,camp.example,unverified.example",
             EMAIL_DEFAULT_FROM: "bookings@platform.example",
             TURNSTILE_VERIFY_URL: siteverify.url,
+            STRIPE_API_BASE: stripe.url,
+            SECRETS_KEY: "test-secrets-key-not-for-production-0123456789",
             // Fuzz budget (worker/test/fuzz-*.test.ts): more runs or another seed from the shell.
             FUZZ_RUNS: process.env.FUZZ_RUNS ?? "",
             FUZZ_SEED: process.env.FUZZ_SEED ?? "",

@@ -10,6 +10,7 @@ import { pageRoutes } from "./routes/pages";
 import { widgetRoutes } from "./routes/widget";
 import { schemaRoutes } from "./routes/schemas";
 import { adminRoutes } from "./routes/admin";
+import { stripeWebhookRoutes } from "./routes/stripe-webhook";
 import { runMaintenance } from "./db/maintenance";
 import { shardDoor } from "./middleware/shard";
 import { sessionBookmarks } from "./middleware/session";
@@ -34,6 +35,8 @@ app.use("/api/pub/v2/*", apiKeyAuth({ scope: "public" }));
 app.route("/api/pub/v2", publicApi());
 app.use("/private/*", apiKeyAuth({ scope: "private" }));
 app.route("/private", privateApi());
+// Stripe's signed events, per business (no API key: the signature is the authentication).
+app.route("/", stripeWebhookRoutes);
 // Plain Hono routers: OpenAPIHono.route() merges only OpenAPIHono registries, so the widget
 // proxy and the pages stay out of /openapi.json.
 app.route("/", widgetRoutes());

@@ -32,6 +32,7 @@ const PERMISSIONS: Record<string, string[]> = {
     "post /:business/bookings/:id/notes",
     "post /:business/bookings/:id/move",
     "post /:business/bookings/:id/payments",
+    "post /:business/bookings/:id/payment-links",
     "get /:business/payments",
     "get /:business/payments.csv",
   ],
@@ -64,6 +65,7 @@ const PERMISSIONS: Record<string, string[]> = {
   developers: [
     "get /:business/developers",
     "post /:business/developers/keys",
+    "post /:business/developers/stripe",
     "post /:business/developers/keys/:id/revoke",
     "post /:business/developers/webhooks",
     "get /:business/developers/webhooks/:id",

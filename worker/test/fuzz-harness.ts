@@ -136,7 +136,7 @@ export interface Sent {
 /** Send a generated request through the operation's door (the right key or the widget origin). */
 export async function send(op: Operation, req: FuzzRequest, fx: Fixture, auth?: Record<string, string>): Promise<Sent> {
   const url = urlFor(op, req);
-  const headers: Record<string, string> = { ...(auth ?? defaultAuth(op, fx)) };
+  const headers: Record<string, string> = { ...(auth ?? defaultAuth(op, fx)), ...req.headers };
   // fetch() cannot send a GET body; a body on a GET/DELETE route means nothing to it anyway.
   const body = op.method === "GET" || op.method === "HEAD" ? undefined : req.body;
   if (req.contentType !== undefined && body !== undefined) headers["Content-Type"] = req.contentType;

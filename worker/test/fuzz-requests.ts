@@ -25,6 +25,8 @@ export interface FuzzRequest {
   /** The raw body text (already serialized, possibly malformed). */
   body?: string;
   contentType?: string;
+  /** Headers of its own (Stripe's webhook: its Stripe-Signature). */
+  headers?: Record<string, string>;
   /** What was done to the request, for the failure report. */
   mutation?: string;
 }

@@ -103,16 +103,16 @@ describe("the payments ledger", () => {
     expect(await outboxEvents(biz, seq)).toEqual([]);
   });
 
-  it("refuses to refund a Stripe payment for now (409), recording nothing", async () => {
+  it("refuses to refund a Stripe payment while the business has no Stripe key (409), recording nothing", async () => {
     const b = await booking(50000);
-    // a payment the provider confirmed, as the Stripe integration will record it
+    // a payment the provider confirmed, as the Stripe integration records it (private-stripe.test.ts refunds one through Stripe)
     await env.DB.prepare(
       `INSERT INTO payments (id, business_id, booking_id, kind, amount_minor, currency, method, status, reference, actor_kind, actor_id, actor_name, created_at, updated_at)
        VALUES (?, ?, ?, 'payment', 15000, 'EUR', 'stripe', 'succeeded', 'pi_123', 'guest', NULL, 'Payer', '2026-11-01T10:00:00Z', '2026-11-01T10:00:00Z')`,
     ).bind(crypto.randomUUID(), biz, b.bookingId).run();
     const res = await refund(b.bookingId, { amount: 50, currency: "EUR" });
     expect(res.status).toBe(409);
-    expect(res.body.code).toBe("provider_refund_unavailable");
+    expect(res.body.code).toBe("payments_not_configured");
     expect(res.body.detail).toMatch(/Stripe/);
     expect((await ledger(b.bookingId)).map((e) => e.type)).toEqual(["payment"]);
     expect(money(await detail(b.bookingId))).toMatchObject({ amount_paid: 150, payment_status: "deposit_paid" });

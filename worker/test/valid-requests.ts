@@ -8,6 +8,7 @@
  */
 import { env } from "cloudflare:test";
 import fc from "fast-check";
+import Stripe from "stripe";
 import { BASE, DEMO_BUSINESS_ID, fetchWorker } from "./helpers";
 import { WIDGET_ORIGIN, type Fixture } from "./fuzz-harness";
 import { deref, type OpenApiDoc } from "./fuzz-schema";
@@ -107,6 +108,9 @@ export async function validRequests(doc: OpenApiDoc, fx: Fixture): Promise<Valid
     await env.DB.prepare("UPDATE emails SET status = 'sent', next_attempt_at = NULL WHERE id = ?").bind(email!.id).run();
     return { id: booking.id as string, guest: booking.guests[0].id as string, email: email!.id };
   }
+  /** The demo business connected to the Stripe stand-in (each time: the fuzz's own PUTs may have removed a secret). */
+  const STRIPE_WHSEC = "whsec_validRequestsSecret0123456789";
+  const connectStripe = () => post("keyed", "/private/settings/stripe", { secret_key: "rk_test_validRequests0123456789", webhook_secret: STRIPE_WHSEC }, undefined, "PUT");
   const newWebhook = async (events = ["BookingCancelled"]) => (await post("keyed", "/private/webhooks", { url: "http://127.0.0.1:8859/matrix-hook", events })).id as string;
   const newPerson = async () => (await post("keyed", "/private/persons", { first_name: "Matrix", last_name: "Person", email: `matrix.person${++unique}@example.com` })).id as string;
 
@@ -138,6 +142,17 @@ export async function validRequests(doc: OpenApiDoc, fx: Fixture): Promise<Valid
       const b = await newBooking();
       await post("keyed", `/private/bookings/${b.id}/payments`, { amount: 10, currency: "EUR", method: "cash" });
       return json({ amount: 5, currency: "EUR" }, { booking_id: b.id });
+    },
+    "POST /private/bookings/{booking_id}/payment-links": async () => {
+      await connectStripe();
+      return json({ amount: 10, send_email: false }, { booking_id: (await newBooking()).id });
+    },
+    "POST /stripe/webhook/{slug}": async () => {
+      // An event the endpoint takes and ignores, signed as Stripe signs it.
+      await connectStripe();
+      const payload = JSON.stringify({ id: `evt_${crypto.randomUUID().replaceAll("-", "")}`, object: "event", type: "customer.created", data: { object: {} }, created: 0, livemode: false, pending_webhooks: 1, request: null, api_version: null });
+      const signature = await Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: STRIPE_WHSEC, cryptoProvider: Stripe.createSubtleCryptoProvider() });
+      return { path: { slug: "demo" }, query: [], body: payload, contentType: "application/json", headers: { "Stripe-Signature": signature } };
     },
     "POST /private/webhooks": async () => json({ url: "http://127.0.0.1:8859/matrix-hook", events: ["BookingCancelled"] }),
     "GET /private/webhooks/{webhook_id}": async () => ({ path: { webhook_id: await newWebhook() }, query: [] }),

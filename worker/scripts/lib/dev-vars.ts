@@ -50,16 +50,19 @@ export function ensureDevVars(): { vars: Record<string, string>; created: boolea
       DEV_VARS,
       "# Local secrets and settings of the Worker for `wrangler dev` (git-ignored; made by `npm start`).\n" +
         "# KEY_SIGNING_SECRET signs API keys: changing it invalidates every local key.\n" +
-        formatVars({ KEY_SIGNING_SECRET: newSecret(), ALLOW_LOOPBACK_WEBHOOKS: "true", TRUST_CF_CONNECTING_IP: "false" }),
+        "# SECRETS_KEY seals the businesses' Stripe secrets at rest: changing it makes them unreadable.\n" +
+        formatVars({ KEY_SIGNING_SECRET: newSecret(), SECRETS_KEY: newSecret(), ALLOW_LOOPBACK_WEBHOOKS: "true", TRUST_CF_CONNECTING_IP: "false" }),
       { mode: 0o600 },
     );
     return { vars: parseVars(readFileSync(DEV_VARS, "utf8")), created: true };
   }
   const vars = parseVars(readFileSync(DEV_VARS, "utf8"));
-  if (!vars.KEY_SIGNING_SECRET) {
-    const secret = newSecret();
-    appendFileSync(DEV_VARS, `\n${formatVars({ KEY_SIGNING_SECRET: secret })}`);
-    return { vars: { ...vars, KEY_SIGNING_SECRET: secret }, created: true };
+  const missing: Record<string, string> = {};
+  if (!vars.KEY_SIGNING_SECRET) missing.KEY_SIGNING_SECRET = newSecret();
+  if (!vars.SECRETS_KEY) missing.SECRETS_KEY = newSecret();
+  if (Object.keys(missing).length) {
+    appendFileSync(DEV_VARS, `\n${formatVars(missing)}`);
+    return { vars: { ...vars, ...missing }, created: true };
   }
   return { vars, created: false };
 }

@@ -15,6 +15,7 @@ export const EVENT_NAMES = [
   "BookingCancelled",
   "PaymentReceived",
   "PaymentRefunded",
+  "PaymentFailed",
   "SettingsUpdated",
   "ProductCreated",
   "ProductUpdated",

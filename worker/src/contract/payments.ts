@@ -81,3 +81,58 @@ export const BookingPayments = {
   deposit_due_date: z.string().nullable().openapi({ description: "Always null for now (the deposit policy is not built yet)." }),
   balance_due_date: z.string().nullable().openapi({ description: "Always null for now (the payment policy, which sets when the balance is due, is not built yet)." }),
 };
+
+export const PaymentLinkCreate = z
+  .object({
+    amount: Amount.optional().openapi({ description: "Major units of the booking's currency. Default: the booking's balance due." }),
+    send_email: z.boolean().default(true).openapi({ description: "E-mail the link to the booker (default true)." }),
+  })
+  .openapi("PaymentLinkCreate");
+export type PaymentLinkCreate = z.infer<typeof PaymentLinkCreate>;
+
+export const PaymentLink = z
+  .object({
+    url: z.url().openapi({ description: "Stripe's hosted Checkout page: send the guest there." }),
+    amount: z.number().openapi({ description: "Major units of `currency`: what the link asks for." }),
+    currency: z.string(),
+    expires_at: z.string().openapi({ description: "When the link stops taking payments (ISO 8601)." }),
+    payment_id: z.uuid().openapi({ description: "The pending ledger entry the link's payment settles (method stripe)." }),
+    session_id: z.string().openapi({ description: "Stripe's Checkout Session id (the entry's reference)." }),
+    email_queued: z.boolean().openapi({ description: "Whether an e-mail with the link was queued to the booker." }),
+  })
+  .openapi("PaymentLink");
+export const PaymentLinkEnvelope = z.object({ data: PaymentLink }).openapi("PaymentLinkEnvelope");
+
+const StripeSecret = (pattern: RegExp, what: string) =>
+  z.string().trim().regex(pattern, `must be ${what}`).max(255, "must be at most 255 characters").nullable().optional();
+
+export const StripeSettingsUpdate = z
+  .object({
+    secret_key: StripeSecret(/^(rk|sk)_(test|live)_[A-Za-z0-9_]{8,}$/, "a Stripe restricted key (rk_live_...) or secret key (sk_...)").openapi({
+      description: "Write-only: never answered. A restricted key with write access to Checkout Sessions and Refunds. null removes it; left out, it is kept.",
+    }),
+    webhook_secret: StripeSecret(/^whsec_[A-Za-z0-9_]{8,}$/, "a Stripe webhook signing secret (whsec_...)").openapi({
+      description: "Write-only: never answered. The signing secret of the webhook endpoint this business added in Stripe for its webhook URL. null removes it; left out, it is kept.",
+    }),
+  })
+  .openapi("StripeSettingsUpdate");
+export type StripeSettingsUpdate = z.infer<typeof StripeSettingsUpdate>;
+
+export const StripeSettings = z
+  .object({
+    secret_key_set: z.boolean().openapi({ description: "Whether a Stripe key is set (the key itself is never answered)." }),
+    webhook_secret_set: z.boolean().openapi({ description: "Whether a webhook signing secret is set." }),
+    webhook_url: z.string().openapi({ description: "The URL to add as the webhook endpoint in this business's Stripe account." }),
+    webhook_events: z.array(z.string()).openapi({ description: "The events to subscribe that endpoint to." }),
+  })
+  .openapi("StripeSettings");
+export const StripeSettingsEnvelope = z.object({ data: StripeSettings }).openapi("StripeSettingsEnvelope");
+
+/** The Stripe events a business's webhook endpoint is subscribed to (docs/payments.md). */
+export const STRIPE_EVENTS = [
+  "checkout.session.completed",
+  "checkout.session.async_payment_succeeded",
+  "checkout.session.async_payment_failed",
+  "checkout.session.expired",
+  "refund.updated",
+] as const;

@@ -31,6 +31,12 @@ export const ErrorCode = z.enum([
   "not_arrived",
   "provider_refund_unavailable",
   "business_moving",
+  "payments_not_configured",
+  "stripe_unavailable",
+  "stripe_error",
+  "secrets_key_missing",
+  "invalid_signature",
+  "wrong_business",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

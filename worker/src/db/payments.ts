@@ -21,6 +21,8 @@ export interface PaymentRow extends LedgerEntry {
   actor_id: string | null;
   actor_name: string;
   updated_at: string;
+  /** A stripe payment's PaymentIntent, once its Checkout Session is paid (migration 0480). */
+  provider_intent: string | null;
 }
 
 /** A booking's ledger, oldest first. */

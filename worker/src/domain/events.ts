@@ -33,8 +33,12 @@ export const bookingEvent = (event: "BookingCreated" | "BookingCancelled", booki
   event,
   data: { booking_id: bookingId },
 });
-/** A payment recorded on a booking (PaymentReceived) or a refund of one (PaymentRefunded): amounts in major units of the booking's currency. */
+/**
+ * A payment recorded on a booking (PaymentReceived), a refund of one (PaymentRefunded), or an
+ * online payment that failed or whose link expired unpaid (PaymentFailed, status failed or
+ * canceled): amounts in major units of the booking's currency.
+ */
 export const paymentEvent = (
-  event: "PaymentReceived" | "PaymentRefunded",
+  event: "PaymentReceived" | "PaymentRefunded" | "PaymentFailed",
   data: { booking_id: string; payment_id: string; refund_id?: string; amount: number; currency: string; method: string; status: string },
 ): PendingEvent => ({ event, data });

@@ -222,7 +222,7 @@ export async function composeEmail(db: D1, email: EmailRow, now: Date, platform:
   const language = mailLanguage(email.language, config.default_language);
   const booker = parseJson<Record<string, unknown>>(rowsOf<{ person_snapshot: string }>(bookerRes)[0]?.person_snapshot, {});
   const phone = typeof booker.phone === "string" ? `${booker.phone_country_calling_code ? `+${booker.phone_country_calling_code} ` : ""}${booker.phone}` : null;
-  const params = parseJson<{ terms?: string }>(email.params, {});
+  const params = parseJson<{ terms?: string; url?: string; amount_minor?: number; expires_at?: string }>(email.params, {});
   const lines = rowsOf<LineRow>(linesRes);
   const totals = bookedTotals(booking, snap.currencies, lines);
   const guests = guestsOf(snap, rowsOf<MailGuestRow>(guestsRes), lines, booking, language);
@@ -264,6 +264,7 @@ export async function composeEmail(db: D1, email: EmailRow, now: Date, platform:
     legal: { name: snap.business.company_name || snap.business.title, address: config.company_address },
     channel,
     calendar: ics !== null,
+    link: email.kind === "payment_link" ? { url: String(params.url ?? ""), amount_minor: Number(params.amount_minor ?? 0), expires_at: String(params.expires_at ?? "") } : undefined,
   };
   const template = BOOKING_TEMPLATES[email.kind as BookingMailKind];
   if (!template) throw new ComposeError(`no template for an e-mail of kind ${email.kind}`);

@@ -13,9 +13,10 @@ import type { Actor } from "../db/audit-log";
 import { bookingConfirmedGuard, bookingRow, type BookingRow } from "../db/bookings";
 import { idempotencyResourceStatement } from "../db/idempotency";
 import { insertEntryStatement, isRefundTooLarge, ledgerOf } from "../db/payments";
-import { ApiError, invalid, notFound } from "../lib/errors";
+import { invalid, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { isGuardFailure } from "./input";
+import { refundThroughStripe, type StripeStore } from "./stripe";
 import { write, type Store } from "./write";
 import type { D1 } from "../db/d1";
 
@@ -77,23 +78,24 @@ export async function recordPayment(store: Store, actor: Actor, businessId: numb
 
 /**
  * Refund an amount of one payment: the one named, else the latest succeeded payment with that
- * much left. A manual payment's refund is recorded (succeeded); a `stripe` payment's is refused
- * with 409 `provider_refund_unavailable` (refunds through the provider come with the Stripe
- * integration; nothing is recorded). 422 for another currency, a bad amount, no such payment on
- * this booking, or more than that payment has left (also when a concurrent refund took it first:
- * the ledger's trigger decides). A cancelled booking can be refunded. Answers the refund's id.
+ * much left. A manual payment's refund is recorded (succeeded); a `stripe` payment's goes through
+ * Stripe (manage/stripe.ts refundThroughStripe: pending until Stripe confirms it). 422 for another
+ * currency, a bad amount, no such payment on this booking, or more than that payment has left
+ * (also when a concurrent refund took it first: the ledger's trigger decides). A cancelled booking
+ * can be refunded. Answers the refund's id.
  */
-export async function recordRefund(store: Store, actor: Actor, businessId: number, bookingId: string, body: RefundCreate, now: Date, idempotencyKey?: string): Promise<string> {
+export async function recordRefund(store: StripeStore, actor: Actor, businessId: number, bookingId: string, body: RefundCreate, now: Date, idempotencyKey?: string): Promise<string> {
   const db = store.DB;
   const { booking, minor } = await bookingAndAmount(db, businessId, bookingId, body);
   const ledger = await ledgerOf(db, businessId, bookingId);
   const source = refundSource(ledger, minor, body.payment_id);
   if (isRefusal(source)) throw invalid(source.path, source.message);
+  const reason = body.reason?.trim() || null;
   if (source.method === "stripe") {
-    throw new ApiError(409, "provider_refund_unavailable", "This payment was made through Stripe: refunds through the provider come with the Stripe integration, which is not built yet. Nothing was refunded or recorded.");
+    const payment = ledger.find((e) => e.id === source.id)!;
+    return refundThroughStripe(store, actor, businessId, booking, payment, minor, reason, now, idempotencyKey);
   }
   const id = newId(now.getTime());
-  const reason = body.reason?.trim() || null;
   const major = toMajor(minor, minorDigits(booking.currency));
   try {
     await write(store, actor, businessId, now, {

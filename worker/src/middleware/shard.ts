@@ -12,8 +12,8 @@ import { openSession } from "./session";
  * replaced by a copy made for this request alone (Hono's Context is per request), so nothing below
  * the door knows there are shards.
  *
- * - The widget proxy `/widget/v1/{slug}`, the hosted page `/book/{slug}` and the back office
- *   `/admin/{slug}/...`: by the slug in the path (shardDoor).
+ * - The widget proxy `/widget/v1/{slug}`, the hosted page `/book/{slug}`, the back office
+ *   `/admin/{slug}/...` and Stripe's webhook `/stripe/webhook/{slug}`: by the slug in the path (shardDoor).
  * - The APIs: by the business the key's verified signature names (middleware/auth.ts, byBusinessId).
  * - A back-office invitation's link `/admin/invite/{token}` names no business: the shard holding the
  *   token's hash is asked of every shard at once (rare, and one indexed read each).
@@ -32,7 +32,7 @@ const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** Seconds a refused write is told to wait: a move of a business of thousands of bookings takes a few. */
 export const MOVING_RETRY_AFTER = 30;
 
-const SLUG_PATH = /^\/(?:widget\/v1|book|admin)\/([a-z0-9][a-z0-9-]{0,62})(?:\/|$)/;
+const SLUG_PATH = /^\/(?:widget\/v1|book|admin|stripe\/webhook)\/([a-z0-9][a-z0-9-]{0,62})(?:\/|$)/;
 const INVITE_PATH = /^\/admin\/invite\/([A-Za-z0-9_-]{20,100})\/?$/;
 /** /admin/... segments that are no business. */
 const NOT_A_BUSINESS = new Set(["go", "invite", "assets"]);

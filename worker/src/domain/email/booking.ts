@@ -59,6 +59,8 @@ export interface BookingMail {
   channel: { kind: "widget" } | { kind: "api"; key: string } | { kind: "back_office" };
   /** Whether a calendar file (.ics) rides with the e-mail. */
   calendar: boolean;
+  /** A payment link's: where to pay, how much (minor units), until when (ISO 8601). */
+  link?: { url: string; amount_minor: number; expires_at: string };
 }
 
 export interface ComposedMail {
@@ -67,7 +69,7 @@ export interface ComposedMail {
   html: string;
 }
 
-export type BookingMailKind = "booking_confirmation" | "booking_cancelled" | "owner_new_booking" | "owner_booking_cancelled";
+export type BookingMailKind = "booking_confirmation" | "booking_cancelled" | "owner_new_booking" | "owner_booking_cancelled" | "payment_link";
 
 /** Amounts in the booking's currency, as the language writes them ("€1,234.50", "1.234,50 €"). */
 export function money(minor: number, currency: string, digits: number, language: string): string {
@@ -286,7 +288,44 @@ export function ownerBookingCancelled(m: BookingMail): ComposedMail {
   return render(p, fill(s.ownerCancelled.subject, vars), fill(s.ownerCancelled.heading, vars), intro, text, body, true);
 }
 
+/** To the booker: a payment link (manage/stripe.ts), its amount and until when it works. */
+export function paymentLinkMail(m: BookingMail): ComposedMail {
+  const p = partsOf(m);
+  const { s } = p;
+  const link = m.link ?? { url: "", amount_minor: 0, expires_at: "" };
+  const vars = { ...p.vars, amount: p.amount(link.amount_minor), expires: link.expires_at ? `${day(link.expires_at.slice(0, 10), m.language)} ${link.expires_at.slice(11, 16)} UTC` : "" };
+  const top = summary(p, true);
+  const guests = guestsBlock(p, true);
+  const button = fill(s.paymentLink.button, vars);
+  const text = [
+    fill(s.paymentLink.hello, vars),
+    fill(s.paymentLink.intro, vars),
+    "",
+    ...top.text,
+    "",
+    `${s.guests}:`,
+    ...guests.text,
+    "",
+    `${s.paymentLink.amount}: ${vars.amount}`,
+    "",
+    `${button}: ${link.url}`,
+    fill(s.paymentLink.expires, vars),
+    "",
+  ];
+  const body =
+    html.p(fill(s.paymentLink.hello, vars)) +
+    html.p(fill(s.paymentLink.intro, vars)) +
+    top.html +
+    html.h2(s.guests) +
+    guests.html +
+    html.rows([[s.paymentLink.amount, vars.amount, true]]) +
+    `<p style="margin:16px 0"><a href="${esc(link.url)}" style="display:inline-block;padding:10px 18px;border-radius:6px;background:${esc(m.brand.color)};color:#ffffff;text-decoration:none;font-weight:bold">${esc(button)}</a></p>` +
+    html.p(fill(s.paymentLink.expires, vars));
+  return render(p, fill(s.paymentLink.subject, vars), s.paymentLink.heading, `${m.reference} · ${vars.amount}`, text, body);
+}
+
 export const BOOKING_TEMPLATES: Record<BookingMailKind, (m: BookingMail) => ComposedMail> = {
+  payment_link: paymentLinkMail,
   booking_confirmation: bookingConfirmation,
   booking_cancelled: bookingCancellation,
   owner_new_booking: ownerNewBooking,

@@ -11,7 +11,7 @@ import { mailLanguage, type MailLanguage } from "./strings";
 import { shortHash } from "./mime";
 import { senderOf, type PlatformMail } from "./sender";
 
-export const EMAIL_KINDS = ["booking_confirmation", "booking_cancelled", "owner_new_booking", "owner_booking_cancelled", "staff_invitation", "staff_password_reset", "staff_sign_in_alert"] as const;
+export const EMAIL_KINDS = ["booking_confirmation", "booking_cancelled", "owner_new_booking", "owner_booking_cancelled", "staff_invitation", "staff_password_reset", "staff_sign_in_alert", "payment_link"] as const;
 
 /** Kinds whose params hold a secret (a sign-in link): kept only until the e-mail is sent or fails, never resent. */
 export const SECRET_KINDS: readonly EmailKind[] = ["staff_invitation", "staff_password_reset"];
@@ -144,4 +144,20 @@ export function staffSignInAlertEmail(
 ): PlannedEmail | null {
   if (!config.email_from) return null;
   return planned("staff_sign_in_alert", `staff-sign-in-alert.${staffId}.${windowStart}`, recipient, mailLanguage(language, config.default_language), config.email_from, params);
+}
+
+/**
+ * A payment link (manage/stripe.ts): to the booker, in their language (the business's default when
+ * there are no e-mails in theirs), with the link, its amount and until when it works. One per
+ * Checkout Session. None without a sender or a booker's address.
+ */
+export function paymentLinkEmail(
+  bookingId: string,
+  sessionId: string,
+  booker: { email: string | null; language: string | null },
+  config: MailConfig,
+  params: { url: string; amount_minor: number; expires_at: string },
+): PlannedEmail | null {
+  if (!config.email_from || !booker.email) return null;
+  return planned("payment_link", `payment-link.${bookingId}.${sessionId}`, booker.email, mailLanguage(booker.language, config.default_language), config.email_from, params);
 }

@@ -1,6 +1,6 @@
 /** Bookings: the searchable list and a booking's page (guests, booker, lines, notes, cancellation, payments and refunds). */
 import type { Area } from "../kit/area";
-import { bookerSave, bookingCancel, bookingPage, bookingsPage, guestCheck, lineMove, noteAdd, paymentAdd, refundAdd } from "./bookings";
+import { bookerSave, bookingCancel, bookingPage, bookingsPage, guestCheck, lineMove, noteAdd, paymentAdd, refundAdd, linkAdd } from "./bookings";
 
 export const bookings: Area = {
   name: "bookings",
@@ -14,6 +14,7 @@ export const bookings: Area = {
     // the front desk takes payments; money going back out is a manager's or the owner's call
     { method: "post", path: "/:business/bookings/:id/payments", permission: "bookings", handler: paymentAdd },
     { method: "post", path: "/:business/bookings/:id/refunds", permission: "refunds", handler: refundAdd },
+    { method: "post", path: "/:business/bookings/:id/payment-links", permission: "bookings", handler: linkAdd },
     // a guest to another timeslot or day (front desk too: rearranging the boats is its daily work)
     { method: "post", path: "/:business/bookings/:id/move", permission: "bookings", handler: lineMove },
     { method: "post", path: "/:business/bookings/:id/guests/:guest/check-in", permission: "check_in", handler: (c) => guestCheck(c, "in") },

@@ -29,8 +29,10 @@ import { FilterReader, uuidOf } from "../kit/query";
 import { bookingTotal, linePrice } from "./money";
 import { PaymentsSection } from "./payments";
 import { ledgerOf } from "../../../db/payments";
-import { PaymentCreate, RefundCreate } from "../../../contract/payments";
+import { PaymentCreate, PaymentLinkCreate, RefundCreate } from "../../../contract/payments";
 import { recordPayment, recordRefund } from "../../../manage/payments";
+import { createPaymentLink } from "../../../manage/stripe";
+import { publicOrigin } from "../../../lib/origin";
 import { base, businessToday, Csrf, done, Field, flashOf, FormError, Pager, Select, staffActor, langOf, stringsOf, fmtDateTime, tenantContext, type AdminContext } from "../kit/kit";
 import { Layout } from "../kit/layout";
 import { Table } from "../kit/table";
@@ -209,8 +211,8 @@ async function movablesOf(c: AdminContext, lines: { id: number; product_id: numb
 async function renderBooking(
   c: AdminContext,
   bookingId: string,
-  state: { booker?: BookerForm; note?: BookerForm; move?: MoveForm; payment?: BookerForm; refund?: BookerForm } = {},
-  status: 200 | 422 | 409 = 200,
+  state: { booker?: BookerForm; note?: BookerForm; move?: MoveForm; payment?: BookerForm; refund?: BookerForm; link?: BookerForm } = {},
+  status: 200 | 422 | 409 | 502 | 503 = 200,
 ) {
   const t = stringsOf(c);
   const db = c.env.DB;
@@ -245,6 +247,7 @@ async function renderBooking(
     moved: t.move.done,
     paid: t.payments.recorded,
     refunded: t.payments.refundDone,
+    linked: t.payments.linkDone,
     ...Object.fromEntries(Object.entries(t.booking.bookerSaved).map(([k, v]) => [`booker-${k}`, v])),
   });
   return c.html(
@@ -389,7 +392,7 @@ async function renderBooking(
         </Table>
       </section>
 
-      <PaymentsSection c={c} booking={booking} ledger={ledger} root={root} mayRefund={may(c.get("staff").role as Role, "refunds")} payment={state.payment} refund={state.refund} />
+      <PaymentsSection c={c} booking={booking} ledger={ledger} root={root} mayRefund={may(c.get("staff").role as Role, "refunds")} payment={state.payment} refund={state.refund} link={state.link} />
 
       {movables.length ? (
         <section>
@@ -610,8 +613,30 @@ export async function refundAdd(c: AdminContext) {
     await recordRefund(c.env, staffActor(c), c.get("staff").business_id, id, body, c.get("now"));
     return done(c, `${base(c)}/bookings/${id}`, "refunded");
   } catch (err) {
-    const failed = failureOf(err, undefined, { lang: langOf(c) });
+    const failed = failureOf(err, undefined, { lang: langOf(c) }) ?? stripeFailed(err);
     if (!failed) throw err;
     return renderBooking(c, id, { refund: { values: form, errors: failed.fields, message: failed.message } }, failed.status);
+  }
+}
+
+/** Stripe down or failing (502/503): said on the form, as a refusal is. */
+function stripeFailed(err: unknown): { status: 502 | 503; fields: Record<string, string>; message: string } | null {
+  if (err instanceof ApiError && (err.status === 502 || err.status === 503)) return { status: err.status, fields: {}, message: err.message };
+  return null;
+}
+
+/** POST /bookings/:id/payment-links: a Stripe payment link for the balance or an amount (front desk and up), through manage/stripe.ts as the private API's. */
+export async function linkAdd(c: AdminContext) {
+  const id = bookingIdOf(c);
+  const form = (await readForm(c)).values();
+  try {
+    const amount = (form.amount ?? "").trim();
+    const body = parsed(PaymentLinkCreate.safeParse({ amount: amount ? formAmount(amount) : undefined, send_email: form.send_email === "1" }));
+    await createPaymentLink(c.env, staffActor(c), c.get("staff").business_id, id, body, c.get("now"), publicOrigin(c.env.PUBLIC_ORIGIN, c.req.url), c.req.param("business") ?? "");
+    return done(c, `${base(c)}/bookings/${id}`, "linked");
+  } catch (err) {
+    const failed = failureOf(err, undefined, { lang: langOf(c) }) ?? stripeFailed(err);
+    if (!failed) throw err;
+    return renderBooking(c, id, { link: { values: form, errors: failed.fields, message: failed.message } }, failed.status);
   }
 }

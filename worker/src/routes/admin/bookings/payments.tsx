@@ -26,6 +26,7 @@ export function PaymentsSection(props: {
   mayRefund: boolean;
   payment?: PaymentForm;
   refund?: PaymentForm;
+  link?: PaymentForm;
 }) {
   const { c, booking, ledger, root } = props;
   const t = stringsOf(c).payments;
@@ -99,6 +100,24 @@ export function PaymentsSection(props: {
             <Select id="f-payment-method" name="method" label={t.method} value={pv.method ?? "cash"} options={MANUAL_METHODS.map((m) => [m, t.methods[m] ?? m])} error={props.payment?.errors?.method} />
             <Field id="f-payment-reference" name="reference" label={t.reference} value={pv.reference ?? ""} error={props.payment?.errors?.reference} autocomplete="off" />
             <button type="submit">{t.recordSubmit}</button>
+          </form>
+        </details>
+      ) : null}
+
+      {booking.status === "confirmed" ? (
+        <details open={props.link ? true : undefined} data-payment-link>
+          <summary>{t.link}</summary>
+          <p class="hint" id="link-help">
+            {t.linkHelp}
+          </p>
+          <form class="stack" method="post" action={`${root}/payment-links`} aria-describedby="link-help">
+            <Csrf c={c} />
+            <FormError message={props.link?.message} />
+            <Field id="f-link-amount" name="amount" label={`${t.linkAmount} (${cur})`} inputmode="decimal" value={props.link?.values?.amount ?? ""} error={props.link?.errors?.amount ?? props.link?.errors?.booking_id} />
+            <label>
+              <input type="checkbox" name="send_email" value="1" checked={(props.link?.values ? props.link.values.send_email === "1" : true) || undefined} /> {t.linkEmail}
+            </label>
+            <button type="submit">{t.linkSubmit}</button>
           </form>
         </details>
       ) : null}

@@ -9,6 +9,10 @@ import { listApiKeyRows } from "../../../db/api-keys";
 import { getWebhook, listDeliveries, listWebhooks } from "../../../db/webhooks";
 import { notFound } from "../../../lib/errors";
 import { createApiKey, revokeApiKey } from "../../../manage/keys";
+import { STRIPE_EVENTS, StripeSettingsUpdate } from "../../../contract/payments";
+import { saveStripeSettings, stripeSettings } from "../../../manage/stripe";
+import { publicOrigin } from "../../../lib/origin";
+import { ApiError } from "../../../lib/errors";
 import { createSubscription, deleteSubscription, enableSubscription, redeliverEvent } from "../../../manage/webhooks";
 import { uuidOf } from "../kit/query";
 import { base, Csrf, done, Field, flashOf, FormError, Select, staffActor, langOf, stringsOf, fmtDateTime, type AdminContext } from "../kit/kit";
@@ -22,14 +26,24 @@ interface FormState {
   message?: string;
 }
 
-async function render(c: AdminContext, state: { key?: FormState; hook?: FormState; newKey?: { name: string; token: string }; newSecret?: { url: string; secret: string } } = {}, status: 200 | 201 | 409 | 422 = 200) {
+async function render(
+  c: AdminContext,
+  state: { key?: FormState; hook?: FormState; stripe?: FormState; newKey?: { name: string; token: string }; newSecret?: { url: string; secret: string } } = {},
+  status: 200 | 201 | 409 | 422 | 503 = 200,
+) {
   const t = stringsOf(c);
   const businessId = c.get("staff").business_id;
-  const [keys, hooks] = await Promise.all([listApiKeyRows(c.env.DB, businessId), listWebhooks(c.env.DB, businessId)]);
+  const [keys, hooks, stripe] = await Promise.all([listApiKeyRows(c.env.DB, businessId), listWebhooks(c.env.DB, businessId), stripeSettings(c.env, businessId)]);
+  let origin = "https://<PUBLIC_ORIGIN>";
+  try {
+    origin = publicOrigin(c.env.PUBLIC_ORIGIN, c.req.url);
+  } catch {
+    /* the URL is shown with the setting's name */
+  }
   const root = `${base(c)}/developers`;
   const kv = state.key?.values ?? {};
   const hv = state.hook?.values ?? {};
-  const flash = flashOf(c, { revoked: t.developers.keyRevoked(c.req.query("name") ?? ""), deleted: t.developers.deleted, enabled: t.developers.enabled, redelivered: t.developers.redelivered });
+  const flash = flashOf(c, { stripe: t.developers.stripeSaved, revoked: t.developers.keyRevoked(c.req.query("name") ?? ""), deleted: t.developers.deleted, enabled: t.developers.enabled, redelivered: t.developers.redelivered });
   return c.html(
     <Layout c={c} title={t.developers.title} current="developers" flash={flash}>
       <section>
@@ -170,12 +184,58 @@ async function render(c: AdminContext, state: { key?: FormState; hook?: FormStat
           <button type="submit">{t.developers.subscribe}</button>
         </form>
       </section>
+
+      <section data-stripe>
+        <h2 id="stripe-heading">{t.developers.stripe}</h2>
+        <p class="hint" id="stripe-help">
+          {t.developers.stripeHelp}
+        </p>
+        <dl class="facts">
+          <dt>{t.developers.stripeKey}</dt>
+          <dd data-stripe-key={stripe.secret_key_set ? "set" : "unset"}>{stripe.secret_key_set ? t.developers.isSet : t.developers.notSet}</dd>
+          <dt>{t.developers.stripeWebhookSecret}</dt>
+          <dd data-stripe-webhook={stripe.webhook_secret_set ? "set" : "unset"}>{stripe.webhook_secret_set ? t.developers.isSet : t.developers.notSet}</dd>
+          <dt>{t.developers.stripeWebhookUrl}</dt>
+          <dd>
+            <code>{`${origin}/stripe/webhook/${c.req.param("business") ?? ""}`}</code>
+          </dd>
+          <dt>{t.developers.stripeEvents}</dt>
+          <dd>{STRIPE_EVENTS.join(", ")}</dd>
+        </dl>
+        <form class="stack" method="post" action={`${root}/stripe`} aria-describedby="stripe-help" autocomplete="off">
+          <Csrf c={c} />
+          <FormError message={state.stripe?.message} />
+          <Field id="f-stripe-key" name="secret_key" type="password" label={t.developers.stripeKey} value="" error={state.stripe?.errors?.secret_key} autocomplete="off" />
+          <Field id="f-stripe-webhook" name="webhook_secret" type="password" label={t.developers.stripeWebhookSecret} value="" error={state.stripe?.errors?.webhook_secret} autocomplete="off" />
+          <button type="submit">{t.developers.stripeSave}</button>
+        </form>
+      </section>
     </Layout>,
     status,
   );
 }
 
 export const developersPage = (c: AdminContext) => render(c);
+
+/** POST /developers/stripe: the Stripe key and webhook signing secret (write-only; an empty field keeps what is set). */
+export async function stripeSave(c: AdminContext) {
+  const form = (await readForm(c)).values();
+  const given = (v: string | undefined) => ((v ?? "").trim() ? (v ?? "").trim() : undefined);
+  try {
+    const parsed = StripeSettingsUpdate.safeParse({ secret_key: given(form.secret_key), webhook_secret: given(form.webhook_secret) });
+    if (!parsed.success) {
+      const errors = parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+      throw new ApiError(422, "validation_failed", errors.map((e) => `${e.path}: ${e.message}`).join("; "), { errors });
+    }
+    await saveStripeSettings(c.env, staffActor(c), c.get("staff").business_id, parsed.data, c.get("now"));
+    return done(c, `${base(c)}/developers`, "stripe");
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 503) return render(c, { stripe: { message: err.message } }, 503);
+    const failed = failureOf(err, undefined, { lang: langOf(c) });
+    if (!failed) throw err;
+    return render(c, { stripe: { errors: failed.fields, message: failed.message } }, 422);
+  }
+}
 
 export async function keyCreate(c: AdminContext) {
   const form = (await readForm(c)).values();

@@ -5,6 +5,16 @@
  */
 const en = {
   developers: {
+    stripe: "Stripe (online payment)",
+    stripeHelp: "The business's own Stripe account: a restricted key with write access to Checkout Sessions and Refunds, and the signing secret of the webhook endpoint you add in Stripe for the URL below. Both are stored encrypted and never shown again; leave a field empty to keep what is set.",
+    stripeKey: "Restricted key (rk_live_…)",
+    stripeWebhookSecret: "Webhook signing secret (whsec_…)",
+    isSet: "set",
+    notSet: "not set",
+    stripeWebhookUrl: "Webhook URL",
+    stripeEvents: "Events to send",
+    stripeSave: "Save Stripe settings",
+    stripeSaved: "Stripe settings saved.",
     title: "Developers",
     keys: "API keys",
     keyName: "Name",
@@ -38,6 +48,16 @@ const en = {
 
 const de: typeof en = {
   developers: {
+    stripe: "Stripe (Online-Zahlung)",
+    stripeHelp: "Das eigene Stripe-Konto des Betriebs: ein eingeschränkter Schlüssel mit Schreibrecht auf Checkout Sessions und Refunds, und das Signaturgeheimnis des Webhook-Endpunkts, den Sie in Stripe für die URL unten anlegen. Beides wird verschlüsselt gespeichert und nie wieder angezeigt; ein leeres Feld behält den gesetzten Wert.",
+    stripeKey: "Eingeschränkter Schlüssel (rk_live_…)",
+    stripeWebhookSecret: "Webhook-Signaturgeheimnis (whsec_…)",
+    isSet: "gesetzt",
+    notSet: "nicht gesetzt",
+    stripeWebhookUrl: "Webhook-URL",
+    stripeEvents: "Zu sendende Ereignisse",
+    stripeSave: "Stripe-Einstellungen speichern",
+    stripeSaved: "Stripe-Einstellungen gespeichert.",
     title: "Entwickler",
     keys: "API-Schlüssel",
     keyName: "Name",
@@ -71,6 +91,16 @@ const de: typeof en = {
 
 const es: typeof en = {
   developers: {
+    stripe: "Stripe (pago en línea)",
+    stripeHelp: "La cuenta de Stripe propia del negocio: una clave restringida con escritura en Checkout Sessions y Refunds, y el secreto de firma del endpoint de webhook que añada en Stripe para la URL de abajo. Ambos se guardan cifrados y no se vuelven a mostrar; deje un campo vacío para conservar lo guardado.",
+    stripeKey: "Clave restringida (rk_live_…)",
+    stripeWebhookSecret: "Secreto de firma del webhook (whsec_…)",
+    isSet: "configurado",
+    notSet: "sin configurar",
+    stripeWebhookUrl: "URL del webhook",
+    stripeEvents: "Eventos que enviar",
+    stripeSave: "Guardar ajustes de Stripe",
+    stripeSaved: "Ajustes de Stripe guardados.",
     title: "Desarrolladores",
     keys: "Claves de API",
     keyName: "Nombre",
@@ -104,6 +134,16 @@ const es: typeof en = {
 
 const pt: typeof en = {
   developers: {
+    stripe: "Stripe (pagamento online)",
+    stripeHelp: "A conta Stripe própria do negócio: uma chave restrita com escrita em Checkout Sessions e Refunds, e o segredo de assinatura do endpoint de webhook que adicionar na Stripe para o URL abaixo. Ambos são guardados cifrados e nunca mais mostrados; deixe um campo vazio para manter o que está definido.",
+    stripeKey: "Chave restrita (rk_live_…)",
+    stripeWebhookSecret: "Segredo de assinatura do webhook (whsec_…)",
+    isSet: "definido",
+    notSet: "não definido",
+    stripeWebhookUrl: "URL do webhook",
+    stripeEvents: "Eventos a enviar",
+    stripeSave: "Guardar definições Stripe",
+    stripeSaved: "Definições Stripe guardadas.",
     title: "Programadores",
     keys: "Chaves de API",
     keyName: "Nome",
@@ -137,6 +177,16 @@ const pt: typeof en = {
 
 const fr: typeof en = {
   developers: {
+    stripe: "Stripe (paiement en ligne)",
+    stripeHelp: "Le compte Stripe propre à l’entreprise : une clé restreinte avec écriture sur Checkout Sessions et Refunds, et le secret de signature du point de terminaison webhook que vous ajoutez dans Stripe pour l’URL ci-dessous. Les deux sont stockés chiffrés et jamais réaffichés ; laissez un champ vide pour garder la valeur définie.",
+    stripeKey: "Clé restreinte (rk_live_…)",
+    stripeWebhookSecret: "Secret de signature du webhook (whsec_…)",
+    isSet: "défini",
+    notSet: "non défini",
+    stripeWebhookUrl: "URL du webhook",
+    stripeEvents: "Événements à envoyer",
+    stripeSave: "Enregistrer les paramètres Stripe",
+    stripeSaved: "Paramètres Stripe enregistrés.",
     title: "Développeurs",
     keys: "Clés d’API",
     keyName: "Nom",
@@ -170,6 +220,16 @@ const fr: typeof en = {
 
 const it: typeof en = {
   developers: {
+    stripe: "Stripe (pagamento online)",
+    stripeHelp: "L’account Stripe proprio dell’attività: una chiave limitata con scrittura su Checkout Sessions e Refunds, e il segreto di firma dell’endpoint webhook che aggiungi in Stripe per l’URL qui sotto. Entrambi sono salvati cifrati e mai più mostrati; lascia un campo vuoto per mantenere il valore impostato.",
+    stripeKey: "Chiave limitata (rk_live_…)",
+    stripeWebhookSecret: "Segreto di firma del webhook (whsec_…)",
+    isSet: "impostato",
+    notSet: "non impostato",
+    stripeWebhookUrl: "URL del webhook",
+    stripeEvents: "Eventi da inviare",
+    stripeSave: "Salva impostazioni Stripe",
+    stripeSaved: "Impostazioni Stripe salvate.",
     title: "Sviluppatori",
     keys: "Chiavi API",
     keyName: "Nome",
@@ -203,6 +263,16 @@ const it: typeof en = {
 
 const nl: typeof en = {
   developers: {
+    stripe: "Stripe (online betalen)",
+    stripeHelp: "Het eigen Stripe-account van het bedrijf: een beperkte sleutel met schrijfrecht op Checkout Sessions en Refunds, en het ondertekeningsgeheim van het webhook-eindpunt dat je in Stripe toevoegt voor de URL hieronder. Beide worden versleuteld bewaard en nooit meer getoond; laat een veld leeg om de ingestelde waarde te houden.",
+    stripeKey: "Beperkte sleutel (rk_live_…)",
+    stripeWebhookSecret: "Webhook-ondertekeningsgeheim (whsec_…)",
+    isSet: "ingesteld",
+    notSet: "niet ingesteld",
+    stripeWebhookUrl: "Webhook-URL",
+    stripeEvents: "Te versturen gebeurtenissen",
+    stripeSave: "Stripe-instellingen opslaan",
+    stripeSaved: "Stripe-instellingen opgeslagen.",
     title: "Ontwikkelaars",
     keys: "API-sleutels",
     keyName: "Naam",
