@@ -22,6 +22,7 @@ const GOOD: Record<string, string> = {
   "PATCH /private/catalog/products/{id}": '{"title": "Taken over", "archived": true}',
   "PATCH /private/catalog/products/{id}/inventory": '{"from": "2027-03-01", "to": "2027-03-05", "blocked": true}',
   "PATCH /private/catalog/seasons/{id}": '{"archived": true}',
+  "PUT /private/settings/stripe": '{"webhook_secret": null}',
 };
 const goodBody = (id: string) => GOOD[id] ?? (id.startsWith("POST /private/catalog/categories") ? '{"title": "Planted", "kind": "frontoffice"}' : id.startsWith("POST") ? '{"title": "Planted"}' : '{"title": "Taken over", "archived": true}');
 const demoIds: Record<string, string> = { products: "101", locations: "1", categories: "11", "accommodation-types": "1", diets: "1", levels: "1", seasons: "1" };

@@ -115,20 +115,25 @@ function recorder() {
     return p;
   };
   const unwrap = new WeakMap<object, D1PreparedStatement>();
-  const db = new Proxy(env.DB, {
-    get(target, prop) {
-      if (prop === "prepare") return (sql: string) => wrap(sql, target.prepare(sql), []);
-      if (prop === "batch") {
-        return (stmts: D1PreparedStatement[]) => {
-          trips.count++;
-          for (const s of stmts) seen.push(recordedOf.get(s as object)!);
-          return target.batch(stmts.map((s) => unwrap.get(s as object) ?? s));
-        };
-      }
-      const v = (target as any)[prop];
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  });
+  // A request reads through a session of the binding (middleware/session.ts): it records too.
+  const record = <T extends object>(database: T): T =>
+    new Proxy(database, {
+      get(target, prop) {
+        const d1 = target as unknown as D1Database;
+        if (prop === "prepare") return (sql: string) => wrap(sql, d1.prepare(sql), []);
+        if (prop === "batch") {
+          return (stmts: D1PreparedStatement[]) => {
+            trips.count++;
+            for (const s of stmts) seen.push(recordedOf.get(s as object)!);
+            return d1.batch(stmts.map((s) => unwrap.get(s as object) ?? s));
+          };
+        }
+        if (prop === "withSession") return (constraintOrBookmark?: string) => record(d1.withSession(constraintOrBookmark));
+        const v = (target as any)[prop];
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+  const db = record(env.DB);
   return { db, seen, trips };
 }
 

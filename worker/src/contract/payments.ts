@@ -115,6 +115,8 @@ export const StripeSettingsUpdate = z
       description: "Write-only: never answered. The signing secret of the webhook endpoint this business added in Stripe for its webhook URL. null removes it; left out, it is kept.",
     }),
   })
+  // A field of another name is a mistake (a typo would otherwise save nothing and say 200).
+  .strict()
   .openapi("StripeSettingsUpdate");
 export type StripeSettingsUpdate = z.infer<typeof StripeSettingsUpdate>;
 
