@@ -1,6 +1,7 @@
 import { readConfig, type BusinessConfig } from "../contract/config";
 import type { Business, BusinessRow } from "../domain/catalog";
 import { isoDateTime } from "../lib/time";
+import { lastIdSql } from "./id-range";
 
 /**
  * SQL: the business `b` is at the catalog version bound here, as this process knows it. A
@@ -69,7 +70,7 @@ export function insertBusinessStatements(
 ): D1PreparedStatement[] {
   return [
     db.prepare("INSERT INTO businesses (id, slug, title, company_name, config, created_at) VALUES (?, ?, ?, ?, ?, ?)").bind(b.id, b.slug, b.title, b.companyName, b.config, isoDateTime(now)),
-    db.prepare("INSERT INTO currencies (business_id, iso_code, title, symbol, exchange_rate, is_default) VALUES (?, ?, ?, ?, 1, 1)").bind(b.id, currency.isoCode, currency.title, currency.symbol),
+    db.prepare(`INSERT INTO currencies (id, business_id, iso_code, title, symbol, exchange_rate, is_default) VALUES (${lastIdSql("currencies")} + 1, ?, ?, ?, ?, 1, 1)`).bind(b.id, currency.isoCode, currency.title, currency.symbol),
   ];
 }
 
