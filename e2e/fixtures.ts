@@ -7,6 +7,7 @@ import { simpleParser, type ParsedMail } from "mailparser";
 import { d1ExecuteScript, d1Query, type SqlValue } from "../worker/scripts/lib/wrangler-d1";
 import { freePort, startServer, type RunningServer } from "../worker/scripts/server";
 import { issueKey } from "../worker/src/lib/keys";
+import { SHARD_BINDINGS } from "../worker/src/db/shards";
 import { startSiteverify } from "../worker/test/turnstile-siteverify";
 
 export { expect };
@@ -65,6 +66,8 @@ export interface E2EServer extends RunningServer {
   /** Run SQL on this server's own D1 (wrangler d1 execute on its state directory). */
   query<Row = Record<string, unknown>>(sql: string, ...params: SqlValue[]): Promise<Row[]>;
   exec(sql: string, ...params: SqlValue[]): Promise<void>;
+  /** query and exec on the D1 of the shard a business lives on (`dive` is on shard 1: docs/design.md "Shards"). */
+  shardOf(slug: string): Promise<Pick<E2EServer, "query" | "exec">>;
   /** Merge settings into the demo business's config (e.g. a short cart lifetime). */
   setDemoConfig(patch: Record<string, unknown>): Promise<void>;
   /** A private API key of the demo business, created straight in D1 as the keys CLI does. */
@@ -138,6 +141,18 @@ export const test = base.extend<{ axe: (page: Page, step: string) => Promise<voi
         },
         async exec(sql: string, ...params: SqlValue[]) {
           await d1ExecuteScript(target, [{ sql, params }]);
+        },
+        async shardOf(slug: string) {
+          const [entry] = await server.query<{ shard: number }>("SELECT shard FROM shard_directory WHERE slug = ?", slug);
+          const binding = SHARD_BINDINGS[entry?.shard ?? 0];
+          return {
+            async query<Row>(sql: string, ...params: SqlValue[]) {
+              return ((await d1Query<Row>(target, [{ sql, params }], binding))[0] ?? []) as Row[];
+            },
+            async exec(sql: string, ...params: SqlValue[]) {
+              await d1ExecuteScript(target, [{ sql, params }], binding);
+            },
+          };
         },
         async setDemoConfig(patch: Record<string, unknown>) {
           const [row] = await server.query<{ config: string }>("SELECT config FROM businesses WHERE slug = 'demo'");

@@ -77,6 +77,11 @@ export function insertBusinessStatements(
 export const isDuplicateSlug = (err: unknown) => /UNIQUE constraint failed: businesses\.slug/.test(String((err as Error)?.message ?? err));
 export const isBusinessIdTaken = (err: unknown) => /UNIQUE constraint failed: businesses\.id/.test(String((err as Error)?.message ?? err));
 
+/** The business of a slug with the id the directory claimed for it, made bare when missing: a demo placed on another shard (`npm start`). */
+export function ensureBusinessWithIdStatement(db: D1Database, id: number, b: { slug: string; title: string; createdAt: string }): D1PreparedStatement {
+  return db.prepare("INSERT OR IGNORE INTO businesses (id, slug, title, created_at) VALUES (?, ?, ?, ?)").bind(id, b.slug, b.title, b.createdAt);
+}
+
 /** The business of a slug, made bare (title only) when it is missing: the demo's, before its catalog file is applied. */
 export function ensureBusinessStatement(db: D1Database, b: { slug: string; title: string; createdAt: string }): D1PreparedStatement {
   return db.prepare("INSERT OR IGNORE INTO businesses (slug, title, created_at) VALUES (?, ?, ?)").bind(b.slug, b.title, b.createdAt);
