@@ -130,6 +130,44 @@ describe("shards", () => {
     expect((await callJson("/private/persons", { key: keys.private, now: NOW, body: { first_name: "After", last_name: "Refusal", email: uniqueEmail("after") } })).status).toBe(201);
   });
 
+  it("places new businesses on the shard with fewest, and every door serves one on shard 1 from shard 1", async () => {
+    const ids = [];
+    for (const slug of ["placed-a", "placed-b"]) {
+      ids.push(await makeBusiness(env, actor, { slug, title: `Placed ${slug}`, currency: { isoCode: "EUR", title: "Euro", symbol: "€" } }, new Date(NOW)));
+    }
+    const shards = await Promise.all(ids.map(async (id) => (await directory(id))!.shard));
+    expect(new Set(shards)).toEqual(new Set([0, 1]));
+    const onOne = ids[shards.indexOf(1)];
+    const slug = onOne === ids[0] ? "placed-a" : "placed-b";
+    expect(await env.DB.prepare("SELECT id FROM businesses WHERE id = ?").bind(onOne).first()).toBeNull();
+    expect(await env.DB_SHARD_1.prepare("SELECT slug FROM businesses WHERE id = ?").bind(onOne).first("slug")).toBe(slug);
+    // A slug is unique across shards.
+    await expect(makeBusiness(env, actor, { slug, title: "Again", currency: { isoCode: "EUR", title: "Euro", symbol: "€" } }, new Date(NOW))).rejects.toMatchObject({ status: 409 });
+
+    const key = await createKey("private", onOne);
+    const settings = await callJson("/private/settings", { key, now: NOW });
+    expect(settings.status).toBe(200);
+    const patched = await callJson("/private/settings", { key, now: NOW, method: "PATCH", body: { widget_origins: ["https://placed.example"] } });
+    expect(patched.status).toBe(200);
+    expect(await env.DB_SHARD_1.prepare("SELECT config FROM businesses WHERE id = ?").bind(onOne).first<string>("config")).toContain("https://placed.example");
+    expect((await call(`/widget/v1/${slug}/settings`, { headers: { Origin: "https://placed.example" } })).status).toBe(200);
+    expect((await call(`/book/${slug}`)).status).toBe(200);
+    const signIn = await call(`/admin/${slug}/sign-in`);
+    expect(signIn.status).toBe(200);
+    expect(await signIn.text()).toContain(`Placed ${slug}`);
+  });
+
+  it("keeps every shard tidy: the scheduled upkeep forgets old Idempotency-Keys on shard 1 as on shard 0", async () => {
+    const [zero, one] = [await createBusiness("upkeep-zero", {}, 0), await createBusiness("upkeep-one", {}, 1)];
+    const old = "2026-11-01T10:00:00.000Z";
+    for (const [db, id] of [[env.DB, zero], [env.DB_SHARD_1, one]] as const) {
+      await db.prepare("INSERT INTO idempotency (business_id, key, route, request_hash, state, created_at) VALUES (?, 'old-key', 'add', 'h', 'done', ?)").bind(id, old).run();
+    }
+    const report = await runMaintenance(env, new Date(NOW));
+    expect(report.idempotencyKeys).toBeGreaterThanOrEqual(2);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM idempotency WHERE business_id = ?").bind(zero).first("n")).toBe(0);
+    expect(await env.DB_SHARD_1.prepare("SELECT COUNT(*) AS n FROM idempotency WHERE business_id = ?").bind(one).first("n")).toBe(0);
+  });
   it("gives each shard its own id range: businesses on both shards get disjoint ids, and one moves onto the other's shard and back, keeping them", async () => {
     // Every table whose integer key is the rowid, found in the schema: each is given in the shard's range.
     const keyed = (await businessTables(env.DB)).filter((t) => t.key !== null);
@@ -202,43 +240,4 @@ describe("shards", () => {
     expect(await idsOf(one.id)).toEqual(idsOne);
     expect(await answers(one)).toEqual(before);
   }, 120_000);
-
-  it("places new businesses on the shard with fewest, and every door serves one on shard 1 from shard 1", async () => {
-    const ids = [];
-    for (const slug of ["placed-a", "placed-b"]) {
-      ids.push(await makeBusiness(env, actor, { slug, title: `Placed ${slug}`, currency: { isoCode: "EUR", title: "Euro", symbol: "€" } }, new Date(NOW)));
-    }
-    const shards = await Promise.all(ids.map(async (id) => (await directory(id))!.shard));
-    expect(new Set(shards)).toEqual(new Set([0, 1]));
-    const onOne = ids[shards.indexOf(1)];
-    const slug = onOne === ids[0] ? "placed-a" : "placed-b";
-    expect(await env.DB.prepare("SELECT id FROM businesses WHERE id = ?").bind(onOne).first()).toBeNull();
-    expect(await env.DB_SHARD_1.prepare("SELECT slug FROM businesses WHERE id = ?").bind(onOne).first("slug")).toBe(slug);
-    // A slug is unique across shards.
-    await expect(makeBusiness(env, actor, { slug, title: "Again", currency: { isoCode: "EUR", title: "Euro", symbol: "€" } }, new Date(NOW))).rejects.toMatchObject({ status: 409 });
-
-    const key = await createKey("private", onOne);
-    const settings = await callJson("/private/settings", { key, now: NOW });
-    expect(settings.status).toBe(200);
-    const patched = await callJson("/private/settings", { key, now: NOW, method: "PATCH", body: { widget_origins: ["https://placed.example"] } });
-    expect(patched.status).toBe(200);
-    expect(await env.DB_SHARD_1.prepare("SELECT config FROM businesses WHERE id = ?").bind(onOne).first<string>("config")).toContain("https://placed.example");
-    expect((await call(`/widget/v1/${slug}/settings`, { headers: { Origin: "https://placed.example" } })).status).toBe(200);
-    expect((await call(`/book/${slug}`)).status).toBe(200);
-    const signIn = await call(`/admin/${slug}/sign-in`);
-    expect(signIn.status).toBe(200);
-    expect(await signIn.text()).toContain(`Placed ${slug}`);
-  });
-
-  it("keeps every shard tidy: the scheduled upkeep forgets old Idempotency-Keys on shard 1 as on shard 0", async () => {
-    const [zero, one] = [await createBusiness("upkeep-zero", {}, 0), await createBusiness("upkeep-one", {}, 1)];
-    const old = "2026-11-01T10:00:00.000Z";
-    for (const [db, id] of [[env.DB, zero], [env.DB_SHARD_1, one]] as const) {
-      await db.prepare("INSERT INTO idempotency (business_id, key, route, request_hash, state, created_at) VALUES (?, 'old-key', 'add', 'h', 'done', ?)").bind(id, old).run();
-    }
-    const report = await runMaintenance(env, new Date(NOW));
-    expect(report.idempotencyKeys).toBeGreaterThanOrEqual(2);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM idempotency WHERE business_id = ?").bind(zero).first("n")).toBe(0);
-    expect(await env.DB_SHARD_1.prepare("SELECT COUNT(*) AS n FROM idempotency WHERE business_id = ?").bind(one).first("n")).toBe(0);
-  });
 });
