@@ -9,6 +9,7 @@ import { openDatabase } from "../worker/scripts/lib/cli-database";
 import { FRESH_MS } from "../worker/src/db/business-memo";
 import { freePort, startServer, type RunningServer } from "../worker/scripts/server";
 import { issueKey } from "../worker/src/lib/keys";
+import { SHARD_BINDINGS } from "../worker/src/db/shards";
 import { startSiteverify } from "../worker/test/turnstile-siteverify";
 
 export { expect };
@@ -67,6 +68,8 @@ export interface E2EServer extends RunningServer {
   /** Run SQL on this server's own D1 (wrangler d1 execute on its state directory). */
   query<Row = Record<string, unknown>>(sql: string, ...params: SqlValue[]): Promise<Row[]>;
   exec(sql: string, ...params: SqlValue[]): Promise<void>;
+  /** query and exec on the D1 of the shard a business lives on (`dive` is on shard 1: docs/design.md "Shards"). */
+  shardOf(slug: string): Promise<Pick<E2EServer, "query" | "exec">>;
   /** Merge settings into the demo business's config (e.g. a short cart lifetime). */
   setDemoConfig(patch: Record<string, unknown>): Promise<void>;
   /** A private API key of the demo business, created straight in D1 as the keys CLI does. */
@@ -148,6 +151,21 @@ export const test = base.extend<{ axe: (page: Page, step: string) => Promise<voi
           // keeps a business for (db/business-memo.ts FRESH_MS; tested in widget-proxy.test.ts):
           // a journey goes on once that bound has passed, as it did when a write took seconds.
           await new Promise((r) => setTimeout(r, FRESH_MS));
+        },
+        async shardOf(slug: string) {
+          const [entry] = await server.query<{ shard: number }>("SELECT shard FROM shard_directory WHERE slug = ?", slug);
+          const binding = SHARD_BINDINGS[entry?.shard ?? 0];
+          const db = database.shards[binding];
+          return {
+            async query<Row>(sql: string, ...params: SqlValue[]) {
+              const [result] = await db.batch([db.prepare(sql).bind(...params)]);
+              return (result.results ?? []) as Row[];
+            },
+            async exec(sql: string, ...params: SqlValue[]) {
+              await db.batch([db.prepare(sql).bind(...params)]);
+              await new Promise((r) => setTimeout(r, FRESH_MS));
+            },
+          };
         },
         async setDemoConfig(patch: Record<string, unknown>) {
           const [row] = await server.query<{ config: string }>("SELECT config FROM businesses WHERE slug = 'demo'");

@@ -11,7 +11,7 @@ import { issueKey } from "../../worker/src/lib/keys";
 import { freePort, prepareDatabase, ROOT, startServer, type RunningServer } from "../../worker/scripts/server";
 import { d1ExecuteScript, type Statement } from "../../worker/scripts/lib/wrangler-d1";
 import { ensureDevVars } from "../../worker/scripts/lib/dev-vars";
-import { loadSql, writeScaleSql } from "./seed-scale";
+import { loadSql, SCALE, writeScaleSql } from "./seed-scale";
 
 export const BENCH_DIR = join(ROOT, ".wrangler", "bench");
 export const today = () => new Date().toISOString().slice(0, 10);
@@ -21,7 +21,7 @@ export interface BenchService {
   url: string;
   publicKeys: string[];
   privateKeys: string[];
-  /** Private keys of the scale businesses (2: 1,000 persons; 3: 100,000 persons). */
+  /** Private keys of the scale businesses, by id (SCALE.small: 1,000 persons; SCALE.large: 100,000 persons). */
   scaleKeys: Record<number, string>;
   stop(): Promise<void>;
   /** Kill the server at once (SIGKILL, requests in flight cut) and start it again on the same state and port. */
@@ -96,8 +96,7 @@ async function makeKeys(scale: boolean, secret: string) {
   for (let i = 0; i < 4; i++) privateKeys.push(await make(1, "private", `bench-private-${stamp}-${i}`));
   const scaleKeys: Record<number, string> = {};
   if (scale) {
-    scaleKeys[2] = await make(2, "private", `bench-scale-${stamp}-2`);
-    scaleKeys[3] = await make(3, "private", `bench-scale-${stamp}-3`);
+    for (const { id } of [SCALE.small, SCALE.large]) scaleKeys[id] = await make(id, "private", `bench-scale-${stamp}-${id}`);
   }
   return { statements, publicKeys, privateKeys, scaleKeys };
 }

@@ -287,8 +287,8 @@ async function scaling(svc: BenchService, ops: Set<string>, today: string): Prom
     row.met = row.growth <= row.limit && row.smallResult.errors + row.largeResult.errors === 0;
   };
   const pub = publicAuth(svc);
-  const k2 = { authorization: `Bearer ${svc.scaleKeys[2]}` };
-  const k3 = { authorization: `Bearer ${svc.scaleKeys[3]}` };
+  const k2 = { authorization: `Bearer ${svc.scaleKeys[SCALE.small.id]}` };
+  const k3 = { authorization: `Bearer ${svc.scaleKeys[SCALE.large.id]}` };
   await pair(
     { id: "availability-days", title: "availability of the package, 30 vs 365 days", small: "30 days", large: "365 days", limit: 365 / 30, expectation: "no worse than linear (≤ 12.2×)", metric: "p50" },
     "GET /api/pub/v2/products/{id}/availabilities",

@@ -2,8 +2,8 @@
  * The bench's large data, written as SQL files in chunks and loaded with `wrangler d1 execute
  * --local --file` into the bench's own state directory (never the one `npm start` uses):
  *
- * - business 2 `scale-1k`: 1,000 persons; 100 bookings of 10 guests each (1,000 guests);
- * - business 3 `scale-100k`: 100,000 persons; 10,000 bookings of 10 guests each (100,000 guests);
+ * - business 3 `scale-1k`: 1,000 persons; 100 bookings of 10 guests each (1,000 guests);
+ * - business 4 `scale-100k`: 100,000 persons; 10,000 bookings of 10 guests each (100,000 guests);
  * - the demo business: a year of inventory for every product (large capacities, so the load
  *   never sells out), 2,000 bookings spread over the year with their allocations, and two weeks
  *   for the checkout comparison: 10 bookings on week A and 1,000 on week B.
@@ -16,8 +16,9 @@ import { runWrangler, d1TargetFlags, type Target } from "../../worker/scripts/li
 import { sqlLiteral, type SqlValue } from "../../worker/scripts/lib/wrangler-d1";
 
 export const SCALE = {
-  small: { id: 2, slug: "scale-1k", persons: 1_000, bookings: 100 },
-  large: { id: 3, slug: "scale-100k", persons: 100_000, bookings: 10_000 },
+  // After the demo (1) and the dive centre (2, on shard 1: docs/design.md "Shards"); these two, loaded as SQL into DB, are on shard 0.
+  small: { id: 3, slug: "scale-1k", persons: 1_000, bookings: 100 },
+  large: { id: 4, slug: "scale-100k", persons: 100_000, bookings: 10_000 },
   guestsPerBooking: 10,
   demoSpreadBookings: 2_000,
   weekA: 10,

@@ -13,7 +13,9 @@ import { tmpdir } from "node:os";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { DEMO_BUSINESS, DIVE_BUSINESS, demoCatalog, diveCatalog } from "../seed/demo";
-import { businessBySlug, ensureBusinessStatement, hasAnyProduct } from "../src/db/businesses";
+import { businessBySlug, ensureBusinessStatement, ensureBusinessWithIdStatement, hasAnyProduct } from "../src/db/businesses";
+import { ensureIdRange } from "../src/db/id-range";
+import { claimBusiness, directoryBySlug, shardsOf } from "../src/db/shards";
 import { CatalogFile } from "../src/contract/catalog-file";
 import { applyCatalog } from "../src/manage/catalog/file";
 import { applyMigrations, migrateOpened, openDatabase } from "./lib/cli-database";
@@ -130,8 +132,26 @@ export function portIsFree(port: number): Promise<boolean> {
 }
 
 /**
- * Apply the D1 migrations, make the demo businesses if they are missing (the surf camp `demo` and
- * the dive centre `dive`) and, the first time only (while one has no product), apply its catalog
+ * Where a demo business lives, made bare if missing: `demo` on shard 0, `dive` on shard 1 (so the
+ * local service runs on both shards: docs/design.md "Shards"), placed through the directory as a
+ * business the CLI makes. A local state that seeded `dive` on shard 0 before keeps it there.
+ */
+async function demoHome(db: D1Database, dbs: D1Database[], business: { slug: string; title: string; createdAt: string }, shard: number): Promise<D1Database> {
+  const entry = await directoryBySlug(db, business.slug);
+  if (!entry && (shard === 0 || !dbs[shard] || (await businessBySlug(db, business.slug)))) {
+    await db.batch([ensureBusinessStatement(db, business)]);
+    return db;
+  }
+  const at = entry ?? { business_id: await claimBusiness(db, business.slug, shard), shard };
+  const home = dbs[at.shard] ?? db;
+  await home.batch([ensureBusinessWithIdStatement(home, at.business_id, business)]);
+  return home;
+}
+
+/**
+ * Apply the D1 migrations, give each shard its id range (as `npm run shard -- init` does), make
+ * the demo businesses if they are missing (the surf camp `demo` on shard 0 and the dive centre
+ * `dive` on shard 1) and, the first time only (while one has no product), apply its catalog
  * file (worker/seed/demo.catalog.json, dive.catalog.json) through the
  * administration's code, as `npm run catalog -- apply` does. Touches no other business, and never
  * changes a demo that was seeded: what the owner edited stays.
@@ -140,17 +160,19 @@ export async function prepareDatabase(target: Target): Promise<{ migrations: num
   // A remote database is migrated by wrangler; a local one through the proxy opened for the seed.
   const remoteMigrations = target.remote ? await applyMigrations(target) : 0;
   const opened = await openDatabase(target);
-  const { db, close } = opened;
+  const { db, shards, close } = opened;
   try {
     const migrations = target.remote ? remoteMigrations : await migrateOpened(opened);
+    const dbs = shardsOf(shards as Pick<Env, "DB">);
+    for (const [shard, shardDb] of dbs.entries()) await ensureIdRange(shardDb, shard);
     let demoChanges = 0;
-    for (const [business, file] of [[DEMO_BUSINESS, demoCatalog], [DIVE_BUSINESS, diveCatalog]] as const) {
-      await db.batch([ensureBusinessStatement(db, business)]);
-      const demo = (await businessBySlug(db, business.slug))!;
+    for (const [business, file, shard] of [[DEMO_BUSINESS, demoCatalog, 0], [DIVE_BUSINESS, diveCatalog, 1]] as const) {
+      const home = await demoHome(db, dbs, business, shard);
+      const demo = (await businessBySlug(home, business.slug))!;
       // Seeded once: a demo that has products is the owner's to edit, and a later start changes
       // nothing of it (it used to apply the file again and revert what the owner had changed).
-      if (await hasAnyProduct(db, demo.id)) continue;
-      const { changes } = await applyCatalog({ DB: db, EMAIL_SENDING_DOMAINS: wranglerVar("EMAIL_SENDING_DOMAINS") }, { kind: "cli", id: "npm start", name: "cli" }, demo.id, CatalogFile.parse(file), new Date());
+      if (await hasAnyProduct(home, demo.id)) continue;
+      const { changes } = await applyCatalog({ DB: home, EMAIL_SENDING_DOMAINS: wranglerVar("EMAIL_SENDING_DOMAINS") }, { kind: "cli", id: "npm start", name: "cli" }, demo.id, CatalogFile.parse(file), new Date());
       demoChanges += changes.length;
     }
     return { migrations, demoChanges };

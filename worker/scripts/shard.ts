@@ -1,20 +1,36 @@
 /**
- * `npm run --silent shard -- list | move <business> <shard>`: the shard directory, and moving a
+ * `npm run --silent shard -- init | list | move <business> <shard>`: each shard's id range, the shard directory, and moving a
  * business to another shard (worker/src/manage/shards.ts says how: mark, grace, copy, verify,
  * switch, delete; docs/design.md "Shards"). Local state by default, `--remote` for the deployment.
  */
-import { directoryList, shardsOf } from "../src/db/shards";
+import { directoryList, SHARD_BINDINGS, shardsOf } from "../src/db/shards";
+import { ensureIdRange, floorOf, ID_SPAN } from "../src/db/id-range";
 import { listBusinesses } from "../src/db/businesses";
 import { moveBusiness } from "../src/manage/shards";
 import { CliError, explainApiError, parse, runCli, targetOf, withShards } from "./lib/cli";
 
 const USAGE = `Usage:
+  npm run --silent shard -- init                          give each shard its id range (after the migrations; idempotent)
   npm run --silent shard -- list                          each business with its shard (and whether it is moving)
   npm run --silent shard -- move <business> <shard>       move a business (its slug or id) to shard 0, 1, ...
       [--grace-seconds <n>]   wait this long after refusing its writes, for writes already under way (default 30)
 Options for every command:
   --remote            the deployed D1 databases instead of the local ones
   --persist-to <dir>  a local state directory other than .wrangler/state`;
+
+/** Each shard says its index, so it gives its ids in its own range (db/id-range.ts); run after the migrations, again at will. */
+async function init(argv: string[]): Promise<void> {
+  const { values, positionals } = parse(argv, {}, USAGE);
+  if (positionals.length) throw new CliError(`Unexpected argument: ${positionals[0]}\n\n${USAGE}`, 2);
+  await withShards(targetOf(values), async (store) => {
+    for (const [shard, db] of shardsOf(store).entries()) {
+      const done = await ensureIdRange(db, shard).catch((err) => {
+        throw new CliError(`${SHARD_BINDINGS[shard]}: ${String((err as Error)?.message ?? err)}`);
+      });
+      console.log(`${SHARD_BINDINGS[shard]} is shard ${shard}: ids ${floorOf(shard) + 1} to ${floorOf(shard) + ID_SPAN} (${done === "set" ? "set now" : "already set"})`);
+    }
+  });
+}
 
 async function list(argv: string[]): Promise<void> {
   const { values, positionals } = parse(argv, {}, USAGE);
@@ -53,6 +69,7 @@ async function move(argv: string[]): Promise<void> {
 
 await runCli(async () => {
   const [command, ...rest] = process.argv.slice(2);
+  if (command === "init") return init(rest);
   if (command === "list") return list(rest);
   if (command === "move") return move(rest);
   if (!command || command === "help" || command === "--help" || command === "-h") return console.log(USAGE);

@@ -11,6 +11,11 @@ import { hashPassword, verifyPassword, PBKDF2_ITERATIONS } from "../src/lib/pass
 import { browser, createStaff, PASSWORD, signedIn, staffEmail } from "./admin-fixtures";
 import { createBusiness, DEMO_BUSINESS_ID, fetchWorker } from "./helpers";
 import { createBookingFixture, uniqueEmail } from "./private-fixtures";
+import { placeBusinessesOn } from "./helpers";
+
+// This file still reads and writes its businesses' rows straight in env.DB: they stay on shard 0
+// (the rest of the suite places them on both shards; docs/design.md "Shards").
+placeBusinessesOn(0);
 
 describe("passwords", () => {
   it("are PBKDF2-SHA256 with 100,000 iterations and a salt of their own", async () => {

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { acceptInvite, inviteStaff } from "../src/manage/staff";
-import { BASE, fetchWorker } from "./helpers";
+import { BASE, dbOf, fetchWorker } from "./helpers";
 
 export const ORIGIN = BASE;
 export const PASSWORD = "correct horse battery";
@@ -11,8 +11,9 @@ export const staffEmail = (prefix = "staff") => `${prefix}-${++counter}-${crypto
 
 /** A staff user with a password, made as the back office makes one: an invitation, accepted. */
 export async function createStaff(businessId: number, role: "owner" | "manager" | "front_desk", email = staffEmail(role)): Promise<{ email: string; staffId: string }> {
-  const invite = await inviteStaff(env.DB, { kind: "cli", id: "test", name: "test" }, businessId, { email, role }, new Date());
-  await acceptInvite(env.DB, invite.token, PASSWORD, new Date());
+  const db = await dbOf(businessId);
+  const invite = await inviteStaff(db, { kind: "cli", id: "test", name: "test" }, businessId, { email, role }, new Date());
+  await acceptInvite(db, invite.token, PASSWORD, new Date());
   return { email, staffId: invite.staffId };
 }
 

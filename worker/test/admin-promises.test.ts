@@ -6,10 +6,14 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ACCOUNT_ATTEMPTS } from "../src/manage/staff";
 import { browser, createStaff, PASSWORD, signedIn } from "./admin-fixtures";
-import { createBusiness, DEMO_BUSINESS_ID } from "./helpers";
+import { createBusiness, dbOf, DEMO_BUSINESS_ID } from "./helpers";
 import { createBookingFixture, uniqueEmail } from "./private-fixtures";
 
-const count = async (sql: string, ...params: unknown[]) => (await env.DB.prepare(sql).bind(...params).first<{ n: number }>())!.n;
+/** A COUNT over both shards (the file's businesses are on either: docs/design.md "Shards"). */
+const count = async (sql: string, ...params: unknown[]) => {
+  const rows = await Promise.all([env.DB, env.DB_SHARD_1].map((db) => db.prepare(sql).bind(...params).first<{ n: number }>()));
+  return rows.reduce((n, r) => n + (r?.n ?? 0), 0);
+};
 /** A business of its own, so that its owners and sign-in counters are this test's alone. */
 async function ownBusiness(prefix: string) {
   const slug = `${prefix}-${crypto.randomUUID().slice(0, 8)}`;
@@ -87,7 +91,7 @@ describe("owners", () => {
     const owners = await count("SELECT COUNT(*) AS n FROM staff_users WHERE business_id = ? AND role = 'owner' AND removed_at IS NULL", businessId);
     expect(owners, `answers ${answers.map((r) => r.status).join(", ")}`).toBe(1);
     // the one left is alone now: removing itself is refused, and it stays
-    const left = (await env.DB.prepare("SELECT id FROM staff_users WHERE business_id = ? AND role = 'owner' AND removed_at IS NULL").bind(businessId).first<{ id: string }>())!.id;
+    const left = (await (await dbOf(businessId)).prepare("SELECT id FROM staff_users WHERE business_id = ? AND role = 'owner' AND removed_at IS NULL").bind(businessId).first<{ id: string }>())!.id;
     const self = left === a.staffId ? asA : asB;
     expect((await self.post(`/admin/${slug}/staff/${left}/remove`, {})).status).toBe(409);
     expect(await count("SELECT COUNT(*) AS n FROM staff_users WHERE id = ? AND removed_at IS NULL", left)).toBe(1);

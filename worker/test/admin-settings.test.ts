@@ -15,6 +15,11 @@ import { platformMail } from "../src/domain/email/sender";
 import { mailHeader } from "./mail-fixtures";
 import { browser, createStaff, PASSWORD, signedIn, type Browser } from "./admin-fixtures";
 import { BASE, callJson, createBusiness, createKey, fetchWorker } from "./helpers";
+import { placeBusinessesOn } from "./helpers";
+
+// This file still reads and writes its businesses' rows straight in env.DB: they stay on shard 0
+// (the rest of the suite places them on both shards; docs/design.md "Shards").
+placeBusinessesOn(0);
 
 const first = <T>(sql: string, ...params: unknown[]) => env.DB.prepare(sql).bind(...params).first<T>();
 

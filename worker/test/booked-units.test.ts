@@ -2,6 +2,11 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { addToCart, api, cartBusiness, clock, customer, guest, liveUnits, smallPackage, stay } from "./carts-fixtures";
 import { createKey } from "./helpers";
+import { placeBusinessesOn } from "./helpers";
+
+// This file still reads and writes its businesses' rows straight in env.DB: they stay on shard 0
+// (the rest of the suite places them on both shards; docs/design.md "Shards").
+placeBusinessesOn(0);
 
 // Bookings' units per product and date are kept as a total by triggers (migration 0090, table
 // booked_units); availability and the capacity check read that total plus the live holds. What

@@ -3,6 +3,11 @@ import worker from "../src/index";
 import { describe, expect, it, vi } from "vitest";
 import { addToCart, cartBusiness, clock, customer, guest, smallPackage, stay } from "./carts-fixtures";
 import { BASE, callJson, createKey, watchedDb } from "./helpers";
+import { placeBusinessesOn } from "./helpers";
+
+// This file still reads and writes its businesses' rows straight in env.DB: they stay on shard 0
+// (the rest of the suite places them on both shards; docs/design.md "Shards").
+placeBusinessesOn(0);
 
 // The cart routes settle the key in the round trip that reads the cart (worker/src/index.ts,
 // settledByHandler): a refused key must still change nothing, whichever write it sends.

@@ -7,6 +7,11 @@ import { abandonCart, addToCart as addToCart_, extendCart } from "../src/carts/o
 import type { CartCall } from "../src/carts/run";
 import { addToCart, cartBusiness, CLOCK_GRAIN_MS, clock, count, customer, fireCartTimer, guest, liveUnits, loseTimer, smallPackage, stay, timerAlarm } from "./carts-fixtures";
 import { callJson, watchedDb } from "./helpers";
+import { placeBusinessesOn } from "./helpers";
+
+// This file still reads and writes its businesses' rows straight in env.DB: they stay on shard 0
+// (the rest of the suite places them on both shards; docs/design.md "Shards").
+placeBusinessesOn(0);
 
 const checkout = (key: string, id: string, now: string) => callJson(`/api/pub/v2/carts/${id}/checkout`, { key, now, body: { terms_accepted: true, customer: customer() } });
 

@@ -1,6 +1,6 @@
 /** Shared fixtures of the cart tests: businesses with small inventories, guests, calls. */
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
-import { callJson, createBusiness, createKey, nextWeekday, type CallOptions } from "./helpers";
+import { callJson, createBusiness, createKey, dbOf, nextWeekday, type CallOptions } from "./helpers";
 import { cartTimerOf } from "../src/carts/timer";
 
 let seq = 0;
@@ -26,19 +26,20 @@ export async function cartBusiness(config: Record<string, unknown> = {}) {
  */
 export async function smallPackage(businessId: number, capacity: number, title = "Tiny Retreat"): Promise<number> {
   const id = ++productSeq;
-  await env.DB.prepare(
+  const db = await dbOf(businessId);
+  await db.prepare(
     `INSERT INTO products (id, business_id, type, title, backoffice_title, duration, default_capacity, created_at)
      VALUES (?, ?, 'package', ?, ?, ?, ?, ?)`,
   )
     .bind(id, businessId, title, `PKG-${id}`, JSON.stringify({ is_flexible: true, min: 1, default: 1, unit: "day", variants: [] }), capacity, "2026-01-01T00:00:00Z")
     .run();
-  await env.DB.prepare("INSERT INTO rates (business_id, product_id, amount_minor, unit, per) VALUES (?, ?, 10000, 'person', 'night')").bind(businessId, id).run();
+  await db.prepare("INSERT INTO rates (business_id, product_id, amount_minor, unit, per) VALUES (?, ?, 10000, 'person', 'night')").bind(businessId, id).run();
   return id;
 }
 
 /** Sets one night's capacity of a product (an inventory row). */
 export async function setCapacity(businessId: number, productId: number, date: string, capacity: number, slot = "") {
-  await env.DB.prepare("INSERT OR REPLACE INTO inventory (business_id, product_id, date, slot, capacity, blocked) VALUES (?, ?, ?, ?, ?, 0)")
+  await (await dbOf(businessId)).prepare("INSERT OR REPLACE INTO inventory (business_id, product_id, date, slot, capacity, blocked) VALUES (?, ?, ?, ?, ?, 0)")
     .bind(businessId, productId, date, slot, capacity)
     .run();
 }
@@ -85,20 +86,23 @@ export async function addToCart(key: string, body: Record<string, unknown>, now:
   return callJson("/api/pub/v2/bookings/add", { key, body: { currency: "EUR", ...body }, now, headers });
 }
 
-/** Live units of a product on a date, counted in D1 as the trigger counts them. */
+/** Live units of a product on a date, counted in D1 as the trigger counts them (on both shards: ids are unique across them). */
 export async function liveUnits(productId: number, date: string, now: string, slot = ""): Promise<number> {
-  const row = await env.DB.prepare(
+  return count(
     `SELECT COALESCE(SUM(qty), 0) AS n FROM allocations WHERE product_id = ? AND date = ? AND slot = ?
        AND released_at IS NULL AND (booking_id IS NOT NULL OR expires_at > ?)`,
-  )
-    .bind(productId, date, slot, now)
-    .first<{ n: number }>();
-  return row!.n;
+    productId, date, slot, now,
+  );
 }
 
+/**
+ * A COUNT or SUM `n` over both shards added up (the tests' businesses are on both; ids are unique
+ * across shards, so a query naming a row or a business finds it on its shard only).
+ */
 export async function count(sql: string, ...params: unknown[]): Promise<number> {
-  const row = await env.DB.prepare(sql).bind(...params).first<{ n: number }>();
-  return row!.n;
+  const rows = await Promise.all([env.DB, env.DB_SHARD_1].map((db) => db.prepare(sql).bind(...params).first<{ n: number | null }>()));
+  const values = rows.map((r) => r?.n ?? null).filter((n): n is number => n !== null);
+  return (values.length ? values.reduce((a, b) => a + b, 0) : null) as number;
 }
 
 /** The expiry timer of a business's carts. */

@@ -2,6 +2,11 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { addToCart, cartBusiness, clock, customer, guest, smallPackage, stay } from "./carts-fixtures";
 import { callJson } from "./helpers";
+import { placeBusinessesOn } from "./helpers";
+
+// This file still reads and writes its businesses' rows straight in env.DB: they stay on shard 0
+// (the rest of the suite places them on both shards; docs/design.md "Shards").
+placeBusinessesOn(0);
 
 /** Diet and level picked per guest in the cart reach the guest's Person and booking data. */
 describe("a guest's diet and level", () => {

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { addToCart, cartBusiness, CLOCK_GRAIN_MS, clock, count, customer, fireCartTimer, guest, liveUnits, loseTimer, smallPackage, stay, timerAlarm } from "./carts-fixtures";
-import { callJson, createBusiness, createKey, nextWeekday } from "./helpers";
+import { callJson, createBusiness, createKey, dbOf, nextWeekday } from "./helpers";
 
 const available = async (key: string, productId: number, date: string, now: string) => {
   const res = await callJson(`/api/pub/v2/products/${productId}/availabilities?start_date=${date}&end_date=${date}`, { key, now });
@@ -59,7 +59,7 @@ describe("a cart's contents", () => {
 
   it("a new cart lives the business's cart_lifetime_seconds; adding to it keeps its expiry and its currency", async () => {
     const { businessId, key } = await cartBusiness({ cart_lifetime_seconds: 120 });
-    await env.DB.prepare("INSERT INTO currencies (business_id, iso_code, title, symbol, exchange_rate, is_default) VALUES (?, 'USD', 'US Dollar', '$', 1.085, 0)").bind(businessId).run();
+    await (await dbOf(businessId)).prepare("INSERT INTO currencies (business_id, iso_code, title, symbol, exchange_rate, is_default) VALUES (?, 'USD', 'US Dollar', '$', 1.085, 0)").bind(businessId).run();
     const pkg = await smallPackage(businessId, 5);
     const t = clock();
     const { start, end } = stay(1);
@@ -256,8 +256,8 @@ describe("expiry", () => {
     const live = await open(key, pkg, 200); // expires at t(800)
     expect((await callJson(`/api/pub/v2/carts/${sweeper}`, { key, now: t(720) })).body.status).toBe("abandoned");
     expect(await fireCartTimer(businessId, t(720))).toBe(true);
-    const row = (id: string) =>
-      env.DB.prepare("SELECT status, abandon_reason, (SELECT COUNT(*) FROM allocations a WHERE a.cart_id = carts.id AND a.released_at IS NULL) AS held FROM carts WHERE id = ?")
+    const row = async (id: string, of = businessId) =>
+      (await dbOf(of)).prepare("SELECT status, abandon_reason, (SELECT COUNT(*) FROM allocations a WHERE a.cart_id = carts.id AND a.released_at IS NULL) AS held FROM carts WHERE id = ?")
         .bind(id)
         .first();
     const swept = { status: "abandoned", abandon_reason: "expired", held: 0 };
@@ -266,7 +266,7 @@ describe("expiry", () => {
     expect(await row(stray)).toEqual(swept);
     expect(await row(recent)).toEqual(swept);
     expect(await row(live)).toEqual(untouched);
-    expect(await row(elsewhere)).toEqual(untouched); // another business's: its own timer (or the upkeep) sweeps it
+    expect(await row(elsewhere, other.businessId)).toEqual(untouched); // another business's (on the other shard): its own timer (or the upkeep) sweeps it
     expect(await liveUnits(pkg, start, t(721))).toBe(1); // only the live cart counts, as before the sweep
     expect((await callJson(`/api/pub/v2/carts/${stray}`, { key, now: t(722) })).body).toMatchObject({ status: "abandoned", abandon_reason: "expired" });
     // The timer rings next at the live cart's expiry.

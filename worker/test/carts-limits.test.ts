@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { addToCart, cartBusiness, clock, count, guest, smallPackage, stay } from "./carts-fixtures";
-import { callJson } from "./helpers";
+import { callJson, dbOf } from "./helpers";
 
 describe("business limits: a clear 409 limit_exceeded, never a silent drop", () => {
   it("max_items_per_cart: an add that would pass the limit adds nothing", async () => {
@@ -25,7 +25,7 @@ describe("business limits: a clear 409 limit_exceeded, never a silent drop", () 
 
   it("max_open_carts_per_client: counted per widget visitor, even when requests race; closed or expired carts do not count", async () => {
     const { businessId, key } = await cartBusiness({ max_open_carts_per_client: 2, widget_allow_loopback: true });
-    const slug = (await env.DB.prepare("SELECT slug FROM businesses WHERE id = ?").bind(businessId).first<{ slug: string }>())!.slug;
+    const slug = (await (await dbOf(businessId)).prepare("SELECT slug FROM businesses WHERE id = ?").bind(businessId).first<{ slug: string }>())!.slug;
     const pkg = await smallPackage(businessId, 100);
     const t = clock();
     const { start, end } = stay(1);

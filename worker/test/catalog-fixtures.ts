@@ -5,6 +5,7 @@
  */
 import { env } from "cloudflare:test";
 import { addDays, daysBetween, weekday } from "../src/lib/time";
+import { dbOf } from "./helpers";
 
 export const Y = new Date().getUTCFullYear() + 1;
 
@@ -26,7 +27,7 @@ export const DEC_SAT = saturdayFrom(`${Y}-12-18`);
 
 /** Insert a live allocation straight in D1, as a cart hold (expires_at) or a booking would. */
 export async function allocate(a: { product: number; date: string; qty: number; slot?: string; expiresAt?: string; booking?: string; released?: boolean; business?: number }) {
-  await env.DB.prepare(
+  await (await dbOf(a.business ?? 1)).prepare(
     `INSERT INTO allocations (business_id, product_id, date, slot, qty, cart_id, booking_id, expires_at, released_at, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )

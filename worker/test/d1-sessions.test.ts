@@ -1,7 +1,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import worker from "../src/index";
-import { BASE, callJson, createBusiness, createKey, watchedDb } from "./helpers";
+import { BASE, callJson, createBusiness, createKey, dbOf, watchedDb } from "./helpers";
 import { createStaff, signedIn } from "./admin-fixtures";
 import { adminBusiness } from "./manage-fixtures";
 import { cartBusiness, clock, guest, smallPackage, stay } from "./carts-fixtures";
@@ -18,17 +18,18 @@ const LOOPBACK_PAGE = "http://localhost:5173";
 /** A bookmark of D1's form, as `<shard>:<bookmark>` in X-D1-Bookmark. */
 const BOOKMARK = /^\d+:[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{32}$/;
 
-/** The Worker called with the real D1 (shard 0) watched: what each request handed to withSession, and its log line. */
+/** The Worker called with the real D1 of both shards watched: what each request handed to withSession, and its log line. */
 async function watched(path: string, init: RequestInit & { key?: string } = {}) {
   const sessions: (string | undefined)[] = [];
   const DB = watchedDb({ session: (c) => void sessions.push(c) });
+  const DB_SHARD_1 = watchedDb({ session: (c) => void sessions.push(c) }, env.DB_SHARD_1);
   const headers = new Headers(init.headers);
   if (init.key) headers.set("Authorization", `Bearer ${init.key}`);
   if (init.body !== undefined && !headers.has("Content-Type")) headers.set("Content-Type", "application/json");
   const ctx = createExecutionContext();
   const log = vi.spyOn(console, "log");
   try {
-    const res = await worker.fetch(new Request(new URL(path, BASE), { ...init, headers, redirect: "manual" }), { ...env, DB } as typeof env, ctx);
+    const res = await worker.fetch(new Request(new URL(path, BASE), { ...init, headers, redirect: "manual" }), { ...env, DB, DB_SHARD_1 } as typeof env, ctx);
     await waitOnExecutionContext(ctx);
     const line = log.mock.calls.map((args) => String(args[0])).filter((l) => l.startsWith('{"request_id"')).pop();
     const text = await res.text();
@@ -49,7 +50,7 @@ const d1Part = (value: string | null) => value!.split(":")[1];
 
 describe("D1 sessions: which request reads through which", () => {
   it("sends catalog and availability reads to any replica, and writes, carts and the private API to the primary", async () => {
-    const id = await createBusiness(`route-${crypto.randomUUID().slice(0, 8)}`, { widget_allow_loopback: true, rate_limit_per_minute: 100_000 });
+    const id = await createBusiness(`route-${crypto.randomUUID().slice(0, 8)}`, { widget_allow_loopback: true, rate_limit_per_minute: 100_000 }, 0);
     const slug = (await env.DB.prepare("SELECT slug FROM businesses WHERE id = ?").bind(id).first<{ slug: string }>())!.slug;
     const pub = await createKey("public", id);
     const priv = await createKey("private", id);
@@ -133,7 +134,7 @@ describe("D1 sessions: a write is seen by the same client's next read", () => {
 
   it("the back office: the page a save redirects to reads from the save's bookmark (its cookie) and shows the save", async () => {
     const slug = `bm-${crypto.randomUUID().slice(0, 8)}`;
-    const businessId = await createBusiness(slug, {});
+    const businessId = await createBusiness(slug, {}, 0);
     const manager = await createStaff(businessId, "manager");
     const b = await signedIn(slug, manager.email, `198.18.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`);
     const saved = await b.post(`/admin/${slug}/settings/terms`, { terms: "Pay on arrival, by card.", "terms_translations.de": "", "terms_translations.es": "" });
@@ -152,7 +153,7 @@ describe("D1 sessions: a write is seen by the same client's next read", () => {
 
   it("the widget: a guest's own hold shows in the next availability it reads with the hold's bookmark, where a kept answer served it before", async () => {
     const { businessId } = await cartBusiness({ widget_allow_loopback: true });
-    const slug = (await env.DB.prepare("SELECT slug FROM businesses WHERE id = ?").bind(businessId).first<{ slug: string }>())!.slug;
+    const slug = (await (await dbOf(businessId)).prepare("SELECT slug FROM businesses WHERE id = ?").bind(businessId).first<{ slug: string }>())!.slug;
     const pkg = await smallPackage(businessId, 3);
     const { start, end } = stay(1);
     const now = clock()(0);

@@ -12,6 +12,11 @@ import { markMoving } from "../src/db/shards";
 import { addToCart, cartBusiness, customer, guest, smallPackage, stay } from "./carts-fixtures";
 import { BASE, callJson, createKey, fetchWorker } from "./helpers";
 import { createStaff, signedIn } from "./admin-fixtures";
+import { placeBusinessesOn } from "./helpers";
+
+// This file still reads and writes its businesses' rows straight in env.DB: they stay on shard 0
+// (the rest of the suite places them on both shards; docs/design.md "Shards").
+placeBusinessesOn(0);
 
 const MAIL = { email_from: "mail@camp.example", notification_emails: ["owner@camp.example", "desk@camp.example"], languages: ["en", "de"], default_language: "en" };
 

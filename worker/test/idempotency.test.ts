@@ -2,6 +2,11 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { addToCart, cartBusiness, clock, count, customer, guest, smallPackage, stay } from "./carts-fixtures";
 import { callJson, createKey } from "./helpers";
+import { placeBusinessesOn } from "./helpers";
+
+// This file still reads and writes its businesses' rows straight in env.DB: they stay on shard 0
+// (the rest of the suite places them on both shards; docs/design.md "Shards").
+placeBusinessesOn(0);
 
 /** An Idempotency-Key as stored for the business's (only) public key: its caller, a space, the key. */
 async function storedKey(businessId: number, sent: string): Promise<string> {

@@ -4,6 +4,11 @@ import { ledgerRead } from "../src/db/catalog";
 import { allocate } from "./catalog-fixtures";
 import { cartBusiness, setCapacity, smallPackage } from "./carts-fixtures";
 import { callJson } from "./helpers";
+import { placeBusinessesOn } from "./helpers";
+
+// This file still reads and writes its businesses' rows straight in env.DB: they stay on shard 0
+// (the rest of the suite places them on both shards; docs/design.md "Shards").
+placeBusinessesOn(0);
 
 // A process keeps the inventory ledgers it read and asks D1 only whether the business's ledger
 // version moved (migration 0100). Nothing may ever be answered from a ledger that a write, or

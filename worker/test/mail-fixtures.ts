@@ -5,9 +5,10 @@
 import { env } from "cloudflare:test";
 import { inject } from "vitest";
 import { mailStub } from "../src/db/emails";
+import { dbOf } from "./helpers";
 
 export const outboxRows = async (businessId: number) =>
-  (await env.DB.prepare("SELECT * FROM emails WHERE business_id = ? ORDER BY kind, recipient").bind(businessId).all<any>()).results;
+  (await (await dbOf(businessId)).prepare("SELECT * FROM emails WHERE business_id = ? ORDER BY kind, recipient").bind(businessId).all<any>()).results;
 
 /** Wait until the business's delivery object has nothing running or due. */
 export async function mailSettled(businessId: number) {

@@ -5,6 +5,11 @@ import { isoDateTime } from "../src/lib/time";
 import { QUERY_BUDGET, runMaintenance } from "../src/db/maintenance";
 import { addToCart, cartBusiness, clock, count, guest, liveUnits, loseTimer, smallPackage, stay } from "./carts-fixtures";
 import { callJson, createBusiness, createKey } from "./helpers";
+import { placeBusinessesOn } from "./helpers";
+
+// This file still reads and writes its businesses' rows straight in env.DB: they stay on shard 0
+// (the rest of the suite places them on both shards; docs/design.md "Shards").
+placeBusinessesOn(0);
 
 /** What wrangler's cron trigger does: the Worker's scheduled handler, at the given time (it awaits all its work). */
 const runCron = (at: string) => worker.scheduled(createScheduledController({ scheduledTime: Date.parse(at), cron: "*/10 * * * *" }), env);

@@ -1,6 +1,6 @@
 /** Shared by the administration's tests: a business of its own with its keys, and calls as its owner. */
 import { env } from "cloudflare:test";
-import { callJson, createBusiness, createKey, type CallOptions } from "./helpers";
+import { callJson, createBusiness, createKey, dbOf, type CallOptions } from "./helpers";
 
 let seq = 0;
 
@@ -36,7 +36,8 @@ export async function adminBusiness(config: Record<string, unknown> = {}): Promi
 
 /** What a refused change must leave as it was: the catalog's version, the audit log, the outbox. */
 export async function footprint(businessId: number) {
-  const one = (sql: string) => env.DB.prepare(sql).bind(businessId).first<Record<string, unknown>>();
+  const db = await dbOf(businessId);
+  const one = (sql: string) => db.prepare(sql).bind(businessId).first<Record<string, unknown>>();
   return {
     version: (await one("SELECT CAST(catalog_version AS TEXT) AS v FROM businesses WHERE id = ?"))?.v,
     audit: (await one("SELECT COUNT(*) AS n FROM audit_log WHERE business_id = ?"))?.n,

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CONFIG_FIELDS, isWriteOnly } from "../src/contract/config";
 import { adminBusiness, footprint } from "./manage-fixtures";
-import { callJson } from "./helpers";
+import { callJson, dbOf } from "./helpers";
 
 const ORIGIN = "https://surfcamp.example";
 
@@ -83,7 +83,7 @@ describe("settings through the private API", () => {
     await b.admin("/settings", { method: "PATCH", body: { widget_origins: [ORIGIN], terms: "Our terms." } });
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     // A hand edit breaks one field.
-    await env.DB.prepare("UPDATE businesses SET config = json_set(config, '$.cart_lifetime_seconds', 'ten minutes') WHERE id = ?").bind(b.businessId).run();
+    await (await dbOf(b.businessId)).prepare("UPDATE businesses SET config = json_set(config, '$.cart_lifetime_seconds', 'ten minutes') WHERE id = ?").bind(b.businessId).run();
     const widget = await callJson(`/widget/v1/${b.slug}/settings`, { headers: { Origin: ORIGIN } });
     expect(widget.status).toBe(200); // the allowed origin still is
     expect(widget.body.terms).toBe("Our terms.");
@@ -108,14 +108,15 @@ describe("audit log and events", () => {
     const b = await adminBusiness();
     const created = (await b.admin("/catalog/products", { body: { type: "rental", title: "Wetsuit", rates: [{ amount: 8, unit: "unit", per: "day" }] } })).body.data;
     const before = await footprint(b.businessId);
-    const seq = (await env.DB.prepare("SELECT COALESCE(MAX(seq), 0) AS s FROM outbox").first<{ s: number }>())!.s;
+    const db = await dbOf(b.businessId);
+    const seq = (await db.prepare("SELECT COALESCE(MAX(seq), 0) AS s FROM outbox").first<{ s: number }>())!.s;
     await b.admin(`/catalog/products/${created.id}`, { method: "PATCH", body: { title: "Wetsuit 4/3" } });
     const refused = await b.admin(`/catalog/products/${created.id}`, { method: "PATCH", body: { location_id: 424242 } });
     expect(refused.status).toBe(422);
     const after = await footprint(b.businessId);
     expect(after.audit).toBe(Number(before.audit) + 1);
     expect(after.outbox).toBe(Number(before.outbox) + 1);
-    const events = (await env.DB.prepare("SELECT event, data FROM outbox WHERE business_id = ? AND seq > ?").bind(b.businessId, seq).all<{ event: string; data: string }>()).results;
+    const events = (await db.prepare("SELECT event, data FROM outbox WHERE business_id = ? AND seq > ?").bind(b.businessId, seq).all<{ event: string; data: string }>()).results;
     expect(events.map((e) => [e.event, JSON.parse(e.data)])).toEqual([["ProductUpdated", { product_id: created.id, ref: "wetsuit" }]]);
 
     const log = await b.admin(`/audit?entity=product&entity_id=${created.id}`);

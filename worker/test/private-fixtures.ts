@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { bookingPeopleStatements } from "../src/db/booking-people";
-import { DEMO_BUSINESS_ID } from "./helpers";
+import { DEMO_BUSINESS_ID, dbOf } from "./helpers";
 import { type PersonInput } from "../src/domain/persons";
 
 let reference = 1000;
@@ -33,29 +33,30 @@ export async function createBookingFixture(
   const created = options.createdAt ?? "2026-11-01T10:00:00Z";
   const now = new Date(created);
   const guests = (options.guests ?? []).map((person) => ({ id: crypto.randomUUID(), person }));
-  const people = await bookingPeopleStatements(env.DB, businessId, bookingId, { booker: options.booker, guests }, now);
+  const db = await dbOf(businessId);
+  const people = await bookingPeopleStatements(db, businessId, bookingId, { booker: options.booker, guests }, now);
   const start = options.start ?? "2026-12-05";
   const end = options.end ?? "2026-12-12";
   const statements = [
-    env.DB.prepare(
+    db.prepare(
       `INSERT INTO bookings (id, business_id, reference_number, reference_year, status, currency, total_minor, total_default_minor,
          start_date, end_date, location_id, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, 'EUR', ?, ?, ?, ?, 1, ?, ?)`,
     ).bind(bookingId, businessId, ++reference, start.slice(0, 4), options.status ?? "confirmed", options.totalMinor ?? 0, options.totalMinor ?? 0, start, end, created, created),
     ...(options.lines ?? []).map((line) =>
-      env.DB.prepare(
+      db.prepare(
         "INSERT INTO booking_lines (booking_id, business_id, guest_id, product_id, product_type, role, dates, qty, price_minor) VALUES (?, ?, ?, ?, ?, 'package', ?, ?, ?)",
       ).bind(bookingId, businessId, guests[0]?.id ?? null, line.product_id, line.product_type, JSON.stringify(line.dates), line.qty ?? 1, line.price_minor),
     ),
     ...people.statements,
   ];
-  await env.DB.batch(statements);
+  await db.batch(statements);
   return { bookingId, bookerId: people.bookerId, guestIds: people.guestIds };
 }
 
 /** Events written to the outbox for a business, oldest first (optionally after a seq). */
 export async function outboxEvents(businessId = DEMO_BUSINESS_ID, afterSeq = 0) {
-  const rows = await env.DB.prepare("SELECT seq, id, event, data FROM outbox WHERE business_id = ? AND seq > ? ORDER BY seq")
+  const rows = await (await dbOf(businessId)).prepare("SELECT seq, id, event, data FROM outbox WHERE business_id = ? AND seq > ? ORDER BY seq")
     .bind(businessId, afterSeq)
     .all<{ seq: number; id: string; event: string; data: string }>();
   return rows.results.map((r) => ({ seq: r.seq, id: r.id, event: r.event, data: JSON.parse(r.data) as Record<string, any> }));

@@ -6,6 +6,11 @@ import { deliveryStub, outboxStatements } from "../src/db/outbox";
 import { SECRET_PREFIX } from "../src/domain/webhook-signing";
 import { callJson, createBusiness, createKey } from "./helpers";
 import { outboxEvents } from "./private-fixtures";
+import { placeBusinessesOn } from "./helpers";
+
+// This file still reads and writes its businesses' rows straight in env.DB: they stay on shard 0
+// (the rest of the suite places them on both shards; docs/design.md "Shards").
+placeBusinessesOn(0);
 
 const port = inject("webhookReceiverPort");
 const receiver = `http://127.0.0.1:${port}`;

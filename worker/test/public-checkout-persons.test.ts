@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { clock, smallPackage, stay } from "./carts-fixtures";
-import { callJson, createBusiness, createKey } from "./helpers";
+import { callJson, createBusiness, createKey, dbOf } from "./helpers";
 import { outboxEvents } from "./private-fixtures";
 
 // A public checkout (the widget, with no key at all, or an integrator's site) may link its booking
@@ -57,7 +57,7 @@ describe("a public checkout naming a stored Person's e-mail", () => {
     // The Person is the one of that e-mail, its data as it was; only the empty zip code was filled.
     const after = await callJson(`/private/persons/${personId}`, { key: b.privateKey });
     expect(after.body.data).toMatchObject({ ...stored, zip_code: "1000-001" });
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM persons WHERE business_id = ?").bind(b.businessId).first("n")).toBe(1);
+    expect(await (await dbOf(b.businessId)).prepare("SELECT COUNT(*) AS n FROM persons WHERE business_id = ?").bind(b.businessId).first("n")).toBe(1);
     // The booking's booker and guest hold what was entered, linked to that Person.
     const booker = await callJson(`/private/bookings/${booked.body.id}/booker`, { key: b.privateKey });
     expect(booker.body.data.person).toMatchObject({ id: personId, first_name: "Mallory", last_name: "Intruder", phone: "999000999", city: "Elsewhere", birth_date: "1999-09-09" });
@@ -73,7 +73,7 @@ describe("a public checkout naming a stored Person's e-mail", () => {
     const personId = (await callJson("/private/persons", { key: b.privateKey, body: { ...stored, zip_code: "2000-002" } })).body.data.id;
     const t = clock();
     const { start, end } = stay(2);
-    const before = (await env.DB.prepare("SELECT MAX(seq) AS n FROM outbox").first<{ n: number }>())!.n;
+    const before = (await (await dbOf(b.businessId)).prepare("SELECT MAX(seq) AS n FROM outbox").first<{ n: number }>())!.n;
     const guest = { first_name: "Nobody", last_name: "Else", email: "fresh.guest@example.com", gender: "f", package: { id: b.pkg, start_date: start, end_date: end } };
     const cart = await callJson("/api/pub/v2/bookings/add", { key: b.publicKey, body: { currency: "EUR", guests: [guest] }, now: t(0) });
     const booked = await callJson(`/api/pub/v2/carts/${cart.body.cart_id}/checkout`, { key: b.publicKey, body: { terms_accepted: true, customer: intruder }, now: t(30) });

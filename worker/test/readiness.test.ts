@@ -34,6 +34,12 @@ describe("readiness", () => {
     const noShard = await readyz(withoutShard);
     expect(noShard.status).toBe(503);
     expect(JSON.parse(noShard.text).checks).toMatchObject({ d1: "ok", d1_shard_1: "missing" });
+    // a shard whose id range was never set (`npm run shard -- init`) would give ids that clash: failing
+    await env.DB_SHARD_1.prepare("DELETE FROM id_range").run();
+    const noRange = await readyz(env);
+    await env.DB_SHARD_1.prepare("INSERT INTO id_range (single, shard, floor) VALUES (1, 1, 1000000000000)").run();
+    expect(noRange.status).toBe(503);
+    expect(JSON.parse(noRange.text).checks).toMatchObject({ d1: "ok", d1_shard_1: "failing" });
     const { CART_TIMER: _t, ...withoutTimer } = env;
     expect(JSON.parse((await readyz(withoutTimer)).text).checks.cart_timer).toBe("missing");
     const noSecret = await readyz({ ...env, KEY_SIGNING_SECRET: "" });

@@ -9,7 +9,13 @@ import { describe, expect, it } from "vitest";
 import { createBusiness as makeBusiness } from "../src/manage/businesses";
 import { moveBusiness } from "../src/manage/shards";
 import { runMaintenance } from "../src/db/maintenance";
-import { DEMO_BUSINESS_ID, call, callJson, createBusiness, createKey } from "./helpers";
+import { businessTables } from "../src/db/shard-move";
+import { ID_SPAN, RANGED_KEYS } from "../src/db/id-range";
+import { CatalogFile } from "../src/contract/catalog-file";
+import { applyCatalog } from "../src/manage/catalog/file";
+import { diveCatalog } from "../seed/demo";
+import { addToCart, customer, guest } from "./carts-fixtures";
+import { DEMO_BUSINESS_ID, call, callJson, createBusiness, createKey, dbOf } from "./helpers";
 import { createBookingFixture, uniqueEmail } from "./private-fixtures";
 
 const NOW = "2026-11-21T10:00:00.000Z";
@@ -111,11 +117,13 @@ describe("shards", () => {
 
   it("gives a move up when the copy is refused: the business stays, answers the same and takes writes again", async () => {
     const keys = { private: await createKey("private"), public: await createKey("public") };
-    // A business on shard 1 whose currency row takes an id the demo's currency has on shard 0:
-    // row ids are per shard, so the copy cannot keep the demo's.
-    await createBusiness("shards-collide", {}, 1);
+    // Ids are unique across shards (the next test); a clash is forced here, as a shard set up
+    // without its id range would make one: a business on shard 1 with a currency of the demo's id.
+    const other = await createBusiness("shards-collide", {}, 1);
+    const demoCurrency = await env.DB.prepare("SELECT id FROM currencies WHERE business_id = ? LIMIT 1").bind(DEMO_BUSINESS_ID).first<number>("id");
+    await env.DB_SHARD_1.prepare("INSERT INTO currencies (id, business_id, iso_code, title, symbol, exchange_rate, is_default) VALUES (?, ?, 'USD', 'Dollar', '$', 1, 0)").bind(demoCurrency, other).run();
     const before = await everyAnswer(keys);
-    await expect(moveBusiness(env, DEMO_BUSINESS_ID, 1, { now: new Date(NOW), graceMs: 0 })).rejects.toThrow(/copy into shard 1 was refused/);
+    await expect(moveBusiness(env, DEMO_BUSINESS_ID, 1, { now: new Date(NOW), graceMs: 0 })).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/copy into shard 1 was refused/) });
     expect(await directory(DEMO_BUSINESS_ID)).toEqual({ shard: 0, moving_since: null });
     expect(await rowsOf(env.DB_SHARD_1, "products", DEMO_BUSINESS_ID)).toBe(0);
     expect(await everyAnswer(keys)).toEqual(before);
@@ -160,4 +168,80 @@ describe("shards", () => {
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM idempotency WHERE business_id = ?").bind(zero).first("n")).toBe(0);
     expect(await env.DB_SHARD_1.prepare("SELECT COUNT(*) AS n FROM idempotency WHERE business_id = ?").bind(one).first("n")).toBe(0);
   });
+  it("gives each shard its own id range: businesses on both shards get disjoint ids, and one moves onto the other's shard and back, keeping them", async () => {
+    // Every table whose integer key is the rowid, found in the schema: each is given in the shard's range.
+    const keyed = (await businessTables(env.DB)).filter((t) => t.key !== null);
+    expect(Object.fromEntries(keyed.map((t) => [t.name, t.key]))).toEqual(RANGED_KEYS);
+
+    const dive = diveCatalog as { settings: Record<string, unknown> };
+    const diveFile = CatalogFile.parse({ ...dive, settings: { ...dive.settings, email_from: "bookings@platform.example" } });
+    /** A dive centre (the catalog file of `npm start`'s second demo) on `shard`, with a booking made through the public API. */
+    const diveCentre = async (slug: string, shard: 0 | 1) => {
+      const id = await createBusiness(slug, {}, shard);
+      await applyCatalog({ DB: await dbOf(id), EMAIL_SENDING_DOMAINS: env.EMAIL_SENDING_DOMAINS }, actor, id, diveFile, new Date(NOW));
+      const cfg = { rate_limit_per_minute: 100_000, widget_allow_loopback: true, guest_fields: { birthday: { request: true, required: false }, minimum_age: 0 } };
+      await (await dbOf(id)).prepare("UPDATE businesses SET config = json_patch(config, ?) WHERE id = ?").bind(JSON.stringify(cfg), id).run();
+      const keys = { public: await createKey("public", id), private: await createKey("private", id) };
+      const pkg = (await (await dbOf(id)).prepare("SELECT id FROM products WHERE business_id = ? AND type = 'package'").bind(id).first<number>("id"))!;
+      const cart = await addToCart(keys.public, { guests: [guest(pkg, "2026-12-05", "2026-12-07")] }, NOW);
+      expect(cart.status).toBe(201);
+      const booked = await callJson(`/api/pub/v2/carts/${cart.body.cart_id}/checkout`, { key: keys.public, now: NOW, body: { terms_accepted: true, customer: customer() } });
+      expect(booked.status).toBe(200);
+      return { id, keys, booking: booked.body.id as string };
+    };
+    /** Per keyed table, the business's ids on its shard. */
+    const idsOf = async (id: number) => {
+      const db = await dbOf(id);
+      const out: Record<string, number[]> = {};
+      for (const t of await businessTables(db)) {
+        if (!t.key) continue;
+        const rows = (await db.prepare(`SELECT "${t.key}" AS k FROM "${t.name}" WHERE ${t.where} ORDER BY 1`).bind(...Array(t.params).fill(id)).all<{ k: number }>()).results;
+        if (rows.length) out[t.name] = rows.map((r) => r.k);
+      }
+      return out;
+    };
+    const inRange = (ids: Record<string, number[]>, shard: number) => Object.values(ids).flat().every((k) => k > shard * ID_SPAN && k <= (shard + 1) * ID_SPAN);
+    /** What the business's owner and its visitors read: its catalog and its booking, by both APIs. */
+    const answers = async (b: Awaited<ReturnType<typeof diveCentre>>) => {
+      const out: unknown[] = [];
+      for (const [path, key] of [["/api/pub/v2/products", b.keys.public], ["/private/catalog", b.keys.private], [`/private/bookings/${b.booking}`, b.keys.private]] as const) {
+        const res = await callJson(path, { key, now: NOW });
+        const { request_id: _r, ...body } = (res.body ?? {}) as Record<string, unknown>;
+        out.push({ path, status: res.status, body });
+      }
+      return out;
+    };
+
+    const zero = await diveCentre("range-zero", 0);
+    const one = await diveCentre("range-one", 1);
+    const [idsZero, idsOne] = [await idsOf(zero.id), await idsOf(one.id)];
+    for (const table of ["currencies", "products", "seasons", "rates", "package_items", "package_charges", "cart_lines", "allocations", "booking_lines", "outbox"]) {
+      expect(idsZero[table]?.length, table).toBeGreaterThan(0);
+      expect(idsOne[table]?.length, table).toBeGreaterThan(0);
+    }
+    expect(inRange(idsZero, 0)).toBe(true);
+    expect(inRange(idsOne, 1)).toBe(true);
+    // Ids past 32 bits are taken at every door: the widget's first screen preselecting a product of shard 1.
+    const boot = await callJson(`/widget/v1/range-one/bootstrap?product=${idsOne.products[0]}`, { now: NOW });
+    expect(boot.status).toBe(200);
+    expect(boot.body.product?.id).toBe(idsOne.products[0]);
+
+    // Onto shard 0, where the other dive centre lives: nothing clashes, every id and answer is kept.
+    const before = await answers(one);
+    const moved = await moveBusiness(env, one.id, 0, { now: new Date(NOW), graceMs: 0 });
+    expect(moved).toMatchObject({ from: 1, to: 0 });
+    expect(await idsOf(one.id)).toEqual(idsOne);
+    expect(await answers(one)).toEqual(before);
+    // Shard 0 keeps giving its own range, not past the ids that came in.
+    const later = await diveCentre("range-later", 0);
+    expect(inRange(await idsOf(later.id), 0)).toBe(true);
+    // Shard 1 never gives the ids that left it again, so the business can come back.
+    const after = await diveCentre("range-after", 1);
+    const idsAfter = await idsOf(after.id);
+    expect(inRange(idsAfter, 1)).toBe(true);
+    expect(Math.min(...idsAfter.products)).toBeGreaterThan(Math.max(...idsOne.products));
+    await moveBusiness(env, one.id, 1, { now: new Date(NOW), graceMs: 0 });
+    expect(await idsOf(one.id)).toEqual(idsOne);
+    expect(await answers(one)).toEqual(before);
+  }, 120_000);
 });

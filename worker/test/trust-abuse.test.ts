@@ -6,12 +6,12 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { cartBusiness, count, customer, guest, smallPackage, stay } from "./carts-fixtures";
-import { callJson, createKey } from "./helpers";
+import { callJson, createKey, dbOf } from "./helpers";
 
 async function widgetBusiness(config: Record<string, unknown> = {}) {
   const { businessId, key } = await cartBusiness({ max_bookings_per_visitor_per_hour: 3, max_bookings_per_visitor_per_day: 4, ...config });
   const pkg = await smallPackage(businessId, 100);
-  const { slug } = (await env.DB.prepare("SELECT slug FROM businesses WHERE id = ?").bind(businessId).first<{ slug: string }>())!;
+  const { slug } = (await (await dbOf(businessId)).prepare("SELECT slug FROM businesses WHERE id = ?").bind(businessId).first<{ slug: string }>())!;
   return { businessId, key, pkg, slug };
 }
 

@@ -11,6 +11,11 @@ import { applyCatalog, exportCatalog } from "../src/manage/catalog/file";
 import { CatalogFile } from "../src/contract/catalog-file";
 import { mailStub } from "../src/db/emails";
 import { decodedHeader, handedOver, mailHeader, mailSettled, outboxRows, textPart } from "./mail-fixtures";
+import { placeBusinessesOn } from "./helpers";
+
+// This file still reads and writes its businesses' rows straight in env.DB: they stay on shard 0
+// (the rest of the suite places them on both shards; docs/design.md "Shards").
+placeBusinessesOn(0);
 
 const TERMS = { en: "English terms: free cancellation up to 30 days.", de: "Deutsche Bedingungen: kostenlose Stornierung bis 30 Tage vorher.", es: "Condiciones en español: cancelación gratuita hasta 30 días antes." };
 

@@ -9,6 +9,11 @@ import { addToCart, cartBusiness, clock, count, customer, guest, smallPackage, s
 import { callJson, createKey, DEMO_BUSINESS_ID } from "./helpers";
 import { inviteStaff } from "../src/manage/staff";
 import { createStaff, signedIn } from "./admin-fixtures";
+import { placeBusinessesOn } from "./helpers";
+
+// This file still reads and writes its businesses' rows straight in env.DB: they stay on shard 0
+// (the rest of the suite places them on both shards; docs/design.md "Shards").
+placeBusinessesOn(0);
 
 const RLO = "\u202e";
 const t = clock();

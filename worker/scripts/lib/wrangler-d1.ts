@@ -118,9 +118,9 @@ export async function runD1(target: Target, args: string[]): Promise<{ code: num
  * Run statements as one command (wrangler runs a multi-statement command atomically) and return
  * the rows of each statement, in order.
  */
-export async function d1Query<Row = Record<string, unknown>>(target: Target, statements: Statement[]): Promise<Row[][]> {
+export async function d1Query<Row = Record<string, unknown>>(target: Target, statements: Statement[], binding = "DB"): Promise<Row[][]> {
   const command = statements.map(renderStatement).join(";\n");
-  const result = await runD1(target, ["d1", "execute", "DB", ...d1TargetFlags(target), "--json", "--command", command]);
+  const result = await runD1(target, ["d1", "execute", binding, ...d1TargetFlags(target), "--json", "--command", command]);
   if (result.code !== 0) throw new D1CommandError(explain(errorText(result), target));
   let parsed: { results?: Row[] }[];
   try {
@@ -132,12 +132,12 @@ export async function d1Query<Row = Record<string, unknown>>(target: Target, sta
 }
 
 /** Run a whole script from a file (the seed), atomically. */
-export async function d1ExecuteScript(target: Target, statements: Statement[]): Promise<void> {
+export async function d1ExecuteScript(target: Target, statements: Statement[], binding = "DB"): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "booking-sql-"));
   const file = join(dir, "script.sql");
   try {
     writeFileSync(file, renderScript(statements));
-    const result = await runD1(target, ["d1", "execute", "DB", ...d1TargetFlags(target), "--json", "--file", file]);
+    const result = await runD1(target, ["d1", "execute", binding, ...d1TargetFlags(target), "--json", "--file", file]);
     if (result.code !== 0) throw new D1CommandError(explain(errorText(result), target));
   } finally {
     rmSync(dir, { recursive: true, force: true });

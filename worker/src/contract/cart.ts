@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { CurrencyCode, DateOut, EmailAddress, IsoDate, ItemDate, LanguageCode, NameText } from "./common";
+import { CurrencyCode, DateOut, EmailAddress, IsoDate, ItemDate, LanguageCode, MAX_ID, NameText } from "./common";
 
 const Name = NameText(255).min(1, "is required");
 const Email = EmailAddress();
@@ -62,8 +62,8 @@ export const CartGuestInput = z.object({
   gender: z.enum(["m", "f"]).optional().openapi({ description: "Required when the guest's package is booked with a room (its gender rules depend on it); may be left out for a package or product without one." }),
   language_code: LanguageCode.optional(),
   birth_date: IsoDate.optional().openapi({ description: "Required when the business's guest_fields.birthday.required is true." }),
-  diet_id: z.number().int().min(1).max(2_147_483_647).optional().openapi({ description: "One of the diets in GET /settings." }),
-  level_id: z.number().int().min(1).max(2_147_483_647).optional().openapi({ description: "One of the levels in GET /settings." }),
+  diet_id: z.number().int().min(1).max(MAX_ID).optional().openapi({ description: "One of the diets in GET /settings." }),
+  level_id: z.number().int().min(1).max(MAX_ID).optional().openapi({ description: "One of the levels in GET /settings." }),
   custom_fields: CustomAnswersInput("guest"),
   package: CartPackageInput,
 });

@@ -8,11 +8,11 @@
  */
 import { z } from "@hono/zod-openapi";
 import { Accommodation, Amount, Duration, RefName, Timeslot, Translations, Weekdays } from "./catalog-write";
-import { IsoDate, NameText, ProductType } from "./common";
+import { IsoDate, MAX_ID, NameText, ProductType } from "./common";
 import { BusinessConfig } from "./config";
 import { CurrencySetting } from "./settings";
 
-const Id = z.number().int().min(1).max(2_147_483_647);
+const Id = z.number().int().min(1).max(MAX_ID);
 const Title = NameText(200).min(1);
 const Text = z.string().max(20_000);
 const Time = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time HH:MM");

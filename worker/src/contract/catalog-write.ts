@@ -4,14 +4,14 @@
  * business's default currency (rates are stored in it; other currencies convert by exchange rate).
  */
 import { z } from "@hono/zod-openapi";
-import { DateOut, IntId, IsoDate, NameText, ProductType } from "./common";
+import { DateOut, IntId, IsoDate, MAX_ID, NameText, ProductType } from "./common";
 
 export const RefName = z
   .string()
   .regex(/^[a-z0-9](?:[a-z0-9-]{0,62})$/, "must be 1 to 63 lower-case letters, digits and hyphens, starting with a letter or digit")
   .openapi({ description: "A handle of the entry, unique in its kind in the business (the catalog file refers to entries by it). Made from the title when not given.", example: "surf-week" });
 
-const Id = z.number().int().min(1).max(2_147_483_647);
+const Id = z.number().int().min(1).max(MAX_ID);
 const Title = NameText(200).min(1);
 const Text = z.string().max(20_000);
 export const Weekday = z.enum(["mon", "tue", "wed", "thu", "fri", "sat", "sun"]);

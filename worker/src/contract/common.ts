@@ -42,8 +42,15 @@ export const CurrencyCode = z
   .string()
   .regex(/^[A-Z]{3}$/, "must be a three-letter ISO 4217 currency code")
   .openapi({ example: "EUR" });
-/** Integer ids in paths and queries: positive, within 32 bits. */
-export const IntId = z.coerce.number().int().min(1).max(2_147_483_647);
+/**
+ * The largest integer id: JavaScript's largest safe integer (2^53 - 1). Each shard gives its ids in
+ * its own range of 10^12 (docs/design.md "Shards"), so ids pass 32 bits from shard 1 on.
+ */
+export const MAX_ID = Number.MAX_SAFE_INTEGER;
+/** The digits of an integer id in a path, a query or a form (at most 16). */
+export const ID_DIGITS = /^\d{1,16}$/;
+/** Integer ids in paths and queries: positive, at most MAX_ID. */
+export const IntId = z.coerce.number().int().min(1).max(MAX_ID);
 export const PathId = z.object({ id: IntId.openapi({ param: { name: "id", in: "path" }, example: 101 }) });
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { DateOut, EmailAddress, IsoDate, LANGUAGE_ENUM, NameText } from "./common";
+import { DateOut, EmailAddress, ID_DIGITS, IsoDate, LANGUAGE_ENUM, MAX_ID, NameText } from "./common";
 import { isCountryCode, isLanguageCode } from "./iso-codes";
 import { BookingPayments } from "./payments";
 
@@ -34,18 +34,18 @@ const Phone = z
   .openapi({ example: "912345678", description: "Number without calling code; whitespace is removed." });
 export const Gender = z.enum(["male", "female", "nonbinary"]);
 export const IdType = z.enum(["passport", "id_card", "driver_license", "other"]);
-const RefId = z.number().int().min(1).max(2_147_483_647);
+const RefId = z.number().int().min(1).max(MAX_ID);
 /**
  * An id of the business's lists (diet, level, guest group) in a Person body: the document types
  * them string in POST /persons and integer in PUT, so both an integer and a string of digits are
  * taken (as the integer).
  */
 const RefIdOrDigits = z
-  .preprocess((v) => (typeof v === "string" && /^[0-9]{1,10}$/.test(v) ? Number(v) : v), RefId)
+  .preprocess((v) => (typeof v === "string" && ID_DIGITS.test(v) ? Number(v) : v), RefId)
   .openapi({
     type: "integer",
     minimum: 1,
-    maximum: 2_147_483_647,
+    maximum: MAX_ID,
     description: "An id of the business's list, from 1 (0 and negatives are a 422); the same id as a string of digits (\"3\") is also taken, as the spec types it string in POST /persons.",
   });
 export const CustomFields = z

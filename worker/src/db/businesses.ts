@@ -3,6 +3,7 @@ import type { Business, BusinessRow } from "../domain/catalog";
 import { isoDateTime } from "../lib/time";
 import { processMemory } from "../lib/process-memory";
 import type { D1 } from "./d1";
+import { lastIdSql } from "./id-range";
 
 /**
  * SQL: the business `b` is at the catalog version bound here, as this process knows it. A
@@ -71,12 +72,17 @@ export function insertBusinessStatements(
 ): D1PreparedStatement[] {
   return [
     db.prepare("INSERT INTO businesses (id, slug, title, company_name, config, created_at) VALUES (?, ?, ?, ?, ?, ?)").bind(b.id, b.slug, b.title, b.companyName, b.config, isoDateTime(now)),
-    db.prepare("INSERT INTO currencies (business_id, iso_code, title, symbol, exchange_rate, is_default) VALUES (?, ?, ?, ?, 1, 1)").bind(b.id, currency.isoCode, currency.title, currency.symbol),
+    db.prepare(`INSERT INTO currencies (id, business_id, iso_code, title, symbol, exchange_rate, is_default) VALUES (${lastIdSql("currencies")} + 1, ?, ?, ?, ?, 1, 1)`).bind(b.id, currency.isoCode, currency.title, currency.symbol),
   ];
 }
 
 export const isDuplicateSlug = (err: unknown) => /UNIQUE constraint failed: businesses\.slug/.test(String((err as Error)?.message ?? err));
 export const isBusinessIdTaken = (err: unknown) => /UNIQUE constraint failed: businesses\.id/.test(String((err as Error)?.message ?? err));
+
+/** The business of a slug with the id the directory claimed for it, made bare when missing: a demo placed on another shard (`npm start`). */
+export function ensureBusinessWithIdStatement(db: D1Database, id: number, b: { slug: string; title: string; createdAt: string }): D1PreparedStatement {
+  return db.prepare("INSERT OR IGNORE INTO businesses (id, slug, title, created_at) VALUES (?, ?, ?, ?)").bind(id, b.slug, b.title, b.createdAt);
+}
 
 /** The business of a slug, made bare (title only) when it is missing: the demo's, before its catalog file is applied. */
 export function ensureBusinessStatement(db: D1, b: { slug: string; title: string; createdAt: string }): D1PreparedStatement {

@@ -4,6 +4,7 @@ import type { AbandonReason, CartStatus } from "../domain/cart-state";
 import { isoDateTime } from "../lib/time";
 import { stamp } from "./allocations";
 import type { D1 } from "./d1";
+import { lastIdSql } from "./id-range";
 
 export interface CartRow {
   id: string;
@@ -337,8 +338,8 @@ export function insertBookingStatement(db: D1, b: NewBooking): D1PreparedStateme
 export function insertBookingLinesStatement(db: D1, businessId: number, cartId: string, bookingId: string): D1PreparedStatement {
   return db
     .prepare(
-      `INSERT INTO booking_lines (booking_id, business_id, guest_id, product_id, product_type, package_item_id, role, dates, qty, price_minor)
-       SELECT ?, l.business_id, l.cart_guest_id, l.product_id, COALESCE(p.type, ''), l.package_item_id, l.role, l.dates, l.qty, l.price_minor
+      `INSERT INTO booking_lines (id, booking_id, business_id, guest_id, product_id, product_type, package_item_id, role, dates, qty, price_minor)
+       SELECT ${lastIdSql("booking_lines")} + ROW_NUMBER() OVER (ORDER BY l.id), ?, l.business_id, l.cart_guest_id, l.product_id, COALESCE(p.type, ''), l.package_item_id, l.role, l.dates, l.qty, l.price_minor
          FROM cart_lines l LEFT JOIN products p ON p.id = l.product_id
         WHERE l.cart_id = ? AND l.business_id = ? ORDER BY l.id`,
     )

@@ -10,6 +10,7 @@ import { ID_TABLES, LOOKUP_TABLE, type CatalogState, type CurrencyEntity, type I
 import { toProduct, type ProductRow } from "./products";
 import { insertRowsStatements } from "./insert-rows";
 import type { D1 } from "./d1";
+import { lastIdSql } from "./id-range";
 
 const LOOKUP_COLUMNS: Record<LookupKind, string[]> = {
   location: ["title"],
@@ -36,7 +37,8 @@ export function catalogStateStatements(db: D1, businessId: number): D1PreparedSt
     q(`SELECT g.id, g.package_id, g.name, g.is_configurable_dates FROM package_groups g JOIN products p ON p.id = g.package_id WHERE p.business_id = ? ORDER BY g.id`),
     q("SELECT id, package_id, product_id, group_id, role, qty_min, qty_max, qty_default, is_configurable_dates, sort FROM package_items WHERE business_id = ? ORDER BY package_id, sort, id"),
     q(`SELECT a.package_id, a.accommodation_id FROM package_accommodations a JOIN products p ON p.id = a.package_id WHERE p.business_id = ? ORDER BY a.package_id, a.accommodation_id`),
-    db.prepare(`SELECT ${ID_TABLES.map((t) => `(SELECT MAX(id) FROM ${t}) AS ${t}`).join(", ")}`),
+    // The largest id this shard gave in each table (its id range: db/id-range.ts); new rows take the next ones.
+    db.prepare(`SELECT ${ID_TABLES.map((t) => `${lastIdSql(t)} AS ${t}`).join(", ")}`),
   ];
 }
 

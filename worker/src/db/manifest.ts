@@ -12,6 +12,7 @@
 import { isoDateTime } from "../lib/time";
 import { stamp } from "./allocations";
 import type { D1 } from "./d1";
+import { lastIdSql } from "./id-range";
 
 /** One guest's line on the day: which slot, whose booking, who they are (their snapshots as JSON text). */
 export interface ManifestRow {
@@ -121,7 +122,7 @@ export function moveLineStatements(db: D1, m: LineMove, now: Date): D1PreparedSt
   }
   out.push(
     db
-      .prepare("INSERT INTO allocations (business_id, product_id, date, slot, qty, booking_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+      .prepare(`INSERT INTO allocations (id, business_id, product_id, date, slot, qty, booking_id, created_at) VALUES (${lastIdSql("allocations")} + 1, ?, ?, ?, ?, ?, ?, ?)`)
       .bind(m.businessId, m.productId, m.to.date, m.to.slot, m.qty, m.bookingId, at),
     db.prepare("UPDATE booking_lines SET dates = ? WHERE id = ? AND booking_id = ? AND business_id = ?").bind(JSON.stringify(m.datesAfter), m.lineId, m.bookingId, m.businessId),
   );

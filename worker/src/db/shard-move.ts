@@ -12,8 +12,10 @@
  * request ever sees the shard without its triggers, nor half a business. The persons' search table
  * (FTS5) is filled for the business's persons, as the triggers would have.
  */
+import { ID_SPAN } from "./id-range";
+
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const LEFT_OUT = /^(sqlite_|_cf_|d1_migrations$|persons_fts|shard_directory$)/;
+const LEFT_OUT = /^(sqlite_|_cf_|d1_migrations$|persons_fts|shard_directory$|id_range$|id_high$)/;
 /** D1 binds at most 100 parameters to one statement. */
 const MAX_PARAMS = 100;
 const ROWS_PER_READ = 500;
@@ -31,34 +33,39 @@ export interface BusinessTable {
   /** SQL selecting the business's rows' condition, with `?` for the business id (one or more). */
   where: string;
   params: number;
+  /** Its integer key when that is the rowid and not the business's own id (ids given in the shard's range: db/id-range.ts), else null. */
+  key: string | null;
 }
 
 /** The tables that hold a business's rows, parents before children, with how to find its rows. */
 export async function businessTables(db: D1Database): Promise<BusinessTable[]> {
   const names = (await db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all<{ name: string }>()).results.map((r) => r.name).filter((n) => !LEFT_OUT.test(n));
-  const info = new Map<string, { columns: string[]; order: string; fks: { parent: string; from: string; to: string }[] }>();
+  const info = new Map<string, { columns: string[]; order: string; key: string | null; fks: { parent: string; from: string; to: string }[] }>();
   for (const name of names) {
     const columns = (await db.prepare("SELECT name FROM pragma_table_info(?) ORDER BY cid").bind(name).all<{ name: string }>()).results.map((c) => c.name);
     const fks = (await db.prepare('SELECT "table" AS parent, "from", "to" FROM pragma_foreign_key_list(?)').bind(name).all<{ parent: string; from: string; to: string | null }>()).results;
     const sql = (await db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").bind(name).first<{ sql: string }>())?.sql ?? "";
     const keys = (await db.prepare("SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk").bind(name).all<{ name: string }>()).results.map((c) => c.name);
-    const order = /WITHOUT\s+ROWID/i.test(sql) ? keys.map(quote).join(", ") : "rowid";
-    info.set(name, { columns, order, fks: fks.filter((f) => names.includes(f.parent) && f.parent !== name).map((f) => ({ ...f, to: f.to ?? "id" })) });
+    const rowid = !/WITHOUT\s+ROWID/i.test(sql);
+    const order = rowid ? "rowid" : keys.map(quote).join(", ");
+    const types = (await db.prepare("SELECT type FROM pragma_table_info(?) WHERE pk > 0").bind(name).all<{ type: string }>()).results;
+    const key = rowid && keys.length === 1 && types[0]?.type.toUpperCase() === "INTEGER" && name !== "businesses" && keys[0] !== "business_id" ? keys[0] : null;
+    info.set(name, { columns, order, key, fks: fks.filter((f) => names.includes(f.parent) && f.parent !== name).map((f) => ({ ...f, to: f.to ?? "id" })) });
   }
   const found = new Map<string, BusinessTable>();
   const resolve = (name: string, path: Set<string>): BusinessTable | null => {
     if (found.has(name)) return found.get(name)!;
     if (path.has(name)) return null;
-    const { columns, order, fks } = info.get(name)!;
+    const { columns, order, key, fks } = info.get(name)!;
     let table: BusinessTable | null = null;
-    if (name === "businesses") table = { name, columns, order, where: `${quote("id")} = ?`, params: 1 };
-    else if (columns.includes("business_id")) table = { name, columns, order, where: `${quote("business_id")} = ?`, params: 1 };
+    if (name === "businesses") table = { name, columns, order, key, where: `${quote("id")} = ?`, params: 1 };
+    else if (columns.includes("business_id")) table = { name, columns, order, key, where: `${quote("business_id")} = ?`, params: 1 };
     else {
       path.add(name);
       for (const fk of fks) {
         const parent = resolve(fk.parent, path);
         if (!parent) continue;
-        table = { name, columns, order, where: `${quote(fk.from)} IN (SELECT ${quote(fk.to)} FROM ${quote(parent.name)} WHERE ${parent.where})`, params: parent.params };
+        table = { name, columns, order, key, where: `${quote(fk.from)} IN (SELECT ${quote(fk.to)} FROM ${quote(parent.name)} WHERE ${parent.where})`, params: parent.params };
         break;
       }
       path.delete(name);
@@ -143,11 +150,36 @@ export async function copyBusinessRows(db: D1Database, tables: BusinessTable[], 
   return written;
 }
 
+/**
+ * The largest id of this shard's range the business holds in each table, kept in id_high before
+ * its rows go: this shard never gives those ids again, so the business can come back (and its ids
+ * stay unique wherever it is).
+ */
+const keepHighStatements = (db: D1Database, tables: BusinessTable[], businessId: number) =>
+  tables
+    .filter((t) => t.key !== null)
+    .map((t) => {
+      const k = quote(t.key!);
+      return db
+        .prepare(
+          `INSERT INTO id_high (name, last)
+           SELECT ?, MAX(${k}) FROM ${quote(t.name)}, id_floor f WHERE ${t.where} AND ${k} > f.floor AND ${k} <= f.floor + ${ID_SPAN} HAVING MAX(${k}) IS NOT NULL
+           ON CONFLICT (name) DO UPDATE SET last = MAX(last, excluded.last)`,
+        )
+        .bind(t.name, ...bindId(t, businessId));
+    });
+
 /** Removes every row of the business from this shard: one batch, children first, triggers set aside inside it. */
 export async function deleteBusinessRows(db: D1Database, tables: BusinessTable[], businessId: number): Promise<void> {
   const kept = await triggers(db);
   const deletes = [...tables].reverse().map((t) => db.prepare(`DELETE FROM ${quote(t.name)} WHERE ${t.where}`).bind(...bindId(t, businessId)));
-  await db.batch([clearSearch(db, businessId), ...kept.map((t) => db.prepare(`DROP TRIGGER ${quote(t.name)}`)), ...deletes, ...kept.map((t) => db.prepare(t.sql))]);
+  await db.batch([
+    ...keepHighStatements(db, tables, businessId),
+    clearSearch(db, businessId),
+    ...kept.map((t) => db.prepare(`DROP TRIGGER ${quote(t.name)}`)),
+    ...deletes,
+    ...kept.map((t) => db.prepare(t.sql)),
+  ]);
 }
 
 /** Whether this shard holds the business's row. */

@@ -3,6 +3,7 @@ import type { D1 } from "./d1";
  * The webhook delivery log as the delivery object (durable/webhook-delivery.ts) works it: live
  * subscriptions, planning outbox events into pending rows, due rows, and each attempt's record.
  */
+import { lastIdSql } from "./id-range";
 
 export interface LiveHook {
   id: string;
@@ -63,7 +64,7 @@ export function planStatements(db: D1, hook: LiveHook, events: PlannableEvent[],
 
 function insertAttemptStatement(db: D1, webhookId: string, eventId: string, eventSeq: number, series: number, attempt: number, dueAt: string, createdAt: string): D1PreparedStatement {
   return db
-    .prepare("INSERT INTO webhook_deliveries (webhook_id, event_id, event_seq, series, attempt, status, next_retry_at, created_at) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?)")
+    .prepare(`INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_seq, series, attempt, status, next_retry_at, created_at) VALUES (${lastIdSql("webhook_deliveries")} + 1, ?, ?, ?, ?, ?, 'pending', ?, ?)`)
     .bind(webhookId, eventId, eventSeq, series, attempt, dueAt, createdAt);
 }
 

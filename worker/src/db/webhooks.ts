@@ -1,6 +1,7 @@
 import { isoDateTime } from "../lib/time";
 import { type EventName } from "../contract/events";
 import type { D1 } from "./d1";
+import { lastIdSql } from "./id-range";
 
 export interface WebhookRow {
   id: string;
@@ -102,8 +103,8 @@ export function scheduleRedeliveryStatement(db: D1, webhookId: string, event: { 
   const ts = isoDateTime(now);
   return db
     .prepare(
-      `INSERT INTO webhook_deliveries (webhook_id, event_id, event_seq, series, attempt, status, next_retry_at, created_at)
-       SELECT ?1, ?2, ?3, COALESCE(MAX(series), 0) + 1, 1, 'pending', ?4, ?4 FROM webhook_deliveries WHERE webhook_id = ?1 AND event_seq = ?3
+      `INSERT INTO webhook_deliveries (id, webhook_id, event_id, event_seq, series, attempt, status, next_retry_at, created_at)
+       SELECT ${lastIdSql("webhook_deliveries")} + 1, ?1, ?2, ?3, COALESCE(MAX(series), 0) + 1, 1, 'pending', ?4, ?4 FROM webhook_deliveries WHERE webhook_id = ?1 AND event_seq = ?3
        RETURNING series`,
     )
     .bind(webhookId, event.id, event.seq, ts);

@@ -9,6 +9,7 @@
  * - ids are positive integers or UUIDs, at most 100 of them.
  */
 import { ApiError, type FieldError } from "./errors";
+import { ID_DIGITS, MAX_ID } from "../contract/common";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -73,7 +74,7 @@ export class QueryFields {
   ints(name: string): number[] | undefined {
     const vs = this.values(name);
     if (!vs) return undefined;
-    const bad = vs.find((v) => !/^\d{1,10}$/.test(v) || Number(v) < 1 || Number(v) > 2_147_483_647);
+    const bad = vs.find((v) => !ID_DIGITS.test(v) || Number(v) < 1 || Number(v) > MAX_ID);
     if (bad !== undefined) return this.fail(name, `"${bad.slice(0, 60)}" is not a positive integer id`);
     if (vs.length > 100) return this.fail(name, "at most 100 values");
     return vs.map(Number);

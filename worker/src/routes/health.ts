@@ -26,7 +26,7 @@ const Readiness = z
     status: z.enum(["ready", "not_ready"]),
     checks: z.record(z.string(), Check).openapi({
       description:
-        "Each piece by name: `d1` (the database answers, its migrations applied), `d1_shard_1` and on (each further shard's database, the same), each Durable Object namespace (`rate_limiter`, `cart_timer`, " +
+        "Each piece by name: `d1` (the database answers, its migrations applied), `d1_shard_1` and on (each further shard's database, the same, and its id range set: `npm run shard -- init`), each Durable Object namespace (`rate_limiter`, `cart_timer`, " +
         "`webhook_delivery`, `email_delivery`: an object answers), `key_signing_secret` (set; its value is never shown), `email` (the send_email binding).",
     }),
   })
@@ -69,9 +69,9 @@ export const healthRoutes = createRouter()
     const env = c.env as Partial<Env>;
     // Every shard's database (docs/design.md "Shards"): DB is `d1`, DB_SHARD_n is `d1_shard_n`.
     const d1Checks = Promise.all(
-      SHARD_BINDINGS.map((name) => {
+      SHARD_BINDINGS.map((name, shard) => {
         const db = env[name];
-        return db ? d1Answers(db).then((ok) => (ok ? "ok" : "failing") as z.infer<typeof Check>) : Promise.resolve("missing" as const);
+        return db ? d1Answers(db, shard).then((ok) => (ok ? "ok" : "failing") as z.infer<typeof Check>) : Promise.resolve("missing" as const);
       }),
     );
     const [d1s, rateLimiter, cartTimer, webhookDelivery, emailDelivery] = await Promise.all([

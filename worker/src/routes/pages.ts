@@ -3,6 +3,7 @@ import { businessBySlug } from "../db/businesses";
 import type { AppEnv } from "../db/request-env";
 import { ApiError } from "../lib/errors";
 import { embedSnippet, WIDGET_CSS } from "../lib/embed";
+import { ID_DIGITS } from "../contract/common";
 
 /**
  * Pages and assets: /widget.js (the Vite build in worker/public), /demo (a host site embedding
@@ -15,8 +16,8 @@ const esc = (s: string) =>
 
 /** Deep-link query parameters and the widget attribute each preselects. */
 const DEEP_LINK_ATTRIBUTES: Record<string, { attr: string; pattern: RegExp }> = {
-  product: { attr: "product", pattern: /^\d{1,10}$/ },
-  product_id: { attr: "product", pattern: /^\d{1,10}$/ },
+  product: { attr: "product", pattern: ID_DIGITS },
+  product_id: { attr: "product", pattern: ID_DIGITS },
   start_date: { attr: "start-date", pattern: /^\d{4}-\d{2}-\d{2}$/ },
   end_date: { attr: "end-date", pattern: /^\d{4}-\d{2}-\d{2}$/ },
   duration: { attr: "duration", pattern: /^\d{1,4}$/ },

@@ -17,6 +17,7 @@ import { productBasics } from "./public/catalog-view";
 import { humanCheckOn, requireHuman, TURNSTILE_HEADER } from "../manage/human-check";
 import { localizedFields } from "../domain/custom-fields";
 import { processMemory } from "../lib/process-memory";
+import { MAX_ID } from "../contract/common";
 
 /**
  * The widget's edge proxy: /widget/v1/{business}/... runs the very handlers of the public API
@@ -292,7 +293,7 @@ function pick(settings: SettingsLike, language: string | undefined, currency: st
 function readQuery(c: Context<AppEnv>) {
   const q = c.req.query();
   const errors: { path: string; message: string }[] = [];
-  if (q.product !== undefined && !/^[1-9]\d{0,9}$/.test(q.product)) errors.push({ path: "product", message: "must be a product id" });
+  if (q.product !== undefined && (!/^[1-9]\d{0,15}$/.test(q.product) || Number(q.product) > MAX_ID)) errors.push({ path: "product", message: "must be a product id" });
   for (const k of ["start_date", "from", "to"] as const) {
     if (q[k] !== undefined && !isIsoDate(q[k])) errors.push({ path: k, message: "must be a date, YYYY-MM-DD" });
   }

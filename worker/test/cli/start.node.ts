@@ -37,6 +37,14 @@ describe("npm start", () => {
       // A fresh state: the demo business is made from its catalog file.
       assert.match(output(), /demo businesses: \d+ change\(s\) applied from worker\/seed\/demo\.catalog\.json and dive\.catalog\.json/);
       assert.equal((await get(`${url}/healthz`)).status, 200);
+      // Both shards in use: the dive centre lives on shard 1 (DB_SHARD_1), its ids in shard 1's range, served from there.
+      const [dives] = await d1Query<{ slug: string; product: number }>({ persistTo: stateDir }, [{ sql: "SELECT b.slug, MIN(p.id) AS product FROM businesses b JOIN products p ON p.business_id = b.id GROUP BY b.slug", params: [] }], "DB_SHARD_1");
+      assert.deepEqual(dives.map((d) => d.slug), ["dive"]);
+      assert.ok(dives[0].product > 1e12, `dive's ids are in shard 1's range: ${dives[0].product}`);
+      assert.equal((await get(`${url}/book/dive`)).status, 200);
+      const init = await npmRun("shard", ["init", "--persist-to", stateDir]);
+      assert.equal(init.code, 0, init.stderr);
+      assert.match(init.stdout, /DB_SHARD_1 is shard 1: ids 1000000000001 to 2000000000000 \(already set\)/);
       assert.equal((await get(`${url}/api/pub/v2/settings`)).status, 401, "the API wants a key");
       // The scheduled upkeep ran once at start (wrangler does not fire cron triggers locally).
       const deadline = Date.now() + 10_000;

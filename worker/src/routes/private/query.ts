@@ -4,6 +4,7 @@ import type { AppEnv } from "../../db/request-env";
 import { ApiError } from "../../lib/errors";
 import { isUuid, QueryFields, type ColumnKind } from "../../lib/query-reader";
 import type { Range, Sort } from "../../db/list-filters";
+import { MAX_ID } from "../../contract/common";
 
 /**
  * Query syntax of the private API's lists (docs/design.md, API conventions):
@@ -46,7 +47,7 @@ export const enumParam = (values: readonly string[], description = "") =>
 export const idListParam = (kind: "uuid" | "integer", description: string) =>
   z.union([z.string(), z.array(z.string())]).optional().openapi({
     type: "array",
-    items: kind === "uuid" ? { type: "string", format: "uuid" } : { type: "integer", minimum: 1, maximum: 2_147_483_647 },
+    items: kind === "uuid" ? { type: "string", format: "uuid" } : { type: "integer", minimum: 1, maximum: MAX_ID },
     description: `${description} One value, a comma-separated list, or repeated (name[]=a&name[]=b); other values are a 422.`,
   });
 const DATE_TEXT = "\\d{4}-\\d{2}-\\d{2}";

@@ -37,6 +37,7 @@ import { base, businessToday, Csrf, done, Field, flashOf, FormError, Pager, Sele
 import { Layout } from "../kit/layout";
 import { Table } from "../kit/table";
 import { failureOf, readForm } from "../kit/form";
+import { ID_DIGITS } from "../../../contract/common";
 
 const personName = (p: Partial<PersonData>) => [p.first_name, p.last_name].filter(Boolean).join(" ") || p.email || "—";
 
@@ -558,7 +559,7 @@ export async function lineMove(c: AdminContext) {
   const form = (await readForm(c)).values();
   const key = `${form.line_id ?? ""}|${form.from ?? ""}`;
   try {
-    const parsed = BookingLineMove.safeParse({ line_id: /^\d{1,10}$/.test(form.line_id ?? "") ? Number(form.line_id) : form.line_id, from: form.from ?? "", date: form.date ?? "", time: form.time ?? "" });
+    const parsed = BookingLineMove.safeParse({ line_id: ID_DIGITS.test(form.line_id ?? "") ? Number(form.line_id) : form.line_id, from: form.from ?? "", date: form.date ?? "", time: form.time ?? "" });
     if (!parsed.success) {
       const errors = parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
       throw new ApiError(422, "validation_failed", errors.map((e) => `${e.path}: ${e.message}`).join("; "), { errors });

@@ -8,6 +8,7 @@ import type { Child, FC, PropsWithChildren } from "hono/jsx";
 import type { LookupKind } from "../../../contract/catalog-write";
 import { ApiError } from "../../../lib/errors";
 import { base, describedBy, FieldMessage, stringsOf, type AdminContext } from "../kit/kit";
+import { ID_DIGITS, MAX_ID } from "../../../contract/common";
 
 /** The lookups in the order the sub-navigation shows them, with their path under /catalog. */
 export const LOOKUP_PATHS: [LookupKind, string][] = [
@@ -21,7 +22,7 @@ export const LOOKUP_PATHS: [LookupKind, string][] = [
 /** A positive integer id of the path, or the 404 page. */
 export function idParam(value: string | undefined): number {
   const id = Number(value);
-  if (!/^\d{1,10}$/.test(value ?? "") || id < 1 || id > 2_147_483_647) throw new ApiError(404, "not_found", "No such entry.");
+  if (!ID_DIGITS.test(value ?? "") || id < 1 || id > MAX_ID) throw new ApiError(404, "not_found", "No such entry.");
   return id;
 }
 

@@ -22,6 +22,7 @@ import { base, businessToday, Csrf, describedBy, done, Field, FieldHint, FieldMe
 import { Layout } from "../kit/layout";
 import { Table } from "../kit/table";
 import { failureOf, readForm } from "../kit/form";
+import { ID_DIGITS, MAX_ID } from "../../../contract/common";
 
 const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 type Weekday = (typeof WEEKDAYS)[number];
@@ -44,7 +45,7 @@ interface InventoryForm {
 
 function productId(c: AdminContext): number {
   const id = Number(c.req.param("id"));
-  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw new ApiError(404, "not_found", `Product ${c.req.param("id")} was not found.`);
+  if (!Number.isInteger(id) || id < 1 || id > MAX_ID) throw new ApiError(404, "not_found", `Product ${c.req.param("id")} was not found.`);
   return id;
 }
 
@@ -251,7 +252,7 @@ export const inventoryPage = (c: AdminContext) => render(c);
 function units(text: string | undefined): number | null | undefined {
   const s = (text ?? "").trim();
   if (s === "") return null;
-  return /^\d{1,10}$/.test(s) ? Number(s) : undefined;
+  return ID_DIGITS.test(s) ? Number(s) : undefined;
 }
 
 /** A failed change as the form shows it (null: not one the form can show): a capacity below what is used lists each date. */

@@ -12,6 +12,7 @@ import { base, Csrf, done, Field, flashOf, FormError, staffActor, langOf, string
 import { Layout } from "../kit/layout";
 import { Table } from "../kit/table";
 import { failureOf, readForm } from "../kit/form";
+import { MAX_ID } from "../../../contract/common";
 
 /** Empty rows offered after a season's own ranges. */
 const SPARE_ROWS = 3;
@@ -24,7 +25,7 @@ interface SeasonForm {
 
 function seasonId(c: AdminContext): number {
   const id = Number(c.req.param("id"));
-  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw new ApiError(404, "not_found", `Season ${c.req.param("id")} was not found.`);
+  if (!Number.isInteger(id) || id < 1 || id > MAX_ID) throw new ApiError(404, "not_found", `Season ${c.req.param("id")} was not found.`);
   return id;
 }
 

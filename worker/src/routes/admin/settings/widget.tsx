@@ -25,6 +25,7 @@ import { readForm } from "../kit/form";
 import { base, Check, Csrf, Field, FieldMessage, flashOf, staffActor, stringsOf, type AdminContext } from "../kit/kit";
 import { Layout } from "../kit/layout";
 import { embedCsp, embedSnippet } from "../../../lib/embed";
+import { ID_DIGITS } from "../../../contract/common";
 
 /**
  * The widget's own light defaults, shown as placeholders: its colours from the one palette the
@@ -167,7 +168,7 @@ async function render(c: AdminContext, failed?: Failed) {
           <h2 id="h-preview">{tw.previewTitle}</h2>
           <p class="hint">{tw.previewHint}</p>
           <div class="preview-frame">
-            <booking-widget id="preview" business={slug} product={/^\d{1,12}$/.test(c.req.query("product") ?? "") ? c.req.query("product") : undefined} theme="light" data-theme-preview></booking-widget>
+            <booking-widget id="preview" business={slug} product={ID_DIGITS.test(c.req.query("product") ?? "") ? c.req.query("product") : undefined} theme="light" data-theme-preview></booking-widget>
           </div>
           <script type="module" src="/widget.js"></script>
         </section>
