@@ -78,12 +78,12 @@ async function prepareTemplate(dir: string, opts: BenchOptions): Promise<void> {
   await d1ExecuteScript(target, tune);
 }
 
-/** Keys straight into the run's D1, as `npm run keys -- create` would. */
+/** Keys straight into the run's D1, each on its business's shard, as `npm run keys -- create` would. */
 async function makeKeys(scale: boolean, secret: string) {
-  const statements: Statement[] = [];
-  const make = async (business: number, scope: "public" | "private", name: string) => {
+  const statements: Record<"DB" | "DB_SHARD_1", Statement[]> = { DB: [], DB_SHARD_1: [] };
+  const make = async (business: number, scope: "public" | "private", name: string, shard = 0) => {
     const k = await issueKey(secret, business, scope);
-    statements.push({
+    statements[shard === 1 ? "DB_SHARD_1" : "DB"].push({
       sql: "INSERT INTO api_keys (id, business_id, name, scope, key_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)",
       params: [k.id, business, name, scope, k.hash, new Date().toISOString()],
     });
@@ -96,7 +96,7 @@ async function makeKeys(scale: boolean, secret: string) {
   for (let i = 0; i < 4; i++) privateKeys.push(await make(1, "private", `bench-private-${stamp}-${i}`));
   const scaleKeys: Record<number, string> = {};
   if (scale) {
-    for (const { id } of [SCALE.small, SCALE.large]) scaleKeys[id] = await make(id, "private", `bench-scale-${stamp}-${id}`);
+    for (const { id, shard } of [SCALE.small, SCALE.large]) scaleKeys[id] = await make(id, "private", `bench-scale-${stamp}-${id}`, shard);
   }
   return { statements, publicKeys, privateKeys, scaleKeys };
 }
@@ -119,7 +119,7 @@ export async function startBenchService(opts: BenchOptions): Promise<BenchServic
   const { vars } = ensureDevVars();
   const secret = { ...vars, ...opts.env }.KEY_SIGNING_SECRET;
   const keys = await makeKeys(opts.scale, secret);
-  await d1ExecuteScript({ persistTo: run }, keys.statements);
+  for (const [binding, statements] of Object.entries(keys.statements)) if (statements.length) await d1ExecuteScript({ persistTo: run }, statements, binding);
 
   const port = opts.port ?? (await freePort());
   log(`starting wrangler dev on 127.0.0.1:${port} ...`);

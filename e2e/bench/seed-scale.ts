@@ -14,11 +14,13 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runWrangler, d1TargetFlags, type Target } from "../../worker/scripts/lib/wrangler";
 import { sqlLiteral, type SqlValue } from "../../worker/scripts/lib/wrangler-d1";
+import { lastIdSql } from "../../worker/src/db/id-range";
 
 export const SCALE = {
-  // After the demo (1) and the dive centre (2, on shard 1: docs/design.md "Shards"); these two, loaded as SQL into DB, are on shard 0.
-  small: { id: 3, slug: "scale-1k", persons: 1_000, bookings: 100 },
-  large: { id: 4, slug: "scale-100k", persons: 100_000, bookings: 10_000 },
+  // After the demo (1, shard 0) and the dive centre (2, shard 1): docs/design.md "Shards". The bench
+  // runs on both shards: the small business on DB (shard 0), the large one on DB_SHARD_1.
+  small: { id: 3, slug: "scale-1k", persons: 1_000, bookings: 100, shard: 0 },
+  large: { id: 4, slug: "scale-100k", persons: 100_000, bookings: 10_000, shard: 1 },
   guestsPerBooking: 10,
   demoSpreadBookings: 2_000,
   weekA: 10,
@@ -65,7 +67,7 @@ class Writer {
   private rows: string[] = [];
   private files: string[] = [];
   private size = 0;
-  constructor(private dir: string, private maxBytes = 8_000_000) {}
+  constructor(private dir: string, private prefix = "scale", private maxBytes = 8_000_000) {}
   insert(table: string, columns: string[], values: SqlValue[][]) {
     // Multi-row INSERTs: far fewer statements to split and run, each under D1's 100 kB statement limit.
     const head = `INSERT INTO ${table} (${columns.join(",")}) VALUES\n`;
@@ -91,7 +93,7 @@ class Writer {
   }
   flush() {
     if (!this.rows.length) return;
-    const file = join(this.dir, `scale-${String(this.files.length).padStart(3, "0")}.sql`);
+    const file = join(this.dir, `${this.prefix}-${String(this.files.length).padStart(3, "0")}.sql`);
     writeFileSync(file, this.rows.join(""));
     this.files.push(file);
     this.rows = [];
@@ -166,17 +168,28 @@ function bookings(w: Writer, plan: BookingPlan, random: () => number, created: s
   flush();
 }
 
-/** Write the SQL files of the scale data into `dir`; returns them in load order. */
-export function writeScaleSql(dir: string, today: string): string[] {
+/** A file of the scale data and the D1 binding (the shard) it is loaded into. */
+export interface ScaleFile {
+  file: string;
+  binding: "DB" | "DB_SHARD_1";
+}
+
+/** Write the SQL files of the scale data into `dir`; returns them in load order, each with its shard. */
+export function writeScaleSql(dir: string, today: string): ScaleFile[] {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const w = new Writer(dir);
+  const onDb = new Writer(dir, "scale-db");
+  const onShard1 = new Writer(dir, "scale-shard1");
+  const writerOf = (shard: number) => (shard === 1 ? onShard1 : onDb);
   const random = rng(20261121);
   const created = `${today}T00:00:00Z`;
 
   for (const b of [SCALE.small, SCALE.large]) {
+    // The directory (on DB) says where each lives; its rows are on that shard, the currency's id in its range.
+    onDb.push(`INSERT OR REPLACE INTO shard_directory (business_id, slug, shard) VALUES (${b.id}, '${b.slug}', ${b.shard});\n`);
+    const w = writerOf(b.shard);
     w.push(`INSERT OR IGNORE INTO businesses (id, slug, title, config, created_at) VALUES (${b.id}, '${b.slug}', 'Bench ${b.slug}', '{"rate_limit_per_minute":100000}', '${created}');\n`);
-    w.push(`INSERT OR IGNORE INTO currencies (business_id, iso_code, title, symbol, exchange_rate, is_default) VALUES (${b.id}, 'EUR', 'Euro', '€', 1, 1);\n`);
+    w.push(`INSERT OR IGNORE INTO currencies (id, business_id, iso_code, title, symbol, exchange_rate, is_default) VALUES (${lastIdSql("currencies")} + 1, ${b.id}, 'EUR', 'Euro', '€', 1, 1);\n`);
   }
 
   // A year of inventory for every demo product, from last month on, with capacities the load cannot exhaust.
@@ -188,23 +201,24 @@ export function writeScaleSql(dir: string, today: string): string[] {
     const closed = date.slice(5) === "12-24" || date.slice(5) === "12-25";
     for (const [pid, slots] of products) for (const slot of slots) inv.push([1, pid, date, slot, SCALE.capacity, closed && pid <= 205 ? 1 : 0]);
   }
-  w.push("DELETE FROM inventory WHERE business_id = 1;\n");
-  w.insert("inventory", ["business_id", "product_id", "date", "slot", "capacity", "blocked"], inv);
+  onDb.push("DELETE FROM inventory WHERE business_id = 1;\n");
+  onDb.insert("inventory", ["business_id", "product_id", "date", "slot", "capacity", "blocked"], inv);
 
-  const small = people(w, SCALE.small.id, SCALE.small.persons, random, created);
-  bookings(w, { business: SCALE.small.id, count: SCALE.small.bookings, start: (n) => isoDay(today, (n * 7) % 360 - 60), nights: 7, persons: small, refBase: 0 }, random, created);
-  const large = people(w, SCALE.large.id, SCALE.large.persons, random, created);
-  bookings(w, { business: SCALE.large.id, count: SCALE.large.bookings, start: (n) => isoDay(today, (n % 420) - 60), nights: 7, persons: large, refBase: 0 }, random, created);
+  const small = people(writerOf(SCALE.small.shard), SCALE.small.id, SCALE.small.persons, random, created);
+  bookings(writerOf(SCALE.small.shard), { business: SCALE.small.id, count: SCALE.small.bookings, start: (n) => isoDay(today, (n * 7) % 360 - 60), nights: 7, persons: small, refBase: 0 }, random, created);
+  const large = people(writerOf(SCALE.large.shard), SCALE.large.id, SCALE.large.persons, random, created);
+  bookings(writerOf(SCALE.large.shard), { business: SCALE.large.id, count: SCALE.large.bookings, start: (n) => isoDay(today, (n % 420) - 60), nights: 7, persons: large, refBase: 0 }, random, created);
 
   // Demo business: bookings spread over the year, then the two checkout weeks.
-  const demoPersons = people(w, 1, 3_000, random, created);
-  bookings(w, { business: 1, count: SCALE.demoSpreadBookings, start: (n) => saturdayAfter(today, 14 + ((n * 7) % 350)), nights: 7, persons: demoPersons, refBase: 100_000, allocate: true }, random, created);
+  const demoPersons = people(onDb, 1, 3_000, random, created);
+  bookings(onDb, { business: 1, count: SCALE.demoSpreadBookings, start: (n) => saturdayAfter(today, 14 + ((n * 7) % 350)), nights: 7, persons: demoPersons, refBase: 100_000, allocate: true }, random, created);
   const weekA = saturdayAfter(today, 400 - 60);
   const weekB = saturdayAfter(today, 400 - 30);
-  bookings(w, { business: 1, count: SCALE.weekA, start: () => weekA, nights: 7, persons: demoPersons, refBase: 200_000, allocate: true }, random, created);
-  bookings(w, { business: 1, count: SCALE.weekB, start: () => weekB, nights: 7, persons: demoPersons, refBase: 300_000, allocate: true }, random, created);
-  w.push("ANALYZE;\n");
-  return w.done();
+  bookings(onDb, { business: 1, count: SCALE.weekA, start: () => weekA, nights: 7, persons: demoPersons, refBase: 200_000, allocate: true }, random, created);
+  bookings(onDb, { business: 1, count: SCALE.weekB, start: () => weekB, nights: 7, persons: demoPersons, refBase: 300_000, allocate: true }, random, created);
+  onDb.push("ANALYZE;\n");
+  onShard1.push("ANALYZE;\n");
+  return [...onDb.done().map((file) => ({ file, binding: "DB" as const })), ...onShard1.done().map((file) => ({ file, binding: "DB_SHARD_1" as const }))];
 }
 
 /** The weeks the checkout comparison books (10 and 1,000 existing bookings on the same dates). */
@@ -212,11 +226,11 @@ export function checkoutWeeks(today: string) {
   return { weekA: saturdayAfter(today, 400 - 60), weekB: saturdayAfter(today, 400 - 30) };
 }
 
-/** Load the files one by one (each is one wrangler command, run atomically). */
-export async function loadSql(target: Target, files: string[], onFile?: (i: number, n: number) => void): Promise<void> {
+/** Load the files one by one, each into its shard (each is one wrangler command, run atomically). */
+export async function loadSql(target: Target, files: ScaleFile[], onFile?: (i: number, n: number) => void): Promise<void> {
   for (let i = 0; i < files.length; i++) {
     onFile?.(i, files.length);
-    const res = await runWrangler(["d1", "execute", "DB", ...d1TargetFlags(target), "--file", files[i], "--yes"], target);
-    if (res.code !== 0) throw new Error(`loading ${files[i]} failed:\n${(res.stderr || res.stdout).slice(-2000)}`);
+    const res = await runWrangler(["d1", "execute", files[i].binding, ...d1TargetFlags(target), "--file", files[i].file, "--yes"], target);
+    if (res.code !== 0) throw new Error(`loading ${files[i].file} failed:\n${(res.stderr || res.stdout).slice(-2000)}`);
   }
 }
