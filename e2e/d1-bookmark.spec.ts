@@ -9,28 +9,32 @@ import { bookToCart, continueStep, expectStep, pickDay, w } from "./journey";
  * reads go without it (a header of its own would make each GET preflighted on a host page).
  */
 test("the widget sends back the service's latest bookmark once the guest has a cart, and not before", async ({ page, server }) => {
-  const seen: { method: string; path: string; sent: string | null; answered: string | null }[] = [];
-  page.on("requestfinished", async (req: Request) => {
+  // Each request as the widget sent it, in the order it sent them, and every bookmark the service answered.
+  const sent: { method: string; path: string; bookmark: string | null }[] = [];
+  const answered = new Set<string>();
+  page.on("request", (req: Request) => {
     const url = new URL(req.url());
-    if (!url.pathname.startsWith("/widget/v1/")) return;
-    const res = await req.response();
-    seen.push({ method: req.method(), path: url.pathname, sent: (await req.allHeaders())["x-d1-bookmark"] ?? null, answered: (await res?.allHeaders())?.["x-d1-bookmark"] ?? null });
+    if (url.pathname.startsWith("/widget/v1/")) sent.push({ method: req.method(), path: url.pathname, bookmark: req.headers()["x-d1-bookmark"] ?? null });
+  });
+  page.on("response", (res) => {
+    const bookmark = res.headers()["x-d1-bookmark"];
+    if (bookmark && new URL(res.url()).pathname.startsWith("/widget/v1/")) answered.add(bookmark);
   });
   await page.goto(`${server.url}/demo`);
   await bookToCart(page, { first: "Bo", last: "Okmark", birth: "1990-01-01" }, { nth: 2 });
-  await expect.poll(() => seen.some((r) => r.method === "POST" && r.path.endsWith("/bookings/add"))).toBe(true);
-  const added = seen.findIndex((r) => r.method === "POST" && r.path.endsWith("/bookings/add"));
-  expect(seen.slice(0, added).filter((r) => r.sent !== null)).toEqual([]);
-  expect(seen[added].answered).toMatch(/^\d+:[0-9a-f-]+$/);
+  await expect.poll(() => sent.some((r) => r.method === "POST" && r.path.endsWith("/bookings/add"))).toBe(true);
+  const added = sent.findIndex((r) => r.method === "POST" && r.path.endsWith("/bookings/add"));
+  // before the guest wrote anything, no request carried a bookmark (a header of its own would preflight every GET)
+  expect(sent.slice(0, added + 1).filter((r) => r.bookmark !== null)).toEqual([]);
+  await expect.poll(() => [...answered].some((b) => /^\d+:[0-9a-f-]+$/.test(b))).toBe(true);
 
-  // another stay: the rooms of a new date are read after the hold, from the hold's bookmark on
+  // another stay, asked once the cart is on screen: every request from here on carries a bookmark the service gave
+  const mark = sent.length;
   await w(page, "button").filter({ hasText: "Book another stay" }).click();
   await pickDay(page, 3);
   await continueStep(page);
   await expectStep(page, "Guests and room");
-  await expect.poll(() => seen.slice(added + 1).filter((r) => r.method === "GET").length).toBeGreaterThan(0);
-  // each one carries a bookmark the service gave (the latest the widget had when it sent it)
-  const answered = new Set(seen.map((r) => r.answered).filter(Boolean));
-  const after = seen.slice(added + 1).map((r) => [r.method, r.path, r.sent !== null && answered.has(r.sent)]);
+  await expect.poll(() => sent.slice(mark).filter((r) => r.method === "GET").length).toBeGreaterThan(0);
+  const after = sent.slice(mark).map((r) => [r.method, r.path, r.bookmark !== null && answered.has(r.bookmark)]);
   expect(after).toEqual(after.map(([method, path]) => [method, path, true]));
 });
