@@ -12,7 +12,8 @@
  *   the deployed database (the platform proxy's remote bindings need a login proxy session).
  *
  * A local database may be written by a running `npm start` at the same moment: a batch that
- * finds it locked is tried again (a batch is one transaction; a failed one changed nothing).
+ * finds it locked is tried again (a batch is one transaction; a failed one changed nothing), also
+ * when the runtime reports the lock as an internal error.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,7 +32,12 @@ export interface OpenDatabase {
   close(): Promise<void>;
 }
 
-const LOCKED = /SQLITE_BUSY|database is locked/i;
+/**
+ * A batch that met the other process's lock. The runtime reports some of these as its opaque
+ * "internal error; reference = ..." (seen in CI while an e2e server wrote and a journey read
+ * beside it), never a half-done batch: a batch is one transaction, so trying again is safe.
+ */
+const LOCKED = /SQLITE_BUSY|database is locked|internal error; reference = /i;
 
 /** The proxy start under way in this process, if any (see localDatabase). */
 let starting: Promise<unknown> = Promise.resolve();
