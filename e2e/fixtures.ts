@@ -101,6 +101,23 @@ function emlFiles(tmp: string): string[] {
   return out;
 }
 
+/** The tests' own SQL on one of the server's databases (a shard's binding of the worker's proxy). */
+function sqlOn(db: D1Database) {
+  return {
+    async query<Row>(sql: string, ...params: SqlValue[]): Promise<Row[]> {
+      const [result] = await db.batch([db.prepare(sql).bind(...params)]);
+      return (result.results ?? []) as Row[];
+    },
+    async exec(sql: string, ...params: SqlValue[]): Promise<void> {
+      await db.batch([db.prepare(sql).bind(...params)]);
+      // A write made behind the server's back reaches its pages within the bound the door
+      // keeps a business for (db/business-memo.ts FRESH_MS; tested in widget-proxy.test.ts):
+      // a journey goes on once that bound has passed, as it did when a write took seconds.
+      await new Promise((r) => setTimeout(r, FRESH_MS));
+    },
+  };
+}
+
 export const test = base.extend<{ axe: (page: Page, step: string) => Promise<void>; shot: (page: Page, name: string) => Promise<void> }, { server: E2EServer }>({
   server: [
     async ({}, use, workerInfo) => {
@@ -141,31 +158,10 @@ export const test = base.extend<{ axe: (page: Page, step: string) => Promise<voi
         return { status: res.status, body };
       };
       const server: E2EServer = Object.assign(running, {
-        async query<Row>(sql: string, ...params: SqlValue[]) {
-          const [result] = await database.db.batch([database.db.prepare(sql).bind(...params)]);
-          return (result.results ?? []) as Row[];
-        },
-        async exec(sql: string, ...params: SqlValue[]) {
-          await database.db.batch([database.db.prepare(sql).bind(...params)]);
-          // A write made behind the server's back reaches its pages within the bound the door
-          // keeps a business for (db/business-memo.ts FRESH_MS; tested in widget-proxy.test.ts):
-          // a journey goes on once that bound has passed, as it did when a write took seconds.
-          await new Promise((r) => setTimeout(r, FRESH_MS));
-        },
+        ...sqlOn(database.db),
         async shardOf(slug: string) {
           const [entry] = await server.query<{ shard: number }>("SELECT shard FROM shard_directory WHERE slug = ?", slug);
-          const binding = SHARD_BINDINGS[entry?.shard ?? 0];
-          const db = database.shards[binding];
-          return {
-            async query<Row>(sql: string, ...params: SqlValue[]) {
-              const [result] = await db.batch([db.prepare(sql).bind(...params)]);
-              return (result.results ?? []) as Row[];
-            },
-            async exec(sql: string, ...params: SqlValue[]) {
-              await db.batch([db.prepare(sql).bind(...params)]);
-              await new Promise((r) => setTimeout(r, FRESH_MS));
-            },
-          };
+          return sqlOn(database.shards[SHARD_BINDINGS[entry?.shard ?? 0]]);
         },
         async setDemoConfig(patch: Record<string, unknown>) {
           const [row] = await server.query<{ config: string }>("SELECT config FROM businesses WHERE slug = 'demo'");

@@ -7,6 +7,7 @@
  */
 import type { EntryStatus, PaymentMethod } from "../domain/payments";
 import type { D1 } from "./d1";
+import { NET_PAID_SQL } from "./payments";
 
 export interface ReportEntry {
   id: string;
@@ -35,10 +36,6 @@ export interface OpenBalance {
   net_paid_minor: number;
   balance_minor: number;
 }
-
-/** What succeeded entries of booking `b` brought, net (payments less refunds), in its minor units. */
-export const NET_PAID_SQL = `COALESCE((SELECT SUM(CASE x.kind WHEN 'payment' THEN x.amount_minor ELSE -x.amount_minor END)
-    FROM payments x WHERE x.booking_id = b.id AND x.status = 'succeeded'), 0)`;
 
 const BOOKER = "json_extract(k.person_snapshot, '$.first_name') AS booker_first_name, json_extract(k.person_snapshot, '$.last_name') AS booker_last_name";
 

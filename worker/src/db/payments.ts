@@ -65,6 +65,10 @@ export function insertEntryStatement(db: D1, businessId: number, actor: EntryAct
 /** The refund was refused by the ledger's trigger: its payment had less left (a concurrent refund came first). */
 export const isRefundTooLarge = (err: unknown) => /refund_exceeds_payment/.test(String((err as Error)?.message ?? err));
 
+/** What succeeded entries of booking `b` brought, net (payments less refunds), in its minor units: domain/payments.ts's rule, as SQL for lists. */
+export const NET_PAID_SQL = `COALESCE((SELECT SUM(CASE x.kind WHEN 'payment' THEN x.amount_minor ELSE -x.amount_minor END)
+    FROM payments x WHERE x.booking_id = b.id AND x.status = 'succeeded'), 0)`;
+
 /**
  * A Person's bookings as booker that have ledger entries, as JSON for the Person's totals: each
  * `[currency, total_minor, total_default_minor, currency's rate now, net paid minor]`, and the
@@ -73,8 +77,7 @@ export const isRefundTooLarge = (err: unknown) => /refund_exceeds_payment/.test(
 export function paidAsBookerColumns(p: string): string {
   return `
     (SELECT json_group_array(json_array(b.currency, b.total_minor, b.total_default_minor, COALESCE(c.exchange_rate, 1),
-              (SELECT COALESCE(SUM(CASE x.kind WHEN 'payment' THEN x.amount_minor ELSE -x.amount_minor END), 0)
-                 FROM payments x WHERE x.booking_id = b.id AND x.status = 'succeeded')))
+              ${NET_PAID_SQL}))
        FROM bookers k JOIN bookings b ON b.id = k.booking_id
        LEFT JOIN currencies c ON c.business_id = b.business_id AND c.iso_code = b.currency
       WHERE k.person_id = ${p}.id AND EXISTS (SELECT 1 FROM payments x WHERE x.booking_id = b.id)) AS t_paid_booker,

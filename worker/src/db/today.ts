@@ -1,6 +1,6 @@
 import type { D1 } from "./d1";
 /** The back office's Today screen: arrivals, departures, who is in house and new bookings, in ONE batch. */
-import { NET_PAID_SQL } from "./payments-report";
+import { NET_PAID_SQL } from "./payments";
 
 export interface TodayGuest {
   guest_id: string;

@@ -7,8 +7,11 @@
 import { minorDigits, toMajor } from "../../../domain/money";
 import { paymentTotals, type LedgerEntry } from "../../../domain/payments";
 
+/** An amount in its currency's minor units as a number with the currency's decimals: `1234.50`, `-20.05` (a CSV's amount). */
+export const formatAmount = (minor: number, currency: string) => toMajor(minor, minorDigits(currency)).toFixed(minorDigits(currency));
+
 /** An amount in its currency's minor units, written as the back office shows it: `1234.50 EUR`. */
-export const formatMoney = (minor: number, currency: string) => `${toMajor(minor, minorDigits(currency)).toFixed(minorDigits(currency))} ${currency}`;
+export const formatMoney = (minor: number, currency: string) => `${formatAmount(minor, currency)} ${currency}`;
 
 /** A booking's total, as the list and the booking's page show it. */
 export const bookingTotal = (b: { total_minor: number; currency: string }) => formatMoney(b.total_minor, b.currency);

@@ -12,7 +12,7 @@ import { isRealDate } from "../../../domain/package-quote";
 import { entriesBetween, openBalances, type ReportEntry } from "../../../db/payments-report";
 import { ApiError } from "../../../lib/errors";
 import { addDays, dateIn, daysBetween } from "../../../lib/time";
-import { formatMoney } from "../bookings/money";
+import { formatAmount, formatMoney } from "../bookings/money";
 import { base, csvAnswer, businessToday, fmtDateTime, Field, FormError, stringsOf, type AdminContext } from "../kit/kit";
 import { Layout } from "../kit/layout";
 import { FilterReader } from "../kit/query";
@@ -37,8 +37,9 @@ function period(c: AdminContext): { from: string; to: string } {
   };
   const from = day("from");
   const to = day("to");
+  // one end alone is a period of that day
   const f = from ?? to ?? today;
-  const t = to ?? (from && !to ? f : today);
+  const t = to ?? f;
   const s = stringsOf(c);
   if (from !== undefined && to !== undefined) {
     if (t < f) q.fail("to", s.money.beforeFrom);
@@ -63,8 +64,7 @@ async function entriesOf(c: AdminContext, from: string, to: string) {
   // A day in any time zone lies within a day either side of the same UTC date: read that much,
   // then keep the entries whose day, where the business is, falls in the period.
   const read = await entriesBetween(c.env.DB, c.get("staff").business_id, `${addDays(from, -1)}T00:00:00Z`, `${addDays(to, 2)}T00:00:00Z`, PAYMENTS_MAX_ROWS);
-  const rows = read.rows.map((r) => ({ ...r, day: dayOf(r.created_at) })).filter((r) => r.day >= from && r.day <= to);
-  return { rows, complete: read.total <= PAYMENTS_MAX_ROWS };
+  return read.rows.map((r) => ({ ...r, day: dayOf(r.created_at) })).filter((r) => r.day >= from && r.day <= to);
 }
 
 const bookerOf = (r: { booker_first_name: string | null; booker_last_name: string | null }) => [r.booker_first_name, r.booker_last_name].filter(Boolean).join(" ") || "—";
@@ -80,7 +80,7 @@ export async function paymentsPage(c: AdminContext) {
     errors = Object.fromEntries((err.extra.errors ?? []).map((e) => [e.path, e.message]));
   }
   const v = c.req.query();
-  const [{ rows }, open] = await Promise.all([entriesOf(c, range.from, range.to), openBalances(c.env.DB, c.get("staff").business_id, OPEN_ROWS)]);
+  const [rows, open] = await Promise.all([entriesOf(c, range.from, range.to), openBalances(c.env.DB, c.get("staff").business_id, OPEN_ROWS)]);
   const sums = sumByDay(rows);
   const totals = totalsByCurrency(sums);
   const listed: (ReportEntry & { day: string })[] = rows.slice(0, PAGE_ROWS);
@@ -229,11 +229,8 @@ const CSV_COLUMNS = ["entry_id", "created_at", "day", "booking_id", "booking_ref
 /** GET /payments.csv: every entry of the period (at most PAYMENTS_MAX_ROWS), oldest first; a refund's amount is negative. */
 export async function paymentsCsv(c: AdminContext) {
   const { from, to } = period(c);
-  const { rows } = await entriesOf(c, from, to);
-  const amount = (r: ReportEntry) => {
-    const text = formatMoney(r.amount_minor, r.currency).split(" ")[0];
-    return r.kind === "refund" && r.amount_minor ? `-${text}` : text;
-  };
+  const rows = await entriesOf(c, from, to);
+  const amount = (r: ReportEntry) => formatAmount(r.kind === "refund" ? -r.amount_minor : r.amount_minor, r.currency);
   const lines = [CSV_COLUMNS.join(",")];
   for (const r of rows) {
     lines.push(
