@@ -18,7 +18,7 @@ import { ensureIdRange } from "../src/db/id-range";
 import { claimBusiness, directoryBySlug, shardsOf } from "../src/db/shards";
 import { CatalogFile } from "../src/contract/catalog-file";
 import { applyCatalog } from "../src/manage/catalog/file";
-import { applyMigrations, migrateOpened, openDatabase } from "./lib/cli-database";
+import { applyMigrations, migrateOpened, withDatabase } from "./lib/cli-database";
 import { ensureDevVars, formatVars } from "./lib/dev-vars";
 import { DEFAULT_STATE, ROOT, WRANGLER, wranglerEnv, wranglerVar, type Target } from "./lib/wrangler";
 
@@ -159,9 +159,8 @@ async function demoHome(db: D1Database, dbs: D1Database[], business: { slug: str
 export async function prepareDatabase(target: Target): Promise<{ migrations: number; demoChanges: number }> {
   // A remote database is migrated by wrangler; a local one through the proxy opened for the seed.
   const remoteMigrations = target.remote ? await applyMigrations(target) : 0;
-  const opened = await openDatabase(target);
-  const { db, shards, close } = opened;
-  try {
+  return withDatabase(target, async (opened) => {
+    const { db, shards } = opened;
     const migrations = target.remote ? remoteMigrations : await migrateOpened(opened);
     const dbs = shardsOf(shards as Pick<Env, "DB">);
     for (const [shard, shardDb] of dbs.entries()) await ensureIdRange(shardDb, shard);
@@ -176,9 +175,7 @@ export async function prepareDatabase(target: Target): Promise<{ migrations: num
       demoChanges += changes.length;
     }
     return { migrations, demoChanges };
-  } finally {
-    await close();
-  }
+  });
 }
 
 /** Build what the Worker serves from worker/public (`npm run build`: widget.js and the /docs renderer). */

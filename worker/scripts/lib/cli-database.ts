@@ -111,6 +111,34 @@ async function localDatabase(persistTo: string): Promise<OpenDatabase> {
   };
 }
 
+/**
+ * miniflare's synchronous binding proxy (the one `prepare` and `bind` of getPlatformProxy's D1
+ * go through) can lose step with its worker thread when that thread is preempted under load: the
+ * call fails an assertion (`message?.id === id`), and every later synchronous call of that proxy
+ * fails too (cloudflare/workers-sdk#15552, fixed after the miniflare this project pins). Seen once
+ * in CI as a server's start on a 2-core machine running the suite.
+ */
+export const isProxyDesync = (err: unknown): boolean =>
+  (err as { code?: string } | undefined)?.code === "ERR_ASSERTION" && /SynchronousFetcher/.test(String((err as Error | undefined)?.stack));
+
+/**
+ * `work` on a local database opened for it and closed after; when the proxy lost step
+ * (isProxyDesync), on a newly opened one again, up to three times. `work` must be idempotent,
+ * as applying migrations (each file and its record one transaction) and seeding once are.
+ */
+export async function withDatabase<T>(target: Target, work: (opened: OpenDatabase) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const opened = await openDatabase(target);
+    try {
+      return await work(opened);
+    } catch (err) {
+      if (attempt >= 3 || !isProxyDesync(err)) throw err;
+    } finally {
+      await opened.close();
+    }
+  }
+}
+
 /** The database of a target, for the Worker's code; close it when done. */
 export async function openDatabase(target: Target): Promise<OpenDatabase> {
   if (target.remote) {
@@ -156,10 +184,5 @@ export async function migrateOpened(opened: OpenDatabase): Promise<number> {
  */
 export async function applyMigrations(target: Target): Promise<number> {
   if (target.remote) return applyMigrationsWithWrangler(target);
-  const opened = await openDatabase(target);
-  try {
-    return await migrateOpened(opened);
-  } finally {
-    await opened.close();
-  }
+  return withDatabase(target, migrateOpened);
 }
