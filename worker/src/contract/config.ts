@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { isThemeProperty, THEME_NAMES, themeValueProblem } from "./widget-theme";
 import { EmailAddress } from "./common";
+import { PaymentPolicy } from "./payment-policy";
 
 const FieldRule = z.object({ request: z.boolean(), required: z.boolean() });
 const LanguageCode = z.string().regex(/^[a-z]{2}$/, "must be a two-letter lower-case language code");
@@ -170,6 +171,12 @@ export const BusinessConfig = z.object({
    * never answered (settings answer `turnstile_secret_set`), never in the catalog file.
    */
   turnstile_secret: TurnstileKey.nullable().default(null),
+  /**
+   * How guests pay (issue 31): online payment, the deposit, the balance due date, whether an online
+   * booking waits for its payment, the cancellation terms (contract/payment-policy.ts; a product
+   * may set its own deposit and balance due days). Default: no online payment, no deposit.
+   */
+  payment_policy: PaymentPolicy.default(PaymentPolicy.parse({})),
 });
 export type BusinessConfig = z.infer<typeof BusinessConfig>;
 
