@@ -9,6 +9,9 @@ import { join, resolve } from "node:path";
 import { CliError, parse, runCli } from "./lib/cli";
 import { ROOT } from "./lib/wrangler";
 
+/** The Worker's secrets (docs/configuration.md): set with `wrangler secret put`, never in wrangler.toml. */
+export const WORKER_SECRETS = ["KEY_SIGNING_SECRET", "SECRETS_KEY"] as const;
+
 const USAGE = "usage: npm run deploy:check [-- --config wrangler.toml]";
 
 /** A quoted string value of `key` in the TOML text (the first one; blocks are searched after `from`). */
@@ -39,6 +42,10 @@ export function deployProblems(toml: string, root = ROOT): { refusals: string[];
   if (!value(toml, "EMAIL_DEFAULT_FROM") && !value(toml, "EMAIL_SENDING_DOMAINS")) {
     warnings.push("EMAIL_SENDING_DOMAINS and EMAIL_DEFAULT_FROM are empty: no business will send e-mail (onboard a domain under Email Sending first, docs/email.md)");
   }
+  // The Worker's secrets live in Cloudflare's secret store, never in the committed file.
+  for (const secret of WORKER_SECRETS) {
+    if (new RegExp(`^${secret}\\s*=`, "m").test(toml)) refusals.push(`${secret} is written in wrangler.toml: remove it and keep it a secret (\`npx wrangler secret put ${secret}\`)`);
+  }
   if (!existsSync(join(root, "worker", "public", "widget.js"))) refusals.push("worker/public/widget.js is missing: run `npm run build` first");
   return { refusals, warnings };
 }
@@ -49,5 +56,5 @@ await runCli(async () => {
   const { refusals, warnings } = deployProblems(readFileSync(file, "utf8"));
   for (const w of warnings) console.log(`warning: ${w}`);
   if (refusals.length) throw new CliError(`not ready to deploy (${file}):\n- ${refusals.join("\n- ")}`);
-  console.log("ready to deploy: database, public origin, logs and the widget build are in place. Also: the Workers Paid plan (docs/configuration.md#the-plan), a custom domain for the widget's edge cache, KEY_SIGNING_SECRET (`npx wrangler secret put KEY_SIGNING_SECRET`).");
+  console.log(`ready to deploy: database, public origin, logs and the widget build are in place. Also: the Workers Paid plan (docs/configuration.md#the-plan), a custom domain for the widget's edge cache, and the secrets ${WORKER_SECRETS.map((n) => `${n} (\`npx wrangler secret put ${n}\`)`).join(", ")}.`);
 });

@@ -41,6 +41,13 @@ describe("deploy:check", () => {
     const ok = await npmRun("deploy:check", ["--config", write("ok.toml", configured)]);
     assert.equal(ok.code, 0, ok.stderr);
     assert.match(ok.stdout, /ready to deploy/);
+    // the secrets a deployment needs are named, with the command that sets each (issue 31: SECRETS_KEY seals Stripe keys)
+    assert.match(ok.stdout, /KEY_SIGNING_SECRET \(`npx wrangler secret put KEY_SIGNING_SECRET`\)/);
+    assert.match(ok.stdout, /SECRETS_KEY \(`npx wrangler secret put SECRETS_KEY`\)/);
+    // a secret written into the committed file is refused
+    const leaked = await npmRun("deploy:check", ["--config", write("leak.toml", configured.replace("[vars]\n", '[vars]\nSECRETS_KEY = "abc"\n'))]);
+    assert.equal(leaked.code, 1);
+    assert.match(leaked.stderr, /SECRETS_KEY is written in wrangler.toml: remove it/);
     // a configured DB with a shard still on its placeholder is refused
     const shardLeft = await npmRun("deploy:check", ["--config", write("shard.toml", configured.replace('"8b2d4f60-1c3e-4a5b-9d7f-0e1a2b3c4d5e"', '"00000000-0000-0000-0000-000000000001"'))]);
     assert.equal(shardLeft.code, 1);
