@@ -7,7 +7,7 @@
 import { env } from "cloudflare:test";
 import Stripe from "stripe";
 import { beforeAll, describe, expect, it } from "vitest";
-import { callJson, createBusiness, createKey } from "./helpers";
+import { callJson, createBusiness, createKey, dbOf } from "./helpers";
 import { createBookingFixture, lastOutboxSeq, outboxEvents, uniqueEmail } from "./private-fixtures";
 import type { Received } from "./stripe-standin";
 import { REFUND } from "./stripe-fixtures";
@@ -197,6 +197,34 @@ describe("payment links and the webhook", () => {
       ["pending", 150, l.session_id],
       ["succeeded", 150, orphan.id],
     ]);
+  });
+
+  it("a crash between the webhook and its effects loses nothing: the event is applied whole on Stripe's retry, once", async () => {
+    const b = await booking(40000);
+    const l = (await link(b.bookingId, { amount: 120, send_email: false })).body.data;
+    const paid = await paySession(l.session_id);
+    const db = await dbOf(biz);
+    const seq = await lastOutboxSeq();
+    // The effects' write dies (here: the outbox refuses it, as a storage failure would) after the
+    // ledger's change was made in the same batch.
+    await db.prepare("CREATE TRIGGER crash_between_webhook_and_effects BEFORE INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'storage failed'); END").run();
+    let crashed;
+    try {
+      crashed = await deliver("checkout.session.completed", paid);
+    } finally {
+      await db.prepare("DROP TRIGGER IF EXISTS crash_between_webhook_and_effects").run();
+    }
+    // Stripe is told it failed (so it delivers again), and nothing of it stayed: not the payment, not the event marked seen
+    expect(crashed.status).toBeGreaterThanOrEqual(500);
+    expect(await ledger(b.bookingId)).toMatchObject([{ status: "pending" }]);
+    expect(await outboxEvents(biz, seq)).toEqual([]);
+    // Stripe's retry of the same event: applied, its effects with it, and once
+    expect((await deliver("checkout.session.completed", paid, { id: crashed.event.id })).body.outcome).toBe("applied");
+    expect((await deliver("checkout.session.completed", paid, { id: crashed.event.id })).body.outcome).toBe("duplicate");
+    expect(await ledger(b.bookingId)).toMatchObject([{ status: "succeeded", amount: 120 }]);
+    expect((await outboxEvents(biz, seq)).map((e) => e.event)).toEqual(["PaymentReceived"]);
+    const audit = await db.prepare("SELECT COUNT(*) AS n FROM audit_log WHERE business_id = ? AND entity_id = ? AND action = 'payment_recorded'").bind(biz, b.bookingId).first<{ n: number }>();
+    expect(audit?.n).toBe(1);
   });
 });
 
