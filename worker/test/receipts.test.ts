@@ -117,6 +117,8 @@ describe("receipts", () => {
     expect(next.body.data.receipt_number).toBe(`${year()}-00000${6 + made.length}`);
 
     const sent = await receipts(businessId);
+    // the refused refund wrote no receipt either
+    expect(sent.filter((r: any) => r.kind === "refund_receipt")).toHaveLength(made.length);
     const balances: [string, string][] = [];
     for (const row of sent.filter((r: any) => r.kind === "payment_receipt")) {
       const { text } = await sentText(row.message_id);
