@@ -334,9 +334,7 @@ export function paymentLinkMail(m: BookingMail): ComposedMail {
     "",
     ...top.text,
     "",
-    `${s.guests}:`,
-    ...guests.text,
-    "",
+    ...(m.guests.length ? [`${s.guests}:`, ...guests.text] : []),
     `${s.paymentLink.amount}: ${vars.amount}`,
     "",
     `${button}: ${link.url}`,
@@ -347,8 +345,7 @@ export function paymentLinkMail(m: BookingMail): ComposedMail {
     html.p(fill(s.paymentLink.hello, vars)) +
     html.p(fill(s.paymentLink.intro, vars)) +
     top.html +
-    html.h2(s.guests) +
-    guests.html +
+    (m.guests.length ? html.h2(s.guests) + guests.html : "") +
     html.rows([[s.paymentLink.amount, vars.amount, true]]) +
     `<p style="margin:16px 0"><a href="${esc(link.url)}" style="display:inline-block;padding:10px 18px;border-radius:6px;background:${esc(m.brand.color)};color:#ffffff;text-decoration:none;font-weight:bold">${esc(button)}</a></p>` +
     html.p(fill(s.paymentLink.expires, vars));
