@@ -356,4 +356,26 @@ describe("receipts of stripe payments and refunds", () => {
     expect(refundText).toContain(`Refund of the payment: ${year}-000001, `);
     expect(refundText).toContain("Balance left to pay: €80.00");
   });
+
+  it("the same success delivered several times at the same moment (a replay, Stripe's second event) settles once: one receipt, one number", async () => {
+    const to = `stripe-rr-${crypto.randomUUID().slice(0, 6)}`;
+    const other = await createBusiness(to, { email_from: "mail@camp.example" });
+    const k = await createKey("private", other);
+    expect((await connect({ secret_key: SK, webhook_secret: WHSEC }, k)).status).toBe(200);
+    const b = await createBookingFixture({ businessId: other, booker: { email: uniqueEmail("stripe-rr"), first_name: "Payer" }, totalMinor: 30000 });
+    const paid = await paySession((await link(b.bookingId, { send_email: false }, k)).body.data.session_id);
+    const id = `evt_${crypto.randomUUID().replaceAll("-", "")}`;
+    const outcomes = await Promise.all([
+      deliver("checkout.session.completed", paid, { to, id }),
+      deliver("checkout.session.completed", paid, { to, id }),
+      deliver("checkout.session.async_payment_succeeded", paid, { to }),
+      deliver("checkout.session.completed", paid, { to }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual([200, 200, 200, 200]);
+    expect(outcomes.filter((o) => o.body.outcome === "applied")).toHaveLength(1);
+    const year = new Date().getUTCFullYear();
+    expect((await callJson(`/private/bookings/${b.bookingId}/payments`, { key: k })).body.data.map((e: any) => [e.status, e.receipt_number])).toEqual([["succeeded", `${year}-000001`]]);
+    await mailSettled(other);
+    expect((await outboxRows(other)).filter((r: any) => r.kind.endsWith("_receipt")).map((r: any) => [r.kind, r.status])).toEqual([["payment_receipt", "sent"]]);
+  });
 });
