@@ -25,7 +25,10 @@ describe("a booking's payments in the back office", () => {
     expect(recorded.status).toBe(303);
     html = await page(desk, booking.bookingId);
     expect(sums(html)).toEqual({ paid: "240.50 EUR", refunded: "0.00 EUR", balance: "559.50 EUR", status: "deposit_paid" });
-    expect(html).toMatch(/<td>Cash<\/td>\s*<td class="num">240\.50 EUR<\/td>\s*<td>Succeeded<\/td>\s*<td>receipt 17<\/td>\s*<td>[^<]*front_desk/);
+    // the entry with its receipt number (the number the receipt e-mailed to the booker carries)
+    const numbered = await env.DB.prepare("SELECT receipt_number FROM payments WHERE booking_id = ?").bind(booking.bookingId).first<{ receipt_number: string }>();
+    expect(numbered?.receipt_number).toMatch(/^\d{4}-\d{6}$/);
+    expect(html).toMatch(new RegExp(`<td>Cash</td>\\s*<td class="num">240\\.50 EUR</td>\\s*<td>Succeeded</td>\\s*<td>receipt 17</td>\\s*<td data-receipt="true">${numbered!.receipt_number}</td>\\s*<td>[^<]*front_desk`));
     // no refund form for the front desk, and its POST is refused with nothing recorded
     expect(html).not.toContain("/refunds");
     const refused = await desk.post(`/admin/demo/bookings/${booking.bookingId}/refunds`, { amount: "10" });

@@ -242,8 +242,8 @@ describe("the webhook of a business on another shard", () => {
 });
 
 describe("the payment link e-mail", () => {
-  it("is sent to the booker in their language with the link, by default, once per link", async () => {
-    const other = await createBusiness(`stripe-m-${crypto.randomUUID().slice(0, 6)}`, { email_from: "mail@camp.example", languages: ["en", "de"], default_language: "en" });
+  it("is sent to the booker in their language with the link, the amount, what it is for and until when (the business's clock), by default, once per link", async () => {
+    const other = await createBusiness(`stripe-m-${crypto.randomUUID().slice(0, 6)}`, { email_from: "mail@camp.example", languages: ["en", "de"], default_language: "en", time_zone: "Europe/Berlin" });
     const k = await createKey("private", other);
     expect((await connect({ secret_key: SK, webhook_secret: WHSEC }, k)).status).toBe(200);
     const b = await createBookingFixture({ businessId: other, booker: { email: "payer@guest.example", first_name: "Payer", language_code: "de" } as any, totalMinor: 25000 });
@@ -259,6 +259,16 @@ describe("the payment link e-mail", () => {
     const text = textPart(sent.raw);
     expect(text).toContain(res.body.data.url);
     expect(text).toMatch(/Jetzt 250,00\s€ zahlen/);
+    expect(text).toMatch(/^Zu zahlender Betrag: 250,00\s€\r?$/m);
+    // what for: the booking, by its reference
+    const d = (await callJson(`/private/bookings/${b.bookingId}`, { key: k })).body.data;
+    const reference = `${d.reference_year}-${String(d.reference_number).padStart(5, "0")}`;
+    expect(text).toContain(`bittet Sie, 250,00\u00a0€ für Ihre Buchung ${reference} zu zahlen`);
+    expect(text).toMatch(new RegExp(`^Buchungsnummer: ${reference}\\r?$`, "m"));
+    // until when: as Berlin's clock shows it (CET in winter, an hour ahead of UTC), the zone named
+    const expires = new Date(res.body.data.expires_at);
+    const berlin = `${String((expires.getUTCHours() + 1) % 24).padStart(2, "0")}:${String(expires.getUTCMinutes()).padStart(2, "0")}`;
+    expect(text).toMatch(new RegExp(`^Der Link ist bis .*\\b${berlin} MEZ gültig\\.\\r?$`, "m"));
   });
 });
 
@@ -321,5 +331,79 @@ describe("refunds through Stripe", () => {
     expect(asked.map((r) => r.key)).toEqual([`refund:${retry.body.data.id}`, `refund:${retry.body.data.id}`]);
     expect((await ledger(p.bookingId)).filter((e) => e.type === "refund")).toHaveLength(1);
     expect(await money(p.bookingId)).toMatchObject({ amount_refunded: 50, payment_status: "partially_refunded" });
+  });
+});
+
+describe("receipts of stripe payments and refunds", () => {
+  it("the webhook that settles a payment writes its receipt once, with the next number; replays and Stripe's second event write none; a refund Stripe confirms gets its own", async () => {
+    const to = `stripe-r-${crypto.randomUUID().slice(0, 6)}`;
+    const other = await createBusiness(to, { email_from: "mail@camp.example" });
+    const k = await createKey("private", other);
+    expect((await connect({ secret_key: SK, webhook_secret: WHSEC }, k)).status).toBe(200);
+    const b = await createBookingFixture({ businessId: other, booker: { email: uniqueEmail("stripe-r"), first_name: "Payer" }, totalMinor: 50000 });
+    const l = (await link(b.bookingId, { send_email: false }, k)).body.data;
+    const receiptRows = async () => {
+      await mailSettled(other);
+      return (await outboxRows(other)).filter((r: any) => r.kind.endsWith("_receipt"));
+    };
+    // pending: no number, no receipt
+    expect((await callJson(`/private/bookings/${b.bookingId}/payments`, { key: k })).body.data.map((e: any) => e.receipt_number)).toEqual([null]);
+    expect(await receiptRows()).toEqual([]);
+
+    const paid = await paySession(l.session_id);
+    const settled = await deliver("checkout.session.completed", paid, { to });
+    expect(settled.body.outcome).toBe("applied");
+    const year = new Date().getUTCFullYear();
+    expect((await callJson(`/private/bookings/${b.bookingId}/payments`, { key: k })).body.data.map((e: any) => [e.status, e.receipt_number])).toEqual([["succeeded", `${year}-000001`]]);
+    // the same event again, and Stripe's other event for the same paid session
+    expect((await deliver("checkout.session.completed", paid, { id: settled.event.id, to })).body.outcome).toBe("duplicate");
+    expect((await deliver("checkout.session.async_payment_succeeded", paid, { to })).body.outcome).toBe("ignored");
+    const rows = await receiptRows();
+    expect(rows.map((r: any) => [r.kind, r.status])).toEqual([["payment_receipt", "sent"]]);
+    const [sent] = await handedOver(rows[0].message_id);
+    const text = textPart(sent.raw);
+    expect(text).toContain(`Receipt number: ${year}-000001`);
+    expect(text).toContain("Amount paid: €500.00");
+    expect(text).toContain("Method: Card (online)");
+    expect(text).toContain("Balance left to pay: €0.00");
+
+    // a refund Stripe answers pending: no receipt until refund.updated says succeeded, then one
+    const intent = paid.payment_intent as string;
+    await standin(`/_standin/refunds-pending?match=${intent}`, { method: "POST" });
+    const r = (await callJson(`/private/bookings/${b.bookingId}/refunds`, { key: k, method: "POST", body: { amount: 80, currency: "EUR" } })).body.data;
+    expect([r.status, r.receipt_number]).toEqual(["pending", null]);
+    expect((await receiptRows()).map((e: any) => e.kind)).toEqual(["payment_receipt"]);
+    const stripeRefund = { ...REFUND, id: r.reference, amount: 8000, currency: "eur", payment_intent: intent, status: "succeeded", metadata: { business_id: String(other), booking_id: b.bookingId, refund_id: r.id } };
+    expect((await deliver("refund.updated", stripeRefund, { to })).body.outcome).toBe("applied");
+    expect((await deliver("refund.updated", stripeRefund, { to })).body.outcome).not.toBe("applied");
+    const after = await receiptRows();
+    expect(after.map((e: any) => e.kind).sort()).toEqual(["payment_receipt", "refund_receipt"]);
+    const refundText = textPart((await handedOver(after.find((e: any) => e.kind === "refund_receipt").message_id))[0].raw);
+    expect(refundText).toContain(`Receipt number: ${year}-000002`);
+    expect(refundText).toContain("Amount refunded: €80.00");
+    expect(refundText).toContain(`Refund of the payment: ${year}-000001, `);
+    expect(refundText).toContain("Balance left to pay: €80.00");
+  });
+
+  it("the same success delivered several times at the same moment (a replay, Stripe's second event) settles once: one receipt, one number", async () => {
+    const to = `stripe-rr-${crypto.randomUUID().slice(0, 6)}`;
+    const other = await createBusiness(to, { email_from: "mail@camp.example" });
+    const k = await createKey("private", other);
+    expect((await connect({ secret_key: SK, webhook_secret: WHSEC }, k)).status).toBe(200);
+    const b = await createBookingFixture({ businessId: other, booker: { email: uniqueEmail("stripe-rr"), first_name: "Payer" }, totalMinor: 30000 });
+    const paid = await paySession((await link(b.bookingId, { send_email: false }, k)).body.data.session_id);
+    const id = `evt_${crypto.randomUUID().replaceAll("-", "")}`;
+    const outcomes = await Promise.all([
+      deliver("checkout.session.completed", paid, { to, id }),
+      deliver("checkout.session.completed", paid, { to, id }),
+      deliver("checkout.session.async_payment_succeeded", paid, { to }),
+      deliver("checkout.session.completed", paid, { to }),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual([200, 200, 200, 200]);
+    expect(outcomes.filter((o) => o.body.outcome === "applied")).toHaveLength(1);
+    const year = new Date().getUTCFullYear();
+    expect((await callJson(`/private/bookings/${b.bookingId}/payments`, { key: k })).body.data.map((e: any) => [e.status, e.receipt_number])).toEqual([["succeeded", `${year}-000001`]]);
+    await mailSettled(other);
+    expect((await outboxRows(other)).filter((r: any) => r.kind.endsWith("_receipt")).map((r: any) => [r.kind, r.status])).toEqual([["payment_receipt", "sent"]]);
   });
 });

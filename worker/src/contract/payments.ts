@@ -56,6 +56,16 @@ export const PaymentEntry = z
     reference: z.string().nullable().openapi({ description: "The provider's reference, or the one recorded with a manual payment." }),
     reason: z.string().nullable().openapi({ description: "A refund's reason." }),
     payment_id: z.uuid().nullable().openapi({ description: "A refund's payment; null for a payment." }),
+    receipt_number: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          "The receipt number of a succeeded payment or refund, `YYYY-NNNNNN` (e.g. 2026-000123): sequential per business and calendar year in the business's time zone, " +
+          "shared by payments and refunds, gap-free and never reused, given when the entry succeeds (the receipt e-mailed to the booker carries it). null while pending, for a failed or canceled entry, " +
+          "and for an entry that succeeded before receipts were numbered.",
+        example: "2026-000123",
+      }),
     created_by: z
       .object({ type: z.enum(["guest", "staff", "api_key", "cli"]), id: z.string().nullable(), name: z.string() })
       .openapi({ description: "Who made the entry: the guest (online), a staff user, an API key (by its name), a command-line tool." }),

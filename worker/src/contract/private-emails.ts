@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 
-export const EMAIL_KIND_NAMES = ["booking_confirmation", "booking_cancelled", "owner_new_booking", "owner_booking_cancelled", "staff_invitation", "staff_password_reset", "staff_sign_in_alert"] as const;
+export const EMAIL_KIND_NAMES = ["booking_confirmation", "booking_cancelled", "owner_new_booking", "owner_booking_cancelled", "staff_invitation", "staff_password_reset", "staff_sign_in_alert", "payment_link", "payment_receipt", "refund_receipt"] as const;
 export const EMAIL_STATUSES = ["pending", "sending", "retrying", "sent", "failed"] as const;
 
 export const Email = z
@@ -11,7 +11,8 @@ export const Email = z
         "booking_confirmation and booking_cancelled go to the booker; owner_new_booking and owner_booking_cancelled to each of the business's notification_emails; " +
         "staff_invitation to someone invited to the back office (its kept message has the sign-in link removed, and it cannot be resent: invite again); " +
         "staff_password_reset to a staff user who asked for a new password (the same: link removed once sent, never resent); " +
-        "staff_sign_in_alert to a staff user whose account saw a burst of failed sign-ins (once per 15-minute window).",
+        "staff_sign_in_alert to a staff user whose account saw a burst of failed sign-ins (once per 15-minute window); " +
+        "payment_link to the booker with a Stripe payment link; payment_receipt and refund_receipt to the booker, one for each payment or refund of the ledger that succeeded, with its receipt number.",
     }),
     booking_id: z.string().nullable(),
     recipient: z.string(),

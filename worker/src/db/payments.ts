@@ -23,15 +23,45 @@ export interface PaymentRow extends LedgerEntry {
   updated_at: string;
   /** A stripe payment's PaymentIntent, once its Checkout Session is paid (migration 0480). */
   provider_intent: string | null;
+  /** "2026-000123": a succeeded entry's receipt number (migration 0510); null before it succeeded. */
+  receipt_number: string | null;
 }
 
 /** A booking's ledger, oldest first. */
 export async function ledgerOf(db: D1, businessId: number, bookingId: string): Promise<PaymentRow[]> {
-  const rows = await db
-    .prepare("SELECT * FROM payments WHERE booking_id = ? AND business_id = ? ORDER BY created_at, id")
-    .bind(bookingId, businessId)
-    .all<PaymentRow>();
+  const rows = await ledgerStatement(db, businessId, bookingId).all<PaymentRow>();
   return rows.results;
+}
+
+/** A booking's ledger, oldest first, as a statement (for a batch that reads more). */
+export function ledgerStatement(db: D1, businessId: number, bookingId: string): D1PreparedStatement {
+  return db.prepare("SELECT * FROM payments WHERE booking_id = ? AND business_id = ? ORDER BY created_at, id").bind(bookingId, businessId);
+}
+
+/**
+ * The receipt number of an entry that is succeeded and has none yet, allocated in the caller's
+ * batch (put these after the statement that makes the entry succeeded): the business's counter for
+ * `year` (its calendar year in its time zone) goes up by one, and the entry takes it, written
+ * "YYYY-NNNNNN". The counter moves only when the entry is succeeded and unnumbered, so a batch
+ * that settles nothing (or aborts) takes no number: the numbers are gap-free, and, the counter
+ * only growing, never reused. Batches are serialised by D1, so two at once get two numbers.
+ */
+export function receiptNumberStatements(db: D1, businessId: number, entryId: string, year: number): D1PreparedStatement[] {
+  return [
+    db
+      .prepare(
+        `INSERT INTO receipt_counters (business_id, year, last_number)
+         SELECT ?1, ?2, 1 WHERE EXISTS (SELECT 1 FROM payments WHERE id = ?3 AND business_id = ?1 AND status = 'succeeded' AND receipt_number IS NULL)
+         ON CONFLICT (business_id, year) DO UPDATE SET last_number = last_number + 1`,
+      )
+      .bind(businessId, year, entryId),
+    db
+      .prepare(
+        `UPDATE payments SET receipt_number = (SELECT printf('%04d-%06d', year, last_number) FROM receipt_counters WHERE business_id = ?1 AND year = ?2)
+          WHERE id = ?3 AND business_id = ?1 AND status = 'succeeded' AND receipt_number IS NULL`,
+      )
+      .bind(businessId, year, entryId),
+  ];
 }
 
 export interface NewEntry {

@@ -8,7 +8,10 @@
 import { snapshotFrom, SNAPSHOT_STATEMENTS, snapshotStatements } from "../db/catalog-snapshot";
 import { bookingMailStatements, type EmailRow, type MailGuestRow } from "../db/emails";
 import type { BookingRow } from "../db/bookings";
-import { BOOKING_TEMPLATES, type BookingMail, type BookingMailKind, type MailGuest } from "../domain/email/booking";
+import { BOOKING_TEMPLATES, type BookingMail, type BookingMailKind, type MailGuest, type MailReceipt } from "../domain/email/booking";
+import { ledgerStatement, type PaymentRow } from "../db/payments";
+import { totalsAfterReceipt } from "../domain/receipts";
+import { dateIn } from "../lib/time";
 import { buildMime } from "../domain/email/mime";
 import { calendarFile, nextDay, type CalendarEvent } from "../domain/email/ics";
 import { REDACTED_LINK, staffInvitation, staffPasswordReset, staffSignInAlert } from "../domain/email/staff";
@@ -102,6 +105,30 @@ function calendarEvents(guests: MailGuest[], lines: LineRow[], title: (id: numbe
     }
   }
   return [...events.values()];
+}
+
+/**
+ * What a receipt states of its entry (params.entry_id) in the booking's ledger: its number, its
+ * date in the business's time zone, and what was paid and owed once it counted (its place in the
+ * receipt series, not what the ledger says now: a later payment does not change an earlier receipt).
+ */
+function receiptOf(ledger: PaymentRow[], entryId: string | undefined, total: number, timeZone: string): MailReceipt {
+  const entry = ledger.find((e) => e.id === entryId);
+  if (!entry || entry.status !== "succeeded" || !entry.receipt_number) throw new ComposeError(`the receipt's ledger entry ${entryId ?? ""} is not a succeeded entry with a receipt number`);
+  const localDate = (iso: string) => dateIn(new Date(iso), timeZone);
+  const paid = entry.refunds_payment_id ? ledger.find((e) => e.id === entry.refunds_payment_id) : undefined;
+  const after = totalsAfterReceipt(total, ledger, entry.receipt_number);
+  return {
+    kind: entry.kind,
+    number: entry.receipt_number,
+    date: localDate(entry.updated_at),
+    amount: entry.amount_minor,
+    method: entry.method,
+    reason: entry.reason,
+    refundOf: paid ? { number: paid.receipt_number, date: localDate(paid.updated_at) } : null,
+    paidNet: after.net_paid,
+    balance: after.balance_due,
+  };
 }
 
 /** Who the business's e-mails go from now: its own sender on a listed domain, else the platform's. */
@@ -210,10 +237,15 @@ export async function composeEmail(db: D1, email: EmailRow, now: Date, platform:
   if (email.kind === "staff_password_reset") return composePasswordReset(db, email, now, platform);
   if (email.kind === "staff_sign_in_alert") return composeSignInAlert(db, email, now, platform);
   if (!email.booking_id) throw new ComposeError(`no template for an e-mail of kind ${email.kind}`);
-  const results = await db.batch([...snapshotStatements(db, email.business_id), ...bookingMailStatements(db, email.business_id, email.booking_id)]);
+  const isReceipt = email.kind === "payment_receipt" || email.kind === "refund_receipt";
+  const results = await db.batch([
+    ...snapshotStatements(db, email.business_id),
+    ...bookingMailStatements(db, email.business_id, email.booking_id),
+    ...(isReceipt ? [ledgerStatement(db, email.business_id, email.booking_id)] : []),
+  ]);
   const snap = snapshotFrom(results.slice(0, SNAPSHOT_STATEMENTS));
   if (!snap) throw new ComposeError("the business no longer exists");
-  const [bookingRes, bookerRes, guestsRes, linesRes, channelRes] = results.slice(SNAPSHOT_STATEMENTS);
+  const [bookingRes, bookerRes, guestsRes, linesRes, channelRes, ledgerRes] = results.slice(SNAPSHOT_STATEMENTS);
   const booking = rowsOf<BookingRow>(bookingRes)[0];
   if (!booking) throw new ComposeError(`booking ${email.booking_id} not found`);
   const config = snap.business.config;
@@ -222,7 +254,7 @@ export async function composeEmail(db: D1, email: EmailRow, now: Date, platform:
   const language = mailLanguage(email.language, config.default_language);
   const booker = parseJson<Record<string, unknown>>(rowsOf<{ person_snapshot: string }>(bookerRes)[0]?.person_snapshot, {});
   const phone = typeof booker.phone === "string" ? `${booker.phone_country_calling_code ? `+${booker.phone_country_calling_code} ` : ""}${booker.phone}` : null;
-  const params = parseJson<{ terms?: string; url?: string; amount_minor?: number; expires_at?: string }>(email.params, {});
+  const params = parseJson<{ terms?: string; url?: string; amount_minor?: number; expires_at?: string; entry_id?: string }>(email.params, {});
   const lines = rowsOf<LineRow>(linesRes);
   const totals = bookedTotals(booking, snap.currencies, lines);
   const guests = guestsOf(snap, rowsOf<MailGuestRow>(guestsRes), lines, booking, language);
@@ -265,6 +297,8 @@ export async function composeEmail(db: D1, email: EmailRow, now: Date, platform:
     channel,
     calendar: ics !== null,
     link: email.kind === "payment_link" ? { url: String(params.url ?? ""), amount_minor: Number(params.amount_minor ?? 0), expires_at: String(params.expires_at ?? "") } : undefined,
+    timeZone: config.time_zone,
+    receipt: isReceipt ? receiptOf(ledgerRes ? rowsOf<PaymentRow>(ledgerRes) : [], params.entry_id, totals.total, config.time_zone) : undefined,
   };
   const template = BOOKING_TEMPLATES[email.kind as BookingMailKind];
   if (!template) throw new ComposeError(`no template for an e-mail of kind ${email.kind}`);

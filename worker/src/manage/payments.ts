@@ -1,8 +1,9 @@
 /**
  * The payments ledger's changes (issue 31), the same whoever asks (the private API, the back
  * office): a manual payment recorded, a refund of one. Each is one batch through write(): the
- * entry, its audit entry and its webhook event (PaymentReceived / PaymentRefunded), and the
- * Idempotency-Key's record of what it made when the request carries one.
+ * entry, its receipt number and receipt e-mail (manage/receipts.ts), its audit entry and its
+ * webhook event (PaymentReceived / PaymentRefunded), and the Idempotency-Key's record of what it
+ * made when the request carries one.
  */
 import type { PaymentCreate, RefundCreate } from "../contract/payments";
 import { referenceOf } from "../domain/reference";
@@ -16,6 +17,7 @@ import { insertEntryStatement, isRefundTooLarge, ledgerOf } from "../db/payments
 import { invalid, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { isGuardFailure } from "./input";
+import { receiptParts } from "./receipts";
 import { refundThroughStripe, type StripeStore } from "./stripe";
 import { write, type Store } from "./write";
 import type { D1 } from "../db/d1";
@@ -51,13 +53,16 @@ export async function recordPayment(store: Store, actor: Actor, businessId: numb
   if (booking.status !== "confirmed") throw cancelled;
   const id = newId(now.getTime());
   const ref = body.reference?.trim() || null;
+  const receipt = await receiptParts(store, businessId, bookingId, { id, kind: "payment" }, now);
   try {
     await write(store, actor, businessId, now, {
       statements: [
         bookingConfirmedGuard(db, businessId, bookingId),
         insertEntryStatement(db, businessId, actor, { id, bookingId, kind: "payment", amountMinor: minor, currency: booking.currency, method: body.method, status: "succeeded", reference: ref, reason: null, refundsPaymentId: null }, now),
+        ...receipt.statements,
         ...keyRecord(db, businessId, idempotencyKey, id),
       ],
+      emails: receipt.emails,
       audit: [
         {
           action: "payment_recorded",
@@ -97,12 +102,15 @@ export async function recordRefund(store: StripeStore, actor: Actor, businessId:
   }
   const id = newId(now.getTime());
   const major = toMajor(minor, minorDigits(booking.currency));
+  const receipt = await receiptParts(store, businessId, bookingId, { id, kind: "refund" }, now);
   try {
     await write(store, actor, businessId, now, {
       statements: [
         insertEntryStatement(db, businessId, actor, { id, bookingId, kind: "refund", amountMinor: minor, currency: booking.currency, method: source.method, status: "succeeded", reference: null, reason, refundsPaymentId: source.id }, now),
+        ...receipt.statements,
         ...keyRecord(db, businessId, idempotencyKey, id),
       ],
+      emails: receipt.emails,
       audit: [
         {
           action: "payment_refunded",

@@ -27,6 +27,7 @@ import { ApiError, invalid, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { open, seal } from "../lib/secret-box";
 import { isGuardFailure } from "./input";
+import { receiptParts } from "./receipts";
 import { write, type Store } from "./write";
 
 /** What the Stripe slice needs of the Worker: the store, the sealing key, where Stripe is. */
@@ -322,6 +323,7 @@ async function checkoutChange(env: StripeStore, businessId: number, session: Str
   let paymentId: string;
   if (matches) {
     paymentId = entry.id;
+    // the guard aborts the batch, its receipt and receipt e-mail with it, unless this event is the one that settles the entry
     statements.push(entryPendingGuard(db, businessId, entry.id), settleEntryStatement(db, businessId, entry.id, "succeeded", intent, now));
   } else {
     // No pending entry (its write was lost), or one for another amount: the payment is recorded
@@ -333,8 +335,10 @@ async function checkoutChange(env: StripeStore, businessId: number, session: Str
       entryIntentStatement(db, businessId, paymentId, intent),
     );
   }
+  const receipt = await receiptParts(env, businessId, bookingId, { id: paymentId, kind: "payment" }, now);
   return {
-    statements,
+    statements: [...statements, ...receipt.statements],
+    emails: receipt.emails,
     audit: [
       {
         action: "payment_recorded",
@@ -355,14 +359,20 @@ async function refundChange(env: StripeStore, businessId: number, refund: Stripe
   if (!entry || entry.kind !== "refund" || entry.status !== "pending") return null;
   const ledger = await ledgerOf(env.DB, businessId, entry.booking_id);
   const row = ledger.find((e) => e.id === entry.id);
-  return row ? refundSucceeded(env, businessId, row, now) : null;
+  return row ? await refundSucceeded(env, businessId, row, now) : null;
 }
 
-/** A pending stripe refund that Stripe says succeeded: its status, audit entry and PaymentRefunded. */
-function refundSucceeded(env: StripeStore, businessId: number, r: PaymentRow, now: Date): Change {
+/**
+ * A pending stripe refund that Stripe says succeeded: its status, its receipt (number and e-mail:
+ * only when this batch is the one that settles it, the guard aborting any other), audit entry and
+ * PaymentRefunded.
+ */
+async function refundSucceeded(env: StripeStore, businessId: number, r: PaymentRow, now: Date): Promise<Change> {
   const db = env.DB;
+  const receipt = await receiptParts(env, businessId, r.booking_id, { id: r.id, kind: "refund" }, now);
   return {
-    statements: [entryPendingGuard(db, businessId, r.id), settleEntryStatement(db, businessId, r.id, "succeeded", null, now)],
+    statements: [entryPendingGuard(db, businessId, r.id), settleEntryStatement(db, businessId, r.id, "succeeded", null, now), ...receipt.statements],
+    emails: receipt.emails,
     audit: [
       {
         action: "payment_refunded",
@@ -461,7 +471,7 @@ export async function askStripeToRefund(env: StripeStore, businessId: number, re
   }
   const statements = [entryReferenceStatement(db, businessId, entry.id, refund.id)];
   if (refund.status === "succeeded") {
-    const change = refundSucceeded(env, businessId, { ...entry, reference: refund.id }, now);
+    const change = await refundSucceeded(env, businessId, { ...entry, reference: refund.id }, now);
     try {
       await write(env, STRIPE_ACTOR, businessId, now, { ...change, statements: [...statements, ...change.statements] });
     } catch (err) {

@@ -1,6 +1,6 @@
 /**
  * The e-mails about a booking, as pure functions of its data: to the booker (confirmation,
- * cancellation) and to the business (new booking, cancelled booking). Each gives the subject, the
+ * cancellation, payment link, receipt) and to the business (new booking, cancelled booking). Each gives the subject, the
  * plain text and the HTML, in one language.
  */
 import { esc, frame, html, type MailBrand } from "./layout";
@@ -61,6 +61,29 @@ export interface BookingMail {
   calendar: boolean;
   /** A payment link's: where to pay, how much (minor units), until when (ISO 8601). */
   link?: { url: string; amount_minor: number; expires_at: string };
+  /** The business's IANA time zone: a payment link's expiry is shown in it (default UTC). */
+  timeZone?: string;
+  /** A receipt's: the ledger entry it is for. */
+  receipt?: MailReceipt;
+}
+
+/** What a receipt states of its ledger entry; amounts in minor units of the booking's currency. */
+export interface MailReceipt {
+  kind: "payment" | "refund";
+  /** "2026-000123" */
+  number: string;
+  /** When the entry succeeded: 'YYYY-MM-DD' in the business's time zone. */
+  date: string;
+  amount: number;
+  method: keyof MailStrings["methods"];
+  /** A refund's reason, as recorded. */
+  reason: string | null;
+  /** A refund's payment: its receipt number (null for one from before receipts were numbered) and its date. */
+  refundOf: { number: string | null; date: string } | null;
+  /** The net paid (payments less refunds) once this entry counted. */
+  paidNet: number;
+  /** What the booking still owed once this entry counted (never below 0). */
+  balance: number;
 }
 
 export interface ComposedMail {
@@ -69,11 +92,18 @@ export interface ComposedMail {
   html: string;
 }
 
-export type BookingMailKind = "booking_confirmation" | "booking_cancelled" | "owner_new_booking" | "owner_booking_cancelled" | "payment_link";
+export type BookingMailKind = "booking_confirmation" | "booking_cancelled" | "owner_new_booking" | "owner_booking_cancelled" | "payment_link" | "payment_receipt" | "refund_receipt";
 
 /** Amounts in the booking's currency, as the language writes them ("€1,234.50", "1.234,50 €"). */
 export function money(minor: number, currency: string, digits: number, language: string): string {
   return new Intl.NumberFormat(language, { style: "currency", currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(minor / 10 ** digits);
+}
+
+/** "Sat, 5 Dec 2026, 14:00 GMT" in the language: an instant (ISO 8601) as the clock shows it in `timeZone`, the zone named. */
+export function instant(iso: string, language: string, timeZone = "UTC"): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return "";
+  return new Intl.DateTimeFormat(language, { weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone, timeZoneName: "short" }).format(d);
 }
 
 /** "Sat, 5 Dec 2026" in the language. */
@@ -293,7 +323,8 @@ export function paymentLinkMail(m: BookingMail): ComposedMail {
   const p = partsOf(m);
   const { s } = p;
   const link = m.link ?? { url: "", amount_minor: 0, expires_at: "" };
-  const vars = { ...p.vars, amount: p.amount(link.amount_minor), expires: link.expires_at ? `${day(link.expires_at.slice(0, 10), m.language)} ${link.expires_at.slice(11, 16)} UTC` : "" };
+  // until when, as the business's clock shows it (the time zone named): where the guest usually is
+  const vars = { ...p.vars, amount: p.amount(link.amount_minor), expires: link.expires_at ? instant(link.expires_at, m.language, m.timeZone) : "" };
   const top = summary(p, true);
   const guests = guestsBlock(p, true);
   const button = fill(s.paymentLink.button, vars);
@@ -303,9 +334,7 @@ export function paymentLinkMail(m: BookingMail): ComposedMail {
     "",
     ...top.text,
     "",
-    `${s.guests}:`,
-    ...guests.text,
-    "",
+    ...(m.guests.length ? [`${s.guests}:`, ...guests.text] : []),
     `${s.paymentLink.amount}: ${vars.amount}`,
     "",
     `${button}: ${link.url}`,
@@ -316,12 +345,66 @@ export function paymentLinkMail(m: BookingMail): ComposedMail {
     html.p(fill(s.paymentLink.hello, vars)) +
     html.p(fill(s.paymentLink.intro, vars)) +
     top.html +
-    html.h2(s.guests) +
-    guests.html +
+    (m.guests.length ? html.h2(s.guests) + guests.html : "") +
     html.rows([[s.paymentLink.amount, vars.amount, true]]) +
     `<p style="margin:16px 0"><a href="${esc(link.url)}" style="display:inline-block;padding:10px 18px;border-radius:6px;background:${esc(m.brand.color)};color:#ffffff;text-decoration:none;font-weight:bold">${esc(button)}</a></p>` +
     html.p(fill(s.paymentLink.expires, vars));
   return render(p, fill(s.paymentLink.subject, vars), s.paymentLink.heading, `${m.reference} · ${vars.amount}`, text, body);
+}
+
+/**
+ * To the booker: the receipt of a payment or a refund of the ledger. Its number, date, the booking,
+ * the amount and how it was paid (or, for a refund, what was refunded: which payment, why), what the
+ * booking's lines are (what was paid for), and what is paid and still due once it counted.
+ */
+export function receiptMail(m: BookingMail): ComposedMail {
+  const p = partsOf(m);
+  const { s, amount } = p;
+  const r: MailReceipt = m.receipt ?? { kind: "payment", number: "", date: m.start, amount: 0, method: "other", reason: null, refundOf: null, paidNet: 0, balance: m.total };
+  const t = s.receipt;
+  const vars = { ...p.vars, number: r.number, amount: amount(r.amount) };
+  const refund = r.kind === "refund";
+  const rows: [string, string, boolean?][] = [
+    [t.number, r.number, true],
+    [t.date, day(r.date, m.language)],
+    [s.reference, m.reference],
+    [refund ? t.amountRefunded : t.amountPaid, amount(r.amount), true],
+    [t.method, s.methods[r.method] ?? r.method],
+    ...(r.refundOf ? [[t.refundOf, [r.refundOf.number, day(r.refundOf.date, m.language)].filter(Boolean).join(", ")] as [string, string]] : []),
+    ...(refund && r.reason ? [[t.reason, r.reason] as [string, string]] : []),
+  ];
+  const after: [string, string, boolean?][] = [
+    [s.total, amount(m.total)],
+    [t.paidNet, amount(r.paidNet)],
+    [t.balance, amount(r.balance), true],
+  ];
+  const guests = guestsBlock(p, true);
+  const intro = fill(refund ? t.refundIntro : t.paymentIntro, vars);
+  const text = [
+    t.hello,
+    intro,
+    "",
+    ...rows.map(([k, v]) => `${k}: ${v}`),
+    "",
+    `${t.paidFor}:`,
+    `${s.dates}: ${range(m.start, m.end, m.language)}`,
+    ...guests.text,
+    ...after.map(([k, v]) => `${k}: ${v}`),
+    "",
+    t.notInvoice,
+    "",
+  ];
+  const body =
+    html.p(t.hello) +
+    html.p(intro) +
+    html.rows(rows) +
+    html.h2(t.paidFor) +
+    html.rows([[s.dates, range(m.start, m.end, m.language)]]) +
+    guests.html +
+    html.rows(after) +
+    html.small(t.notInvoice);
+  const subject = fill(refund ? t.refundSubject : t.paymentSubject, vars);
+  return render(p, subject, refund ? t.refundHeading : t.paymentHeading, `${r.number} · ${vars.amount}`, text, body);
 }
 
 export const BOOKING_TEMPLATES: Record<BookingMailKind, (m: BookingMail) => ComposedMail> = {
@@ -330,4 +413,6 @@ export const BOOKING_TEMPLATES: Record<BookingMailKind, (m: BookingMail) => Comp
   booking_cancelled: bookingCancellation,
   owner_new_booking: ownerNewBooking,
   owner_booking_cancelled: ownerBookingCancelled,
+  payment_receipt: receiptMail,
+  refund_receipt: receiptMail,
 };

@@ -11,7 +11,7 @@ import { mailLanguage, type MailLanguage } from "./strings";
 import { shortHash } from "./mime";
 import { senderOf, type PlatformMail } from "./sender";
 
-export const EMAIL_KINDS = ["booking_confirmation", "booking_cancelled", "owner_new_booking", "owner_booking_cancelled", "staff_invitation", "staff_password_reset", "staff_sign_in_alert", "payment_link"] as const;
+export const EMAIL_KINDS = ["booking_confirmation", "booking_cancelled", "owner_new_booking", "owner_booking_cancelled", "staff_invitation", "staff_password_reset", "staff_sign_in_alert", "payment_link", "payment_receipt", "refund_receipt"] as const;
 
 /** Kinds whose params hold a secret (a sign-in link): kept only until the e-mail is sent or fails, never resent. */
 export const SECRET_KINDS: readonly EmailKind[] = ["staff_invitation", "staff_password_reset"];
@@ -160,4 +160,22 @@ export function paymentLinkEmail(
 ): PlannedEmail | null {
   if (!config.email_from || !booker.email) return null;
   return planned("payment_link", `payment-link.${bookingId}.${sessionId}`, booker.email, mailLanguage(booker.language, config.default_language), config.email_from, params);
+}
+
+/**
+ * A receipt (manage/receipts.ts): to the booker, in their language as their confirmation is (the
+ * business's default when there are no e-mails in theirs), for a payment or a refund of the
+ * ledger that became succeeded. One per entry (its event key names it): written in the batch that
+ * makes the entry succeeded, so a replayed event, which cannot make it succeeded again, writes none.
+ * None without a sender or a booker's address.
+ */
+export function receiptEmail(
+  entry: { id: string; kind: "payment" | "refund" },
+  bookingId: string,
+  booker: { email: string | null; language: string | null },
+  config: MailConfig,
+): PlannedEmail | null {
+  if (!config.email_from || !booker.email) return null;
+  const kind: EmailKind = entry.kind === "payment" ? "payment_receipt" : "refund_receipt";
+  return planned(kind, `receipt.${entry.id}`, booker.email, mailLanguage(booker.language, config.default_language), config.email_from, { entry_id: entry.id });
 }

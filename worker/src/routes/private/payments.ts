@@ -41,7 +41,9 @@ const listRoute = createRoute({
   operationId: "listBookingPayments",
   tags,
   summary: "A booking's ledger of payments and refunds",
-  description: "Oldest first. Every payment and every refund is an entry of its own, never edited or deleted; only succeeded entries count towards the booking's amount_paid and amount_refunded.",
+  description:
+    "Oldest first. Every payment and every refund is an entry of its own, never edited or deleted; only succeeded entries count towards the booking's amount_paid and amount_refunded. " +
+    "A succeeded entry has its `receipt_number` (sequential per business and calendar year, e.g. 2026-000123), the number of the receipt e-mailed to the booker when it succeeded.",
   request: { params: BookingParam },
   responses: { 200: json(PaymentLedger, "The ledger, oldest first."), 400: problemResponse("booking_id is not a UUID."), ...authResponses, 404: problemResponse("No such booking.") },
 });

@@ -191,6 +191,7 @@ export function paymentEntryView(e: PaymentRow) {
     reference: e.reference,
     reason: e.reason,
     payment_id: e.refunds_payment_id,
+    receipt_number: e.receipt_number ?? null,
     created_by: { type: ENTRY_ACTOR[e.actor_kind], id: e.actor_id, name: e.actor_name },
     created_at: e.created_at,
     updated_at: e.updated_at,

@@ -67,6 +67,7 @@ export function PaymentsSection(props: {
               </th>
               <th scope="col">{t.entryStatus}</th>
               <th scope="col">{t.reference}</th>
+              <th scope="col">{t.receipt}</th>
               <th scope="col">{t.who}</th>
             </tr>
           }
@@ -79,6 +80,7 @@ export function PaymentsSection(props: {
               <td class="num">{`${e.kind === "refund" ? "−" : ""}${formatMoney(e.amount_minor, e.currency)}`}</td>
               <td>{t.entryStatuses[e.status] ?? e.status}</td>
               <td>{[e.reference, e.reason].filter(Boolean).join(" · ")}</td>
+              <td data-receipt>{e.receipt_number ?? ""}</td>
               <td>{e.actor_kind === "guest" ? t.guest : e.actor_name}</td>
             </tr>
           ))}

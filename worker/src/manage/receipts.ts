@@ -1,0 +1,34 @@
+/**
+ * A ledger entry's receipt (issue 31, docs/payments.md "Receipts"), for the batch that makes the
+ * entry succeeded (a manual payment or refund recorded, a stripe payment or refund that Stripe
+ * confirmed): its receipt number, allocated in that batch, and the receipt e-mail to the booker,
+ * written in that batch. So a crash cannot lose the e-mail or give it twice, and a change that
+ * does not happen (a replayed webhook, whose guard aborts its batch) takes no number and writes no
+ * e-mail. Every place that makes an entry succeeded puts these in its batch.
+ */
+import { bookerRow } from "../db/bookings";
+import { businessById } from "../db/businesses";
+import { bookerMailTarget, emailStatements } from "../db/emails";
+import { receiptNumberStatements } from "../db/payments";
+import { mailConfig, receiptEmail } from "../domain/email/plan";
+import { platformMail } from "../domain/email/sender";
+import { receiptYear } from "../domain/receipts";
+import type { Store } from "./write";
+
+export interface ReceiptParts {
+  /** After the statement that makes the entry succeeded, in the same batch. */
+  statements: D1PreparedStatement[];
+  /** write()'s `emails`. */
+  emails: D1PreparedStatement[];
+}
+
+export async function receiptParts(store: Store, businessId: number, bookingId: string, entry: { id: string; kind: "payment" | "refund" }, now: Date): Promise<ReceiptParts> {
+  const db = store.DB;
+  const [business, booker] = await Promise.all([businessById(db, businessId), bookerRow(db, businessId, bookingId)]);
+  const timeZone = business?.config.time_zone ?? "UTC";
+  const email = business ? receiptEmail(entry, bookingId, bookerMailTarget(booker), mailConfig(business.config, platformMail(store))) : null;
+  return {
+    statements: receiptNumberStatements(db, businessId, entry.id, receiptYear(now, timeZone)),
+    emails: email ? emailStatements(db, businessId, bookingId, [email], now) : [],
+  };
+}
