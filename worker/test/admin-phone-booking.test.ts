@@ -164,6 +164,14 @@ describe("a phone booking made by the front desk", () => {
     expect(await count("SELECT COUNT(*) AS n FROM allocations a JOIN carts c ON c.id = a.cart_id WHERE c.client_id = ? AND a.released_at IS NULL", `staff:${staffId}`)).toBe(0);
   });
 
+  it("is not bound by a widget visitor's limits: a party of 11 in one yoga class (a visitor may hold 10 guests at once)", async () => {
+    const { b } = await desk();
+    const day = nextWeekday(5, new Date(), 45);
+    const party = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [[`guests.${i}.first_name`, `Guest${i}`], [`guests.${i}.last_name`, "Group"], [`guests.${i}.birth_date`, "1990-01-01"]]).flat());
+    const { id } = redirected(await b.post("/admin/demo/bookings/new", { product: "302", start_date: day, days: "1", guests: "11", time: "18:00", ...party, ...booker("party"), payment: "none" }));
+    expect(await count("SELECT COUNT(*) AS n FROM guests WHERE booking_id = ?", id)).toBe(11);
+  });
+
   it("says so when Stripe is not connected, and refuses a link with nothing booked", async () => {
     const { b } = await desk();
     const day = nextWeekday(4, new Date(), 40);
