@@ -9,7 +9,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { callJson, createBusiness, createKey, DEMO_BUSINESS_ID, nextWeekday } from "./helpers";
 import { createStaff, signedIn, type Browser } from "./admin-fixtures";
-import { uniqueEmail } from "./private-fixtures";
+import { createBookingFixture, uniqueEmail } from "./private-fixtures";
 
 const addDays = (d: string, n: number) => new Date(Date.parse(`${d}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 const count = async (sql: string, ...args: unknown[]) => (await env.DB.prepare(sql).bind(...args).first<{ n: number }>())!.n;
@@ -170,6 +170,26 @@ describe("a phone booking made by the front desk", () => {
     const party = Object.fromEntries(Array.from({ length: 11 }, (_, i) => [[`guests.${i}.first_name`, `Guest${i}`], [`guests.${i}.last_name`, "Group"], [`guests.${i}.birth_date`, "1990-01-01"]]).flat());
     const { id } = redirected(await b.post("/admin/demo/bookings/new", { product: "302", start_date: day, days: "1", guests: "11", time: "18:00", ...party, ...booker("party"), payment: "none" }));
     expect(await count("SELECT COUNT(*) AS n FROM guests WHERE booking_id = ?", id)).toBe(11);
+  });
+
+  it("finds a known person as the booker, fills the booker's fields, and books them as that person", async () => {
+    const { b } = await desk();
+    const last = `Zq${crypto.randomUUID().slice(0, 6)}`;
+    const email = uniqueEmail("known");
+    await createBookingFixture({ booker: { first_name: "Odete", last_name: last, email, phone: "912000111" } });
+    const person = await env.DB.prepare("SELECT id FROM persons WHERE email = ?").bind(email).first<{ id: string }>();
+    const day = nextWeekday(1, new Date(), 45);
+    const pick = { product: "302", start_date: day, days: "1", guests: "1" };
+    const found = await (await b.get(`/admin/demo/bookings/new?${new URLSearchParams({ ...pick, person_q: last })}`)).text();
+    const use = new RegExp(`href="(/admin/demo/bookings/new\\?[^"]*booker=${person!.id})"`).exec(found);
+    expect(use, "a link that uses the person").not.toBeNull();
+    const filled = await (await b.get(use![1].replaceAll("&amp;", "&"))).text();
+    expect(filled).toContain(`name="booker" value="${person!.id}"`);
+    expect(filled).toMatch(new RegExp(`name="customer.email" type="email" value="${email}"`));
+    expect(filled).toMatch(/name="customer.phone" type="tel" value="912000111"/);
+    const { id } = redirected(await b.post("/admin/demo/bookings/new", { ...pick, time: "08:00", "guests.0.first_name": "Odete", "guests.0.last_name": last, "guests.0.birth_date": "1970-01-01", "customer.first_name": "Odete", "customer.last_name": last, "customer.email": email, "customer.phone": "912000111", terms_accepted: "true", payment: "none" }));
+    const bookerOf = await env.DB.prepare("SELECT person_id FROM bookers WHERE booking_id = ?").bind(id).first<{ person_id: string }>();
+    expect(bookerOf!.person_id).toBe(person!.id);
   });
 
   it("says so when Stripe is not connected, and refuses a link with nothing booked", async () => {
