@@ -7,7 +7,10 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { callJson, createBusiness, createKey, DEMO_BUSINESS_ID, nextWeekday } from "./helpers";
+import { callJson, createBusiness, createKey, dbOf, DEMO_BUSINESS_ID, nextWeekday } from "./helpers";
+import { CatalogFile } from "../src/contract/catalog-file";
+import { applyCatalog } from "../src/manage/catalog/file";
+import { diveCatalog } from "../seed/demo";
 import { createStaff, signedIn, type Browser } from "./admin-fixtures";
 import { createBookingFixture, uniqueEmail } from "./private-fixtures";
 
@@ -214,6 +217,37 @@ describe("a phone booking made by the front desk", () => {
     const res = await b.post("/admin/demo/bookings/new", { product: "302", start_date: nextWeekday(2), days: "1", guests: "1", time: "08:00", "guests.0.first_name": "No", "guests.0.last_name": "Body", "guests.0.birth_date": "1990-01-01", ...booker("stranger") });
     expect(res.status).toBe(403);
     expect(await bookingsOfDemo()).toBe(before);
+  });
+});
+
+describe("every shape the dive centre sells, booked at its front desk", () => {
+  it("books a boat dive at 09:00, a course on a Monday, a wetsuit for 3 days, the lodge's double room and the weekend package, each paid in full", async () => {
+    const slug = `dive-desk-${Date.now().toString(36)}`;
+    const businessId = await createBusiness(slug);
+    const db = await dbOf(businessId);
+    const file = CatalogFile.parse(diveCatalog);
+    file.settings.email_from = null;
+    file.settings.notification_emails = [];
+    await applyCatalog({ DB: db }, { kind: "cli", id: "test", name: "cli" }, businessId, file, new Date());
+    const ids = Object.fromEntries(((await db.prepare("SELECT id, title FROM products WHERE business_id = ?").bind(businessId).all<{ id: number; title: string }>()).results).map((p) => [p.title, String(p.id)]));
+    const b = await signedIn(slug, (await createStaff(businessId, "front_desk")).email);
+    const monday = nextWeekday(1, new Date(), 50);
+    const saturday = nextWeekday(6, new Date(), 50);
+    const guest = (i: number, extra: Record<string, string> = {}) => ({ [`guests.${i}.first_name`]: `Diver${i}`, [`guests.${i}.last_name`]: "Costa", ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [`guests.${i}.${k}`, v])) });
+    const cases: [string, Record<string, string>][] = [
+      ["Boat Dive", { start_date: monday, days: "1", guests: "1", time: "09:00", ...guest(0) }],
+      ["Open Water Course", { start_date: monday, days: "3", guests: "1", ...guest(0) }],
+      ["Wetsuit Rental", { start_date: monday, days: "3", guests: "1", ...guest(0) }],
+      ["Sea Lodge Double", { start_date: monday, days: "2", guests: "2", ...guest(0, { gender: "f" }), ...guest(1, { gender: "m" }) }],
+      ["Dive Weekend", { start_date: saturday, days: "2", guests: "2", ...guest(0), ...guest(1) }],
+    ];
+    for (const [title, form] of cases) {
+      const res = await b.post(`/admin/${slug}/bookings/new`, { product: ids[title], ...form, ...booker(`dive-${title.replaceAll(" ", "")}`), payment: "full", method: "card_terminal" });
+      expect({ title, status: res.status, body: res.status === 303 ? "" : (await res.text()).match(/class="(?:error|form-error)"[^>]*>[^<]*/g) }).toEqual({ title, status: 303, body: "" });
+      const id = /bookings\/([0-9a-f-]{36})/.exec(res.headers.get("Location")!)![1];
+      const row = await db.prepare("SELECT b.total_minor, b.start_date, (SELECT SUM(amount_minor) FROM payments p WHERE p.booking_id = b.id AND p.method = 'card_terminal') AS paid FROM bookings b WHERE b.id = ?").bind(id).first<{ total_minor: number; start_date: string; paid: number }>();
+      expect({ title, start: row!.start_date, paidInFull: row!.total_minor > 0 && row!.paid === row!.total_minor }).toEqual({ title, start: form.start_date, paidInFull: true });
+    }
   });
 });
 
