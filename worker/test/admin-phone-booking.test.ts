@@ -220,6 +220,35 @@ describe("a phone booking made by the front desk", () => {
   });
 });
 
+describe("a payment link for a phone booking, once Stripe is connected", () => {
+  it("sends a link for the balance; with Stripe down the booking stands and its page says the payment is still to do", async () => {
+    const key = await createKey("private", DEMO_BUSINESS_ID);
+    expect((await callJson("/private/settings/stripe", { key, method: "PUT", body: { secret_key: "rk_test_phoneBooking0123456789", webhook_secret: "whsec_phoneBookingSecret0123456789" } })).status).toBe(200);
+    const { b } = await desk();
+    const day = nextWeekday(2, new Date(), 50);
+    const pick = { product: "302", start_date: day, days: "1", guests: "1" };
+    const html = await (await b.get(`/admin/demo/bookings/new?${new URLSearchParams(pick)}`)).text();
+    expect(html).not.toContain("data-no-stripe");
+    expect(html).toContain('value="link"');
+    const guest = { "guests.0.first_name": "Lina", "guests.0.last_name": "Link", "guests.0.birth_date": "1990-01-01" };
+    const linked = redirected(await b.post("/admin/demo/bookings/new", { ...pick, time: "08:00", ...guest, ...booker("link"), payment: "link", amount: "" }));
+    expect(linked.done).toBe("booked-linked");
+    const entry = await env.DB.prepare("SELECT method, status, amount_minor FROM payments WHERE booking_id = ?").bind(linked.id).first();
+    expect(entry).toEqual({ method: "stripe", status: "pending", amount_minor: 1200 });
+
+    // Stripe down: the booking is made all the same, and its page says the payment is still to do
+    // (the stand-in is shared by the files running at once: the outage is for this link's own amount)
+    const cents = 101 + Math.floor(Math.random() * 1000);
+    const match = encodeURIComponent(`[unit_amount]=${cents}&`);
+    expect((await fetch(`${env.STRIPE_API_BASE}/_standin/outage?count=3&match=${match}`, { method: "POST" })).status).toBe(200);
+    const down = redirected(await b.post("/admin/demo/bookings/new", { ...pick, time: "18:00", ...guest, ...booker("link-down"), payment: "link", amount: (cents / 100).toFixed(2) }));
+    expect(down.done).toBe("booked-payment-failed");
+    expect(await count("SELECT COUNT(*) AS n FROM bookings WHERE id = ? AND status = 'confirmed'", down.id)).toBe(1);
+    expect(await count("SELECT COUNT(*) AS n FROM payments WHERE booking_id = ?", down.id)).toBe(0);
+    expect(await (await b.get(`/admin/demo/bookings/${down.id}?done=booked-payment-failed`)).text()).toContain("Booked, but the payment was not recorded");
+  });
+});
+
 describe("every shape the dive centre sells, booked at its front desk", () => {
   it("books a boat dive at 09:00, a course on a Monday, a wetsuit for 3 days, the lodge's double room and the weekend package, each paid in full", async () => {
     const slug = `dive-desk-${Date.now().toString(36)}`;
