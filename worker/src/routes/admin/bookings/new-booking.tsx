@@ -14,6 +14,7 @@
 import type { FC } from "hono/jsx";
 import { AddToCartBody, CheckoutBody, type CartGuestInput } from "../../../contract/cart";
 import type { CustomField } from "../../../contract/config";
+import { MAX_ID } from "../../../contract/common";
 import { MANUAL_METHODS, PaymentCreate, PaymentLinkCreate } from "../../../contract/payments";
 import { abandonCart, addToCart } from "../../../carts/operations";
 import { checkoutCart } from "../../../carts/checkout";
@@ -65,7 +66,7 @@ function sellables(snap: CatalogSnapshot): Product[] {
 function pickOf(snap: CatalogSnapshot, v: Values, t: ReturnType<typeof stringsOf>): { pick?: Chosen; errors: Record<string, string> } {
   const errors: Record<string, string> = {};
   if (!v.product) return { errors };
-  const id = intIn(v.product, 1, 9999) ?? (/^\d{1,16}$/.test(v.product) ? Number(v.product) : null);
+  const id = /^\d{1,16}$/.test(v.product) && Number(v.product) <= MAX_ID ? Number(v.product) : null;
   const product = id === null ? undefined : snap.products.get(id);
   const structure = product ? sellableStructure(snap, product.id) : null;
   if (!product || !structure) errors.product = t.newBooking.notSold;
@@ -472,6 +473,7 @@ export async function newBookingCreate(c: AdminContext) {
     const errors = [...zodErrors(cart), ...zodErrors(checkout)];
     let payment: PaymentCreate | undefined;
     if (pay === "deposit" || pay === "full") {
+      // the full payment's amount is the booking's total, known once it is made: only its method and reference are checked here
       const parsed = PaymentCreate.safeParse({ amount: pay === "full" ? 1 : amountOf(v.amount), currency, method: v.method, reference: v.reference || null });
       errors.push(...zodErrors(parsed), ...decimals(parsed, currency));
       if (parsed.success) payment = parsed.data;
