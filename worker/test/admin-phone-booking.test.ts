@@ -257,12 +257,28 @@ describe("every shape the dive centre sells, booked at its front desk", () => {
     const file = CatalogFile.parse(diveCatalog);
     file.settings.email_from = null;
     file.settings.notification_emails = [];
+    // the business's own questions: one asked of every guest, one of the booker
+    file.settings.custom_fields = [
+      { key: "certification", title: "Certification", type: "select", options: ["None", "Open Water"], required: true, applies_to: "guest", translations: {} },
+      { key: "hotel", title: "Hotel", type: "text", options: [], required: true, applies_to: "customer", translations: {} },
+    ];
     await applyCatalog({ DB: db }, { kind: "cli", id: "test", name: "cli" }, businessId, file, new Date());
     const ids = Object.fromEntries(((await db.prepare("SELECT id, title FROM products WHERE business_id = ?").bind(businessId).all<{ id: number; title: string }>()).results).map((p) => [p.title, String(p.id)]));
     const b = await signedIn(slug, (await createStaff(businessId, "front_desk")).email);
     const monday = nextWeekday(1, new Date(), 50);
     const saturday = nextWeekday(6, new Date(), 50);
-    const guest = (i: number, extra: Record<string, string> = {}) => ({ [`guests.${i}.first_name`]: `Diver${i}`, [`guests.${i}.last_name`]: "Costa", ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [`guests.${i}.${k}`, v])) });
+    const guest = (i: number, extra: Record<string, string> = {}) => ({ [`guests.${i}.first_name`]: `Diver${i}`, [`guests.${i}.last_name`]: "Costa", [`guests.${i}.custom_fields.certification`]: "Open Water", ...Object.fromEntries(Object.entries(extra).map(([k, v]) => [`guests.${i}.${k}`, v])) });
+
+    // the questions are on the form, and unanswered they are refused at their fields, nothing booked
+    const form = await (await b.get(`/admin/${slug}/bookings/new?${new URLSearchParams({ product: ids["Boat Dive"], start_date: monday, days: "1", guests: "1" })}`)).text();
+    expect(form).toContain('name="guests.0.custom_fields.certification"');
+    expect(form).toContain('name="customer.custom_fields.hotel"');
+    const unanswered = await b.post(`/admin/${slug}/bookings/new`, { product: ids["Boat Dive"], start_date: monday, days: "1", guests: "1", time: "09:00", "guests.0.first_name": "No", "guests.0.last_name": "Answer", ...booker("dive-unanswered"), payment: "none" });
+    expect(unanswered.status).toBe(422);
+    const refusedHtml = await unanswered.text();
+    expect(refusedHtml).toMatch(/id="f-guests-0-custom_fields-certification-error"[^>]*>is required by this business/);
+    expect(refusedHtml).toMatch(/id="f-customer-custom_fields-hotel-error"[^>]*>is required by this business/);
+    expect((await db.prepare("SELECT COUNT(*) AS n FROM bookings WHERE business_id = ?").bind(businessId).first<{ n: number }>())!.n).toBe(0);
     const cases: [string, Record<string, string>][] = [
       ["Boat Dive", { start_date: monday, days: "1", guests: "1", time: "09:00", ...guest(0) }],
       ["Open Water Course", { start_date: monday, days: "3", guests: "1", ...guest(0) }],
@@ -271,7 +287,7 @@ describe("every shape the dive centre sells, booked at its front desk", () => {
       ["Dive Weekend", { start_date: saturday, days: "2", guests: "2", ...guest(0), ...guest(1) }],
     ];
     for (const [title, form] of cases) {
-      const res = await b.post(`/admin/${slug}/bookings/new`, { product: ids[title], ...form, ...booker(`dive-${title.replaceAll(" ", "")}`), payment: "full", method: "card_terminal" });
+      const res = await b.post(`/admin/${slug}/bookings/new`, { product: ids[title], ...form, ...booker(`dive-${title.replaceAll(" ", "")}`), "customer.custom_fields.hotel": "Sea Lodge", payment: "full", method: "card_terminal" });
       expect({ title, status: res.status, body: res.status === 303 ? "" : (await res.text()).match(/class="(?:error|form-error)"[^>]*>[^<]*/g) }).toEqual({ title, status: 303, body: "" });
       const id = /bookings\/([0-9a-f-]{36})/.exec(res.headers.get("Location")!)![1];
       const row = await db.prepare("SELECT b.total_minor, b.start_date, (SELECT SUM(amount_minor) FROM payments p WHERE p.booking_id = b.id AND p.method = 'card_terminal') AS paid FROM bookings b WHERE b.id = ?").bind(id).first<{ total_minor: number; start_date: string; paid: number }>();

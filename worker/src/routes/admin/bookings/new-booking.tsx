@@ -25,12 +25,14 @@ import { readTenant, requestSender } from "../../../db/tenant-read";
 import { slotState } from "../../../domain/availability";
 import { isListed, sellableStructure, type CatalogSnapshot } from "../../../domain/catalog";
 import { fieldsFor } from "../../../domain/custom-fields";
+import { customerErrors, guestErrors } from "../../../domain/cart-people";
+import { CALLING_CODES } from "../../../contract/calling-codes";
 import { minorDigits } from "../../../domain/money";
 import { exactMinor } from "../../../domain/payments";
 import { isSession, slotsOn, type Product } from "../../../domain/product";
 import { ApiError, type FieldError } from "../../../lib/errors";
 import { newId } from "../../../lib/ids";
-import { addDays } from "../../../lib/time";
+import { addDays, dateIn, isoDateTime } from "../../../lib/time";
 import { waitUntil } from "../../../lib/wait-until";
 import { publicOrigin } from "../../../lib/origin";
 import { DESK_CHANNELS, recordDeskBooking, type DeskChannel } from "../../../manage/bookings";
@@ -43,6 +45,7 @@ import { Layout } from "../kit/layout";
 type Values = Record<string, string>;
 type Pay = "none" | "deposit" | "full" | "link";
 const PAYS: readonly Pay[] = ["none", "deposit", "full", "link"];
+const COUNTRY_CODES = Object.keys(CALLING_CODES);
 
 /** What is booked, read from the first form (the query, or the POST's hidden copies). */
 interface Chosen {
@@ -471,6 +474,13 @@ export async function newBookingCreate(c: AdminContext) {
     const cart = AddToCartBody.safeParse(cartBody(snap, pick, v));
     const checkout = CheckoutBody.safeParse(checkoutBody(snap, v));
     const errors = [...zodErrors(cart), ...zodErrors(checkout)];
+    // The business's rules for the guests (birth date, age, questions, diets) and the booker (phone,
+    // address, questions, age, country): the add's and the checkout's own checks (domain/cart-people.ts),
+    // made here too so that every field's error is shown at once, before any place is held.
+    const config = snap.business.config;
+    const known = { dietIds: new Set(snap.diets.map((d) => d.id)), levelIds: new Set(snap.levels.map((l) => l.id)) };
+    if (cart.success) errors.push(...guestErrors(cart.data.guests, config, dateIn(c.get("now"), config.time_zone), new Set(), known));
+    if (checkout.success) errors.push(...customerErrors(checkout.data.customer, config, isoDateTime(c.get("now")).slice(0, 10), COUNTRY_CODES));
     let payment: PaymentCreate | undefined;
     if (pay === "deposit" || pay === "full") {
       // the full payment's amount is the booking's total, known once it is made: only its method and reference are checked here
