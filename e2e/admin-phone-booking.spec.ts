@@ -1,7 +1,7 @@
 /**
  * A phone booking at the front desk (issue 31), in Chromium on a 390 px phone: the front desk
  * opens New booking from Today, books the surf week with a room for a caller through the plain
- * forms, records a cash deposit, and sees the booking with what is still due. The Payments screen
+ * forms (telling the caller the price first), records a cash deposit, and sees the booking with what is still due. The Payments screen
  * and its CSV then agree with the ledger (read from D1) to the cent.
  */
 import { readFileSync } from "node:fs";
@@ -45,6 +45,12 @@ test("the front desk books the surf week by phone with a cash deposit; Payments 
   await form.locator('[name="guests.0.last_name"]').fill("Telefone");
   await form.locator('[name="guests.0.gender"]').selectOption("f");
   await form.locator('[name="guests.0.birth_date"]').fill("1992-06-07");
+  // The caller asks the price: the form comes back with it, and with what was typed.
+  await form.getByRole("button", { name: "Check the price" }).click();
+  await expect(page.locator("[data-quote]")).toContainText(/^Price: \d+\.\d\d EUR/);
+  const quoted = /Price: ([\d.]+) EUR/.exec((await page.locator("[data-quote]").textContent())!)![1];
+  await expect(form.locator('[name="guests.0.first_name"]')).toHaveValue("Marta");
+  await expect(form.getByLabel("Room", { exact: true })).toHaveValue(/\d+/);
   await form.locator('[name="customer.first_name"]').fill("Marta");
   await form.locator('[name="customer.last_name"]').fill("Telefone");
   await form.locator('[name="customer.email"]').fill(`marta.${suffix}@example.com`);
@@ -67,6 +73,7 @@ test("the front desk books the surf week by phone with a cash deposit; Payments 
     bookingId,
   );
   expect(booking.client_id).toMatch(/^staff:/);
+  expect(booking.total_minor).toBe(Math.round(Number(quoted) * 100));
   const eur = (minor: number) => `${(minor / 100).toFixed(2)} EUR`;
   const sums = page.locator("[data-payment-sums]");
   await expect(sums.locator("[data-paid]")).toHaveText("120.50 EUR");

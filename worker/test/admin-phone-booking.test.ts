@@ -73,6 +73,14 @@ describe("a phone booking made by the front desk", () => {
       "guests.1.gender": "m",
       "guests.1.birth_date": "1989-10-11",
     };
+    // the caller asks the price first: the cart's quote, before any name is typed, nothing booked or held
+    const bookingsBefore = await bookingsOfDemo();
+    const preview = await b.post("/admin/demo/bookings/new", { ...pick, accommodation_id: "203", "guests.0.gender": "f", "guests.1.gender": "m", preview: "1" });
+    expect(preview.status).toBe(200);
+    const price = /data-quote[^>]*>Price: ([\d.]+) EUR/.exec(await preview.text())?.[1];
+    expect(price).toBeDefined();
+    expect(await bookingsOfDemo()).toBe(bookingsBefore);
+
     const res = await b.post("/admin/demo/bookings/new", { ...pick, accommodation_id: "203", ...guests, ...booker("phone-week"), channel: "phone", payment: "deposit", amount: "150", method: "cash", reference: "till 4" });
     const { id, done } = redirected(res);
     expect(done).toBe("booked-paid");
@@ -90,6 +98,7 @@ describe("a phone booking made by the front desk", () => {
     });
     expect(same.status, JSON.stringify(same.body)).toBe(201);
     expect(Math.round(same.body.total * 100)).toBe(booking!.total_minor);
+    expect(Math.round(Number(price) * 100)).toBe(booking!.total_minor);
     await callJson(`/api/pub/v2/carts/${same.body.cart_id}`, { key, method: "DELETE" });
 
     // the ledger holds the cash deposit; the booking's page shows it

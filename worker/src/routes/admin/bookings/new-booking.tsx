@@ -27,7 +27,9 @@ import { isListed, sellableStructure, type CatalogSnapshot } from "../../../doma
 import { fieldsFor } from "../../../domain/custom-fields";
 import { customerErrors, guestErrors } from "../../../domain/cart-people";
 import { CALLING_CODES } from "../../../contract/calling-codes";
-import { minorDigits } from "../../../domain/money";
+import { currencyOfCart, minorDigits } from "../../../domain/money";
+import { quotePackages } from "../../../domain/package-quote";
+import { totalsOf } from "../../../domain/totals";
 import { exactMinor } from "../../../domain/payments";
 import { isSession, slotsOn, type Product } from "../../../domain/product";
 import { ApiError, type FieldError } from "../../../lib/errors";
@@ -41,6 +43,7 @@ import { createPaymentLink, stripeSettings } from "../../../manage/stripe";
 import { failureOf, readForm } from "../kit/form";
 import { base, businessToday, Check, Csrf, done, Field, fid, FormError, langOf, Select, staffActor, stringsOf, tenantContext, type AdminContext } from "../kit/kit";
 import { Layout } from "../kit/layout";
+import { formatMoney } from "./money";
 
 type Values = Record<string, string>;
 type Pay = "none" | "deposit" | "full" | "link";
@@ -199,6 +202,8 @@ interface State {
   errors?: Record<string, string>;
   message?: string;
   status?: 200 | 409 | 422 | 502 | 503;
+  /** The price of the form's selection, as the cart prices it (the Check the price button). */
+  quote?: string;
 }
 
 /** GET /bookings/new: the first form, and once a product, start and guests are picked, the second. */
@@ -307,6 +312,11 @@ async function render(c: AdminContext, state: State) {
             <p>
               <strong>{pick.product.title}</strong> · {pick.start} – {addDays(pick.start, pick.days)} · {n.guestCount}: {pick.guests}
             </p>
+            {state.quote ? (
+              <p role="status" data-quote>
+                {n.quote(state.quote)}
+              </p>
+            ) : null}
 
             {(needsRoom && !pick.structure.standalone) || timed ? (
               <fieldset>
@@ -407,7 +417,13 @@ async function render(c: AdminContext, state: State) {
               <Select name="method" label={n.method} value={v.method ?? "cash"} options={MANUAL_METHODS.map((m) => [m, t.payments.methods[m] ?? m])} error={errors.method} />
               <Field name="reference" label={n.reference} value={v.reference ?? ""} error={errors.reference} autocomplete="off" />
             </fieldset>
-            <button type="submit">{n.submit}</button>
+            <div class="row">
+              {/* first: Enter in a field checks the price, never books */}
+              <button type="submit" class="secondary" name="preview" value="1" formnovalidate>
+                {n.preview}
+              </button>
+              <button type="submit">{n.submit}</button>
+            </div>
           </form>
         </>
       ) : null}
@@ -495,6 +511,16 @@ export async function newBookingCreate(c: AdminContext) {
       const parsed = PaymentLinkCreate.safeParse({ amount: amount ? amountOf(amount) : undefined, send_email: true });
       errors.push(...zodErrors(parsed), ...decimals(parsed, currency));
       if (parsed.success) link = parsed.data;
+    }
+    if (v.preview === "1") {
+      // The price only: the cart's own quote and totals (domain/package-quote.ts, domain/totals.ts), nothing held.
+      // (names may not be typed yet: they change no price)
+      const named = Object.fromEntries(Array.from({ length: pick.guests }, (_, i) => [`guests.${i}.first_name`, `guests.${i}.last_name`]).flat().map((k) => [k, v[k] || "-"]));
+      const priced = AddToCartBody.safeParse(cartBody(snap, pick, { ...v, ...named }));
+      if (!priced.success) throw new ApiError(422, "validation_failed", "The selection is invalid.", { errors: zodErrors(priced) });
+      const quote = quotePackages(snap, priced.data.currency, priced.data.guests.map((g, i) => ({ key: String(i), gender: g.gender, package: g.package })));
+      const total = totalsOf(quote.lines, currencyOfCart(snap.currencies, quote.currency)).total;
+      return render(c, { values: v, quote: formatMoney(total, quote.currency) });
     }
     if (errors.length || !cart.success || !checkout.success) {
       throw new ApiError(422, "validation_failed", errors.map((e) => `${e.path}: ${e.message}`).join("; "), { errors });
