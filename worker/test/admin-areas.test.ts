@@ -26,6 +26,8 @@ const PERMISSIONS: Record<string, string[]> = {
     "get /:business/today",
     "get /:business/manifest",
     "get /:business/bookings",
+    "get /:business/bookings/new",
+    "post /:business/bookings/new",
     "get /:business/bookings/:id",
     "post /:business/bookings/:id/cancel",
     "post /:business/bookings/:id/booker",

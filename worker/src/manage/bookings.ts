@@ -15,7 +15,7 @@ import { insertBookingNoteStatement } from "../db/booking-notes";
 import { ApiError, invalid, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { isGuardFailure } from "./input";
-import { write } from "./write";
+import { write, type Store } from "./write";
 import type { D1, D1Env } from "../db/d1";
 
 const reference = (b: { reference_year: string; reference_number: number }) => referenceOf(b.reference_year, b.reference_number);
@@ -64,4 +64,36 @@ export async function addBookingNote(db: D1, actor: Actor, businessId: number, b
   ]);
   if (!insert.meta.changes) throw notFound("The booking");
   return id;
+}
+
+/** How a booking made in the back office reached the business (issue 31). */
+export const DESK_CHANNELS = ["phone", "walk_in"] as const;
+export type DeskChannel = (typeof DESK_CHANNELS)[number];
+
+/**
+ * The audit entry of a booking the front desk made (a phone or walk-in booking, through the same
+ * cart operations as the widget): who made it, by which channel, from which cart. The booking's
+ * cart also names its maker in the checkout's own batch (its client is `staff:<user id>`), so the
+ * booking says who made it even if this entry were lost with its process.
+ */
+export async function recordDeskBooking(
+  store: Store,
+  actor: Actor,
+  businessId: number,
+  booking: { id: string; reference: string; cart_id: string; total: number; currency: string },
+  channel: DeskChannel,
+  now: Date,
+): Promise<void> {
+  await write(store, actor, businessId, now, {
+    statements: [],
+    audit: [
+      {
+        action: "booked",
+        entity: "booking",
+        entityId: booking.id,
+        summary: `Booking ${booking.reference} made in the back office (${channel === "phone" ? "phone" : "walk-in"}) by ${actor.name}`,
+        after: { channel, source: "back_office", cart_id: booking.cart_id, total: booking.total, currency: booking.currency },
+      },
+    ],
+  });
 }

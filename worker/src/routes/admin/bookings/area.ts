@@ -1,5 +1,6 @@
 /** Bookings: the searchable list and a booking's page (guests, booker, lines, notes, cancellation, payments and refunds). */
 import type { Area } from "../kit/area";
+import { newBookingCreate, newBookingPage } from "./new-booking";
 import { bookerSave, bookingCancel, bookingPage, bookingsPage, guestCheck, lineMove, noteAdd, paymentAdd, refundAdd, linkAdd } from "./bookings";
 
 export const bookings: Area = {
@@ -7,6 +8,9 @@ export const bookings: Area = {
   nav: [{ key: "bookings", path: "/bookings", permission: "bookings" }],
   routes: [
     { method: "get", path: "/:business/bookings", permission: "bookings", handler: bookingsPage },
+    // a phone or walk-in booking (front desk and up), declared before /bookings/:id
+    { method: "get", path: "/:business/bookings/new", permission: "bookings", handler: newBookingPage },
+    { method: "post", path: "/:business/bookings/new", permission: "bookings", handler: newBookingCreate },
     { method: "get", path: "/:business/bookings/:id", permission: "bookings", handler: bookingPage },
     { method: "post", path: "/:business/bookings/:id/cancel", permission: "bookings", handler: bookingCancel },
     { method: "post", path: "/:business/bookings/:id/booker", permission: "bookings", handler: bookerSave },

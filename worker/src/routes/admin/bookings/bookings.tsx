@@ -72,6 +72,11 @@ export async function bookingsPage(c: AdminContext) {
   const query = c.req.query();
   return c.html(
     <Layout c={c} title={t.bookings.title} current="bookings">
+      <p>
+        <a class="button" href={`${base(c)}/bookings/new`} data-new-booking-link>
+          {t.newBooking.link}
+        </a>
+      </p>
       <form class="filters" method="get" action={`${base(c)}/bookings`} role="search">
         <Field name="search" type="search" label={t.bookings.search} value={search ?? ""} />
         <Select
@@ -249,6 +254,10 @@ async function renderBooking(
     paid: t.payments.recorded,
     refunded: t.payments.refundDone,
     linked: t.payments.linkDone,
+    booked: t.newBooking.booked,
+    "booked-paid": t.newBooking.bookedPaid,
+    "booked-linked": t.newBooking.bookedLinked,
+    "booked-payment-failed": t.newBooking.bookedPaymentFailed,
     ...Object.fromEntries(Object.entries(t.booking.bookerSaved).map(([k, v]) => [`booker-${k}`, v])),
   });
   return c.html(

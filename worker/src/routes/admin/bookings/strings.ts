@@ -3,6 +3,8 @@
  * and in German, Spanish, Portuguese, French, Italian and Dutch, typed by the English: a missing
  * or misspelt key fails the build.
  */
+import { newBookingStrings } from "./new-strings";
+
 const en = {
   bookings: {
     title: "Bookings",
@@ -822,4 +824,6 @@ const nl: typeof en = {
   },
 };
 
-export const bookingsStrings = { en, de, es, pt, fr, it, nl };
+const withNew = <T extends object>(table: T, lang: keyof typeof newBookingStrings) => ({ ...table, ...newBookingStrings[lang] });
+
+export const bookingsStrings = { en: withNew(en, "en"), de: withNew(de, "de"), es: withNew(es, "es"), pt: withNew(pt, "pt"), fr: withNew(fr, "fr"), it: withNew(it, "it"), nl: withNew(nl, "nl") };

@@ -75,6 +75,11 @@ export async function todayPage(c: AdminContext) {
   ] as const;
   return c.html(
     <Layout c={c} title={`${t.today.title} · ${today}`} current="today">
+      <p>
+        <a class="button" href={`${base(c)}/bookings/new`} data-new-booking-link>
+          {t.newBooking.link}
+        </a>
+      </p>
       {!may(c.get("staff").role as Role, "settings") || steps.every(([, , done]) => done) ? null : (
         <section aria-labelledby="setup">
           <h2 id="setup">{t.setup.title}</h2>
