@@ -15,7 +15,7 @@
 import type { PaymentPolicy, ProductPaymentPolicy } from "../contract/payment-policy";
 import { dateIn } from "../lib/time";
 import { minorDigits, roundHalfUp } from "./money";
-import { duesOf, type BookedPart, type Dues } from "./payment-policy";
+import { duesOf, refundPercent, suggestedRefund, type BookedPart, type Dues } from "./payment-policy";
 
 /** What of a booking's row the dues need. */
 export interface DuesBooking {
@@ -88,4 +88,25 @@ export function bookedOn(createdAt: string, timeZone: string): string {
 /** What is still owed of the deposit (0 once paid, null without one), from what was paid net. */
 export function depositOwed(dues: Pick<Dues, "deposit_due">, netPaid: number): number | null {
   return dues.deposit_due === null ? null : Math.max(0, dues.deposit_due - netPaid);
+}
+
+/** The refund the cancellation terms suggest, and their percent (null without terms). */
+export interface SuggestedRefund {
+  percent: number;
+  amount_minor: number;
+  /** The cancellation's day in the business's time zone, which the terms count from. */
+  on: string;
+}
+
+/**
+ * What the business's cancellation terms suggest refunding when `booking` is cancelled at
+ * `cancelledAt` (its `cancelled_at`, or now for a booking about to be), of what was paid net:
+ * suggestedRefund (domain/payment-policy.ts) by the cancellation's date in the business's time
+ * zone. null when the policy states no terms. Nothing is ever refunded by this: staff do it.
+ */
+export function cancellationRefund(policy: PaymentPolicy, booking: { start_date: string }, cancelledAt: Date | string, netPaid: number, timeZone: string): SuggestedRefund | null {
+  const on = bookedOn(typeof cancelledAt === "string" ? cancelledAt : cancelledAt.toISOString(), timeZone);
+  const percent = refundPercent(policy.cancellation_rules, booking.start_date, on);
+  const amount = suggestedRefund(policy.cancellation_rules, booking.start_date, on, netPaid);
+  return percent === null || amount === null ? null : { percent, amount_minor: Math.max(0, amount), on };
 }

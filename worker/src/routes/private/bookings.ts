@@ -7,7 +7,7 @@ import { bookedTotals } from "../../domain/totals";
 import { paymentTotals } from "../../domain/payments";
 import { ledgerOf } from "../../db/payments";
 import { productPaymentPolicies } from "../../db/products";
-import { bookingDues } from "../../domain/booking-dues";
+import { bookingDues, cancellationRefund } from "../../domain/booking-dues";
 import { bookerRow, bookingConditions, bookingLines, bookingRow, listBookings, type BookingFilter } from "../../db/bookings";
 import { guestsOfBooking } from "../../db/guests";
 import { personsWithDerivedByIds } from "../../db/persons";
@@ -67,7 +67,8 @@ const cancelRoute = createRoute({
   operationId: "cancelBooking",
   tags,
   summary: "Cancel a booking",
-  description: "Releases the booked units at once (they become available again) and sends BookingCancelled. Guests and booker stay on the booking.",
+  description:
+    "Releases the booked units at once (they become available again) and sends BookingCancelled. Guests and booker stay on the booking. The answer's `suggested_refund` is what the business's cancellation terms suggest refunding of what was paid; nothing is refunded automatically.",
   request: { params: BookingParam },
   responses: {
     200: json(BookingEnvelope, "The cancelled booking."),
@@ -100,6 +101,7 @@ export async function detail(c: Context<AppEnv>, bookingId: string) {
   const major = (minor: number) => toMajor(minor, totals.digits);
   const paid = paymentTotals(totals.total, ledger);
   const config = snap.business.config;
+  const suggested = booking.status === "cancelled" ? cancellationRefund(config.payment_policy, booking, booking.cancelled_at ?? booking.updated_at, paid.net_paid, config.time_zone) : null;
   const dues = bookingDues(config.payment_policy, booking, lines, own, config.time_zone, snap.currencies.find((x) => x.is_default)?.iso_code ?? booking.currency);
   return {
     data: {
@@ -113,6 +115,7 @@ export async function detail(c: Context<AppEnv>, bookingId: string) {
       deposit_due: dues.deposit_due === null ? null : major(dues.deposit_due),
       deposit_due_date: dues.deposit_due_date,
       balance_due_date: dues.balance_due_date,
+      suggested_refund: suggested === null ? null : major(suggested.amount_minor),
       newsletter_opt_in: booking.newsletter_opt_in === 1,
       booker: booker ? bookerView(booker, persons.get(booker.person_id)!, diets) : null,
       guests: guests.map((g) => guestView(g, persons.get(g.person_id)!, { diets, locations, expand: [] })),
