@@ -116,7 +116,7 @@ export function PaymentsSection(props: {
       )}
 
       {suggested && booking.status === "cancelled" ? (
-        <p class="notice" data-suggested-refund={formatMoney(suggested.amount_minor, cur)}>
+        <p class="hint" data-suggested-refund={formatMoney(suggested.amount_minor, cur)}>
           {tp.suggested(formatMoney(suggested.amount_minor, cur), suggested.percent, suggested.on)} {suggested.amount_minor > 0 ? (props.mayRefund ? tp.prefilled : tp.askManager) : ""}
         </p>
       ) : null}
