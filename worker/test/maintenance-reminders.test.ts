@@ -83,6 +83,7 @@ describe("balance-due reminders", () => {
       [
         { booking_id: bookings.due, balance_due_date: "2027-02-04", amount_minor: 50_000, skipped: null },
         { booking_id: bookings.inFull, balance_due_date: "2027-01-25", amount_minor: 50_000, skipped: "booked_in_full" },
+        // "later" (due 2 March) is not looked at as done: it has no row yet
       ].sort((a, b) => (a.booking_id < b.booking_id ? -1 : 1)),
     );
   });
@@ -93,6 +94,15 @@ describe("balance-due reminders", () => {
       expect((await callJson(`/private/bookings/${id}/payments`, { key })).body.data.filter((e: any) => e.method === "stripe"), id).toEqual([]);
     }
     expect((await reminders()).map((r: any) => r.booking_id)).toEqual([bookings.due]);
+  });
+
+  it("are not sent late: a booking whose whole window passed unsent is recorded as skipped", async () => {
+    // the upkeep did not run from 26 February to 3 March: "later" (due 2 March) had its window then
+    await runCron("2027-03-03T12:00:00Z");
+    expect((await reminders()).map((r: any) => r.booking_id)).toEqual([bookings.due]);
+    expect(await sessionsCreated(bookings.later)).toEqual([]);
+    const row = await (await dbOf(biz)).prepare("SELECT skipped FROM balance_reminders WHERE booking_id = ?").bind(bookings.later).first();
+    expect(row).toEqual({ skipped: "due_date_passed" });
   });
 
   it("are not sent by a business without Stripe", async () => {

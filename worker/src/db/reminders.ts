@@ -20,9 +20,10 @@ export interface ReminderCandidate {
 export async function reminderCandidates(db: D1, fromDate: string, toDate: string, limit: number): Promise<ReminderCandidate[]> {
   const rows = await db
     .prepare(
-      `SELECT b.id AS booking_id, b.business_id FROM bookings b
-        WHERE b.status = 'confirmed' AND b.start_date > ?1 AND b.start_date <= ?2
-          AND EXISTS (SELECT 1 FROM stripe_accounts s WHERE s.business_id = b.business_id AND s.secret_key_sealed IS NOT NULL)
+      // businesses with Stripe first (a small table), then each one's bookings by bookings_dates (business_id, start_date)
+      `SELECT b.id AS booking_id, b.business_id FROM stripe_accounts s
+         CROSS JOIN bookings b ON b.business_id = s.business_id AND b.start_date > ?1 AND b.start_date <= ?2
+        WHERE s.secret_key_sealed IS NOT NULL AND b.status = 'confirmed'
           AND NOT EXISTS (SELECT 1 FROM balance_reminders r WHERE r.booking_id = b.id)
           AND b.total_minor > ${NET_PAID_SQL}
         ORDER BY b.start_date, b.id LIMIT ?3`,

@@ -10,7 +10,8 @@
  *   balance due date (domain/booking-dues.ts), and not after that date: a run that missed the
  *   whole window (the upkeep down for days) sends none late;
  * - it was not made inside its balance window (it owed everything when it booked: recorded as
- *   skipped, never reminded).
+ *   skipped, never reminded). One whose window passed unsent is recorded as skipped too, so the
+ *   bookings each run looks at (soonest to start first, a bounded number) are the ones to come.
  * `balance_reminders` records it in the batch that writes the e-mail: a second run, or two at
  * once, sends nothing more. Stripe failing leaves the booking for the next run.
  */
@@ -81,7 +82,12 @@ async function remindOne(env: Env, businessId: number, bookingId: string, now: D
   }
   const today = dateIn(now, config.time_zone);
   const from = addDays(dues.balance_due_date, -config.payment_policy.reminder_days);
-  if (today < from || today > dues.balance_due_date) return "not_yet";
+  if (today < from) return "not_yet";
+  if (today > dues.balance_due_date) {
+    // its whole window passed unsent (the upkeep was down, or Stripe was connected later): none late, and not looked at again
+    await db.batch([reminderSentStatement(db, businessId, bookingId, dues.balance_due_date, balance, null, now, "due_date_passed")]);
+    return "skipped";
+  }
   await createPaymentLink(env, REMINDER_ACTOR, businessId, bookingId, { send_email: true }, now, origin, business.slug, {
     dueDate: dues.balance_due_date,
     statement: (paymentId) => reminderSentStatement(db, businessId, bookingId, dues.balance_due_date, balance, paymentId, now),
