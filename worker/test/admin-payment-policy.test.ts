@@ -74,6 +74,11 @@ describe("cancellation terms", () => {
     // the manager refunds it as suggested
     expect((await manager.post(`/admin/demo/bookings/${b.bookingId}/refunds`, { amount: "200.50", payment_id: "" })).status).toBe(303);
     expect(await ledger(b.bookingId)).toEqual([{ kind: "payment", amount_minor: 40_100 }, { kind: "refund", amount_minor: 20_050 }]);
+    // refunded as suggested: the suggestion stays as it was, nothing more is prefilled
+    html = await page(manager, b.bookingId);
+    expect(/data-suggested-refund="([^"]*)"/.exec(html)?.[1]).toBe("200.50 EUR");
+    expect(html).not.toMatch(/id="f-refund-amount"[^>]*value="[^"]+"|value="[^"]+"[^>]*id="f-refund-amount"/);
+    expect((await callJson(`/private/bookings/${b.bookingId}`, { key })).body.data.suggested_refund).toBe(200.5);
     await policy({ cancellation_rules: [] });
   });
 });

@@ -84,7 +84,7 @@ export const BookingPayments = {
   deposit_due_date: z.string().nullable().openapi({ description: "YYYY-MM-DD: the deposit is due on the day the booking was made (in the business's time zone); null without a deposit." }),
   suggested_refund: z.number().nullable().openapi({
     description:
-      "A cancelled booking: the refund the business's cancellation terms (settings payment_policy.cancellation_rules) suggest of what was paid net, by the day it was cancelled in the business's time zone, major units. null: not cancelled, or no terms stated. Nothing is refunded automatically: POST /bookings/{booking_id}/refunds does it.",
+      "A cancelled booking: the refund the business's cancellation terms (settings payment_policy.cancellation_rules) suggest of what was paid net when it was cancelled, by the day it was cancelled in the business's time zone, major units. null: not cancelled, or no terms stated. Nothing is refunded automatically: POST /bookings/{booking_id}/refunds does it.",
   }),
   balance_due_date: z.string().nullable().openapi({
     description: "YYYY-MM-DD: the balance (the total less what was paid) is due balance_due_days before the start (the most days of the booking's products); the day it was booked when that date had passed already.",

@@ -13,8 +13,9 @@
  *   or 1 when the booking has no total in the default currency.
  */
 import type { PaymentPolicy, ProductPaymentPolicy } from "../contract/payment-policy";
-import { dateIn } from "../lib/time";
+import { dateIn, isoDateTime } from "../lib/time";
 import { minorDigits, roundHalfUp } from "./money";
+import type { LedgerEntry } from "./payments";
 import { duesOf, refundPercent, suggestedRefund, type BookedPart, type Dues } from "./payment-policy";
 
 /** What of a booking's row the dues need. */
@@ -93,20 +94,32 @@ export function depositOwed(dues: Pick<Dues, "deposit_due">, netPaid: number): n
 /** The refund the cancellation terms suggest, and their percent (null without terms). */
 export interface SuggestedRefund {
   percent: number;
+  /** What the terms suggest refunding of what was paid net when the booking was cancelled. */
   amount_minor: number;
+  /** What of it is still to refund: less what was refunded since the cancellation. */
+  left_minor: number;
   /** The cancellation's day in the business's time zone, which the terms count from. */
   on: string;
 }
 
 /**
  * What the business's cancellation terms suggest refunding when `booking` is cancelled at
- * `cancelledAt` (its `cancelled_at`, or now for a booking about to be), of what was paid net:
- * suggestedRefund (domain/payment-policy.ts) by the cancellation's date in the business's time
- * zone. null when the policy states no terms. Nothing is ever refunded by this: staff do it.
+ * `cancelledAt` (its `cancelled_at`, or now for a booking about to be): suggestedRefund
+ * (domain/payment-policy.ts) of what was paid net then (succeeded payments, less the refunds made
+ * before it), by the cancellation's date in the business's time zone; and what is left of it once
+ * the refunds made since are counted (so a refund made as suggested leaves nothing suggested).
+ * null when the policy states no terms. Nothing is ever refunded by this: staff do it.
  */
-export function cancellationRefund(policy: PaymentPolicy, booking: { start_date: string }, cancelledAt: Date | string, netPaid: number, timeZone: string): SuggestedRefund | null {
-  const on = bookedOn(typeof cancelledAt === "string" ? cancelledAt : cancelledAt.toISOString(), timeZone);
+export function cancellationRefund(policy: PaymentPolicy, booking: { start_date: string }, cancelledAt: Date | string, ledger: readonly LedgerEntry[], timeZone: string): SuggestedRefund | null {
+  const at = typeof cancelledAt === "string" ? cancelledAt : isoDateTime(cancelledAt);
+  const on = bookedOn(at, timeZone);
+  const ok = (e: LedgerEntry) => e.status === "succeeded";
+  const paid = ledger.reduce((sum, e) => sum + (ok(e) && e.kind === "payment" ? e.amount_minor : 0), 0);
+  const refundedBefore = ledger.reduce((sum, e) => sum + (ok(e) && e.kind === "refund" && e.created_at < at ? e.amount_minor : 0), 0);
+  const refundedSince = ledger.reduce((sum, e) => sum + (ok(e) && e.kind === "refund" && e.created_at >= at ? e.amount_minor : 0), 0);
   const percent = refundPercent(policy.cancellation_rules, booking.start_date, on);
-  const amount = suggestedRefund(policy.cancellation_rules, booking.start_date, on, netPaid);
-  return percent === null || amount === null ? null : { percent, amount_minor: Math.max(0, amount), on };
+  const amount = suggestedRefund(policy.cancellation_rules, booking.start_date, on, paid - refundedBefore);
+  if (percent === null || amount === null) return null;
+  const suggested = Math.max(0, amount);
+  return { percent, amount_minor: suggested, left_minor: Math.max(0, suggested - refundedSince), on };
 }

@@ -101,7 +101,7 @@ export async function detail(c: Context<AppEnv>, bookingId: string) {
   const major = (minor: number) => toMajor(minor, totals.digits);
   const paid = paymentTotals(totals.total, ledger);
   const config = snap.business.config;
-  const suggested = booking.status === "cancelled" ? cancellationRefund(config.payment_policy, booking, booking.cancelled_at ?? booking.updated_at, paid.net_paid, config.time_zone) : null;
+  const suggested = booking.status === "cancelled" ? cancellationRefund(config.payment_policy, booking, booking.cancelled_at ?? booking.updated_at, ledger, config.time_zone) : null;
   const dues = bookingDues(config.payment_policy, booking, lines, own, config.time_zone, snap.currencies.find((x) => x.is_default)?.iso_code ?? booking.currency);
   return {
     data: {

@@ -26,7 +26,7 @@ import { addBookingNote, cancelBooking, NOTE_MAX } from "../../../manage/booking
 import { updateBooker } from "../../../manage/bookers";
 import { checkGuest } from "../../../manage/guests";
 import { FilterReader, uuidOf } from "../kit/query";
-import { bookingPayments, bookingTotal, formatMoney, linePrice } from "./money";
+import { bookingTotal, formatMoney, linePrice } from "./money";
 import { parseConfig } from "../../../contract/config";
 import { storedBookingDues } from "../../../db/booking-dues";
 import { cancellationRefund } from "../../../domain/booking-dues";
@@ -239,9 +239,8 @@ async function renderBooking(
   // the payment policy: the booking's dues, and what its cancellation terms suggest refunding (issue 31)
   const config = business?.config ?? parseConfig(null);
   const dues = await storedBookingDues(db, businessId, config, booking, lines);
-  const netPaid = bookingPayments(booking, ledger).net_paid;
-  const suggested = booking.status === "cancelled" ? cancellationRefund(config.payment_policy, booking, booking.cancelled_at ?? booking.updated_at, netPaid, config.time_zone) : null;
-  const wouldSuggest = booking.status === "confirmed" ? cancellationRefund(config.payment_policy, booking, c.get("now"), netPaid, config.time_zone) : null;
+  const suggested = booking.status === "cancelled" ? cancellationRefund(config.payment_policy, booking, booking.cancelled_at ?? booking.updated_at, ledger, config.time_zone) : null;
+  const wouldSuggest = booking.status === "confirmed" ? cancellationRefund(config.payment_policy, booking, c.get("now"), ledger, config.time_zone) : null;
   const { movables, ledgers } = booking.status === "confirmed" ? await movablesOf(c, lines, state.move) : { movables: [] as Movable[], ledgers: new Map<number, Ledger>() };
   const guestNames = new Map(guests.map((g) => [g.id, personName(JSON.parse(g.person_snapshot) as Partial<PersonData>)]));
   const ref = referenceOf(booking.reference_year, booking.reference_number);

@@ -10,7 +10,7 @@ import type { PaymentRow } from "../../../db/payments";
 import type { BookingRow } from "../../../db/bookings";
 import { Csrf, Field, FormError, Select, fmtDateTime, stringsOf, type AdminContext } from "../kit/kit";
 import { Table } from "../kit/table";
-import { bookingPayments, formatMoney } from "./money";
+import { bookingPayments, formatAmount, formatMoney } from "./money";
 import type { Dues } from "../../../domain/payment-policy";
 import { depositOwed, type SuggestedRefund } from "../../../domain/booking-dues";
 
@@ -46,7 +46,7 @@ export function PaymentsSection(props: {
   const owedDeposit = dues ? depositOwed(dues, sums.net_paid) : null;
   const suggested = props.suggested;
   // the refund form is prefilled with the suggestion (a refund of nothing is no refund)
-  const refundAmount = rv.amount ?? (suggested && suggested.amount_minor > 0 ? formatMoney(suggested.amount_minor, cur).split(" ")[0] : "");
+  const refundAmount = rv.amount ?? (suggested && suggested.left_minor > 0 ? formatAmount(suggested.left_minor, cur) : "");
   return (
     <section data-payments>
       <h2 id="payments-heading">{t.title}</h2>
@@ -117,7 +117,7 @@ export function PaymentsSection(props: {
 
       {suggested && booking.status === "cancelled" ? (
         <p class="hint" data-suggested-refund={formatMoney(suggested.amount_minor, cur)}>
-          {tp.suggested(formatMoney(suggested.amount_minor, cur), suggested.percent, suggested.on)} {suggested.amount_minor > 0 ? (props.mayRefund ? tp.prefilled : tp.askManager) : ""}
+          {tp.suggested(formatMoney(suggested.amount_minor, cur), suggested.percent, suggested.on)} {suggested.left_minor > 0 ? (props.mayRefund ? tp.prefilled : tp.askManager) : ""}
         </p>
       ) : null}
       {booking.status === "confirmed" ? (
@@ -156,7 +156,7 @@ export function PaymentsSection(props: {
       ) : null}
 
       {props.mayRefund && refundable.length ? (
-        <details open={props.refund || (suggested && suggested.amount_minor > 0) ? true : undefined}>
+        <details open={props.refund || (suggested && suggested.left_minor > 0) ? true : undefined}>
           <summary>{t.refund}</summary>
           <p class="hint" id="refund-help">
             {t.refundHelp}
