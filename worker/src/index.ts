@@ -12,6 +12,7 @@ import { schemaRoutes } from "./routes/schemas";
 import { adminRoutes } from "./routes/admin";
 import { stripeWebhookRoutes } from "./routes/stripe-webhook";
 import { runMaintenance } from "./db/maintenance";
+import { sendBalanceReminders } from "./manage/reminders";
 import { shardDoor } from "./middleware/shard";
 import { sessionBookmarks } from "./middleware/session";
 
@@ -101,8 +102,11 @@ export default {
   // The upkeep of wrangler.toml's cron trigger (every 10 minutes): one line of what it did.
   async scheduled(controller: ScheduledController, env: Env) {
     try {
-      const report = await runMaintenance(env, new Date(controller.scheduledTime));
-      console.log(JSON.stringify({ level: "info", msg: "maintenance", cron: controller.cron, ...report }));
+      const now = new Date(controller.scheduledTime);
+      const report = await runMaintenance(env, now);
+      // The balance-due reminders (issue 31): manage/ sends them (a payment link and its e-mail), after the tidy-up.
+      const reminders = await sendBalanceReminders(env, now, env.PUBLIC_ORIGIN);
+      console.log(JSON.stringify({ level: "info", msg: "maintenance", cron: controller.cron, ...report, reminders }));
     } catch (err) {
       // Thrown again so that the run counts as failed; the next run takes up the work.
       console.error(JSON.stringify({ level: "error", msg: "maintenance failed", cron: controller.cron, error: String(err) }));

@@ -591,3 +591,57 @@ describe("password reset", () => {
     expect(await first("SELECT COUNT(*) AS n FROM staff_invites WHERE staff_id = ? AND purpose = 'reset'", none.manager.staffId)).toEqual({ n: 0 });
   });
 });
+
+describe("Settings: Payments (issue 31)", () => {
+  it("saves the payment policy from its form, says whether Stripe is connected, shows a bad value at its field with nothing saved, and refuses the front desk", async () => {
+    const b = await business();
+    let page = await (await b.asManager.get(`/admin/${b.slug}/settings`)).text();
+    expect(page).toContain('id="h-payments"');
+    expect(/data-stripe-connected="([^"]*)"/.exec(page)?.[1]).toBe("no");
+    expect(page).toContain("Stripe is not connected");
+
+    const edits = {
+      "payment_policy.deposit.type": "percent",
+      "payment_policy.deposit.value": "30",
+      "payment_policy.balance_due_days": "30",
+      "payment_policy.reminder_days": "5",
+      "payment_policy.cancellation_rules.0.days_before": "30",
+      "payment_policy.cancellation_rules.0.refund_percent": "100",
+      "payment_policy.cancellation_rules.1.days_before": "7",
+      "payment_policy.cancellation_rules.1.refund_percent": "50",
+    };
+    const saved = await b.asManager.post(`/admin/${b.slug}/settings/payments`, [...pageForm(page, edits), ["payment_policy.online_payment", "on"]]);
+    expect(saved.status).toBe(303);
+    expect(saved.headers.get("Location")).toMatch(/section=payments#h-payments$/);
+    const policy = {
+      online_payment: true,
+      deposit: { type: "percent", percent: 30 },
+      balance_due_days: 30,
+      pay_to_confirm: false,
+      payment_hold_minutes: 60,
+      reminder_days: 5,
+      cancellation_rules: [{ days_before: 30, refund_percent: 100 }, { days_before: 7, refund_percent: 50 }],
+    };
+    expect((await privateSettings(b)).payment_policy).toEqual(policy);
+    page = await (await b.asManager.get(`/admin/${b.slug}/settings`)).text();
+    expect(page).toMatch(/name="payment_policy\.cancellation_rules\.1\.refund_percent"[^>]*value="50"|value="50"[^>]*name="payment_policy\.cancellation_rules\.1\.refund_percent"/);
+
+    // a bad deposit and a bad rule: each at its field, what was typed kept, nothing saved
+    const bad = await b.asManager.post(`/admin/${b.slug}/settings/payments`, pageForm(page, { "payment_policy.deposit.value": "130", "payment_policy.cancellation_rules.1.refund_percent": "150", "payment_policy.online_payment": "on" }));
+    expect(bad.status).toBe(422);
+    const html = await bad.text();
+    expect(fieldError(html, "payment_policy.deposit.value")).toBe("must be at most 100");
+    expect(fieldError(html, "payment_policy.cancellation_rules.1.refund_percent")).toBe("must be at most 100");
+    expect(html).toMatch(/value="130"/);
+    expect((await privateSettings(b)).payment_policy).toEqual(policy);
+
+    // the front desk may not
+    expect((await b.asDesk.post(`/admin/${b.slug}/settings/payments`, { "payment_policy.deposit.type": "none" })).status).toBe(403);
+    expect((await privateSettings(b)).payment_policy).toEqual(policy);
+
+    // with Stripe connected, the screen says so
+    expect((await callJson("/private/settings/stripe", { key: b.privateKey, method: "PUT", body: { secret_key: "rk_test_settingsPage0123456789" } })).status).toBe(200);
+    page = await (await b.asManager.get(`/admin/${b.slug}/settings`)).text();
+    expect(/data-stripe-connected="([^"]*)"/.exec(page)?.[1]).toBe("yes");
+  });
+});

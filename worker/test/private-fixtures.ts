@@ -25,7 +25,8 @@ export async function createBookingFixture(
     status?: "confirmed" | "cancelled";
     createdAt?: string;
     totalMinor?: number;
-    lines?: { product_id: number; product_type: string; dates: string[]; qty?: number; price_minor: number }[];
+    /** `guest`: the index of the guest the line is of (default the first); `role` default 'package'. */
+    lines?: { product_id: number; product_type: string; dates: string[]; qty?: number; price_minor: number; guest?: number; role?: string }[];
   },
 ): Promise<FixtureBooking> {
   const businessId = options.businessId ?? DEMO_BUSINESS_ID;
@@ -45,8 +46,8 @@ export async function createBookingFixture(
     ).bind(bookingId, businessId, ++reference, start.slice(0, 4), options.status ?? "confirmed", options.totalMinor ?? 0, options.totalMinor ?? 0, start, end, created, created),
     ...(options.lines ?? []).map((line) =>
       db.prepare(
-        "INSERT INTO booking_lines (booking_id, business_id, guest_id, product_id, product_type, role, dates, qty, price_minor) VALUES (?, ?, ?, ?, ?, 'package', ?, ?, ?)",
-      ).bind(bookingId, businessId, guests[0]?.id ?? null, line.product_id, line.product_type, JSON.stringify(line.dates), line.qty ?? 1, line.price_minor),
+        "INSERT INTO booking_lines (booking_id, business_id, guest_id, product_id, product_type, role, dates, qty, price_minor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      ).bind(bookingId, businessId, guests[line.guest ?? 0]?.id ?? null, line.product_id, line.product_type, line.role ?? "package", JSON.stringify(line.dates), line.qty ?? 1, line.price_minor),
     ),
     ...people.statements,
   ];

@@ -34,7 +34,8 @@ describe("the payments ledger", () => {
     });
     const d = await detail(b.bookingId);
     expect(money(d)).toEqual({ total: 500, amount_paid: 150.5, amount_refunded: 0, balance_due: 349.5, payment_status: "deposit_paid" });
-    expect([d.deposit_due, d.deposit_due_date, d.balance_due_date]).toEqual([null, null, null]);
+    // the default policy: no deposit, the balance due on the first day (private-payment-policy.test.ts has the rest)
+    expect([d.deposit_due, d.deposit_due_date, d.balance_due_date]).toEqual([null, null, "2026-12-05"]);
     const second = await pay(b.bookingId, { amount: 349.5, currency: "EUR", method: "bank_transfer", reference: "SEPA 42" });
     expect((await ledger(b.bookingId)).map((e) => [e.id, e.amount, e.method])).toEqual([
       [res.body.data.id, 150.5, "cash"],

@@ -84,12 +84,21 @@ export const BookingPayments = {
   balance_due: z.number().openapi({ description: "total − (amount_paid − amount_refunded), never below 0." }),
   payment_status: z.enum(BOOKING_PAYMENT_STATUSES).openapi({
     description:
-      "unpaid: nothing paid; deposit_paid: something paid, less than the total (until deposit policies exist, any part payment); paid: the total paid (also a booking of 0); " +
+      "unpaid: nothing paid; deposit_paid: something paid, less than the total, nothing refunded (any part payment: whether it covers the deposit, compare with deposit_due); paid: the total paid (also a booking of 0); " +
       "partially_refunded: something refunded, some of the total still paid; refunded: all that was paid refunded; overpaid: more than the total paid.",
   }),
-  deposit_due: z.number().nullable().openapi({ description: "Always null for now: it comes with the business's deposit policy, not built yet." }),
-  deposit_due_date: z.string().nullable().openapi({ description: "Always null for now (the deposit policy is not built yet)." }),
-  balance_due_date: z.string().nullable().openapi({ description: "Always null for now (the payment policy, which sets when the balance is due, is not built yet)." }),
+  deposit_due: z.number().nullable().openapi({
+    description:
+      "The deposit the payment policy asks (settings payment_policy.deposit, or the product's own), major units of the booking's currency: a percent of each product's part, or an amount per guest converted at the booking's rate, never more than the total; the whole total when the booking was made on or after its balance due date. null: the policy asks no deposit.",
+  }),
+  deposit_due_date: z.string().nullable().openapi({ description: "YYYY-MM-DD: the deposit is due on the day the booking was made (in the business's time zone); null without a deposit." }),
+  suggested_refund: z.number().nullable().openapi({
+    description:
+      "A cancelled booking: the refund the business's cancellation terms (settings payment_policy.cancellation_rules) suggest of what was paid net when it was cancelled, by the day it was cancelled in the business's time zone, major units. null: not cancelled, or no terms stated. Nothing is refunded automatically: POST /bookings/{booking_id}/refunds does it.",
+  }),
+  balance_due_date: z.string().nullable().openapi({
+    description: "YYYY-MM-DD: the balance (the total less what was paid) is due balance_due_days before the start (the most days of the booking's products); the day it was booked when that date had passed already.",
+  }),
 };
 
 export const PaymentLinkCreate = z

@@ -7,7 +7,7 @@
  */
 import type { CatalogPlan, InventoryRow, Usage } from "../domain/catalog-plan";
 import { ID_TABLES, LOOKUP_TABLE, type CatalogState, type CurrencyEntity, type IdTable, type ItemEntity, type Lookup, type LookupKind, type ProductEntity, type Season } from "../domain/catalog-write";
-import { toProduct, type ProductRow } from "./products";
+import { storedProductPolicy, toProduct, type ProductRow } from "./products";
 import { insertRowsStatements } from "./insert-rows";
 import type { D1 } from "./d1";
 import { lastIdSql } from "./id-range";
@@ -138,6 +138,7 @@ export function catalogStateFrom(results: D1Result[]): CatalogState | null {
             accommodation_ids: accRows.filter((a) => a.package_id === p.id).map((a) => a.accommodation_id),
           }
         : null,
+      payment_policy: storedProductPolicy(row.payment_policy),
     };
   });
   const max = rowsOf<Record<IdTable, number | null>>(maxIds)[0] ?? {};
@@ -289,6 +290,7 @@ function productRow(p: ProductEntity, businessId: number, createdAt: string): Re
     srs_fixed: a?.srs ? bool(a.srs.fixed) : null,
     default_capacity: p.capacity,
     translations: json(p.translations),
+    payment_policy: p.payment_policy ? json(p.payment_policy) : null,
     created_at: createdAt,
     ref: p.ref,
     archived_at: p.archived_at,

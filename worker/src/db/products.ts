@@ -1,6 +1,8 @@
 /** Products: reading rows and turning them into domain Products. Every query filters on business_id. */
 import { WEEKDAYS, type Duration, type Product, type ProductType, type Timeslot, type Weekdays } from "../domain/product";
 import type { Weekday } from "../lib/time";
+import { ProductPaymentPolicy } from "../contract/payment-policy";
+import type { D1 } from "./d1";
 
 export interface ProductRow {
   id: number;
@@ -30,6 +32,35 @@ export interface ProductRow {
   srs_fixed: number | null;
   default_capacity: number | null;
   translations: string;
+  /** Its own payment policy as JSON (migration 0500); NULL: as the business's. */
+  payment_policy?: string | null;
+}
+
+/** A product's stored own payment policy (issue 31); null where none is set, or what is stored does not parse (it then follows the business). */
+export function storedProductPolicy(text: string | null | undefined): ProductPaymentPolicy | null {
+  if (!text) return null;
+  try {
+    const parsed = ProductPaymentPolicy.safeParse(JSON.parse(text));
+    return parsed.success && Object.keys(parsed.data).length ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The own payment policies of a business's products (archived ones too: bookings keep them), by id; a product without one is left out. */
+export async function productPaymentPolicies(db: D1, businessId: number, ids: readonly number[]): Promise<Map<number, ProductPaymentPolicy>> {
+  const out = new Map<number, ProductPaymentPolicy>();
+  const unique = [...new Set(ids)];
+  if (!unique.length) return out;
+  const rows = await db
+    .prepare("SELECT id, payment_policy FROM products WHERE business_id = ? AND payment_policy IS NOT NULL AND id IN (SELECT value FROM json_each(?))")
+    .bind(businessId, JSON.stringify(unique))
+    .all<{ id: number; payment_policy: string }>();
+  for (const r of rows.results) {
+    const own = storedProductPolicy(r.payment_policy);
+    if (own) out.set(r.id, own);
+  }
+  return out;
 }
 
 function json<T>(text: string | null | undefined, fallback: T): T {

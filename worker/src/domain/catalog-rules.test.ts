@@ -15,7 +15,7 @@ function product(id: number, extra: Partial<ProductEntity> = {}): ProductEntity 
     image: { small: "", medium: "", large: "" }, location_id: null, backoffice_category_id: null, frontoffice_category_id: null, is_promoted: false,
     accommodation_type_id: null, duration: { unit: "day", default: 1, min: 1, max: null, variants: [], is_flexible: false } as ProductEntity["duration"],
     pax_min: 1, pax_max: 4, allowed_checkin_days: {} as ProductEntity["allowed_checkin_days"], default_start_time: null, capacity: 10, timeslots: [],
-    accommodation: null, rates: [], package: null, ...extra,
+    accommodation: null, rates: [], package: null, payment_policy: null, ...extra,
   };
 }
 const room = (id: number, extra: Partial<ProductEntity> = {}) =>

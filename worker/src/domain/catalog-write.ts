@@ -4,6 +4,7 @@
  * (catalog-plan.ts) compares two such states; db/catalog-write.ts reads and writes them.
  */
 import type { AdminLookup, AdminProduct, AdminSeason, LookupKind, PackageInput, ProductCreate, ProductPatch } from "../contract/catalog-write";
+import type { ProductPaymentPolicy } from "../contract/payment-policy";
 import type { FieldError } from "../lib/errors";
 import type { Weekday } from "../lib/time";
 import { minorDigits, toMajor } from "./money";
@@ -114,6 +115,8 @@ export interface ProductEntity {
   accommodation: AccommodationEntity | null;
   rates: RateEntity[];
   package: PackageEntity | null;
+  /** Its own deposit and balance due days (issue 31); null: as the business's payment policy. */
+  payment_policy: ProductPaymentPolicy | null;
 }
 
 export interface CurrencyEntity {
@@ -258,6 +261,7 @@ export function productDefaults(id: number, type: ProductType, title: string): P
     accommodation: null,
     rates: [],
     package: type === "package" ? { groups: [], items: [], accommodation_ids: [] } : null,
+    payment_policy: null,
   };
 }
 
@@ -339,9 +343,19 @@ export function applyProductInput(
       min_qty: r.min_qty ?? 1,
     }));
   }
+  if (input.payment_policy !== undefined) p.payment_policy = ownPaymentPolicy(input.payment_policy);
   if (input.package !== undefined) p.package = input.package === null ? null : packageEntity(base.package, input.package, newId, errors, options.newItemIds ?? false);
   if (p.accommodation && p.type === "accommodation") p.capacity = accommodationCapacity(p.accommodation);
   return { product: p, errors };
+}
+
+/** A product's own payment policy as stored: the fields it sets, or null when it sets none (it follows the business). */
+export function ownPaymentPolicy(own: ProductPaymentPolicy | null | undefined): ProductPaymentPolicy | null {
+  if (!own) return null;
+  const out: ProductPaymentPolicy = {};
+  if (own.deposit !== undefined) out.deposit = structuredClone(own.deposit);
+  if (own.balance_due_days !== undefined) out.balance_due_days = own.balance_due_days;
+  return Object.keys(out).length ? out : null;
 }
 
 /** `newItemIds`: an item id that is not one of `base`'s is the new item's (the catalog file's caller handed it out). */
@@ -419,6 +433,7 @@ export function productView(p: ProductEntity, currency: string): AdminProduct {
         is_configurable_dates: i.is_configurable_dates,
       })),
     },
+    payment_policy: p.payment_policy,
     archived: p.archived_at !== null,
     archived_at: p.archived_at,
   };

@@ -14,9 +14,9 @@
  *   its status says `overpaid`);
  * - payment_status:
  *     unpaid               nothing paid net (and something is owed)
- *     deposit_paid         something paid, less than the total, nothing refunded. Until the
- *                          business's deposit policy exists this is "part paid": there is no
- *                          deposit amount to compare with yet
+ *     deposit_paid         something paid, less than the total, nothing refunded ("part paid":
+ *                          whether it covers the deposit the payment policy asks is the
+ *                          booking's deposit_due to say, domain/booking-dues.ts)
  *     paid                 the net paid is the total (also a booking whose total is 0)
  *     partially_refunded   something refunded, and the net paid is above 0 and below the total
  *     refunded             something was paid and all of it refunded

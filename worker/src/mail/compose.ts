@@ -23,6 +23,10 @@ import { translated } from "../domain/product";
 import { referenceOf } from "../domain/reference";
 import type { CatalogSnapshot } from "../domain/catalog";
 import type { D1 } from "../db/d1";
+import { ledgerOf } from "../db/payments";
+import { productPaymentPolicies } from "../db/products";
+import { bookingDues, depositOwed } from "../domain/booking-dues";
+import { paymentTotals } from "../domain/payments";
 
 export interface ComposedEmail {
   from: string;
@@ -254,7 +258,7 @@ export async function composeEmail(db: D1, email: EmailRow, now: Date, platform:
   const language = mailLanguage(email.language, config.default_language);
   const booker = parseJson<Record<string, unknown>>(rowsOf<{ person_snapshot: string }>(bookerRes)[0]?.person_snapshot, {});
   const phone = typeof booker.phone === "string" ? `${booker.phone_country_calling_code ? `+${booker.phone_country_calling_code} ` : ""}${booker.phone}` : null;
-  const params = parseJson<{ terms?: string; url?: string; amount_minor?: number; expires_at?: string; entry_id?: string }>(email.params, {});
+  const params = parseJson<{ terms?: string; url?: string; amount_minor?: number; expires_at?: string; entry_id?: string; due_date?: string }>(email.params, {});
   const lines = rowsOf<LineRow>(linesRes);
   const totals = bookedTotals(booking, snap.currencies, lines);
   const guests = guestsOf(snap, rowsOf<MailGuestRow>(guestsRes), lines, booking, language);
@@ -279,6 +283,7 @@ export async function composeEmail(db: D1, email: EmailRow, now: Date, platform:
           now,
         })
       : null;
+  const dues = email.kind === "booking_confirmation" ? await confirmationDues(db, email.business_id, snap, booking, lines, totals.total) : undefined;
   const data: BookingMail = {
     brand: { name: snap.business.title, color: config.brand_color, contactEmail: config.contact_email, contactPhone: config.contact_phone },
     language,
@@ -296,9 +301,14 @@ export async function composeEmail(db: D1, email: EmailRow, now: Date, platform:
     legal: { name: snap.business.company_name || snap.business.title, address: config.company_address },
     channel,
     calendar: ics !== null,
-    link: email.kind === "payment_link" ? { url: String(params.url ?? ""), amount_minor: Number(params.amount_minor ?? 0), expires_at: String(params.expires_at ?? "") } : undefined,
+    link:
+      email.kind === "payment_link" || email.kind === "balance_reminder"
+        ? { url: String(params.url ?? ""), amount_minor: Number(params.amount_minor ?? 0), expires_at: String(params.expires_at ?? "") }
+        : undefined,
     timeZone: config.time_zone,
     receipt: isReceipt ? receiptOf(ledgerRes ? rowsOf<PaymentRow>(ledgerRes) : [], params.entry_id, totals.total, config.time_zone) : undefined,
+    ...(dues ? { dues } : {}),
+    ...(email.kind === "balance_reminder" && params.due_date ? { due_date: String(params.due_date) } : {}),
   };
   const template = BOOKING_TEMPLATES[email.kind as BookingMailKind];
   if (!template) throw new ComposeError(`no template for an e-mail of kind ${email.kind}`);
@@ -308,4 +318,26 @@ export async function composeEmail(db: D1, email: EmailRow, now: Date, platform:
   const files = ics ? [{ filename: `booking-${data.reference}.ics`, type: "text/calendar; method=PUBLISH", content: ics }] : [];
   const raw = mime(email, from, snap.business.title, replyTo, language, mail, now, files);
   return { from, to: email.recipient, subject: mail.subject, raw, stored: raw };
+}
+
+/**
+ * What the confirmation says of payment (issue 31): what was paid when it is composed, the
+ * deposit and the balance with their dates (domain/booking-dues.ts). Only when the payment policy
+ * asks a deposit or a balance due date before the start; otherwise none (the e-mail is as before).
+ */
+async function confirmationDues(db: D1, businessId: number, snap: CatalogSnapshot, booking: BookingRow, lines: LineRow[], total: number): Promise<BookingMail["dues"]> {
+  const config = snap.business.config;
+  const [own, ledger] = await Promise.all([productPaymentPolicies(db, businessId, lines.map((l) => l.product_id)), ledgerOf(db, businessId, booking.id)]);
+  const defaultCurrency = snap.currencies.find((c) => c.is_default)?.iso_code ?? booking.currency;
+  const d = bookingDues(config.payment_policy, booking, lines, own, config.time_zone, defaultCurrency);
+  if (d.deposit_due === null && d.balance_due_date === booking.start_date) return undefined;
+  const paid = paymentTotals(total, ledger);
+  return {
+    paid_minor: paid.net_paid,
+    deposit_minor: d.deposit_due,
+    deposit_owed_minor: depositOwed(d, paid.net_paid),
+    deposit_date: d.deposit_due_date,
+    balance_minor: paid.balance_due,
+    balance_date: d.balance_due_date,
+  };
 }

@@ -15,7 +15,7 @@ import type { Actor } from "../db/audit-log";
 import { bookerRow, bookingRow, type BookingRow } from "../db/bookings";
 import { businessById, businessBySlug } from "../db/businesses";
 import { bookerMailTarget, emailStatements } from "../db/emails";
-import { mailConfig, paymentLinkEmail } from "../domain/email/plan";
+import { balanceReminderEmail, mailConfig, paymentLinkEmail } from "../domain/email/plan";
 import { platformMail } from "../domain/email/sender";
 import { idempotencyResourceStatement } from "../db/idempotency";
 import { insertEntryStatement, isRefundTooLarge, ledgerOf, type EntryActor, type PaymentRow } from "../db/payments";
@@ -125,6 +125,7 @@ export async function createPaymentLink(
   now: Date,
   returnOrigin: string,
   slug: string,
+  reminder?: LinkReminder,
 ): Promise<PaymentLink> {
   const db = env.DB;
   const booking = await bookingRow(db, businessId, bookingId);
@@ -178,22 +179,35 @@ export async function createPaymentLink(
     email_queued: queued,
   });
   const known = await entryByReference(db, businessId, session.id);
-  if (known) return answer(known.id, false);
-  const id = newId(now.getTime());
+  if (known && !reminder) return answer(known.id, false);
+  const id = known?.id ?? newId(now.getTime());
   const expiresAt = answer(id, false).expires_at;
-  // The booker's e-mail with the link, written with the entry (one per session).
+  // The booker's e-mail with the link, written with the entry (one per session); a reminder's is the balance-due e-mail (one per booking).
   let email = null;
   if (body.send_email) {
     const [booker, business] = await Promise.all([bookerRow(db, businessId, bookingId), businessById(db, businessId)]);
-    if (business) email = paymentLinkEmail(bookingId, session.id, bookerMailTarget(booker), mailConfig(business.config, platformMail(env)), { url: session.url, amount_minor: minor, expires_at: expiresAt });
+    const config = business ? mailConfig(business.config, platformMail(env)) : null;
+    if (config && reminder) email = balanceReminderEmail(bookingId, bookerMailTarget(booker), config, { url: session.url, amount_minor: minor, expires_at: expiresAt, due_date: reminder.dueDate });
+    else if (config) email = paymentLinkEmail(bookingId, session.id, bookerMailTarget(booker), config, { url: session.url, amount_minor: minor, expires_at: expiresAt });
+  }
+  if (known && reminder) {
+    // A link for the same amount is open already (staff sent it): the reminder sends that one.
+    await write(env, actor, businessId, now, {
+      emails: email ? emailStatements(db, businessId, bookingId, [email], now) : [],
+      statements: [reminder.statement(known.id)],
+      audit: [reminderAudit(booking, minor, currency, known.id, session.id, email !== null, reminder.dueDate)],
+    });
+    return answer(known.id, email !== null);
   }
   try {
     await write(env, actor, businessId, now, {
       emails: email ? emailStatements(db, businessId, bookingId, [email], now) : [],
       statements: [
         insertEntryStatement(db, businessId, actor, { id, bookingId, kind: "payment", amountMinor: minor, currency, method: "stripe", status: "pending", reference: session.id, reason: null, refundsPaymentId: null }, now),
+        ...(reminder ? [reminder.statement(id)] : []),
       ],
       audit: [
+        ...(reminder ? [reminderAudit(booking, minor, currency, id, session.id, email !== null, reminder.dueDate)] : []),
         {
           action: "payment_link_created",
           entity: "booking",
@@ -210,6 +224,26 @@ export async function createPaymentLink(
     throw err;
   }
   return answer(id, email !== null);
+}
+
+/**
+ * A payment link sent as the balance-due reminder (manage/reminders.ts): the e-mail is the
+ * reminder's, and `statement` (the record that it was sent, given the pending entry's id) rides
+ * in the same batch, so it is sent once however often the upkeep runs.
+ */
+export interface LinkReminder {
+  dueDate: string;
+  statement: (paymentId: string) => D1PreparedStatement;
+}
+
+function reminderAudit(booking: BookingRow, minor: number, currency: string, paymentId: string, sessionId: string, emailed: boolean, dueDate: string) {
+  return {
+    action: "balance_reminder_sent",
+    entity: "booking",
+    entityId: booking.id,
+    summary: `Balance reminder for ${shown(minor, currency)} due ${dueDate} on booking ${refOf(booking)}`,
+    after: { payment_id: paymentId, amount: major(minor, currency), currency, session_id: sessionId, balance_due_date: dueDate, emailed },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -65,6 +65,13 @@ export interface BookingMail {
   timeZone?: string;
   /** A receipt's: the ledger entry it is for. */
   receipt?: MailReceipt;
+  /**
+   * What was paid and what is due by when (minor units; dates YYYY-MM-DD), when the business's
+   * payment policy asks a deposit or a balance date (domain/booking-dues.ts); absent otherwise.
+   */
+  dues?: { paid_minor: number; deposit_minor: number | null; deposit_owed_minor: number | null; deposit_date: string | null; balance_minor: number; balance_date: string };
+  /** A balance reminder's due date (YYYY-MM-DD). */
+  due_date?: string;
 }
 
 /** What a receipt states of its ledger entry; amounts in minor units of the booking's currency. */
@@ -92,7 +99,7 @@ export interface ComposedMail {
   html: string;
 }
 
-export type BookingMailKind = "booking_confirmation" | "booking_cancelled" | "owner_new_booking" | "owner_booking_cancelled" | "payment_link" | "payment_receipt" | "refund_receipt";
+export type BookingMailKind = "booking_confirmation" | "booking_cancelled" | "owner_new_booking" | "owner_booking_cancelled" | "payment_link" | "payment_receipt" | "refund_receipt" | "balance_reminder";
 
 /** Amounts in the booking's currency, as the language writes them ("€1,234.50", "1.234,50 €"). */
 export function money(minor: number, currency: string, digits: number, language: string): string {
@@ -230,6 +237,8 @@ export function bookingConfirmation(m: BookingMail): ComposedMail {
   const top = summary(p, true);
   const guests = guestsBlock(p, true);
   const next = fill(s.next, vars);
+  // With a deposit or a balance date, what was paid and what is due by when replaces "nothing charged, we will contact you".
+  const dues = m.dues ? duesRows(p, m.dues) : null;
   const text = [
     fill(s.confirmation.hello, vars),
     fill(s.confirmation.intro, vars),
@@ -240,8 +249,7 @@ export function bookingConfirmation(m: BookingMail): ComposedMail {
     ...guests.text,
     `${s.total}: ${p.amount(m.total)}`,
     "",
-    `${s.nextHeading}:`,
-    next,
+    ...(dues ? [`${s.dues.heading}:`, ...dues.map(([k, v]) => `${k}: ${v}`)] : [`${s.nextHeading}:`, next]),
     "",
     ...(m.terms ? [`${s.termsHeading}:`, m.terms, ""] : []),
     ...(m.calendar ? [s.calendarHint, ""] : []),
@@ -253,8 +261,7 @@ export function bookingConfirmation(m: BookingMail): ComposedMail {
     html.h2(s.guests) +
     guests.html +
     html.rows([[s.total, p.amount(m.total), true]]) +
-    html.h2(s.nextHeading) +
-    html.p(next) +
+    (dues ? html.h2(s.dues.heading) + html.rows(dues.map(([k, v]) => [k, v, false])) : html.h2(s.nextHeading) + html.p(next)) +
     (m.terms ? html.h2(s.termsHeading) + html.small(m.terms) : "") +
     (m.calendar ? html.p(s.calendarHint) : "");
   const subject = fill(s.confirmation.subject, vars);
@@ -407,7 +414,44 @@ export function receiptMail(m: BookingMail): ComposedMail {
   return render(p, subject, refund ? t.refundHeading : t.paymentHeading, `${r.number} · ${vars.amount}`, text, body);
 }
 
+/** The confirmation's payment rows: paid so far, the deposit and the balance, each with its date. */
+function duesRows(p: Parts, d: NonNullable<BookingMail["dues"]>): [string, string][] {
+  const { s, m } = p;
+  const when = (amount: number, date: string | null) => (amount > 0 && date ? fill(s.dues.dueBy, { amount: p.amount(amount), date: day(date, m.language) }) : fill(s.dues.settled, { amount: p.amount(amount) }));
+  const rows: [string, string][] = [];
+  if (d.paid_minor > 0) rows.push([s.dues.paid, p.amount(d.paid_minor)]);
+  if (d.deposit_minor !== null) rows.push([s.dues.deposit, d.deposit_owed_minor ? when(d.deposit_owed_minor, d.deposit_date) : fill(s.dues.settled, { amount: p.amount(d.deposit_minor) })]);
+  rows.push([s.dues.balance, d.balance_minor > 0 ? when(d.balance_minor, d.balance_date) : fill(s.dues.settled, { amount: p.amount(0) })]);
+  return rows;
+}
+
+/** To the booker: the balance-due reminder (the scheduled upkeep), with a payment link for the balance. */
+export function balanceReminderMail(m: BookingMail): ComposedMail {
+  const p = partsOf(m);
+  const { s } = p;
+  const link = m.link ?? { url: "", amount_minor: 0, expires_at: "" };
+  const vars = {
+    ...p.vars,
+    amount: p.amount(link.amount_minor),
+    due: m.due_date ? day(m.due_date, m.language) : "",
+    expires: link.expires_at ? instant(link.expires_at, m.language, m.timeZone) : "",
+  };
+  const r = s.balanceReminder;
+  const top = summary(p, true);
+  const button = fill(r.button, vars);
+  const text = [fill(r.hello, vars), fill(r.intro, vars), "", ...top.text, "", `${r.amount}: ${vars.amount}`, "", `${button}: ${link.url}`, fill(r.expires, vars), ""];
+  const body =
+    html.p(fill(r.hello, vars)) +
+    html.p(fill(r.intro, vars)) +
+    top.html +
+    html.rows([[r.amount, vars.amount, true]]) +
+    `<p style="margin:16px 0"><a href="${esc(link.url)}" style="display:inline-block;padding:10px 18px;border-radius:6px;background:${esc(m.brand.color)};color:#ffffff;text-decoration:none;font-weight:bold">${esc(button)}</a></p>` +
+    html.p(fill(r.expires, vars));
+  return render(p, fill(r.subject, vars), r.heading, `${m.reference} · ${vars.amount}`, text, body);
+}
+
 export const BOOKING_TEMPLATES: Record<BookingMailKind, (m: BookingMail) => ComposedMail> = {
+  balance_reminder: balanceReminderMail,
   payment_link: paymentLinkMail,
   booking_confirmation: bookingConfirmation,
   booking_cancelled: bookingCancellation,

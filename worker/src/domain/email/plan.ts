@@ -11,7 +11,7 @@ import { mailLanguage, type MailLanguage } from "./strings";
 import { shortHash } from "./mime";
 import { senderOf, type PlatformMail } from "./sender";
 
-export const EMAIL_KINDS = ["booking_confirmation", "booking_cancelled", "owner_new_booking", "owner_booking_cancelled", "staff_invitation", "staff_password_reset", "staff_sign_in_alert", "payment_link", "payment_receipt", "refund_receipt"] as const;
+export const EMAIL_KINDS = ["booking_confirmation", "booking_cancelled", "owner_new_booking", "owner_booking_cancelled", "staff_invitation", "staff_password_reset", "staff_sign_in_alert", "payment_link", "payment_receipt", "refund_receipt", "balance_reminder"] as const;
 
 /** Kinds whose params hold a secret (a sign-in link): kept only until the e-mail is sent or fails, never resent. */
 export const SECRET_KINDS: readonly EmailKind[] = ["staff_invitation", "staff_password_reset"];
@@ -178,4 +178,19 @@ export function receiptEmail(
   if (!config.email_from || !booker.email) return null;
   const kind: EmailKind = entry.kind === "payment" ? "payment_receipt" : "refund_receipt";
   return planned(kind, `receipt.${entry.id}`, booker.email, mailLanguage(booker.language, config.default_language), config.email_from, { entry_id: entry.id });
+}
+
+/**
+ * The balance-due reminder (manage/reminders.ts, the scheduled upkeep): to the booker, in their
+ * language, with a payment link for the balance and the date it is due. One per booking (its
+ * event key names only the booking). None without a sender or a booker's address.
+ */
+export function balanceReminderEmail(
+  bookingId: string,
+  booker: { email: string | null; language: string | null },
+  config: MailConfig,
+  params: { url: string; amount_minor: number; expires_at: string; due_date: string },
+): PlannedEmail | null {
+  if (!config.email_from || !booker.email) return null;
+  return planned("balance_reminder", `balance-reminder.${bookingId}`, booker.email, mailLanguage(booker.language, config.default_language), config.email_from, params);
 }

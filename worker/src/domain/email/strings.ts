@@ -46,6 +46,10 @@ export interface MailStrings {
   };
   /** The ledger's payment methods (contract/payments.ts PAYMENT_METHODS), as a guest reads them. */
   methods: { stripe: string; bank_transfer: string; cash: string; card_terminal: string; other: string };
+  /** The balance-due reminder with a payment link (the scheduled upkeep): `{amount}`, `{due}`, `{expires}`. */
+  balanceReminder: { subject: string; heading: string; hello: string; intro: string; button: string; expires: string; amount: string };
+  /** What the confirmation says of payment when the policy asks a deposit or a balance date: `{amount}`, `{date}`. */
+  dues: { heading: string; paid: string; deposit: string; balance: string; dueBy: string; settled: string };
   reference: string;
   dates: string;
   guests: string;
@@ -99,6 +103,23 @@ const en: MailStrings = {
     subject: "Booking {reference} cancelled: {booker}, from {start}",
     heading: "Booking {reference} cancelled",
     intro: "The booking of {booker} has been cancelled; its places are available again.",
+  },
+  balanceReminder: {
+    subject: "Reminder: {amount} due by {due} for your booking {reference} at {business}",
+    heading: "Your balance is due soon",
+    hello: "Hello,",
+    intro: "the balance of your booking {reference} with {business}, {amount}, is due by {due}. You can pay it securely on Stripe's payment page.",
+    button: "Pay {amount} now",
+    expires: "The link works until {expires}.",
+    amount: "Balance due",
+  },
+  dues: {
+    heading: "Payment",
+    paid: "Paid so far",
+    deposit: "Deposit",
+    balance: "Balance",
+    dueBy: "{amount}, due by {date}",
+    settled: "{amount}, paid",
   },
   paymentLink: {
     subject: "Pay {amount} for your booking {reference} at {business}",
@@ -182,6 +203,23 @@ const de: MailStrings = {
     heading: "Buchung {reference} storniert",
     intro: "Die Buchung von {booker} wurde storniert; die Plätze sind wieder verfügbar.",
   },
+  balanceReminder: {
+    subject: "Erinnerung: {amount} fällig bis {due} für Ihre Buchung {reference} bei {business}",
+    heading: "Ihr Restbetrag ist bald fällig",
+    hello: "Hallo,",
+    intro: "der Restbetrag Ihrer Buchung {reference} bei {business}, {amount}, ist bis {due} fällig. Sie können ihn sicher auf der Zahlungsseite von Stripe zahlen.",
+    button: "Jetzt {amount} zahlen",
+    expires: "Der Link ist bis {expires} gültig.",
+    amount: "Offener Restbetrag",
+  },
+  dues: {
+    heading: "Zahlung",
+    paid: "Bisher bezahlt",
+    deposit: "Anzahlung",
+    balance: "Restbetrag",
+    dueBy: "{amount}, fällig bis {date}",
+    settled: "{amount}, bezahlt",
+  },
   paymentLink: {
     subject: "Zahlen Sie {amount} für Ihre Buchung {reference} bei {business}",
     heading: "Ihr Zahlungslink",
@@ -263,6 +301,23 @@ const es: MailStrings = {
     subject: "Reserva {reference} cancelada: {booker}, desde el {start}",
     heading: "Reserva {reference} cancelada",
     intro: "La reserva de {booker} ha sido cancelada; sus plazas vuelven a estar disponibles.",
+  },
+  balanceReminder: {
+    subject: "Recordatorio: {amount} a pagar antes del {due} por tu reserva {reference} en {business}",
+    heading: "Tu saldo vence pronto",
+    hello: "Hola:",
+    intro: "el saldo de tu reserva {reference} con {business}, {amount}, vence el {due}. Puedes pagarlo de forma segura en la página de pago de Stripe.",
+    button: "Pagar {amount} ahora",
+    expires: "El enlace funciona hasta el {expires}.",
+    amount: "Saldo pendiente",
+  },
+  dues: {
+    heading: "Pago",
+    paid: "Pagado hasta ahora",
+    deposit: "Depósito",
+    balance: "Saldo",
+    dueBy: "{amount}, a pagar antes del {date}",
+    settled: "{amount}, pagado",
   },
   paymentLink: {
     subject: "Paga {amount} por tu reserva {reference} en {business}",
@@ -346,6 +401,23 @@ const pt: MailStrings = {
     heading: "Reserva {reference} cancelada",
     intro: "A reserva de {booker} foi cancelada; os respetivos lugares estão novamente disponíveis.",
   },
+  balanceReminder: {
+    subject: "Lembrete: {amount} a pagar até {due} pela sua reserva {reference} em {business}",
+    heading: "O seu saldo vence em breve",
+    hello: "Olá,",
+    intro: "o saldo da sua reserva {reference} com {business}, {amount}, vence a {due}. Pode pagá-lo em segurança na página de pagamento da Stripe.",
+    button: "Pagar {amount} agora",
+    expires: "O link funciona até {expires}.",
+    amount: "Saldo em dívida",
+  },
+  dues: {
+    heading: "Pagamento",
+    paid: "Pago até agora",
+    deposit: "Sinal",
+    balance: "Saldo",
+    dueBy: "{amount}, a pagar até {date}",
+    settled: "{amount}, pago",
+  },
   paymentLink: {
     subject: "Pague {amount} pela sua reserva {reference} em {business}",
     heading: "O seu link de pagamento",
@@ -427,6 +499,23 @@ const fr: MailStrings = {
     subject: "Réservation {reference} annulée : {booker}, à partir du {start}",
     heading: "Réservation {reference} annulée",
     intro: "La réservation de {booker} a été annulée ; ses places sont de nouveau disponibles.",
+  },
+  balanceReminder: {
+    subject: "Rappel : {amount} à régler avant le {due} pour votre réservation {reference} chez {business}",
+    heading: "Votre solde arrive bientôt à échéance",
+    hello: "Bonjour,",
+    intro: "le solde de votre réservation {reference} chez {business}, {amount}, est dû au plus tard le {due}. Vous pouvez le régler en toute sécurité sur la page de paiement de Stripe.",
+    button: "Payer {amount} maintenant",
+    expires: "Le lien est valable jusqu’au {expires}.",
+    amount: "Solde dû",
+  },
+  dues: {
+    heading: "Paiement",
+    paid: "Déjà payé",
+    deposit: "Acompte",
+    balance: "Solde",
+    dueBy: "{amount}, à régler avant le {date}",
+    settled: "{amount}, payé",
   },
   paymentLink: {
     subject: "Réglez {amount} pour votre réservation {reference} chez {business}",
@@ -510,6 +599,23 @@ const it: MailStrings = {
     heading: "Prenotazione {reference} cancellata",
     intro: "La prenotazione di {booker} è stata cancellata; i relativi posti sono di nuovo disponibili.",
   },
+  balanceReminder: {
+    subject: "Promemoria: {amount} da pagare entro il {due} per la tua prenotazione {reference} presso {business}",
+    heading: "Il tuo saldo scade a breve",
+    hello: "Ciao,",
+    intro: "il saldo della tua prenotazione {reference} presso {business}, {amount}, scade il {due}. Puoi pagarlo in modo sicuro sulla pagina di pagamento di Stripe.",
+    button: "Paga {amount} ora",
+    expires: "Il link funziona fino al {expires}.",
+    amount: "Saldo dovuto",
+  },
+  dues: {
+    heading: "Pagamento",
+    paid: "Pagato finora",
+    deposit: "Acconto",
+    balance: "Saldo",
+    dueBy: "{amount}, da pagare entro il {date}",
+    settled: "{amount}, pagato",
+  },
   paymentLink: {
     subject: "Paghi {amount} per la Sua prenotazione {reference} presso {business}",
     heading: "Il Suo link di pagamento",
@@ -591,6 +697,23 @@ const nl: MailStrings = {
     subject: "Boeking {reference} geannuleerd: {booker}, vanaf {start}",
     heading: "Boeking {reference} geannuleerd",
     intro: "De boeking van {booker} is geannuleerd; de plaatsen zijn weer beschikbaar.",
+  },
+  balanceReminder: {
+    subject: "Herinnering: {amount} te betalen voor {due} voor je boeking {reference} bij {business}",
+    heading: "Je restbedrag vervalt binnenkort",
+    hello: "Hallo,",
+    intro: "het restbedrag van je boeking {reference} bij {business}, {amount}, moet uiterlijk {due} betaald zijn. Je betaalt het veilig op de betaalpagina van Stripe.",
+    button: "Nu {amount} betalen",
+    expires: "De link werkt tot {expires}.",
+    amount: "Openstaand restbedrag",
+  },
+  dues: {
+    heading: "Betaling",
+    paid: "Tot nu toe betaald",
+    deposit: "Aanbetaling",
+    balance: "Restbedrag",
+    dueBy: "{amount}, te betalen voor {date}",
+    settled: "{amount}, betaald",
   },
   paymentLink: {
     subject: "Betaal {amount} voor uw boeking {reference} bij {business}",

@@ -77,10 +77,12 @@ export async function exportCatalog(db: D1, businessId: number): Promise<{ file:
       const view = productView(p, currency);
       const {
         location_id, backoffice_category_id, frontoffice_category_id, accommodation_type_id,
-        listed: _listed, archived: _archived, archived_at: _archivedAt, capacity, rates, package: pkg, ...same
+        listed: _listed, archived: _archived, archived_at: _archivedAt, capacity, rates, package: pkg, payment_policy, ...same
       } = view;
       return {
         ...same,
+        // a product's own payment policy only where it has one (a file of a business without any stays as it was)
+        ...(payment_policy ? { payment_policy } : {}),
         location: r("location", location_id),
         backoffice_category: r("category", backoffice_category_id),
         frontoffice_category: r("category", frontoffice_category_id),
@@ -315,6 +317,7 @@ function desiredState(state: CatalogState, file: CatalogFile, ids: IdAllocator, 
         ...(p.type === "accommodation" ? {} : { capacity: p.capacity ?? null }),
         timeslots: p.timeslots ?? [],
         accommodation: p.accommodation ?? null,
+        payment_policy: p.payment_policy ?? null,
         rates: p.rates.map((r, k) => ({ ...r, season_id: resolve(`${at}.rates.${k}.season`, "season", r.season) })),
         package: pkg && {
           accommodation_ids: pkg.accommodations.map((a, k) => resolve(`${at}.package.accommodations.${k}`, "product", a) ?? 0),

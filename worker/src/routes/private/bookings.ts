@@ -6,6 +6,8 @@ import { toMajor } from "../../domain/money";
 import { bookedTotals } from "../../domain/totals";
 import { paymentTotals } from "../../domain/payments";
 import { ledgerOf } from "../../db/payments";
+import { productPaymentPolicies } from "../../db/products";
+import { bookingDues, cancellationRefund } from "../../domain/booking-dues";
 import { bookerRow, bookingConditions, bookingLines, bookingRow, listBookings, type BookingFilter } from "../../db/bookings";
 import { guestsOfBooking } from "../../db/guests";
 import { personsWithDerivedByIds } from "../../db/persons";
@@ -55,7 +57,7 @@ const getRoute = createRoute({
   summary: "Fetch a booking with its booker, guests, lines, totals and payments",
   description:
     "`amount_paid`, `amount_refunded`, `balance_due` and `payment_status` come from the booking's ledger (GET /bookings/{booking_id}/payments), in major units of its currency. " +
-    "`deposit_due`, `deposit_due_date` and `balance_due_date` are null: they come with the business's payment policy, which is not built yet.",
+    "`deposit_due`, `deposit_due_date` and `balance_due_date` are what the business's payment policy (settings `payment_policy`, a product's own `payment_policy`) asks of this booking.",
   request: { params: BookingParam },
   responses: { 200: json(BookingEnvelope, "The booking."), 400: problemResponse("booking_id is not a UUID."), ...authResponses, 404: problemResponse("No such booking.") },
 });
@@ -65,7 +67,8 @@ const cancelRoute = createRoute({
   operationId: "cancelBooking",
   tags,
   summary: "Cancel a booking",
-  description: "Releases the booked units at once (they become available again) and sends BookingCancelled. Guests and booker stay on the booking.",
+  description:
+    "Releases the booked units at once (they become available again) and sends BookingCancelled. Guests and booker stay on the booking. The answer's `suggested_refund` is what the business's cancellation terms suggest refunding of what was paid; nothing is refunded automatically.",
   request: { params: BookingParam },
   responses: {
     200: json(BookingEnvelope, "The cancelled booking."),
@@ -89,6 +92,7 @@ export async function detail(c: Context<AppEnv>, bookingId: string) {
     bookingLines(db, businessId, bookingId),
     ledgerOf(db, businessId, bookingId),
   ]);
+  const own = await productPaymentPolicies(db, businessId, lines.map((l) => l.product_id));
   const { snap } = await readTenant(c);
   const diets = dietsIn(snap);
   const locations = locationsIn(snap);
@@ -96,6 +100,9 @@ export async function detail(c: Context<AppEnv>, bookingId: string) {
   const totals = bookedTotals(booking, snap.currencies, lines);
   const major = (minor: number) => toMajor(minor, totals.digits);
   const paid = paymentTotals(totals.total, ledger);
+  const config = snap.business.config;
+  const suggested = booking.status === "cancelled" ? cancellationRefund(config.payment_policy, booking, booking.cancelled_at ?? booking.updated_at, ledger, config.time_zone) : null;
+  const dues = bookingDues(config.payment_policy, booking, lines, own, config.time_zone, snap.currencies.find((x) => x.is_default)?.iso_code ?? booking.currency);
   return {
     data: {
       ...bookingSummaryView(booking),
@@ -104,10 +111,11 @@ export async function detail(c: Context<AppEnv>, bookingId: string) {
       amount_refunded: major(paid.amount_refunded),
       balance_due: major(paid.balance_due),
       payment_status: paid.payment_status,
-      // the payment policy (deposit, due dates) is not built yet
-      deposit_due: null,
-      deposit_due_date: null,
-      balance_due_date: null,
+      // the business's payment policy (domain/booking-dues.ts)
+      deposit_due: dues.deposit_due === null ? null : major(dues.deposit_due),
+      deposit_due_date: dues.deposit_due_date,
+      balance_due_date: dues.balance_due_date,
+      suggested_refund: suggested === null ? null : major(suggested.amount_minor),
       newsletter_opt_in: booking.newsletter_opt_in === 1,
       booker: booker ? bookerView(booker, persons.get(booker.person_id)!, diets) : null,
       guests: guests.map((g) => guestView(g, persons.get(g.person_id)!, { diets, locations, expand: [] })),

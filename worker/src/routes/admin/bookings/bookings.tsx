@@ -26,7 +26,10 @@ import { addBookingNote, cancelBooking, NOTE_MAX } from "../../../manage/booking
 import { updateBooker } from "../../../manage/bookers";
 import { checkGuest } from "../../../manage/guests";
 import { FilterReader, uuidOf } from "../kit/query";
-import { bookingTotal, linePrice } from "./money";
+import { bookingTotal, formatMoney, linePrice } from "./money";
+import { parseConfig } from "../../../contract/config";
+import { storedBookingDues } from "../../../db/booking-dues";
+import { cancellationRefund } from "../../../domain/booking-dues";
 import { PaymentsSection } from "./payments";
 import { ledgerOf } from "../../../db/payments";
 import { PaymentCreate, PaymentLinkCreate, RefundCreate } from "../../../contract/payments";
@@ -238,6 +241,11 @@ async function renderBooking(
   // check-in opens on the guest's arrival day, in the business's time zone (manage/guests.ts checkGuest)
   const today = dateIn(c.get("now"), business?.config.time_zone ?? "UTC");
   const yesNo = { yes: t.booking.yes, no: t.booking.no };
+  // the payment policy: the booking's dues, and what its cancellation terms suggest refunding (issue 31)
+  const config = business?.config ?? parseConfig(null);
+  const dues = await storedBookingDues(db, businessId, config, booking, lines);
+  const suggested = booking.status === "cancelled" ? cancellationRefund(config.payment_policy, booking, booking.cancelled_at ?? booking.updated_at, ledger, config.time_zone) : null;
+  const wouldSuggest = booking.status === "confirmed" ? cancellationRefund(config.payment_policy, booking, c.get("now"), ledger, config.time_zone) : null;
   const { movables, ledgers } = booking.status === "confirmed" ? await movablesOf(c, lines, state.move) : { movables: [] as Movable[], ledgers: new Map<number, Ledger>() };
   const guestNames = new Map(guests.map((g) => [g.id, personName(JSON.parse(g.person_snapshot) as Partial<PersonData>)]));
   const ref = referenceOf(booking.reference_year, booking.reference_number);
@@ -402,7 +410,18 @@ async function renderBooking(
         </Table>
       </section>
 
-      <PaymentsSection c={c} booking={booking} ledger={ledger} root={root} mayRefund={may(c.get("staff").role as Role, "refunds")} payment={state.payment} refund={state.refund} link={state.link} />
+      <PaymentsSection
+        c={c}
+        booking={booking}
+        ledger={ledger}
+        root={root}
+        mayRefund={may(c.get("staff").role as Role, "refunds")}
+        payment={state.payment}
+        refund={state.refund}
+        link={state.link}
+        dues={dues}
+        suggested={suggested}
+      />
 
       {movables.length ? (
         <section>
@@ -484,6 +503,11 @@ async function renderBooking(
       {booking.status === "confirmed" ? (
         <section>
           <h2 id="cancel-heading">{t.booking.cancel}</h2>
+          {wouldSuggest ? (
+            <p class="hint" data-would-refund={formatMoney(wouldSuggest.amount_minor, booking.currency)}>
+              {t.policy.suggestedNow(formatMoney(wouldSuggest.amount_minor, booking.currency), wouldSuggest.percent, wouldSuggest.on)}
+            </p>
+          ) : null}
           <form class="stack" method="post" action={`${root}/cancel`}>
             <Csrf c={c} />
             <div class="check">

@@ -10,7 +10,9 @@ import type { PaymentRow } from "../../../db/payments";
 import type { BookingRow } from "../../../db/bookings";
 import { Csrf, Field, FormError, Select, fmtDateTime, stringsOf, type AdminContext } from "../kit/kit";
 import { Table } from "../kit/table";
-import { bookingPayments, formatMoney } from "./money";
+import { bookingPayments, formatAmount, formatMoney } from "./money";
+import type { Dues } from "../../../domain/payment-policy";
+import { depositOwed, type SuggestedRefund } from "../../../domain/booking-dues";
 
 export interface PaymentForm {
   values?: Record<string, string>;
@@ -27,6 +29,10 @@ export function PaymentsSection(props: {
   payment?: PaymentForm;
   refund?: PaymentForm;
   link?: PaymentForm;
+  /** What the payment policy asks of the booking (domain/booking-dues.ts). */
+  dues?: Dues;
+  /** A cancelled booking: the refund its cancellation terms suggest (prefilled in the refund form). */
+  suggested?: SuggestedRefund | null;
 }) {
   const { c, booking, ledger, root } = props;
   const t = stringsOf(c).payments;
@@ -35,6 +41,12 @@ export function PaymentsSection(props: {
   const pv = props.payment?.values ?? {};
   const rv = props.refund?.values ?? {};
   const refundable = ledger.filter((e) => e.kind === "payment" && e.status === "succeeded");
+  const tp = stringsOf(c).policy;
+  const dues = props.dues;
+  const owedDeposit = dues ? depositOwed(dues, sums.net_paid) : null;
+  const suggested = props.suggested;
+  // the refund form is prefilled with the suggestion (a refund of nothing is no refund)
+  const refundAmount = rv.amount ?? (suggested && suggested.left_minor > 0 ? formatAmount(suggested.left_minor, cur) : "");
   return (
     <section data-payments>
       <h2 id="payments-heading">{t.title}</h2>
@@ -47,6 +59,22 @@ export function PaymentsSection(props: {
         <dd data-refunded>{formatMoney(sums.amount_refunded, cur)}</dd>
         <dt>{t.balance}</dt>
         <dd data-balance>{formatMoney(sums.balance_due, cur)}</dd>
+        {dues && dues.deposit_due !== null ? (
+          <>
+            <dt>{tp.deposit}</dt>
+            <dd data-deposit>
+              {formatMoney(dues.deposit_due, cur)}
+              {" · "}
+              {owedDeposit ? tp.depositOwed(formatMoney(owedDeposit, cur), dues.deposit_due_date ?? "") : tp.depositPaid}
+            </dd>
+          </>
+        ) : null}
+        {dues && booking.status === "confirmed" ? (
+          <>
+            <dt>{tp.balanceBy}</dt>
+            <dd data-balance-due-date>{dues.balance_due_date}</dd>
+          </>
+        ) : null}
         <dt>{t.status}</dt>
         <dd>
           <span class={`badge ${sums.payment_status}`} data-payment-status={sums.payment_status}>
@@ -89,6 +117,11 @@ export function PaymentsSection(props: {
         <p>{t.none}</p>
       )}
 
+      {suggested && booking.status === "cancelled" ? (
+        <p class="hint" data-suggested-refund={formatMoney(suggested.amount_minor, cur)}>
+          {tp.suggested(formatMoney(suggested.amount_minor, cur), suggested.percent, suggested.on)} {suggested.left_minor > 0 ? (props.mayRefund ? tp.prefilled : tp.askManager) : ""}
+        </p>
+      ) : null}
       {booking.status === "confirmed" ? (
         <details open={props.payment ? true : undefined}>
           <summary>{t.record}</summary>
@@ -125,7 +158,7 @@ export function PaymentsSection(props: {
       ) : null}
 
       {props.mayRefund && refundable.length ? (
-        <details open={props.refund ? true : undefined}>
+        <details open={props.refund || (suggested && suggested.left_minor > 0) ? true : undefined}>
           <summary>{t.refund}</summary>
           <p class="hint" id="refund-help">
             {t.refundHelp}
@@ -133,7 +166,7 @@ export function PaymentsSection(props: {
           <form class="stack" method="post" action={`${root}/refunds`} aria-describedby="refund-help">
             <Csrf c={c} />
             <FormError message={props.refund?.message} />
-            <Field id="f-refund-amount" name="amount" label={t.amountIn(cur)} inputmode="decimal" value={rv.amount ?? ""} error={props.refund?.errors?.amount ?? props.refund?.errors?.currency} required />
+            <Field id="f-refund-amount" name="amount" label={t.amountIn(cur)} inputmode="decimal" value={refundAmount} error={props.refund?.errors?.amount ?? props.refund?.errors?.currency} required />
             <Select
               id="f-refund-payment"
               name="payment_id"

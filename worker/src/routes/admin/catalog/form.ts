@@ -104,7 +104,31 @@ export function productValues(p: AdminProduct): Values {
     flag(`${row}.is_configurable_dates`, it.is_configurable_dates);
   });
   set("package.items.rows", (pkg?.items.length ?? 0) + BLANK_ITEMS);
+  const deposit = p.payment_policy?.deposit;
+  set("payment_policy.deposit.type", deposit?.type ?? "");
+  set("payment_policy.deposit.value", deposit?.type === "percent" ? deposit.percent : deposit?.type === "per_person" ? deposit.amount : "");
+  set("payment_policy.balance_due_days", p.payment_policy?.balance_due_days);
   return v;
+}
+
+/** The deposit choices of a product's own payment policy: "" is "as the business". */
+export const DEPOSIT_CHOICES = ["", "none", "percent", "per_person"] as const;
+
+/**
+ * A product's own payment policy as posted: the deposit (kind and value) and the balance due days,
+ * each blank where the product follows the business; null when both are. A value the form cannot
+ * read goes as typed, so the 422 names it (`payment_policy.deposit.percent`).
+ */
+function paymentPolicyBody(v: Values): Record<string, unknown> | null {
+  const kind = one(v, "payment_policy.deposit.type");
+  const value = num(one(v, "payment_policy.deposit.value").replace(",", "."), "");
+  const days = num(one(v, "payment_policy.balance_due_days"), undefined);
+  const out: Record<string, unknown> = {};
+  if (kind === "none") out.deposit = { type: "none" };
+  else if (kind === "percent") out.deposit = { type: "percent", percent: value };
+  else if (kind === "per_person") out.deposit = { type: "per_person", amount: value };
+  if (days !== undefined) out.balance_due_days = days;
+  return Object.keys(out).length ? out : null;
 }
 
 /** A number as typed; blank is `blank`; anything else goes as typed (manage/ names the field). */
@@ -212,6 +236,7 @@ export function productBody(v: Values, ctx: FormContext): ProductBody {
     }
     body.package = { accommodation_ids: (v["package.accommodation_ids"] ?? []).map((x) => num(x, "")), groups, items };
   }
+  body.payment_policy = paymentPolicyBody(v);
   return { body, itemRows, groupRows };
 }
 
@@ -222,6 +247,7 @@ export function productBody(v: Values, ctx: FormContext): ProductBody {
 export function editorKeys(type: string, languages: string[], itemRows: number, groupRows: number): Set<string> {
   const keys = ["ref", "title", "backoffice_title", "description", "extended_description", "image.small", "image.medium", "image.large", "location_id", "backoffice_category_id", "frontoffice_category_id", "is_promoted"];
   keys.push("duration", "duration.unit", "duration.default", "duration.min", "duration.max", "duration.is_flexible", "duration.variants", "pax", "pax.min", "pax.max", "allowed_checkin_days");
+  keys.push("payment_policy", "payment_policy.deposit", "payment_policy.balance_due_days");
   for (const lang of languages) keys.push(`translations.${lang}`, ...TEXT_FIELDS.map((f) => `translations.${lang}.${f}`));
   if (type === "accommodation") {
     keys.push("accommodation_type_id", "accommodation", "accommodation.rooms", "accommodation.beds_per_room", "accommodation.is_private", "accommodation.gender", "accommodation.srs", "accommodation.srs.charge", "accommodation.srs.fixed");

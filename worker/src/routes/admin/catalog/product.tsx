@@ -14,7 +14,7 @@ import { ApiError } from "../../../lib/errors";
 import { listLookups } from "../../../manage/catalog/lookups";
 import { createProduct, getProduct, listProducts, updateProduct } from "../../../manage/catalog/products";
 import { getSettings } from "../../../manage/settings";
-import { editorKeys, isOn, ITEM_ROLES, newProductValues, one, editorField, productBody, productValues, rowsOf, WEEKDAYS, BLANK_GROUPS, BLANK_ITEMS, type Values } from "./form";
+import { editorKeys, isOn, ITEM_ROLES, newProductValues, one, editorField, productBody, productValues, rowsOf, WEEKDAYS, BLANK_GROUPS, BLANK_ITEMS, DEPOSIT_CHOICES, type Values } from "./form";
 import { CatalogNav, Group, idParam } from "./kit";
 import { failureOf, readForm } from "../kit/form";
 import { base, Check, Csrf, done, fid, Field, flashOf, Select, langOf, staffActor, stringsOf, TextArea, type AdminContext } from "../kit/kit";
@@ -124,6 +124,9 @@ function fieldName(tc: Strings["catalog"], key: string, lang: string): string {
     "package.accommodation_ids": tc.roomTypes,
     "package.groups": tc.groups,
     "package.items": tc.items,
+    payment_policy: tc.paymentLegend,
+    "payment_policy.deposit": tc.depositLegend,
+    "payment_policy.balance_due_days": tc.balanceDueDays,
   };
   if (names[key]) return names[key];
   const parts = key.split(".");
@@ -324,6 +327,19 @@ async function renderEditor(c: AdminContext, s: EditorState, status: 200 | 409 |
             </Group>
           </Group>
         ) : null}
+        <Group legend={tc.paymentLegend} id={fid("payment_policy")} error={err("payment_policy")} hint={tc.paymentHint}>
+          <Group legend={tc.depositLegend} id={fid("payment_policy.deposit")} error={err("payment_policy.deposit")} class="group nested">
+            <Select
+              id={fid("payment_policy.deposit.type")}
+              name="payment_policy.deposit.type"
+              label={tc.depositKind}
+              value={val("payment_policy.deposit.type")}
+              options={DEPOSIT_CHOICES.map((k): [string, string] => [k, tc.depositKinds[k || "business"]])}
+            />
+            <Field id={fid("payment_policy.deposit.value")} name="payment_policy.deposit.value" inputmode="decimal" label={tc.depositValue(d.currency)} value={val("payment_policy.deposit.value")} />
+          </Group>
+          {num("payment_policy.balance_due_days", tc.balanceDueDays, { hint: tc.balanceDueDaysHint })}
+        </Group>
         {type === "package" ? (
           <Group legend={tc.packageLegend} id={fid("package")} error={err("package")}>
             <Group legend={tc.roomTypes} id={fid("package.accommodation_ids")} error={err("package.accommodation_ids")} hint={accommodations.length ? tc.roomTypesHint : tc.noRoomTypes} class="group nested">

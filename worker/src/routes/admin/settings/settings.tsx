@@ -14,14 +14,17 @@
 import type { Child, FC } from "hono/jsx";
 import { ApiError } from "../../../lib/errors";
 import { getSettings, updateSettings, type SettingsView } from "../../../manage/settings";
+import { stripeSettings } from "../../../manage/stripe";
 import { base, Check, Csrf, describedBy, Field, FieldHint, FieldMessage, flashOf, FormError, LANGS, langOf, Select, staffActor, stringsOf, TextArea, type AdminContext } from "../kit/kit";
 import { Layout } from "../kit/layout";
 import { WIDGET_LANGUAGES } from "../../../contract/languages";
 import { MAIL_LANGUAGES } from "../../../domain/email/strings";
 import { failureOf, readForm } from "../kit/form";
 
-export type SectionName = "languages" | "currencies" | "terms" | "fields" | "custom-fields" | "limits" | "time-zone" | "email" | "human-check";
-const SECTIONS: SectionName[] = ["languages", "currencies", "terms", "fields", "custom-fields", "limits", "time-zone", "email", "human-check"];
+export type SectionName = "languages" | "currencies" | "terms" | "fields" | "custom-fields" | "limits" | "time-zone" | "email" | "human-check" | "payments";
+const SECTIONS: SectionName[] = ["languages", "currencies", "terms", "fields", "custom-fields", "limits", "time-zone", "email", "human-check", "payments"];
+/** Blank cancellation rule rows shown below the stored ones, for adding without script. */
+const NEW_RULE_ROWS = 2;
 const FIELD_TYPES = ["text", "number", "boolean", "date", "select"] as const;
 const APPLIES_TO = ["guest", "customer", "both"] as const;
 /** Blank rows the custom fields form offers for new fields. */
@@ -148,6 +151,20 @@ export function valuesOf(s: SettingsView): Record<string, string> {
   s.currencies.forEach((c, i) => {
     v[`currencies.${i}.iso_code`] = c.iso_code;
     v[`currencies.${i}.exchange_rate`] = num(c.exchange_rate);
+  });
+  // the payment policy (issue 31)
+  const pp = s.payment_policy;
+  v["payment_policy.online_payment"] = on(pp.online_payment);
+  v["payment_policy.deposit.type"] = pp.deposit.type;
+  v["payment_policy.deposit.value"] = pp.deposit.type === "percent" ? num(pp.deposit.percent) : pp.deposit.type === "per_person" ? num(pp.deposit.amount) : "";
+  v["payment_policy.balance_due_days"] = num(pp.balance_due_days);
+  v["payment_policy.pay_to_confirm"] = on(pp.pay_to_confirm);
+  v["payment_policy.payment_hold_minutes"] = num(pp.payment_hold_minutes);
+  v["payment_policy.reminder_days"] = num(pp.reminder_days);
+  v.cancellation_rule_rows = String(pp.cancellation_rules.length);
+  pp.cancellation_rules.forEach((r, i) => {
+    v[`payment_policy.cancellation_rules.${i}.days_before`] = num(r.days_before);
+    v[`payment_policy.cancellation_rules.${i}.refund_percent`] = num(r.refund_percent);
   });
   return v;
 }
@@ -286,6 +303,48 @@ export function patchOf(section: SectionName, form: Record<string, string>, s: S
         },
         fieldOf: byPath,
       };
+    case "payments": {
+      const P = "payment_policy";
+      for (const k of ["online_payment", "deposit.type", "deposit.value", "balance_due_days", "pay_to_confirm", "payment_hold_minutes", "reminder_days"]) fields.add(`${P}.${k}`);
+      const kind = (form[`${P}.deposit.type`] ?? "none").trim() || "none";
+      const value = numberOf((form[`${P}.deposit.value`] ?? "").replace(",", "."));
+      const deposit = kind === "percent" ? { type: kind, percent: value ?? "" } : kind === "per_person" ? { type: kind, amount: value ?? "" } : { type: kind };
+      // The stored rules' rows, then the blank ones; a row with both fields blank is not sent.
+      const rows = Math.min(10, Math.max(0, Number(form.cancellation_rule_rows) || 0)) + NEW_RULE_ROWS;
+      const sent: number[] = [];
+      for (let i = 0; i < rows; i++) {
+        const at = (k: string) => (form[`${P}.cancellation_rules.${i}.${k}`] ?? "").trim();
+        if (at("days_before") || at("refund_percent")) sent.push(i);
+      }
+      const rules = sent.map((i) => ({
+        days_before: numberOf(form[`${P}.cancellation_rules.${i}.days_before`]) ?? "",
+        refund_percent: numberOf(form[`${P}.cancellation_rules.${i}.refund_percent`]) ?? "",
+      }));
+      const fieldOf = (path: string) => {
+        // the deposit's percent or amount is the form's one value field
+        if (/^payment_policy\.deposit\.(percent|amount)/.test(path)) return `${P}.deposit.value`;
+        if (path === `${P}.deposit` || path.startsWith(`${P}.deposit.type`)) return `${P}.deposit.type`;
+        // an error of cancellation_rules.K names the K-th rule sent: the form's row sent[K]
+        const m = /^payment_policy\.cancellation_rules\.(\d+)(?:\.(\w+))?/.exec(path);
+        if (m && sent[Number(m[1])] !== undefined) return `${P}.cancellation_rules.${sent[Number(m[1])]}.${m[2] === "refund_percent" ? "refund_percent" : "days_before"}`;
+        if (m || path === `${P}.cancellation_rules`) return `${P}.cancellation_rules.0.days_before`;
+        return byPath(path);
+      };
+      return {
+        patch: {
+          payment_policy: {
+            online_payment: form[`${P}.online_payment`] === "on",
+            deposit,
+            balance_due_days: numberOf(form[`${P}.balance_due_days`]) ?? 0,
+            pay_to_confirm: form[`${P}.pay_to_confirm`] === "on",
+            payment_hold_minutes: numberOf(form[`${P}.payment_hold_minutes`]) ?? "",
+            reminder_days: numberOf(form[`${P}.reminder_days`]) ?? "",
+            cancellation_rules: rules,
+          },
+        },
+        fieldOf,
+      };
+    }
     case "human-check": {
       fields.add("turnstile_site_key");
       fields.add("turnstile_secret");
@@ -368,6 +427,10 @@ async function render(c: AdminContext, failed?: Failed) {
   const ee = errOf("email");
   const hv = vOf("human-check");
   const he = errOf("human-check");
+  const pv = vOf("payments");
+  const pe = errOf("payments");
+  const ruleRows = Math.min(10, Math.max(0, Number(pv.cancellation_rule_rows) || 0)) + NEW_RULE_ROWS;
+  const stripe = await stripeSettings(c.env, c.get("staff").business_id);
   const zones = timeZones();
   const untranslated = languagesWithoutTexts(s.languages);
 
@@ -544,6 +607,43 @@ async function render(c: AdminContext, failed?: Failed) {
         <Field name="turnstile_secret" type="password" label={ts.turnstileSecret} value="" error={he.turnstile_secret} hint={s.turnstile_secret_set ? ts.turnstileSecretSet : ts.turnstileSecretUnset} autocomplete="new-password" />
         {s.turnstile_secret_set || s.turnstile_site_key ? <Check name="turnstile_off" label={ts.turnstileOff} checked={hv.turnstile_off === "on"} /> : null}
       </Section>
+
+      <Section c={c} name="payments" saved={savedAt === "payments"} title={ts.paymentsTitle} hint={ts.paymentsHint} failed={failed}>
+        <p class={stripe.secret_key_set ? "hint" : "warn"} data-stripe-connected={stripe.secret_key_set ? "yes" : "no"}>
+          {stripe.secret_key_set ? ts.stripeOn : ts.stripeOff}
+        </p>
+        <Check name="payment_policy.online_payment" label={ts.onlinePayment} checked={pv["payment_policy.online_payment"] === "on"} error={pe["payment_policy.online_payment"]} />
+        <div class="row-fields">
+          <Select
+            name="payment_policy.deposit.type"
+            label={ts.depositKind}
+            value={pv["payment_policy.deposit.type"] || "none"}
+            options={(["none", "percent", "per_person"] as const).map((k): [string, string] => [k, ts.depositKinds[k]])}
+            error={pe["payment_policy.deposit.type"]}
+          />
+          <Field name="payment_policy.deposit.value" label={ts.depositValue} value={pv["payment_policy.deposit.value"]} error={pe["payment_policy.deposit.value"]} inputmode="decimal" />
+        </div>
+        <Field name="payment_policy.balance_due_days" type="number" label={ts.balanceDueDays} value={pv["payment_policy.balance_due_days"]} error={pe["payment_policy.balance_due_days"]} hint={ts.balanceDueDaysHint} inputmode="numeric" />
+        <Check name="payment_policy.pay_to_confirm" label={ts.payToConfirm} checked={pv["payment_policy.pay_to_confirm"] === "on"} error={pe["payment_policy.pay_to_confirm"]} />
+        <Field name="payment_policy.payment_hold_minutes" type="number" label={ts.holdMinutes} value={pv["payment_policy.payment_hold_minutes"]} error={pe["payment_policy.payment_hold_minutes"]} hint={ts.holdMinutesHint} inputmode="numeric" />
+        <Field name="payment_policy.reminder_days" type="number" label={ts.reminderDays} value={pv["payment_policy.reminder_days"]} error={pe["payment_policy.reminder_days"]} hint={ts.reminderDaysHint} inputmode="numeric" />
+        <fieldset class="group nested" aria-describedby="g-cancellation-hint">
+          <legend>{ts.rulesLegend}</legend>
+          <p id="g-cancellation-hint" class="hint">
+            {ts.rulesHint}
+          </p>
+          <input type="hidden" name="cancellation_rule_rows" value={String(ruleRows - NEW_RULE_ROWS)} />
+          {Array.from({ length: ruleRows }, (_, i) => {
+            const at = `payment_policy.cancellation_rules.${i}`;
+            return (
+              <div class="row-fields" data-rule-row={i} role="group" aria-label={ts.ruleRow(i + 1)}>
+                <Field name={`${at}.days_before`} type="number" label={ts.daysBefore} value={pv[`${at}.days_before`]} error={pe[`${at}.days_before`]} inputmode="numeric" />
+                <Field name={`${at}.refund_percent`} type="number" label={ts.refundPercent} value={pv[`${at}.refund_percent`]} error={pe[`${at}.refund_percent`]} inputmode="decimal" />
+              </div>
+            );
+          })}
+        </fieldset>
+      </Section>
       </form>
     </Layout>,
     failed ? 422 : 200,
@@ -552,7 +652,7 @@ async function render(c: AdminContext, failed?: Failed) {
 
 function sectionTitle(t: ReturnType<typeof stringsOf>, name: SectionName): string {
   const ts = t.settings;
-  return { languages: ts.languagesTitle, currencies: ts.currenciesTitle, terms: ts.termsTitle, fields: ts.fieldsTitle, "custom-fields": ts.customFieldsTitle, limits: ts.limitsTitle, "time-zone": ts.timeZoneTitle, email: ts.emailTitle, "human-check": ts.humanCheckTitle }[name];
+  return { languages: ts.languagesTitle, currencies: ts.currenciesTitle, terms: ts.termsTitle, fields: ts.fieldsTitle, "custom-fields": ts.customFieldsTitle, limits: ts.limitsTitle, "time-zone": ts.timeZoneTitle, email: ts.emailTitle, "human-check": ts.humanCheckTitle, payments: ts.paymentsTitle }[name];
 }
 
 export const settingsPage = (c: AdminContext) => render(c);
