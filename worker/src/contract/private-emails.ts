@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 
-export const EMAIL_KIND_NAMES = ["booking_confirmation", "booking_cancelled", "owner_new_booking", "owner_booking_cancelled", "staff_invitation", "staff_password_reset", "staff_sign_in_alert", "payment_link", "payment_receipt", "refund_receipt"] as const;
+export const EMAIL_KIND_NAMES = ["booking_confirmation", "booking_cancelled", "owner_new_booking", "owner_booking_cancelled", "staff_invitation", "staff_password_reset", "staff_sign_in_alert", "payment_link", "payment_receipt", "refund_receipt", "balance_reminder"] as const;
 export const EMAIL_STATUSES = ["pending", "sending", "retrying", "sent", "failed"] as const;
 
 export const Email = z
@@ -12,7 +12,7 @@ export const Email = z
         "staff_invitation to someone invited to the back office (its kept message has the sign-in link removed, and it cannot be resent: invite again); " +
         "staff_password_reset to a staff user who asked for a new password (the same: link removed once sent, never resent); " +
         "staff_sign_in_alert to a staff user whose account saw a burst of failed sign-ins (once per 15-minute window); " +
-        "payment_link to the booker with a Stripe payment link; payment_receipt and refund_receipt to the booker, one for each payment or refund of the ledger that succeeded, with its receipt number.",
+        "payment_link to the booker with a Stripe payment link; payment_receipt and refund_receipt to the booker, one for each payment or refund of the ledger that succeeded, with its receipt number; balance_reminder to the booker before the balance due date, with a payment link for the balance.",
     }),
     booking_id: z.string().nullable(),
     recipient: z.string(),

@@ -9,9 +9,11 @@
 import type { BusinessConfig } from "../../contract/config";
 import { mailLanguage, type MailLanguage } from "./strings";
 import { shortHash } from "./mime";
+import { EMAIL_KIND_NAMES } from "../../contract/private-emails";
 import { senderOf, type PlatformMail } from "./sender";
 
-export const EMAIL_KINDS = ["booking_confirmation", "booking_cancelled", "owner_new_booking", "owner_booking_cancelled", "staff_invitation", "staff_password_reset", "staff_sign_in_alert", "payment_link", "payment_receipt", "refund_receipt", "balance_reminder"] as const;
+/** Every kind of e-mail the service sends: one list, the private API's (contract/private-emails.ts). */
+export const EMAIL_KINDS = EMAIL_KIND_NAMES;
 
 /** Kinds whose params hold a secret (a sign-in link): kept only until the e-mail is sent or fails, never resent. */
 export const SECRET_KINDS: readonly EmailKind[] = ["staff_invitation", "staff_password_reset"];
