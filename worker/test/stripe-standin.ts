@@ -5,6 +5,7 @@
  *
  *   POST /v1/checkout/sessions       a session, shaped after Stripe's fixture (stripe-fixtures.ts)
  *   GET  /v1/checkout/sessions/{id}  it again
+ *   POST /v1/checkout/sessions/{id}/expire  an open session expired (a complete one: 400)
  *   POST /v1/refunds                 a refund of a PaymentIntent, `succeeded` at once
  *
  * As Stripe does, a request with an Idempotency-Key it has seen is answered with the first answer
@@ -136,6 +137,16 @@ async function handle(req: IncomingMessage, res: ServerResponse, text: string) {
     const s = newSession(form);
     state.sessions.set(s.id, s);
     answer = { status: 200, body: s };
+  } else if (req.method === "POST" && /^\/v1\/checkout\/sessions\/[^/]+\/expire$/.test(path)) {
+    // Stripe expires an open session; a complete one is refused (400 invalid_request_error)
+    const s = state.sessions.get(path.split("/")[4]);
+    if (!s) answer = { status: 404, body: { error: { type: "invalid_request_error", message: "No such checkout.session" } } };
+    else if (s.status !== "open") answer = { status: 400, body: { error: { type: "invalid_request_error", message: `This Checkout Session is ${s.status}: only an open session can be expired.` } } };
+    else {
+      const expired: Stripe.Checkout.Session = { ...s, status: "expired", url: null };
+      state.sessions.set(s.id, expired);
+      answer = { status: 200, body: expired };
+    }
   } else if (req.method === "GET" && get) {
     const s = state.sessions.get(get[1]);
     answer = s ? { status: 200, body: s } : { status: 404, body: { error: { type: "invalid_request_error", message: "No such checkout.session" } } };

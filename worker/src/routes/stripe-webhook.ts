@@ -6,7 +6,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { problemResponse } from "../contract/problem";
-import { applyStripeWebhook } from "../manage/stripe";
+import { applyWebhook } from "../manage/cart-payment";
 import { createRouter } from "./router";
 import { bodyResponses } from "./private/openapi-parts";
 
@@ -37,6 +37,6 @@ const route = createRoute({
 });
 
 export const stripeWebhookRoutes = createRouter().openapi(route, async (c) => {
-  const outcome = await applyStripeWebhook(c.env, c.req.valid("param").slug, await c.req.text(), c.req.header("stripe-signature"), c.get("now"));
+  const outcome = await applyWebhook(c.env, c.req.valid("param").slug, await c.req.text(), c.req.header("stripe-signature"), c.get("now"));
   return c.json({ received: true as const, outcome }, 200);
 });
