@@ -110,10 +110,28 @@ describe("paying at checkout (pay_to_confirm)", () => {
     expect((await deliver(biz.slug, "checkout.session.expired", { ...paid, status: "expired" }, t(160))).status).toBe(200);
     expect(await bookingsOf(biz.businessId)).toBe(1);
     expect((await callJson(`/private/bookings/${bookingId}/payments`, { key: biz.priv })).body.data).toHaveLength(1);
+    expect(await received((r) => r.path === "/v1/refunds" && r.form.payment_intent === paid.payment_intent)).toEqual([]);
     expect((await callJson(`/api/pub/v2/carts/${cart.cart_id}`, { key: biz.key, now: t(170) })).body.status).toBe("checked_out");
     const events = await env.DB.prepare("SELECT event FROM outbox WHERE business_id = ? AND event = 'PaymentReceived'").bind(biz.businessId).all();
     const events1 = await env.DB_SHARD_1.prepare("SELECT event FROM outbox WHERE business_id = ? AND event = 'PaymentReceived'").bind(biz.businessId).all();
     expect(events.results.length + events1.results.length).toBe(1);
+  });
+
+  it("books once when Stripe tells the payment twice at the same moment", async () => {
+    const pkg = await smallPackage(biz.businessId, 3);
+    const t = clock();
+    const { start, end } = stay(2);
+    const cart = (await addToCart(biz.key, { guests: [guest(pkg, start, end)] }, t(0))).body;
+    const res = await checkout(biz.key, cart.cart_id, t(60));
+    const paid = await paySession(res.body.payment.url.split("/").pop());
+    const both = await Promise.all([
+      deliver(biz.slug, "checkout.session.completed", paid, t(120)),
+      deliver(biz.slug, "checkout.session.async_payment_succeeded", paid, t(120)),
+      deliver(biz.slug, "checkout.session.completed", paid, t(120)),
+    ]);
+    expect(both.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(await bookingsOf(biz.businessId)).toBe(1);
+    expect(await count("SELECT COUNT(*) AS n FROM payments WHERE business_id = ? AND reference = ?", biz.businessId, paid.id)).toBe(1);
   });
 
   it("releases the places when the payment page expires unpaid, and DELETE cancels the page first", async () => {
