@@ -1,0 +1,90 @@
+/**
+ * A guest pays online at checkout (issue 31), in Chromium: the demo surf camp takes a 30 % deposit
+ * before it confirms (payment_policy: online payment, pay_to_confirm) and is connected to the
+ * loopback Stripe stand-in (worker/test/stripe-standin.ts, the e2e server's STRIPE_API_BASE), whose
+ * payment page completes the session, sends Stripe's signed webhook and brings the guest back. The
+ * booking exists, deposit_paid, only after that webhook; the owner's balance link is paid on the
+ * same page (paid); a refund of part of it (partially_refunded) reaches the stand-in exactly once;
+ * the booker's total paid is the net amount.
+ */
+import { expect, test } from "./fixtures";
+import { expectStep, toCheckout, w } from "./journey";
+
+const SK = "rk_test_e2eStandinKey0123456789";
+const WHSEC = "whsec_e2eStandinSigningSecret0123456789";
+
+test("the guest pays the deposit on Stripe's page and is booked by the webhook; the balance link is paid; part is refunded once", async ({ page, server }) => {
+  const key = await server.privateKey();
+  const priv = async (path: string, method = "GET", body?: unknown) => {
+    const res = await fetch(`${server.url}/private${path}`, { method, headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  const standin = async (path: string, body?: unknown) =>
+    (await fetch(`${server.stripeStandin}${path}`, body === undefined ? {} : { method: "POST", body: JSON.stringify(body) })).json() as Promise<any>;
+
+  await server.setDemoConfig({ payment_policy: { online_payment: true, deposit: { type: "percent", percent: 30 }, pay_to_confirm: true, payment_hold_minutes: 30 } });
+  expect((await priv("/settings/stripe", "PUT", { secret_key: SK, webhook_secret: WHSEC })).status).toBe(200);
+  // where the stand-in's payment page sends the demo business's events (its webhook endpoint and signing secret)
+  const [demo] = await server.query<{ id: number }>("SELECT id FROM businesses WHERE slug = 'demo'");
+  await standin("/_standin/webhook-targets", { business_id: demo.id, url: `${server.url}/stripe/webhook/demo`, secret: WHSEC });
+  try {
+    const email = `petra.payer.${Date.now().toString(36)}@example.com`;
+    await toCheckout(page, server.url, { first: "Petra", last: "Payer", email, birth: "1990-02-02" }, 6);
+    const asked = page.waitForResponse((r) => r.url().includes("/checkout") && r.request().method() === "POST");
+    await w(page, "button[type=submit]").click();
+    const answer = await asked;
+    expect(answer.status()).toBe(202);
+    const awaiting = (await answer.json()) as { cart_id: string; payment: { url: string; amount: number; currency: string } };
+    expect(awaiting.payment.url.startsWith(`${server.stripeStandin}/checkout/`)).toBe(true);
+
+    // The stand-in's page (the host page was left): nothing is booked yet.
+    await page.waitForURL(`${server.stripeStandin}/checkout/**`);
+    await expect(page.locator("[data-amount]")).toHaveText(`${awaiting.payment.amount.toFixed(2)} EUR`);
+    const waiting = await server.publicApi(`/api/pub/v2/carts/${awaiting.cart_id}`);
+    expect(waiting.body).toMatchObject({ status: "open", booking: null, payment: { status: "awaiting", amount: awaiting.payment.amount } });
+    expect(await server.query("SELECT id FROM bookings WHERE cart_id = ?", awaiting.cart_id)).toEqual([]);
+
+    // Paid: the stand-in sends the signed webhook, then the guest is back on the demo page.
+    await page.getByRole("button", { name: "Pay" }).click();
+    await page.waitForURL((url) => url.pathname === "/demo");
+    await expectStep(page, "Booking confirmed");
+    await expect(w(page, "[data-payment]")).toContainText("Paid now:");
+    await expect(w(page, "[data-payment]")).toContainText("Still due:");
+    expect(new URL(page.url()).searchParams.get("bw_payment")).toBe(null); // the marker is read once
+    expect(await standin("/_standin/delivered")).toEqual([{ type: "checkout.session.completed", session: awaiting.payment.url.split("/").pop(), status: 200 }]);
+
+    const bookingId = (await server.publicApi(`/api/pub/v2/carts/${awaiting.cart_id}`)).body.booking.id as string;
+    const booking = async () => (await priv(`/bookings/${bookingId}`)).body.data;
+    const deposit = await booking();
+    expect(deposit).toMatchObject({ status: "confirmed", payment_status: "deposit_paid", amount_paid: awaiting.payment.amount });
+    expect(awaiting.payment.amount).toBe(Math.round(deposit.total * 30) / 100);
+    await expect(w(page, "[data-booking-reference]")).toHaveText(deposit.reference);
+
+    // The owner sends a link for the balance; the guest pays it on the same page.
+    const link = await priv(`/bookings/${bookingId}/payment-links`, "POST", { send_email: false });
+    expect(link.status).toBe(201);
+    expect(link.body.data.amount).toBe(deposit.balance_due);
+    await page.goto(link.body.data.url);
+    await page.getByRole("button", { name: "Pay" }).click();
+    await page.waitForURL((url) => url.pathname === "/book/demo" && url.searchParams.get("payment") === "success");
+    const paid = await booking();
+    expect(paid).toMatchObject({ payment_status: "paid", balance_due: 0, amount_paid: paid.total });
+
+    // A refund of part of it: through Stripe, once.
+    const refund = await priv(`/bookings/${bookingId}/refunds`, "POST", { amount: 50, currency: "EUR", reason: "one lesson less" });
+    expect(refund.status).toBe(201);
+    const refunded = await booking();
+    expect(refunded).toMatchObject({ payment_status: "partially_refunded", amount_refunded: 50 });
+    const ledger = (await priv(`/bookings/${bookingId}/payments`)).body.data as { type: string; reference: string | null }[];
+    const refundsAsked = ((await standin("/_standin/requests")) as { path: string; form: Record<string, string> }[]).filter((r) => r.path === "/v1/refunds");
+    expect(refundsAsked.map((r) => r.form.amount)).toEqual(["5000"]);
+    expect(ledger.filter((e) => e.type === "refund").map((e) => e.reference)).toHaveLength(1);
+
+    // The booker's total paid: what was paid less what was refunded.
+    const person = (await priv(`/persons?email=${encodeURIComponent(email)}`)).body.data[0];
+    expect(person.totals.total_paid_as_booker).toBe(Math.round((paid.total - 50) * 100) / 100);
+  } finally {
+    await server.setDemoConfig({ payment_policy: { online_payment: false } });
+    await priv("/settings/stripe", "PUT", { secret_key: null, webhook_secret: null });
+  }
+});
