@@ -30,6 +30,7 @@ test("the guest pays the deposit on Stripe's page and is booked by the webhook; 
   try {
     const email = `petra.payer.${Date.now().toString(36)}@example.com`;
     await toCheckout(page, server.url, { first: "Petra", last: "Payer", email, birth: "1990-02-02" }, 6);
+    await expect(w(page, "form [data-payment]")).toContainText("you pay online on the next page");
     // the checkout's answer, read on its way to the page (the page is left at once after it)
     let answered: { status: number; body: any } | undefined;
     await page.route("**/widget/v1/demo/carts/*/checkout", async (route) => {

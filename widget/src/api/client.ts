@@ -117,6 +117,8 @@ export interface Bootstrap {
   theme?: Record<string, string>;
   /** The business's human check at checkout (Cloudflare Turnstile), when it has one. */
   human_check?: { provider: "turnstile"; site_key: string } | null;
+  /** Whether the guest pays online at checkout (the business's payment policy): first (pay_to_confirm) or right after booking. */
+  payment?: { pay_to_confirm: boolean } | null;
   products: Product[];
   product: Product | null;
   start_date: string | null;

@@ -89,6 +89,8 @@ export const deCheckout: CheckoutStrings = {
     summary: "Ihre Buchung",
     choose: "Bitte wählen…",
     payment: "Zahlung: Online wird nichts abgebucht. Mit der Buchung ist Ihr Platz bestätigt; {company} meldet sich, wie und wann Sie bezahlen. Die Buchungsbedingungen sagen, was bei einer Stornierung fällig wird.",
+    paymentFirst: "Zahlung: Sie bezahlen online auf der nächsten Seite (eine sichere Stripe-Zahlungsseite); Ihre Buchung ist bestätigt, sobald sie bezahlt ist. Die Buchungsbedingungen sagen, was bei einer Stornierung fällig ist.",
+    paymentAfter: "Zahlung: Ihre Buchung ist sofort bestätigt, und Sie können den jetzt fälligen Betrag auf der nächsten Seite online bezahlen (eine sichere Stripe-Zahlungsseite). Die Buchungsbedingungen sagen, was bei einer Stornierung fällig ist.",
     customer: "Ihre Angaben (Buchende Person)",
     first_name: "Vorname",
     last_name: "Nachname",

@@ -89,6 +89,8 @@ export const enCheckout = {
     summary: "Your booking",
     choose: "Choose…",
     payment: "Payment: nothing is charged online. Booking confirms your place; {company} will contact you about how and when to pay. The booking terms say what is due if you cancel.",
+    paymentFirst: "Payment: you pay online on the next page (a secure Stripe payment page); your booking is confirmed once it is paid. The booking terms say what is due if you cancel.",
+    paymentAfter: "Payment: your booking is confirmed at once, and you can pay what is due now online on the next page (a secure Stripe payment page). The booking terms say what is due if you cancel.",
     customer: "Your details (the booker)",
     first_name: "First name",
     last_name: "Last name",

@@ -89,6 +89,8 @@ export const esCheckout: CheckoutStrings = {
     summary: "Tu reserva",
     choose: "Elige…",
     payment: "Pago: no se cobra nada en línea. La reserva confirma tu plaza; {company} te dirá cómo y cuándo pagar. Las condiciones de reserva indican qué se debe si cancelas.",
+    paymentFirst: "Pago: pagas en línea en la página siguiente (una página de pago segura de Stripe); tu reserva se confirma en cuanto está pagada. Las condiciones de reserva indican lo que se debe si cancelas.",
+    paymentAfter: "Pago: tu reserva se confirma al momento y puedes pagar en línea lo que se debe ahora en la página siguiente (una página de pago segura de Stripe). Las condiciones de reserva indican lo que se debe si cancelas.",
     customer: "Tus datos (quien reserva)",
     first_name: "Nombre",
     last_name: "Apellidos",

@@ -89,6 +89,8 @@ export const frCheckout: CheckoutStrings = {
     summary: "Votre réservation",
     choose: "Choisir…",
     payment: "Paiement : rien n’est débité en ligne. La réservation confirme votre place ; {company} vous indiquera comment et quand payer. Les conditions de réservation précisent ce qui est dû en cas d’annulation.",
+    paymentFirst: "Paiement : vous payez en ligne sur la page suivante (une page de paiement Stripe sécurisée) ; votre réservation est confirmée dès qu’elle est payée. Les conditions de réservation indiquent ce qui est dû en cas d’annulation.",
+    paymentAfter: "Paiement : votre réservation est confirmée tout de suite, et vous pouvez payer en ligne ce qui est dû maintenant sur la page suivante (une page de paiement Stripe sécurisée). Les conditions de réservation indiquent ce qui est dû en cas d’annulation.",
     customer: "Vos coordonnées (la personne qui réserve)",
     first_name: "Prénom",
     last_name: "Nom",

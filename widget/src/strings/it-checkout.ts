@@ -89,6 +89,8 @@ export const itCheckout: CheckoutStrings = {
     summary: "La tua prenotazione",
     choose: "Scegli…",
     payment: "Pagamento: online non viene addebitato nulla. La prenotazione conferma il tuo posto; {company} ti dirà come e quando pagare. Le condizioni di prenotazione indicano cosa è dovuto in caso di cancellazione.",
+    paymentFirst: "Pagamento: paghi online nella pagina successiva (una pagina di pagamento sicura di Stripe); la prenotazione è confermata non appena è pagata. Le condizioni di prenotazione indicano quanto è dovuto in caso di cancellazione.",
+    paymentAfter: "Pagamento: la prenotazione è confermata subito e puoi pagare online quanto è dovuto ora nella pagina successiva (una pagina di pagamento sicura di Stripe). Le condizioni di prenotazione indicano quanto è dovuto in caso di cancellazione.",
     customer: "I tuoi dati (chi prenota)",
     first_name: "Nome",
     last_name: "Cognome",

@@ -89,6 +89,8 @@ export const nlCheckout: CheckoutStrings = {
     summary: "Uw boeking",
     choose: "Kies…",
     payment: "Betaling: er wordt online niets afgeschreven. De boeking bevestigt uw plaats; {company} laat u weten hoe en wanneer u betaalt. In de boekingsvoorwaarden staat wat u verschuldigd bent als u annuleert.",
+    paymentFirst: "Betaling: u betaalt online op de volgende pagina (een beveiligde Stripe-betaalpagina); uw boeking is bevestigd zodra die betaald is. De boekingsvoorwaarden zeggen wat u verschuldigd bent als u annuleert.",
+    paymentAfter: "Betaling: uw boeking is meteen bevestigd en u kunt wat nu verschuldigd is online betalen op de volgende pagina (een beveiligde Stripe-betaalpagina). De boekingsvoorwaarden zeggen wat u verschuldigd bent als u annuleert.",
     customer: "Uw gegevens (de boeker)",
     first_name: "Voornaam",
     last_name: "Achternaam",

@@ -89,6 +89,8 @@ export const ptCheckout: CheckoutStrings = {
     summary: "A sua reserva",
     choose: "Escolha…",
     payment: "Pagamento: nada é cobrado online. A reserva garante o seu lugar; {company} entrará em contacto sobre como e quando pagar. As condições de reserva indicam o que é devido se cancelar.",
+    paymentFirst: "Pagamento: paga online na página seguinte (uma página de pagamento segura da Stripe); a reserva fica confirmada assim que for paga. As condições de reserva indicam o que é devido se cancelar.",
+    paymentAfter: "Pagamento: a reserva fica confirmada de imediato e pode pagar online o que é devido agora na página seguinte (uma página de pagamento segura da Stripe). As condições de reserva indicam o que é devido se cancelar.",
     customer: "Os seus dados (quem reserva)",
     first_name: "Nome próprio",
     last_name: "Apelido",
