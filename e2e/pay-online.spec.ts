@@ -7,13 +7,15 @@
  * same page (paid); a refund of part of it (partially_refunded) reaches the stand-in exactly once;
  * the booker's total paid is the net amount.
  */
+import { acceptInvite, signIn } from "./admin-kit";
 import { expect, heading, test } from "./fixtures";
 import { toCheckout, w } from "./journey";
+import { npmRun } from "../worker/test/cli/helpers";
 
 const SK = "rk_test_e2eStandinKey0123456789";
 const WHSEC = "whsec_e2eStandinSigningSecret0123456789";
 
-test("the guest pays the deposit on Stripe's page and is booked by the webhook; the balance link is paid; part is refunded once", async ({ page, server }) => {
+test("the guest pays the deposit on Stripe's page and is booked by the webhook; the balance link is paid; a manager refunds part once", async ({ page, server, browser }) => {
   const key = await server.privateKey();
   const priv = async (path: string, method = "GET", body?: unknown) => {
     const res = await fetch(`${server.url}/private${path}`, { method, headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -77,9 +79,20 @@ test("the guest pays the deposit on Stripe's page and is booked by the webhook; 
     const paid = await booking();
     expect(paid).toMatchObject({ payment_status: "paid", balance_due: 0, amount_paid: paid.total });
 
-    // A refund of part of it: through Stripe, once.
-    const refund = await priv(`/bookings/${bookingId}/refunds`, "POST", { amount: 50, currency: "EUR", reason: "one lesson less" });
-    expect(refund.status).toBe(201);
+    // A manager refunds part of it in the back office: through Stripe, once.
+    const managerEmail = `manager.${Date.now().toString(36)}@bluewave.example`;
+    const invite = await npmRun("staff", ["invite", "--business", "demo", "--email", managerEmail, "--role", "manager", "--persist-to", server.persistTo, "--url", server.url]);
+    expect(invite.code, invite.stderr).toBe(0);
+    const manager = await (await browser.newContext()).newPage();
+    await acceptInvite(manager, invite.stdout.trim());
+    await signIn(manager, managerEmail);
+    await manager.goto(`${server.url}/admin/demo/bookings/${bookingId}`);
+    await manager.getByText("Refund", { exact: true }).click();
+    await manager.getByLabel("Amount (EUR)").last().fill("50");
+    await manager.getByLabel("Reason").fill("one lesson less");
+    await manager.getByRole("button", { name: "Record refund" }).click();
+    await expect(manager.getByRole("status")).toHaveText("Refund recorded.");
+    await expect(manager.locator("[data-payment-sums] [data-payment-status]")).toHaveText("Partially refunded");
     const refunded = await booking();
     expect(refunded).toMatchObject({ payment_status: "partially_refunded", amount_refunded: 50 });
     const ledger = (await priv(`/bookings/${bookingId}/payments`)).body.data as { type: string; reference: string | null }[];
