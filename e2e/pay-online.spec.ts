@@ -108,3 +108,34 @@ test("the guest pays the deposit on Stripe's page and is booked by the webhook; 
     await priv("/settings/stripe", "PUT", { secret_key: null, webhook_secret: null });
   }
 });
+
+test("cancelled on Stripe's page, the guest is back at the cart, still held, and pays from there", async ({ page, server }) => {
+  const key = await server.privateKey();
+  const priv = (path: string, method: string, body: unknown) =>
+    fetch(`${server.url}/private${path}`, { method, headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  await server.setDemoConfig({ payment_policy: { online_payment: true, deposit: { type: "percent", percent: 30 }, pay_to_confirm: true, payment_hold_minutes: 30 } });
+  expect((await priv("/settings/stripe", "PUT", { secret_key: SK, webhook_secret: WHSEC })).status).toBe(200);
+  const [demo] = await server.query<{ id: number }>("SELECT id FROM businesses WHERE slug = 'demo'");
+  await fetch(`${server.stripeStandin}/_standin/webhook-targets`, { method: "POST", body: JSON.stringify({ business_id: demo.id, url: `${server.url}/stripe/webhook/demo`, secret: WHSEC }) });
+  try {
+    await toCheckout(page, server.url, { first: "Carla", last: "Cancel", email: `carla.${Date.now().toString(36)}@example.com`, birth: "1992-03-03" }, 7);
+    await w(page, "button[type=submit]").click();
+    await page.waitForURL(`${server.stripeStandin}/checkout/**`);
+    const payPage = page.url();
+    await page.getByRole("link", { name: "Cancel" }).click();
+    await page.waitForURL((url) => url.pathname === "/demo");
+    // back at the cart: still held, nothing booked, the way to pay again
+    await expect(heading(page)).toHaveText("Your cart");
+    await expect(w(page, '[role="status"]')).toContainText("Payment cancelled: nothing was charged.");
+    await expect(w(page, "[data-payment-awaiting]")).toContainText("Your places are held while you pay");
+    await expect(w(page, "[data-pay-now]")).toHaveAttribute("href", payPage);
+    await w(page, "[data-pay-now]").click();
+    await page.waitForURL(payPage);
+    await page.getByRole("button", { name: "Pay" }).click();
+    await page.waitForURL((url) => url.pathname === "/demo");
+    await expect(heading(page)).toHaveText("Booking confirmed");
+  } finally {
+    await server.setDemoConfig({ payment_policy: { online_payment: false } });
+    await priv("/settings/stripe", "PUT", { secret_key: null, webhook_secret: null });
+  }
+});
