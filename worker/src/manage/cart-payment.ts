@@ -15,11 +15,11 @@
 import type { AwaitingPayment, Booking, CheckoutBody } from "../contract/cart";
 import { paymentEvent } from "../domain/events";
 import { minorDigits, toMajor } from "../domain/money";
-import { cartFrom, cartStatement, cartGuard, endCartPaymentStatements, awaitPaymentStatements, loadCart, type CartContents } from "../db/carts";
+import { cartFrom, cartStatement, cartGuard, endCartPaymentStatements, awaitPaymentStatements, loadCart, visitorBookingsGuard, type CartContents } from "../db/carts";
 import { insertEntryStatement } from "../db/payments";
 import { entryIntentStatement, isEventSeen, stripeAccount, stripeEventStatement } from "../db/stripe";
 import { checkoutCart, dueAtBooking, isPersonClash, paidCheckout, readyToCheckout } from "../carts/checkout";
-import { batchAbortReason, catalogOf, runGuarded, sender, type CartCall } from "../carts/run";
+import { batchAbortReason, catalogOf, isWidgetVisitor, runGuarded, sender, type CartCall } from "../carts/run";
 import { transition } from "../domain/cart-state";
 import { stamp } from "../db/allocations";
 import { stripeFailure, type Stripe } from "../integrations/stripe";
@@ -170,14 +170,20 @@ async function awaitPayment(env: StripeStore & CartEnv, call: CartCall, body: Ch
     const holdUntil = new Date(sessionExpiresAt.getTime() + PAYMENT_HOLD_GRACE_MS);
     const saved: CheckoutBody = { terms_accepted: true, newsletter_opt_in: body.newsletter_opt_in, customer: body.customer };
     try {
+      const config = snap.business.config;
       const written = await sender(db, call)([
         cartGuard(db, businessId, cartId, now, cart.revision, { liveHolds: true }),
+        // what one widget visitor may confirm, checked before the guest pays (the paid cart is booked whatever it says then)
+        ...(isWidgetVisitor(cart.client_id) ? [visitorBookingsGuard(db, businessId, cart.client_id, config.max_bookings_per_visitor_per_hour, config.max_bookings_per_visitor_per_day, now)] : []),
         ...awaitPaymentStatements(db, businessId, cartId, { sessionId: session.id, url: session.url, amountMinor: amount, sessionExpiresAt, holdUntil, request: saved }, now),
         cartStatement(db, businessId, cartId),
       ]);
       return { status: 202 as const, body: awaitingAnswer(cartFrom(written)!.cart), holdUntil };
     } catch (err) {
       const reason = batchAbortReason(err);
+      if (reason === "limit_visitor_bookings") {
+        throw new ApiError(429, "rate_limited", "This browser has confirmed as many bookings as one visitor may (max_bookings_per_visitor_per_hour, max_bookings_per_visitor_per_day). Nothing was booked or charged.", { headers: { "Retry-After": "3600" } });
+      }
       if (reason === "hold_expired") throw new ApiError(410, "cart_expired", "Some items of this cart are no longer held (their hold expired); nothing was booked or charged. Start a new cart.");
       if (reason === "cart_not_open" || reason === "cart_expired") {
         const again = await loadCart(db, businessId, cartId);
