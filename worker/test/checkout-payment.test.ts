@@ -9,7 +9,7 @@ import { env } from "cloudflare:test";
 import Stripe from "stripe";
 import { beforeEach, describe, expect, it } from "vitest";
 import { addToCart, cartBusiness, clock, count, customer, guest, liveUnits, smallPackage, stay } from "./carts-fixtures";
-import { callJson, createKey } from "./helpers";
+import { callJson, createKey, dbOf } from "./helpers";
 import type { Received } from "./stripe-standin";
 
 const SK = "rk_test_standinKey0123456789";
@@ -217,6 +217,31 @@ describe("paying at checkout (pay_to_confirm)", () => {
     expect(after.payment).toBeUndefined();
     const retry = await checkout(biz.key, cart.cart_id, t(90));
     expect(retry.status).toBe(202);
+  });
+});
+
+describe("paying at checkout through the widget's door", () => {
+  it("asks a visitor who confirmed as many bookings as one may for no payment: 429, nothing asked of Stripe", async () => {
+    const biz = await business({ ...POLICY });
+    await (await dbOf(biz.businessId)).prepare("UPDATE businesses SET config = json_set(config, '$.max_bookings_per_visitor_per_hour', 1) WHERE id = ?").bind(biz.businessId).run();
+    const pkg = await smallPackage(biz.businessId, 5);
+    const t = clock();
+    const { start, end } = stay(2);
+    const headers = { "CF-Connecting-IP": "198.51.100.31" };
+    const open = async (at: string) => (await callJson(`/widget/v1/${biz.slug}/bookings/add`, { method: "POST", body: { currency: "EUR", guests: [guest(pkg, start, end)] }, headers, now: at })).body.cart_id as string;
+    const pay = (cartId: string, at: string) => callJson(`/widget/v1/${biz.slug}/carts/${cartId}/checkout`, { method: "POST", body: { terms_accepted: true, customer: customer() }, headers, now: at });
+    const first = await pay(await open(t(0)), t(10));
+    expect(first.status).toBe(202);
+    // back to the business's own page by default, with the marker
+    const [asked] = await received((r) => r.path === "/v1/checkout/sessions" && r.form["metadata[cart_id]"] === first.body.cart_id);
+    expect(asked.form.success_url).toMatch(new RegExp(`/book/${biz.slug}\\?bw_payment=success&bw_cart=${first.body.cart_id}$`));
+    expect((await deliver(biz.slug, "checkout.session.completed", await paySession(first.body.payment.url.split("/").pop()), t(20))).body.outcome).toBe("applied");
+    const second = await open(t(30));
+    const refused = await pay(second, t(40));
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe("rate_limited");
+    expect((await callJson(`/widget/v1/${biz.slug}/carts/${second}`, { headers, now: t(50) })).body.payment).toBeUndefined();
+    expect(await bookingsOf(biz.businessId)).toBe(1);
   });
 });
 
