@@ -11,6 +11,7 @@ import { freePort, startServer, type RunningServer } from "../worker/scripts/ser
 import { issueKey } from "../worker/src/lib/keys";
 import { SHARD_BINDINGS } from "../worker/src/db/shards";
 import { startSiteverify } from "../worker/test/turnstile-siteverify";
+import { startStripeStandin } from "../worker/test/stripe-standin";
 
 export { expect };
 
@@ -84,6 +85,8 @@ export interface E2EServer extends RunningServer {
    * local binding writes each message it is given to an .eml file under the server's TMPDIR.
    */
   sentMail(): Promise<ParsedMail[]>;
+  /** The loopback Stripe stand-in this server's STRIPE_API_BASE names (worker/test/stripe-standin.ts), with its own payment pages. */
+  stripeStandin: string;
 }
 
 /** The .eml files the local send_email binding wrote under `tmp` (miniflare-<random>/files/email/). */
@@ -130,7 +133,10 @@ export const test = base.extend<{ axe: (page: Page, step: string) => Promise<voi
       // Turnstile's siteverify, as a loopback stand-in (worker/test/turnstile-siteverify.ts): the
       // human-check journey (human-check.spec.ts) turns the check on for the demo business.
       const siteverify = await startSiteverify();
-      const running = await startServer({ port, persistTo, tmpDir, readyTimeoutMs: 90_000, env: { ALLOW_TEST_CLOCK: "1", TURNSTILE_VERIFY_URL: siteverify.url } });
+      // Stripe, as a loopback stand-in with its own payment pages (worker/test/stripe-standin.ts):
+      // the pay-online journey (pay-online.spec.ts) connects the demo business to it.
+      const stripe = await startStripeStandin({ hostedPages: true });
+      const running = await startServer({ port, persistTo, tmpDir, readyTimeoutMs: 90_000, env: { ALLOW_TEST_CLOCK: "1", TURNSTILE_VERIFY_URL: siteverify.url, STRIPE_API_BASE: stripe.url } });
       // The tests' own reads and writes of the server's database, through one platform proxy on its
       // state kept open for the worker's life: a round trip in-process, where `wrangler d1 execute`
       // started a runtime for each (two to four seconds of a busy 2-core machine). A batch that
@@ -173,6 +179,7 @@ export const test = base.extend<{ axe: (page: Page, step: string) => Promise<voi
         privateApi: (path: string) => callWith("private", path),
         publicApi: (path: string) => callWith("public", path),
         sentMail: () => Promise.all(emlFiles(tmpDir).map((file) => simpleParser(readFileSync(file)))),
+        stripeStandin: stripe.url,
       });
       // Locally every browser is the one visitor "local" (TRUST_CF_CONNECTING_IP is off), so the
       // journeys of one worker would meet the demo's bound on confirmed bookings per visitor
@@ -183,6 +190,7 @@ export const test = base.extend<{ axe: (page: Page, step: string) => Promise<voi
       await database.close();
       await running.stop();
       siteverify.server.close();
+      stripe.close();
       releasePort(port);
       rmSync(persistTo, { recursive: true, force: true });
     },

@@ -132,6 +132,10 @@ export class BookingWidget extends LitElement {
     this.renderRoot.querySelector<HTMLElement>(`[data-date="${date}"]`)?.focus();
   }
 
+  leaveFor(url: string): void {
+    window.location.assign(url);
+  }
+
   protected override firstUpdated(): void {
     void this.booking.load().then(() => this.booking.steps().catch(() => undefined));
   }
@@ -227,7 +231,7 @@ export class BookingWidget extends LitElement {
       case "guests": return steps.renderGuests(b, cart);
       case "cart": return steps.renderCart(b, cart);
       case "checkout": return steps.renderCheckout(b, cart);
-      case "done": return steps.renderDone(b, catalog);
+      case "done": return steps.renderDone(b, { startOver: () => catalog.startOver(), checkPayment: () => void cart.confirmPayment(), tryAgain: () => void cart.rebuildCart() });
     }
   }
 

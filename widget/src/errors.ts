@@ -32,6 +32,7 @@ export function describeError(err: WidgetApiError, s: FirstStrings): ErrorText {
     case "not_found": return { message: e.notFound, fields: {} };
     case "origin": return { message: e.origin, fields: {} };
     case "human_check": return { message: e.humanCheck, fields: {} };
+    case "payment": return { message: e.payment, fields: {} };
     default: return { message: e.generic, fields: {} };
   }
 }

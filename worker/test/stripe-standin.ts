@@ -5,6 +5,7 @@
  *
  *   POST /v1/checkout/sessions       a session, shaped after Stripe's fixture (stripe-fixtures.ts)
  *   GET  /v1/checkout/sessions/{id}  it again
+ *   POST /v1/checkout/sessions/{id}/expire  an open session expired (a complete one: 400)
  *   POST /v1/refunds                 a refund of a PaymentIntent, `succeeded` at once
  *
  * As Stripe does, a request with an Idempotency-Key it has seen is answered with the first answer
@@ -18,9 +19,18 @@
  * (Targeted by `match`: the test files run at once and share the one stand-in.)
  *   POST /_standin/sessions/{id}/pay the session as Stripe has it once the guest paid (complete,
  *                                    paid, with a PaymentIntent): the object of the test's event
+ *
+ * With `hostedPages` (the e2e servers' stand-in, started by e2e/fixtures.ts), a session's `url` is
+ * the stand-in's own payment page instead of checkout.stripe.com, for a browser to use:
+ *
+ *   GET  /checkout/{id}              the page: what is paid, a Pay button, a Cancel link (cancel_url)
+ *   POST /checkout/{id}/pay          the session paid, Stripe's signed `checkout.session.completed`
+ *                                    POSTed to the business's webhook (signed with its secret by the
+ *                                    SDK's generateTestHeaderStringAsync), then 303 to success_url
+ *   POST /_standin/webhook-targets   {business_id, url, secret}: where a business's events go
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type Stripe from "stripe";
+import Stripe from "stripe";
 import { CHECKOUT_SESSION, REFUND } from "./stripe-fixtures";
 
 export interface Received {
@@ -37,6 +47,12 @@ const state = {
   sessions: new Map<string, Stripe.Checkout.Session>(),
   answers: new Map<string, { status: number; body: unknown }>(),
   n: 0,
+  /** The stand-in's own base URL when it serves payment pages (else sessions point at checkout.stripe.com). */
+  hostedBase: null as string | null,
+  /** Where each business's events go: its webhook URL and signing secret. */
+  targets: new Map<string, { url: string; secret: string }>(),
+  /** The events the payment pages sent, with the webhook's answer. */
+  delivered: [] as { type: string; session: string; status: number }[],
 };
 
 const id = (prefix: string) => `${prefix}_test_${(++state.n).toString(36).padStart(6, "0")}${Math.random().toString(36).slice(2, 10)}`;
@@ -73,7 +89,7 @@ function newSession(form: Record<string, string>): Stripe.Checkout.Session {
     metadata,
     success_url: form.success_url ?? null,
     cancel_url: form.cancel_url ?? null,
-    url: `https://checkout.stripe.com/c/pay/${sid}`,
+    url: state.hostedBase ? `${state.hostedBase}/checkout/${sid}` : `https://checkout.stripe.com/c/pay/${sid}`,
   };
 }
 
@@ -96,9 +112,72 @@ function newRefund(form: Record<string, string>): Stripe.Refund {
   };
 }
 
+/** The session as Stripe has it once the guest paid: complete, paid, with a PaymentIntent. */
+function paySession(s: Stripe.Checkout.Session): Stripe.Checkout.Session {
+  const paid: Stripe.Checkout.Session = { ...s, status: "complete", payment_status: "paid", payment_intent: s.payment_intent ?? id("pi"), url: null };
+  state.sessions.set(s.id, paid);
+  return paid;
+}
+
+const escape = (v: string) => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The stand-in's payment page: what is paid, Pay, Cancel. */
+function paymentPage(s: Stripe.Checkout.Session): string {
+  const amount = `${((s.amount_total ?? 0) / 100).toFixed(2)} ${(s.currency ?? "").toUpperCase()}`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Pay ${escape(amount)} (Stripe stand-in)</title></head>
+<body><main><h1>Pay <span data-amount>${escape(amount)}</span></h1>
+<p>Stripe stand-in: a test payment page. Nothing is charged.</p>
+${s.status === "open" ? `<form method="post" action="/checkout/${escape(s.id)}/pay"><button type="submit">Pay</button></form>` : `<p data-session-status>${escape(s.status ?? "")}</p>`}
+<p><a href="${escape(s.cancel_url ?? "/")}">Cancel</a></p></main></body></html>`;
+}
+
+/** Stripe's `checkout.session.completed` about `s`, signed with the business's secret, POSTed to its webhook. */
+async function sendCompleted(s: Stripe.Checkout.Session): Promise<void> {
+  const target = state.targets.get(s.metadata?.business_id ?? "");
+  if (!target) return;
+  const event = {
+    id: id("evt"),
+    object: "event",
+    api_version: "2026-10-28.endive",
+    created: Math.floor(Date.now() / 1000),
+    data: { object: s },
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type: "checkout.session.completed",
+  } as Stripe.Event;
+  const payload = JSON.stringify(event);
+  const signature = await Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: target.secret, timestamp: Math.floor(Date.now() / 1000) });
+  const res = await fetch(target.url, { method: "POST", headers: { "Content-Type": "application/json", "Stripe-Signature": signature }, body: payload });
+  state.delivered.push({ type: event.type, session: s.id, status: res.status });
+}
+
 async function handle(req: IncomingMessage, res: ServerResponse, text: string) {
   const url = new URL(req.url ?? "/", "http://standin");
   const path = url.pathname;
+  if (path === "/_standin/webhook-targets" && req.method === "POST") {
+    const t = JSON.parse(text) as { business_id: number | string; url: string; secret: string };
+    state.targets.set(String(t.business_id), { url: t.url, secret: t.secret });
+    return send(res, 200, {});
+  }
+  if (path === "/_standin/delivered") return send(res, 200, state.delivered);
+  const page = /^\/checkout\/([^/]+)(\/pay)?$/.exec(path);
+  if (page) {
+    const s = state.sessions.get(page[1]);
+    if (!s) return send(res, 404, { error: { type: "invalid_request_error", message: "No such checkout.session" } });
+    if (!page[2]) {
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+      return res.end(paymentPage(s));
+    }
+    if (req.method !== "POST" || s.status !== "open") {
+      res.writeHead(409, { "Content-Type": "text/html; charset=utf-8" });
+      return res.end(paymentPage(s));
+    }
+    const paid = paySession(s);
+    await sendCompleted(paid);
+    res.writeHead(303, { Location: paid.success_url ?? "/" });
+    return res.end();
+  }
   if (path === "/_standin/requests") return send(res, 200, state.received);
   if (path === "/_standin/refunds-pending") {
     state.refundsPending.add(url.searchParams.get("match") ?? "");
@@ -112,9 +191,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, text: string) {
   if (pay) {
     const s = state.sessions.get(pay[1]);
     if (!s) return send(res, 404, { error: { type: "invalid_request_error", message: "No such checkout.session" } });
-    const paid: Stripe.Checkout.Session = { ...s, status: "complete", payment_status: "paid", payment_intent: s.payment_intent ?? id("pi"), url: null };
-    state.sessions.set(s.id, paid);
-    return send(res, 200, paid);
+    return send(res, 200, paySession(s));
   }
   const form = Object.fromEntries(new URLSearchParams(text));
   const key = (req.headers["idempotency-key"] as string | undefined) ?? null;
@@ -136,6 +213,16 @@ async function handle(req: IncomingMessage, res: ServerResponse, text: string) {
     const s = newSession(form);
     state.sessions.set(s.id, s);
     answer = { status: 200, body: s };
+  } else if (req.method === "POST" && /^\/v1\/checkout\/sessions\/[^/]+\/expire$/.test(path)) {
+    // Stripe expires an open session; a complete one is refused (400 invalid_request_error)
+    const s = state.sessions.get(path.split("/")[4]);
+    if (!s) answer = { status: 404, body: { error: { type: "invalid_request_error", message: "No such checkout.session" } } };
+    else if (s.status !== "open") answer = { status: 400, body: { error: { type: "invalid_request_error", message: `This Checkout Session is ${s.status}: only an open session can be expired.` } } };
+    else {
+      const expired: Stripe.Checkout.Session = { ...s, status: "expired", url: null };
+      state.sessions.set(s.id, expired);
+      answer = { status: 200, body: expired };
+    }
   } else if (req.method === "GET" && get) {
     const s = state.sessions.get(get[1]);
     answer = s ? { status: 200, body: s } : { status: 404, body: { error: { type: "invalid_request_error", message: "No such checkout.session" } } };
@@ -148,8 +235,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, text: string) {
   return send(res, answer.status, answer.body);
 }
 
-/** Start the stand-in on a free loopback port; its base URL (STRIPE_API_BASE). */
-export async function startStripeStandin(): Promise<{ url: string }> {
+/** Start the stand-in on a free loopback port; its base URL (STRIPE_API_BASE). `hostedPages`: sessions' urls are its own payment pages (e2e). */
+export async function startStripeStandin(options: { hostedPages?: boolean } = {}): Promise<{ url: string; close(): void }> {
   const server = createServer((req, res) => {
     let text = "";
     req.setEncoding("utf8");
@@ -159,5 +246,7 @@ export async function startStripeStandin(): Promise<{ url: string }> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   server.unref();
   const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}` };
+  const base = `http://127.0.0.1:${port}`;
+  if (options.hostedPages) state.hostedBase = base;
+  return { url: base, close: () => server.close() };
 }

@@ -1,10 +1,10 @@
-import type { AddToCartBody, Booking, Cart, CartGuest, CheckoutBody } from "../../../worker/src/contract/cart";
+import type { AddToCartBody, AwaitingPayment, Booking, Cart, CartGuest, CheckoutBody } from "../../../worker/src/contract/cart";
 import type { Settings } from "../../../worker/src/contract/settings";
 
-export type { AddToCartBody, Booking, Cart, CartGuest, CheckoutBody, Settings };
+export type { AddToCartBody, AwaitingPayment, Booking, Cart, CartGuest, CheckoutBody, Settings };
 
 /** What went wrong, in the terms the widget reacts to (each kind has its own message and way out). */
-export type ApiErrorKind = "network" | "rate_limited" | "sold_out" | "cart_expired" | "cart_not_open" | "validation" | "not_found" | "origin" | "human_check" | "server";
+export type ApiErrorKind = "network" | "rate_limited" | "sold_out" | "cart_expired" | "cart_not_open" | "validation" | "not_found" | "origin" | "human_check" | "payment" | "server";
 
 export class WidgetApiError extends Error {
   constructor(
@@ -30,6 +30,7 @@ export function classify(status: number, body: { code?: string; detail?: string;
     : code === "cart_not_open" ? "cart_not_open"
     : code === "origin_not_allowed" ? "origin"
     : code === "human_check_failed" ? "human_check"
+    : code === "stripe_unavailable" || code === "stripe_error" ? "payment"
     : status === 422 || status === 400 ? "validation"
     : status === 404 ? "not_found"
     : "server";
@@ -116,6 +117,8 @@ export interface Bootstrap {
   theme?: Record<string, string>;
   /** The business's human check at checkout (Cloudflare Turnstile), when it has one. */
   human_check?: { provider: "turnstile"; site_key: string } | null;
+  /** Whether the guest pays online at checkout (the business's payment policy): first (pay_to_confirm) or right after booking. */
+  payment?: { pay_to_confirm: boolean } | null;
   products: Product[];
   product: Product | null;
   start_date: string | null;
@@ -221,6 +224,7 @@ export class WidgetApi {
   }
   /** `humanToken`: the Turnstile token, when the business asks for the human check. */
   checkout(id: string, body: CheckoutBody, idempotencyKey: string, humanToken = "") {
-    return this.request<Booking>("POST", `/carts/${encodeURIComponent(id)}/checkout`, { body, idempotencyKey, headers: humanToken ? { "X-Turnstile-Token": humanToken } : {} });
+    // 202 awaiting_payment when the business confirms a booking only once paid (the guest pays first)
+    return this.request<Booking | AwaitingPayment>("POST", `/carts/${encodeURIComponent(id)}/checkout`, { body, idempotencyKey, headers: humanToken ? { "X-Turnstile-Token": humanToken } : {} });
   }
 }

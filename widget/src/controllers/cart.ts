@@ -1,4 +1,4 @@
-import { WidgetApiError, type Cart, type CheckoutBody } from "../api/client";
+import { WidgetApiError, type AwaitingPayment, type Booking, type Cart, type CheckoutBody } from "../api/client";
 import { HumanCheck } from "./human-check";
 import { saveCart } from "../cart-store";
 import { formatCountdown, formatTime } from "../format";
@@ -16,6 +16,23 @@ export const confirmationOf = (cart: Cart, booker: Confirmation["booker"]): Conf
   cart.status === "checked_out" && cart.booking
     ? { reference: cart.booking.reference, total: cart.total, currency: cart.currency, guests: cart.guests, booker, confirmation_email: null }
     : null;
+
+/**
+ * The page to come back to from the payment page: this one, without the marker of an earlier
+ * return. None on a page that is not http(s) (the service then brings the guest to the business's
+ * own booking page).
+ */
+export function returnUrl(href: string): string | undefined {
+  const u = new URL(href);
+  if (u.protocol !== "https:" && u.protocol !== "http:") return undefined;
+  u.searchParams.delete("bw_payment");
+  u.searchParams.delete("bw_cart");
+  u.hash = "";
+  return u.toString();
+}
+
+/** How long the widget asks the cart whether the service has the payment (then it says it has not heard yet). */
+const CONFIRM_POLLS = 40;
 
 /** A cart's lines as analytics items. */
 const cartItems = (cart: Cart): BookingWidgetItem[] =>
@@ -191,6 +208,7 @@ export class CartController {
     await st.run("rebuild", async () => {
       const cart = await st.api.addToCart(body, this.keyFor("rebuild", { from: old.cart_id }));
       this.setCart(cart);
+      st.paying = null;
       st.track("add_to_cart", cartItems(cart), cart.total, cart.cart_id);
       // held again: a guest at the checkout stays there, with everything typed
       if (st.step === "checkout") st.host.focusHeading();
@@ -247,12 +265,21 @@ export class CartController {
     const customer: CheckoutBody["customer"] & Record<string, string> = { first_name: form.first_name.trim(), last_name: form.last_name.trim(), email: form.email.trim(), language_code: st.lang };
     for (const k of ["phone_countrycode", "phone", "address_line_1", "city", "zipcode", "country"] as const) if (form[k].trim()) (customer as Record<string, string>)[k] = form[k].trim().replace(/^\+/, "");
     if (questions.length) (customer as CheckoutBody["customer"]).custom_fields = answersPayload(questions, form.custom_fields);
-    const body = { terms_accepted: true as const, newsletter_opt_in: st.newsletter, customer };
+    const back = returnUrl(location.href);
+    const body: CheckoutBody = { terms_accepted: true as const, newsletter_opt_in: st.newsletter, customer, ...(back ? { return_url: back } : {}) };
     const cart = st.cart!;
     await st.run("checkout", async () => {
-      let booking: Confirmation;
+      let booking: Confirmation | Booking;
+      let answer: Booking | AwaitingPayment;
       try {
-        booking = await st.api.checkout(cart.cart_id, body, this.keyFor("checkout", { cart: cart.cart_id, body }), this.human.token);
+        answer = await st.api.checkout(cart.cart_id, body, this.keyFor("checkout", { cart: cart.cart_id, body }), this.human.token);
+        if (answer.status === "awaiting_payment") {
+          // The business confirms once paid: off to the payment page, the cart still held (and stored).
+          this.human.remove();
+          this.goPay(answer.payment.url);
+          return;
+        }
+        booking = answer;
       } catch (err) {
         // A token is good once: the next attempt needs the check solved again.
         this.human.reset();
@@ -274,7 +301,81 @@ export class CartController {
       st.keys.clear();
       st.fieldErrors = {};
       st.go("done");
+      // Booked, with what is due now payable at once: off to the payment page.
+      if ("payment" in booking && booking.payment) this.goPay(booking.payment.url);
     });
+  }
+
+  /** To Stripe's payment page, in this tab (the host page is left; the guest comes back to it with a marker). */
+  goPay(url: string): void {
+    const st = this.store;
+    st.paying = "redirecting";
+    st.announce(st.s.payment.redirecting);
+    st.host.leaveFor(url);
+  }
+
+  /**
+   * The guest is back from the payment page (the page's marker: `bw_payment`, `bw_cart`). The
+   * return decides nothing: a cancel shows the cart, still held, with a way to pay again; anything
+   * else asks the cart until the service says it is booked (the confirmation) or let go.
+   */
+  async returnFromPayment(cartId: string, outcome: string): Promise<boolean> {
+    const st = this.store;
+    let cart: Cart;
+    try {
+      cart = await st.api.cart(cartId);
+    } catch (err) {
+      if (err instanceof WidgetApiError && (err.kind === "network" || err.kind === "rate_limited")) throw err;
+      return false;
+    }
+    st.cur = cart.currency;
+    if (outcome === "cancelled" && cart.status === "open" && cart.payment?.status === "awaiting") {
+      this.setCart(cart);
+      st.go("cart", false);
+      st.status = fill(st.s.payment.cancelled, { time: formatTime(new Date(cart.expiry_date), st.lang) });
+      return true;
+    }
+    st.cart = cart;
+    st.go("done", false);
+    void this.confirmPayment(cartId);
+    return true;
+  }
+
+  /** Ask the cart until the service has the payment's outcome (its webhook from Stripe). */
+  async confirmPayment(cartId = this.store.cart?.cart_id): Promise<void> {
+    const st = this.store;
+    if (!cartId) return;
+    st.paying = "confirming";
+    st.announce(st.s.payment.confirming);
+    for (let i = 0; i < CONFIRM_POLLS; i++) {
+      const cart = await st.api.cart(cartId).catch(() => null);
+      if (cart && this.settlePayment(cart)) return;
+      await new Promise((resolve) => setTimeout(resolve, i < 10 ? 1000 : 3000));
+    }
+    st.paying = "slow";
+  }
+
+  /** What the cart says of the payment: booked (the confirmation), let go (expired or refunded), or not yet (false). */
+  private settlePayment(cart: Cart): boolean {
+    const st = this.store;
+    const booked = confirmationOf(cart, null);
+    if (booked) {
+      st.booking = { ...booked, ...(cart.payment?.status === "paid" ? { paid: cart.payment.amount } : {}) };
+      st.paying = null;
+      st.track("purchase", cartItems(cart), cart.total, cart.cart_id, booked.reference);
+      this.setCart(null);
+      saveCart(st.o.business, null);
+      st.announce(st.s.done.confirmed);
+      return true;
+    }
+    if (cart.status === "abandoned") {
+      st.cart = cart;
+      st.paying = cart.payment?.status === "refunded" ? "refunded" : "expired";
+      saveCart(st.o.business, null);
+      st.announce(st.paying === "refunded" ? st.s.payment.refunded : st.s.payment.expired);
+      return true;
+    }
+    return false;
   }
 
   /** The booking a checked-out cart names, shown with the details this checkout sent; null otherwise. */

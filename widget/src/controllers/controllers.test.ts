@@ -5,7 +5,7 @@ import type { BookingWidgetEventName } from "../events";
 import { en } from "../strings/en";
 import { enCheckout } from "../strings/en-checkout";
 import type { Strings } from "../strings";
-import { CartController, checkoutErrors } from "./cart";
+import { CartController, checkoutErrors, returnUrl } from "./cart";
 import { CatalogController } from "./catalog";
 import { CountdownController } from "./countdown";
 import { PartyController, withParty } from "./party";
@@ -29,6 +29,7 @@ function host(options: Partial<BookingOptions> = {}) {
     focusInvalid: async () => undefined,
     focusError: async () => undefined,
     focusDay: async () => undefined,
+    leaveFor: () => undefined,
   };
   return { h, calls };
 }
@@ -213,5 +214,47 @@ describe("cart and checkout", () => {
     const filled = { ...form, last_name: "Silva", email: "ana@example.com" };
     expect(checkoutErrors(filled, true, { phone: { request: true, required: false }, address: off }, texts)).toEqual({});
     expect(Object.keys(checkoutErrors(filled, true, { phone: off, address: { request: true, required: true } }, texts))).toEqual(["customer.address_line_1", "customer.city", "customer.zipcode", "customer.country"]);
+  });
+
+  test("back from the payment page the widget asks the cart: booked shows the confirmation with what was paid; cancelled shows the cart still held; let go says why", async () => {
+    const booked = cart({ status: "checked_out", total: 700, booking: { id: "b1", reference: "2026-00007" } as never, payment: { status: "paid", amount: 210, currency: "EUR", url: null, expires_at: "" } });
+    const answers: Cart[] = [cart({ payment: { status: "awaiting", amount: 210, currency: "EUR", url: "https://pay", expires_at: "" } }), booked];
+    const { store } = storeOf();
+    store.api = { cart: async () => answers.shift() ?? booked } as never;
+    vi.useFakeTimers();
+    vi.stubGlobal("requestAnimationFrame", (f: () => void) => setTimeout(f, 0));
+    try {
+      const c = new CartController(store, new CatalogController(store, async () => undefined));
+      const shown = c.returnFromPayment("c1", "success");
+      await vi.runAllTimersAsync();
+      expect(await shown).toBe(true);
+      expect(store.step).toBe("done");
+      // the first answer (still awaiting) decided nothing; the booked cart did
+      expect(store.booking).toMatchObject({ reference: "2026-00007", total: 700, paid: 210 });
+      expect(store.paying).toBe(null);
+
+      const { store: back } = storeOf();
+      back.api = { cart: async () => cart({ expiry_date: "2026-11-21T10:35:00Z", payment: { status: "awaiting", amount: 210, currency: "EUR", url: "https://pay", expires_at: "" } }) } as never;
+      expect(await new CartController(back, new CatalogController(back, async () => undefined)).returnFromPayment("c1", "cancelled")).toBe(true);
+      expect(back.step).toBe("cart");
+      expect(back.status).toMatch(/^Payment cancelled: nothing was charged/);
+      back.countdown?.set(null);
+
+      const { store: gone } = storeOf();
+      gone.api = { cart: async () => cart({ status: "abandoned", payment: { status: "refunded", amount: 210, currency: "EUR", url: null, expires_at: "" } }) } as never;
+      const g = new CartController(gone, new CatalogController(gone, async () => undefined));
+      await g.returnFromPayment("c1", "success");
+      await vi.runAllTimersAsync();
+      expect(gone.paying).toBe("refunded");
+      expect(gone.booking).toBe(null);
+    } finally {
+      vi.unstubAllGlobals();
+      vi.useRealTimers();
+    }
+  });
+
+  test("the return address is the page itself, without an earlier return's marker", () => {
+    expect(returnUrl("https://surf.example/book?x=1&bw_payment=success&bw_cart=c1#top")).toBe("https://surf.example/book?x=1");
+    expect(returnUrl("about:srcdoc")).toBeUndefined();
   });
 });

@@ -26,7 +26,14 @@ export const FLOW: Step[] = ["product", "dates", "room", "extras", "guests", "ca
  * checkout answered; null when it sends none, or when the booking was found on a cart (the cart
  * does not say), and the step then promises no e-mail.
  */
-export type Confirmation = Pick<Booking, "reference" | "total" | "currency" | "guests" | "confirmation_email"> & { booker: Pick<Booking["booker"], "first_name" | "email"> | null };
+export type Confirmation = Pick<Booking, "reference" | "total" | "currency" | "guests" | "confirmation_email"> & {
+  booker: Pick<Booking["booker"], "first_name" | "email"> | null;
+  /** Paid online at booking (major units), when the guest paid before the booking was confirmed. */
+  paid?: number;
+};
+
+/** A guest back from the payment page (or on their way there): what the confirmation step shows meanwhile. */
+export type PaymentPhase = "redirecting" | "confirming" | "slow" | "expired" | "refunded";
 
 export interface ErrorState {
   kind: WidgetApiError["kind"] | "client";
@@ -63,6 +70,8 @@ export interface BookingHost extends ReactiveControllerHost {
   focusError(): Promise<void>;
   /** After the next render: focus a calendar day. */
   focusDay(date: string): Promise<void>;
+  /** Leave the host page for `url` in this tab (Stripe's payment page: it cannot be shown inside the widget). */
+  leaveFor(url: string): void;
 }
 
 export const round2 = (n: number): number => Math.round(n * 100) / 100;
@@ -121,6 +130,8 @@ const cartSlice = () => ({
   cart: null as Cart | null,
   /** What the confirmation shows: the booking answered, or found on its cart. */
   booking: null as Confirmation | null,
+  /** Paying online: on the way to the payment page, or back and waiting for the service to confirm it (controllers/cart.ts). */
+  paying: null as PaymentPhase | null,
   customer: { first_name: "", last_name: "", email: "", phone_country: "", phone_countrycode: "", phone: "", address_line_1: "", city: "", zipcode: "", country: "" } as CustomerForm,
   terms: false,
   newsletter: false,

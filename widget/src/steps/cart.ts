@@ -1,4 +1,6 @@
 import { html, nothing } from "lit";
+import { formatTime } from "../format";
+import { fill } from "../strings";
 import type { Cart } from "../api/client";
 import { heading, type StepBase } from "./parts";
 import { renderStays } from "./summary";
@@ -22,6 +24,19 @@ export function renderCart(v: CartView, act: CartActions) {
     return html`${heading(v.s.steps.cart)}<p>${c.empty}</p>`;
   }
   const open = cart.status === "open";
+  const paying = open && cart.payment?.status === "awaiting" ? cart.payment : null;
+  if (paying) {
+    // the guest is paying (or came back without paying): the cart takes no change; pay, or let it go
+    const p = v.s.payment;
+    return html`${heading(v.s.steps.cart)}
+      ${renderStays(v, cart)}
+      <p data-payment-awaiting>${fill(p.awaiting, { price: v.price(paying.amount, paying.currency), time: formatTime(new Date(cart.expiry_date), v.lang) })}</p>
+      <div class="actions">
+        <button type="button" class="btn link" part="button" ?disabled=${!!v.busy} @click=${() => act.emptyCart()}>${c.remove}</button>
+        <span class="spacer"></span>
+        <a class="btn primary" part="button primary-button" href=${paying.url ?? "#"} data-pay-now>${fill(p.payNow, { price: v.price(paying.amount, paying.currency) })}</a>
+      </div>`;
+  }
   return html`${heading(v.s.steps.cart)}
     ${renderStays(v, cart)}
     <div class="actions">

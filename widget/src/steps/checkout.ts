@@ -18,7 +18,7 @@ export interface CheckoutView extends StepBase {
   readonly terms: boolean;
   readonly newsletter: boolean;
   /** The bootstrap: whether the business asks for the human check at checkout. */
-  readonly boot: { human_check?: { site_key: string } | null } | null;
+  readonly boot: { human_check?: { site_key: string } | null; payment?: { pay_to_confirm: boolean } | null } | null;
 }
 
 /** What the step does, through its concern's controller. */
@@ -91,7 +91,7 @@ export function renderCheckout(v: CheckoutView, act: CheckoutActions) {
       <section class="cards" aria-labelledby="summary-title">
         <h3 id="summary-title">${t.summary}</h3>
         ${renderStays(v, cart)}
-        <p class="small" data-payment>${fill(t.payment, { company: v.settings.company_name })}</p>
+        <p class="small" data-payment>${v.boot?.payment ? (v.boot.payment.pay_to_confirm ? t.paymentFirst : t.paymentAfter) : fill(t.payment, { company: v.settings.company_name })}</p>
       </section>
       <fieldset>
         <legend>${t.customer}</legend>

@@ -10,6 +10,10 @@ import type { Booking, CheckoutBody } from "../contract/cart";
 import { convertHoldsStatement } from "../db/allocations";
 import {
   cartGuard,
+  checkOutPaidCartStatement,
+  paymentPendingGuard,
+  retakeLapsedHoldsStatements,
+  savedCheckoutRequest,
   checkOutCartStatement,
   visitorBookingsGuard,
   insertBookingLinesStatement,
@@ -26,14 +30,16 @@ import { bookingPeopleStatements } from "../db/booking-people";
 import { checkoutPersonsStatement, personsByNorm, type PersonRow } from "../db/persons";
 import { customerErrors, customerPerson, guestPerson } from "../domain/cart-people";
 import { transition } from "../domain/cart-state";
-import { currencyOfCart, minorDigits, toMajor } from "../domain/money";
+import { convertMinor, currencyOfCart, minorDigits, toMajor } from "../domain/money";
+import { duesOf, type BookedPart } from "../domain/payment-policy";
+import { snapshotAt } from "../db/tenant-read";
 import { referenceOf } from "../domain/reference";
 import { totalsOf } from "../domain/totals";
 import { ApiError, notFound } from "../lib/errors";
-import { isoDateTime } from "../lib/time";
+import { dateIn, isoDateTime } from "../lib/time";
 import { stamp } from "../db/allocations";
 import { idempotencyResourceStatement } from "../db/idempotency";
-import { batchAbortReason, catalogOf, isWidgetVisitor, runGuarded, sender, takeRead, type CartCall, type Outcome } from "./run";
+import { batchAbortReason, catalogOf, isWidgetVisitor, refuseWhilePaying, runGuarded, sender, takeRead, type CartCall, type Outcome } from "./run";
 import { guestViews } from "./view";
 import { newId } from "../lib/ids";
 import { bookerIdStatement } from "../db/bookings";
@@ -56,49 +62,48 @@ export function checkoutCart(env: D1Env, call: CartCall, body: CheckoutBody): Pr
   return runGuarded(() => checkoutOnce(env, call, body));
 }
 
-async function checkoutOnce(env: D1Env, call: CartCall, body: CheckoutBody): Promise<Outcome<Booking>> {
+/**
+ * What a checkout checks before it books, or before the guest is sent to pay: the cart open,
+ * unexpired and not empty, the customer valid (the terms were checked by the body's schema). Reads
+ * the cart and the persons its checkout meets (by the customer's and the guests' e-mails) in one
+ * round trip: the one that settled the request's access, the first time.
+ */
+export async function readyToCheckout(env: D1Env, call: CartCall, body: CheckoutBody, options: { paying?: boolean } = {}): Promise<{ contents: CartContents; snap: CatalogSnapshot; known: Map<string, PersonRow> }> {
   const db = env.DB;
   const { businessId, cartId, now } = call;
   const snap = await catalogOf(db, call);
-  const business = snap.business;
-  // The cart and the persons its checkout meets (by the customer's and the guests' e-mails), in one
-  // round trip: the one that settled the request's access, the first time.
-  const send = sender(db, call);
-  const read = takeRead(call) ?? (await send(checkoutReadStatements(db, businessId, cartId, body)));
+  const read = takeRead(call) ?? (await sender(db, call)(checkoutReadStatements(db, businessId, cartId, body)));
   const contents = cartFrom(read);
   if (!contents) throw notFound(`Cart ${cartId}`);
-  let known: Map<string, PersonRow> | undefined = personsByNorm(read[0]);
-  const { cart } = contents;
-  const t = transition(cart, "checkout", stamp(now));
+  const known = personsByNorm(read[0]);
+  const t = transition(contents.cart, "checkout", stamp(now));
   if (!t.ok) throw new ApiError(t.refusal.status, t.refusal.code, t.refusal.detail);
-
   const today = isoDateTime(now).slice(0, 10);
-  const errors = customerErrors(body.customer, business.config, today, COUNTRY_CODES);
+  const errors = customerErrors(body.customer, snap.business.config, today, COUNTRY_CODES);
   if (errors.length > 0) {
     throw new ApiError(422, "validation_failed", `The customer is invalid: ${errors.map((e) => `${e.path}: ${e.message}`).join("; ")}`, { errors });
   }
   if (contents.guests.length === 0) throw new ApiError(409, "conflict", "The cart is empty: add guests with POST /bookings/add first.");
+  if (!options.paying) refuseWhilePaying(contents.cart);
+  return { contents, snap, known };
+}
 
-  const bookingId = newId();
-  const referenceYear = String(now.getUTCFullYear());
+/** The booking of a cart: its row, its lines and the holds it takes, the booker and guests to store, its e-mails. */
+function bookingOf(env: D1Env, businessId: number, contents: CartContents, snap: CatalogSnapshot, body: CheckoutBody, bookingId: string, now: Date) {
+  const db = env.DB;
+  const { cart } = contents;
+  const config = snap.business.config;
   // The booking keeps its totals as of now: its total, and its total in the default currency at today's rate.
   const totals = totalsOf(contents.lines, currencyOfCart(snap.currencies, cart.currency));
   const startDate = contents.guests.reduce((m, g) => (g.start_date < m ? g.start_date : m), contents.guests[0].start_date);
   const endDate = contents.guests.reduce((m, g) => (g.end_date > m ? g.end_date : m), contents.guests[0].end_date);
   const locationId = snap.products.get(contents.guests[0].package_id)?.location_id ?? null;
-
-  const config = business.config;
-  const fixed = [
-    cartGuard(db, businessId, cartId, now, cart.revision, { liveHolds: true }),
-    // What one widget visitor may confirm, decided in the batch (racing checkouts cannot both pass).
-    ...(isWidgetVisitor(cart.client_id)
-      ? [visitorBookingsGuard(db, businessId, cart.client_id, config.max_bookings_per_visitor_per_hour, config.max_bookings_per_visitor_per_day, now)]
-      : []),
+  const statements = [
     insertBookingStatement(db, {
       id: bookingId,
       businessId,
-      cartId,
-      referenceYear,
+      cartId: cart.id,
+      referenceYear: String(now.getUTCFullYear()),
       currency: cart.currency,
       totalMinor: totals.total,
       totalDefaultMinor: totals.total_default,
@@ -108,15 +113,38 @@ async function checkoutOnce(env: D1Env, call: CartCall, body: CheckoutBody): Pro
       newsletterOptIn: body.newsletter_opt_in === true,
       now,
     }),
-    convertHoldsStatement(db, businessId, cartId, bookingId),
-    insertBookingLinesStatement(db, businessId, cartId, bookingId),
+    convertHoldsStatement(db, businessId, cart.id, bookingId),
+    insertBookingLinesStatement(db, businessId, cart.id, bookingId),
   ];
   // The booker's confirmation and the business's notifications, written with the booking.
-  const emails = bookingEmails("booked", bookingId, { email: body.customer.email, language: body.customer.language_code ?? null }, mailConfig(business.config, platformMail(env)));
+  const emails = bookingEmails("booked", bookingId, { email: body.customer.email, language: body.customer.language_code ?? null }, mailConfig(config, platformMail(env)));
   const peopleInput = {
     booker: customerPerson(body.customer, COUNTRY_CODES, config.custom_fields),
     guests: contents.guests.map((g) => ({ id: g.id, person: guestPerson(g.data) })),
   };
+  return { statements, emails, peopleInput, totalMinor: totals.total };
+}
+
+async function checkoutOnce(env: D1Env, call: CartCall, body: CheckoutBody): Promise<Outcome<Booking>> {
+  const db = env.DB;
+  const { businessId, cartId, now } = call;
+  const send = sender(db, call);
+  const ready = await readyToCheckout(env, call, body);
+  const { contents, snap } = ready;
+  let known: Map<string, PersonRow> | undefined = ready.known;
+  const { cart } = contents;
+  const bookingId = newId();
+  const config = snap.business.config;
+  const booking = bookingOf(env, businessId, contents, snap, body, bookingId, now);
+  const fixed = [
+    cartGuard(db, businessId, cartId, now, cart.revision, { liveHolds: true }),
+    // What one widget visitor may confirm, decided in the batch (racing checkouts cannot both pass).
+    ...(isWidgetVisitor(cart.client_id)
+      ? [visitorBookingsGuard(db, businessId, cart.client_id, config.max_bookings_per_visitor_per_hour, config.max_bookings_per_visitor_per_day, now)]
+      : []),
+    ...booking.statements,
+  ];
+  const { emails, peopleInput } = booking;
 
   let bookerId = "";
   let written: D1Result[];
@@ -212,3 +240,92 @@ export async function bookedAnswer(env: D1Env, call: CartCall, bookingId: string
   if (!booked?.booking || booked.booking.id !== bookingId || !booker) return null;
   return bookingAnswer(booked, booker.id, body, await catalogOf(db, call), confirmation?.recipient ?? null);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Paying online at checkout (issue 31, docs/payments.md "Paying at checkout").
+
+/**
+ * The cart's parts for the payment policy: one per product its guests booked (the guest's
+ * package, or the product sold as its own package), with its guests and the sum of their lines.
+ * ONE place, so that a booking's own dues function can replace it.
+ */
+export function partsOfCart(contents: Pick<CartContents, "guests" | "lines">): BookedPart[] {
+  const parts = new Map<number, BookedPart>();
+  const productOf = new Map(contents.guests.map((g) => [g.id, g.package_id]));
+  for (const g of contents.guests) {
+    const part = parts.get(g.package_id) ?? { product_id: g.package_id, guests: 0, amount_minor: 0 };
+    part.guests += 1;
+    parts.set(g.package_id, part);
+  }
+  for (const l of contents.lines) {
+    const part = parts.get(productOf.get(l.cart_guest_id) ?? l.product_id);
+    if (part) part.amount_minor += l.price_minor;
+  }
+  return [...parts.values()];
+}
+
+/** What an online payment at booking takes of this cart under the business's payment policy (minor units of the cart's currency). */
+export function dueAtBooking(snap: CatalogSnapshot, contents: CartContents, now: Date): number {
+  const config = snap.business.config;
+  const choice = currencyOfCart(snap.currencies, contents.cart.currency);
+  const total = totalsOf(contents.lines, choice).total;
+  const startDate = contents.guests.reduce((m, g) => (g.start_date < m ? g.start_date : m), contents.guests[0].start_date);
+  const dues = duesOf(
+    config.payment_policy,
+    { total_minor: total, start_date: startDate, booked_on: dateIn(now, config.time_zone), parts: partsOfCart(contents) },
+    () => null,
+    (amount) => convertMinor(Math.round(amount * 10 ** choice.base.digits), choice),
+  );
+  return dues.due_at_booking;
+}
+
+/** The booking a paid cart becomes, to write in one batch with its payment (manage/cart-payment.ts). */
+export interface PaidCheckout {
+  bookingId: string;
+  currency: string;
+  totalMinor: number;
+  reference: { year: string };
+  /** The booker as the saved request names them: the receipt goes to them (the booking is made in the same batch). */
+  booker: { email: string | null; language: string | null };
+  statements: D1PreparedStatement[];
+  emails: D1PreparedStatement[];
+}
+
+/**
+ * The batch that books a cart whose Checkout Session `sessionId` was paid, with the checkout
+ * request it saved: guarded on the cart still waiting for that payment (a replay books nothing),
+ * its lapsed holds taken again through the capacity trigger ('sold_out' when the places are
+ * gone), then the booking, its lines, people and e-mails as a checkout makes them, and the cart
+ * checked out. Null when the cart saved no request. `known`: false reads the persons again (a
+ * person was created meanwhile).
+ */
+export async function paidCheckout(env: D1Env, businessId: number, cartId: string, sessionId: string, now: Date, readPersons = true): Promise<PaidCheckout | null> {
+  const db = env.DB;
+  const raw = await savedCheckoutRequest(db, businessId, cartId);
+  if (!raw) return null;
+  const body = JSON.parse(raw) as CheckoutBody;
+  const read = await db.batch(checkoutReadStatements(db, businessId, cartId, body));
+  const contents = cartFrom(read);
+  if (!contents || contents.guests.length === 0) return null;
+  const snap = await snapshotAt(db, businessId, undefined);
+  const bookingId = newId(now.getTime());
+  const booking = bookingOf(env, businessId, contents, snap, body, bookingId, now);
+  const people = await bookingPeopleStatements(db, businessId, bookingId, booking.peopleInput, now, [{ event: "BookingCreated", data: { booking_id: bookingId } }], readPersons ? personsByNorm(read[0]) : undefined);
+  return {
+    bookingId,
+    currency: contents.cart.currency,
+    totalMinor: booking.totalMinor,
+    reference: { year: String(now.getUTCFullYear()) },
+    booker: { email: body.customer.email ?? null, language: body.customer.language_code ?? null },
+    statements: [
+      paymentPendingGuard(db, businessId, cartId, sessionId),
+      ...retakeLapsedHoldsStatements(db, businessId, cartId, now, new Date(now.getTime() + 60_000)),
+      ...booking.statements,
+      ...people.statements,
+      checkOutPaidCartStatement(db, businessId, cartId, bookingId, now),
+    ],
+    emails: emailStatements(db, businessId, bookingId, booking.emails, now),
+  };
+}
+
+export { isPersonClash };

@@ -31,7 +31,7 @@ import { quotePackages, type QuoteLine } from "../domain/package-quote";
 import { ApiError, type FieldError } from "../lib/errors";
 import { dateIn, isoDateTime } from "../lib/time";
 import { newId } from "../lib/ids";
-import { batchAbortReason, catalogOf, requireCart, runGuarded, sender, type CartCall, type Outcome, isWidgetVisitor } from "./run";
+import { batchAbortReason, catalogOf, refuseWhilePaying, requireCart, runGuarded, sender, type CartCall, type Outcome, isWidgetVisitor } from "./run";
 import { cartView } from "./view";
 import type { D1, D1Env } from "../db/d1";
 
@@ -118,6 +118,7 @@ async function addOnce(env: D1Env, call: CartCall, body: AddToCartBody, isNew: b
   if (!isNew) {
     existing = await requireCart(db, call);
     allow(existing.cart, "add", now);
+    refuseWhilePaying(existing.cart);
     if (body.currency.toUpperCase() !== existing.cart.currency) {
       const message = `must be ${existing.cart.currency}, the currency this cart was opened with`;
       throw new ApiError(422, "validation_failed", `currency: ${message}`, { errors: [{ path: "currency", message }] });
@@ -232,6 +233,7 @@ export function extendCart(env: D1Env, call: CartCall): Promise<Outcome<{ cart_i
     const config = await configOf(db, call);
     const { cart } = await requireCart(db, call);
     allow(cart, "extend", now);
+    refuseWhilePaying(cart);
     if (cart.extensions >= config.max_extensions_per_cart) {
       throw limitExceeded(`This cart has been extended ${cart.extensions} times, the most this business allows (max_extensions_per_cart is ${config.max_extensions_per_cart}).`);
     }
@@ -271,6 +273,7 @@ export function abandonCart(env: D1Env, call: CartCall): Promise<Outcome<{ succe
     const { businessId, cartId, now } = call;
     const { cart } = await requireCart(db, call);
     allow(cart, "abandon", now);
+    refuseWhilePaying(cart);
     const reason = effectiveState(cart, stamp(now)).abandon_reason ?? "deleted";
     // Decided on the cart as read: a checkout in between makes this a 409 on the next run.
     await sender(db, call)([

@@ -5,7 +5,7 @@
  * changed it in between (runGuarded): two operations on one cart, from two tabs say, take effect
  * one after the other, as if run one at a time.
  */
-import { cartFrom, cartStatement, type CartContents } from "../db/carts";
+import { cartFrom, cartStatement, type CartContents, type CartRow } from "../db/carts";
 import { snapshotAt, type FusedAccess } from "../db/tenant-read";
 import { type CatalogSnapshot } from "../domain/catalog";
 import { ApiError, notFound } from "../lib/errors";
@@ -62,6 +62,21 @@ export const isWidgetVisitor = (clientId: string) => clientId.startsWith("widget
 export function batchAbortReason(err: unknown): string | null {
   const m = /\b(sold_out|cart_not_open|cart_expired|hold_expired|limit_open_carts|limit_items|limit_visitor_guests|limit_visitor_bookings|cart_changed|access_refused|guard_failed)\b/.exec(String((err as Error)?.message ?? err));
   return m ? m[1] : null;
+}
+
+/**
+ * A cart whose guest is paying online (checkout sent them to Stripe) takes no change until the
+ * payment ends: 409 `cart_awaiting_payment`. DELETE first expires the payment's session
+ * (manage/cart-payment.ts), then abandons it.
+ */
+export function refuseWhilePaying(cart: Pick<CartRow, "status" | "payment_state">): void {
+  if (cart.status === "open" && cart.payment_state === "awaiting") {
+    throw new ApiError(
+      409,
+      "cart_awaiting_payment",
+      "The guest is paying for this cart online (checkout sent them to Stripe's payment page): it takes no change until the payment succeeds or its session expires. DELETE cancels the payment and abandons the cart.",
+    );
+  }
 }
 
 /** How many times an operation is run when the cart keeps changing under it. */

@@ -89,5 +89,16 @@ export function cartView(contents: CartContents, snap: CatalogSnapshot, now: Dat
     booking: booking
       ? { id: booking.id, reference: referenceOf(booking.reference_year, booking.reference_number), reference_number: booking.reference_number, reference_year: booking.reference_year }
       : null,
+    ...(cart.payment_state
+      ? {
+          payment: {
+            status: cart.payment_state,
+            url: cart.payment_state === "awaiting" ? cart.payment_url : null,
+            amount: toMajor(cart.payment_amount_minor ?? 0, totals.digits),
+            currency: cart.currency,
+            expires_at: cart.payment_expires_at ?? cart.expires_at,
+          },
+        }
+      : {}),
   };
 }

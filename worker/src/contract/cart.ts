@@ -115,6 +115,16 @@ export const CheckoutBody = z
     terms_accepted: z.literal(true, "must be true: the buyer must accept the business's terms (GET /settings)"),
     newsletter_opt_in: z.boolean().optional(),
     customer: Customer,
+    return_url: z
+      .url()
+      .max(2000)
+      .regex(/^https?:\/\//, "must be an http(s) URL")
+      .optional()
+      .openapi({
+        description:
+          "Where the guest comes back to after paying online (only used when the business takes payment at booking): the page the widget is on. Through the widget its origin must be the page's own (the request's Origin). " +
+          "The guest comes back with `bw_payment=success|cancelled` and `bw_cart=<cart_id>` added to its query; the return itself decides nothing. Default: the business's hosted page /book/{business}.",
+      }),
   })
   .openapi("Checkout", {
     description: "`terms_accepted` must be true: otherwise 422 with code `terms_not_accepted` and nothing changes.",
@@ -178,6 +188,28 @@ export const BookingRef = z.object({
   reference_year: z.string().openapi({ example: "2026" }),
 });
 
+/** A payment the guest is asked to make online (Stripe's hosted Checkout): where, how much, until when. */
+export const PaymentAsked = z
+  .object({
+    url: z.string().openapi({ description: "Stripe's hosted payment page: send the guest there (the widget does, in the same tab)." }),
+    amount: z.number().openapi({ description: "Major units, in the cart's currency: the server's own amount (the payment policy's due_at_booking), never the page's." }),
+    currency: z.string(),
+    expires_at: z.string().openapi({ description: "When the payment page expires (UTC)." }),
+  })
+  .openapi("PaymentAsked");
+
+export const CartPayment = z
+  .object({
+    status: z
+      .enum(["awaiting", "paid", "expired", "canceled", "refunded"])
+      .openapi({ description: "awaiting: the guest is paying (the cart takes no change); paid: booked; expired: the payment page expired or the payment failed (the cart abandoned); canceled: DELETE canceled it; refunded: paid, but the places were gone, so refunded in full and nothing booked." }),
+    url: z.string().nullable().openapi({ description: "The payment page, while awaiting; null after." }),
+    amount: z.number(),
+    currency: z.string(),
+    expires_at: z.string(),
+  })
+  .openapi("CartPayment", { description: "A cart checked out with the business's pay_to_confirm: its online payment (issue 31)." });
+
 export const Cart = z
   .object({
     cart_id: z.uuid(),
@@ -195,6 +227,7 @@ export const Cart = z
     guests: z.array(CartGuest),
     total: z.number().openapi({ description: "The whole cart, major units." }),
     booking: BookingRef.nullable().openapi({ description: "The booking created at checkout; null before." }),
+    payment: CartPayment.optional().openapi({ description: "Only on a cart whose checkout asked for an online payment first (the business's payment_policy.pay_to_confirm)." }),
   })
   .openapi("Cart", {
     description:
@@ -227,8 +260,25 @@ export const Booking = z
       .string()
       .nullable()
       .openapi({ description: "The address the booking confirmation e-mail is sent to (the booker's); null when the business sends no e-mail (no sender address in its settings)." }),
+    payment: PaymentAsked.optional().openapi({
+      description: "Only when the business takes online payment (payment_policy.online_payment, Stripe connected) and something is due at booking: a payment page for the deposit (or the whole), the guest may pay at once. Paid or not, the booking is confirmed.",
+    }),
   })
   .openapi("Booking", {
     description: "What checkout booked: the booking with its reference, booker, guests and their items, and the total.",
   });
 export type Booking = z.infer<typeof Booking>;
+
+/** Checkout's answer when the business confirms a booking only once paid (payment_policy.pay_to_confirm). */
+export const AwaitingPayment = z
+  .object({
+    status: z.literal("awaiting_payment"),
+    cart_id: z.uuid(),
+    payment: PaymentAsked,
+  })
+  .openapi("AwaitingPayment", {
+    description:
+      "Nothing is booked yet: the guest pays on `payment.url` (Stripe's hosted Checkout). Stripe's signed webhook books the cart with this checkout's request once paid; " +
+      "GET /carts/{cart_id} shows it checked out (with its booking) or, when the payment page expired, abandoned.",
+  });
+export type AwaitingPayment = z.infer<typeof AwaitingPayment>;

@@ -2,7 +2,7 @@
 import { insertRowsStatements } from "./insert-rows";
 import type { AbandonReason, CartStatus } from "../domain/cart-state";
 import { isoDateTime } from "../lib/time";
-import { stamp } from "./allocations";
+import { releaseCartHoldsStatement, stamp } from "./allocations";
 import type { D1 } from "./d1";
 import { lastIdSql } from "./id-range";
 
@@ -20,7 +20,16 @@ export interface CartRow {
   revision: number;
   created_at: string;
   updated_at: string;
+  /** Paying online at checkout (migration 0520): null, or where the cart's payment stands. */
+  payment_state: CartPaymentState | null;
+  payment_session: string | null;
+  payment_url: string | null;
+  payment_amount_minor: number | null;
+  payment_expires_at: string | null;
 }
+
+/** Where a cart's online payment at checkout stands (migration 0520). */
+export type CartPaymentState = "awaiting" | "paid" | "expired" | "canceled" | "refunded";
 
 /** A cart guest's data as sent (names, e-mail, gender, ...) and the package chosen. */
 export interface CartGuestData {
@@ -88,7 +97,9 @@ export function cartStatement(db: D1, businessId: number, cartId: string): D1Pre
       `SELECT
          (SELECT json_object('id', id, 'business_id', business_id, 'status', status, 'currency', currency, 'client_id', client_id,
                  'expires_at', expires_at, 'extensions', extensions, 'booking_id', booking_id, 'abandon_reason', abandon_reason,
-                 'revision', revision, 'created_at', created_at, 'updated_at', updated_at)
+                 'revision', revision, 'created_at', created_at, 'updated_at', updated_at,
+                 'payment_state', payment_state, 'payment_session', payment_session, 'payment_url', payment_url,
+                 'payment_amount_minor', payment_amount_minor, 'payment_expires_at', payment_expires_at)
             FROM carts WHERE id = ?1 AND business_id = ?2) AS cart,
          (SELECT json_group_array(json_object('id', g.id, 'data', g.data, 'package_id', g.package_id, 'start_date', g.start_date,
                  'end_date', g.end_date, 'package_title', COALESCE(p.title, '')) ORDER BY g.created_at, g.rowid)
@@ -347,3 +358,109 @@ export function insertBookingLinesStatement(db: D1, businessId: number, cartId: 
 }
 
 /** The package products' location (a booking's location is its first package's). */
+
+// --- paying online at checkout (migration 0520) --------------------------------------------
+
+/**
+ * The cart waits for its payment: the checkout request saved, the Checkout Session named, and the
+ * cart's expiry and its live holds moved to `holdUntil` (the session's expiry and a grace). Put it
+ * after the cart's guard (revision, live holds) in the same batch.
+ */
+export function awaitPaymentStatements(
+  db: D1,
+  businessId: number,
+  cartId: string,
+  p: { sessionId: string; url: string; amountMinor: number; sessionExpiresAt: Date; holdUntil: Date; request: unknown },
+  now: Date,
+): D1PreparedStatement[] {
+  return [
+    db
+      .prepare(
+        `UPDATE carts SET payment_state = 'awaiting', payment_session = ?1, payment_url = ?2, payment_amount_minor = ?3, payment_expires_at = ?4,
+                checkout_request = ?5, expires_at = ?6, updated_at = ?7, revision = revision + 1
+          WHERE id = ?8 AND business_id = ?9 AND status = 'open'`,
+      )
+      .bind(p.sessionId, p.url, p.amountMinor, stamp(p.sessionExpiresAt), JSON.stringify(p.request), stamp(p.holdUntil), isoDateTime(now), cartId, businessId),
+    db
+      .prepare("UPDATE allocations SET expires_at = ? WHERE business_id = ? AND cart_id = ? AND booking_id IS NULL AND released_at IS NULL")
+      .bind(stamp(p.holdUntil), businessId, cartId),
+  ];
+}
+
+/** The checkout request a cart waiting for its payment saved (null when none). */
+export async function savedCheckoutRequest(db: D1, businessId: number, cartId: string): Promise<string | null> {
+  return (await db.prepare("SELECT checkout_request FROM carts WHERE id = ? AND business_id = ?").bind(cartId, businessId).first<{ checkout_request: string | null }>())?.checkout_request ?? null;
+}
+
+/**
+ * The batch goes on only while the cart still waits for this session's payment and is not booked
+ * (else it aborts with guard_failed): a paid session books its cart once, however often Stripe
+ * tells it. A cart its expiry swept meanwhile still waits (its holds are taken again, below).
+ */
+export function paymentPendingGuard(db: D1, businessId: number, cartId: string, sessionId: string): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO batch_guard (reason, ok) SELECT 'cart_not_awaiting_payment', EXISTS (SELECT 1 FROM carts
+         WHERE id = ? AND business_id = ? AND payment_session = ? AND payment_state = 'awaiting' AND booking_id IS NULL AND status <> 'checked_out')`,
+    )
+    .bind(cartId, businessId, sessionId);
+}
+
+/**
+ * A paid cart's holds that lapsed (expired, or released by its sweep) taken again as new holds
+ * until `until`, through the capacity trigger (aborts 'sold_out' when the places are gone), and
+ * the lapsed ones released: the checkout that follows converts the live ones. Nothing when every
+ * hold is still live.
+ */
+export function retakeLapsedHoldsStatements(db: D1, businessId: number, cartId: string, now: Date, until: Date): D1PreparedStatement[] {
+  const lapsed = "business_id = ?2 AND cart_id = ?3 AND booking_id IS NULL AND (released_at IS NOT NULL OR expires_at IS NULL OR expires_at <= ?1)";
+  return [
+    db
+      .prepare(
+        `INSERT INTO allocations (id, business_id, product_id, date, slot, qty, cart_id, booking_id, expires_at, released_at, created_at)
+         SELECT ${lastIdSql("allocations")} + ROW_NUMBER() OVER (ORDER BY id), business_id, product_id, date, slot, qty, cart_id, NULL, ?4, NULL, ?1
+           FROM allocations WHERE ${lapsed} ORDER BY id`,
+      )
+      .bind(stamp(now), businessId, cartId, stamp(until)),
+    db.prepare(`UPDATE allocations SET released_at = COALESCE(released_at, ?1) WHERE ${lapsed} AND expires_at <> ?4`).bind(stamp(now), businessId, cartId, stamp(until)),
+  ];
+}
+
+/** The paid cart checked out with its booking (whatever its sweep made of it meanwhile). */
+export function checkOutPaidCartStatement(db: D1, businessId: number, cartId: string, bookingId: string, now: Date): D1PreparedStatement {
+  return db
+    .prepare(
+      `UPDATE carts SET status = 'checked_out', abandon_reason = NULL, booking_id = ?, payment_state = 'paid', updated_at = ?, revision = revision + 1
+        WHERE id = ? AND business_id = ? AND payment_state = 'awaiting' AND booking_id IS NULL`,
+    )
+    .bind(bookingId, isoDateTime(now), cartId, businessId);
+}
+
+/**
+ * A cart's payment ended without a booking (its session expired or failed, DELETE canceled it, or
+ * it was refunded): the cart abandoned (`reason`) and its holds released. Only while it waits for
+ * that session (a refund also after it expired or was canceled) and is not booked: an event after
+ * the cart was booked changes nothing.
+ */
+export function endCartPaymentStatements(
+  db: D1,
+  businessId: number,
+  cartId: string,
+  sessionId: string,
+  state: "expired" | "canceled" | "refunded",
+  reason: "expired" | "deleted",
+  now: Date,
+  refundId: string | null = null,
+): D1PreparedStatement[] {
+  return [
+    db
+      .prepare(
+        `UPDATE carts SET status = 'abandoned', abandon_reason = COALESCE(CASE WHEN status = 'abandoned' THEN abandon_reason END, ?1), payment_state = ?2,
+                payment_refund = COALESCE(?3, payment_refund), updated_at = ?4, revision = revision + 1
+          WHERE id = ?5 AND business_id = ?6 AND payment_session = ?7 AND booking_id IS NULL
+            AND (payment_state = 'awaiting' OR (?2 = 'refunded' AND payment_state IN ('expired', 'canceled')))`,
+      )
+      .bind(reason, state, refundId, isoDateTime(now), cartId, businessId, sessionId),
+    releaseCartHoldsStatement(db, businessId, cartId, now),
+  ];
+}

@@ -22,11 +22,22 @@ export interface ReceiptParts {
   emails: D1PreparedStatement[];
 }
 
-export async function receiptParts(store: Store, businessId: number, bookingId: string, entry: { id: string; kind: "payment" | "refund" }, now: Date): Promise<ReceiptParts> {
+/**
+ * `booker`: whom the receipt goes to, when the booking is made in the same batch (a checkout paid
+ * online: its saved request names the booker); else the stored booking's booker.
+ */
+export async function receiptParts(
+  store: Store,
+  businessId: number,
+  bookingId: string,
+  entry: { id: string; kind: "payment" | "refund" },
+  now: Date,
+  booker?: { email: string | null; language: string | null },
+): Promise<ReceiptParts> {
   const db = store.DB;
-  const [business, booker] = await Promise.all([businessById(db, businessId), bookerRow(db, businessId, bookingId)]);
+  const [business, target] = await Promise.all([businessById(db, businessId), booker ?? bookerRow(db, businessId, bookingId).then(bookerMailTarget)]);
   const timeZone = business?.config.time_zone ?? "UTC";
-  const email = business ? receiptEmail(entry, bookingId, bookerMailTarget(booker), mailConfig(business.config, platformMail(store))) : null;
+  const email = business ? receiptEmail(entry, bookingId, target, mailConfig(business.config, platformMail(store))) : null;
   return {
     statements: receiptNumberStatements(db, businessId, entry.id, receiptYear(now, timeZone)),
     emails: email ? emailStatements(db, businessId, bookingId, [email], now) : [],

@@ -89,8 +89,10 @@ async function remindOne(env: Env, businessId: number, bookingId: string, now: D
     return "skipped";
   }
   await createPaymentLink(env, REMINDER_ACTOR, businessId, bookingId, { send_email: true }, now, origin, business.slug, {
-    dueDate: dues.balance_due_date,
-    statement: (paymentId) => reminderSentStatement(db, businessId, bookingId, dues.balance_due_date, balance, paymentId, now),
+    reminder: {
+      dueDate: dues.balance_due_date,
+      statement: (paymentId) => reminderSentStatement(db, businessId, bookingId, dues.balance_due_date, balance, paymentId, now),
+    },
   });
   return "sent";
 }

@@ -36,7 +36,7 @@ export type StripeStore = Store & Partial<Pick<Env, "SECRETS_KEY" | "STRIPE_API_
 /** Who the webhook's changes are audited as: Stripe, through the business's signed webhook. */
 export const STRIPE_ACTOR: Actor = { kind: "key", id: "stripe-webhook", name: "Stripe (signed webhook)" };
 /** Who a payment recorded from Stripe's event alone was made by: the guest, online. */
-const GUEST: EntryActor = { kind: "guest", id: null, name: "Guest (Stripe Checkout)" };
+export const GUEST: EntryActor = { kind: "guest", id: null, name: "Guest (Stripe Checkout)" };
 
 const SECRET_KEY = "stripe_secret_key";
 const WEBHOOK_SECRET = "stripe_webhook_secret";
@@ -89,7 +89,7 @@ async function secretsOf(env: StripeStore, businessId: number): Promise<{ secret
   };
 }
 
-async function stripeOf(env: StripeStore, businessId: number): Promise<Stripe> {
+export async function stripeOf(env: StripeStore, businessId: number): Promise<Stripe> {
   const { secretKey } = await secretsOf(env, businessId);
   if (!secretKey) throw notConfigured();
   return await stripeFor(secretKey, env.STRIPE_API_BASE);
@@ -125,8 +125,14 @@ export async function createPaymentLink(
   now: Date,
   returnOrigin: string,
   slug: string,
-  reminder?: LinkReminder,
+  options: {
+    /** A balance-due reminder's link (manage/reminders.ts): the e-mail is the reminder's. */
+    reminder?: LinkReminder;
+    /** Where Stripe sends the guest back (a checkout's payment: the page the widget is on); default the business's hosted page. */
+    returnTo?: { success: string; cancel: string };
+  } = {},
 ): Promise<PaymentLink> {
+  const { reminder, returnTo } = options;
   const db = env.DB;
   const booking = await bookingRow(db, businessId, bookingId);
   if (!booking) throw notFound("The booking");
@@ -160,8 +166,8 @@ export async function createPaymentLink(
         metadata,
         payment_intent_data: { metadata },
         expires_at: Math.floor(now.getTime() / 1000) + LINK_HOURS * 3600,
-        success_url: `${back}&payment=success`,
-        cancel_url: `${back}&payment=cancelled`,
+        success_url: returnTo?.success ?? `${back}&payment=success`,
+        cancel_url: returnTo?.cancel ?? `${back}&payment=cancelled`,
       },
       { idempotencyKey },
     );
@@ -251,8 +257,19 @@ function reminderAudit(booking: BookingRow, minor: number, currency: string, pay
 
 export type WebhookOutcome = "applied" | "duplicate" | "ignored";
 
+/** What a cart's Checkout Session outcome becomes (manage/cart-payment.ts: a checkout paid online). */
+export type CartSessionHandler = (
+  env: StripeStore,
+  businessId: number,
+  event: Stripe.Event,
+  session: Stripe.Checkout.Session,
+  outcome: CheckoutOutcome,
+  now: Date,
+) => Promise<WebhookOutcome>;
+export type CheckoutOutcome = "succeeded" | "failed" | "canceled" | "wait";
+
 /** The Checkout events and what they make of the session's pending payment. */
-function checkoutOutcome(event: Stripe.Event): "succeeded" | "failed" | "canceled" | "wait" | null {
+function checkoutOutcome(event: Stripe.Event): CheckoutOutcome | null {
   switch (event.type) {
     case "checkout.session.completed":
       return event.data.object.payment_status === "paid" ? "succeeded" : "wait";
@@ -267,7 +284,7 @@ function checkoutOutcome(event: Stripe.Event): "succeeded" | "failed" | "cancele
   }
 }
 
-const wrongBusiness = () => new ApiError(400, "wrong_business", "This event names a booking that is not this business's: refused, nothing changed.");
+export const wrongBusiness = () => new ApiError(400, "wrong_business", "This event names a booking that is not this business's: refused, nothing changed.");
 
 /**
  * Apply one of Stripe's events to the business named by `slug`: verified with its webhook signing
@@ -276,7 +293,7 @@ const wrongBusiness = () => new ApiError(400, "wrong_business", "This event name
  * again (the batch's guard), so a replay or an event arriving after another settled the payment
  * changes nothing.
  */
-export async function applyStripeWebhook(env: StripeStore, slug: string, body: string, signature: string | undefined, now: Date): Promise<WebhookOutcome> {
+export async function applyStripeWebhook(env: StripeStore, slug: string, body: string, signature: string | undefined, now: Date, cartSession?: CartSessionHandler): Promise<WebhookOutcome> {
   const business = await businessBySlug(env.DB, slug);
   if (!business) throw notFound("The business");
   const businessId = business.id;
@@ -293,6 +310,8 @@ export async function applyStripeWebhook(env: StripeStore, slug: string, body: s
   const outcome = checkoutOutcome(event);
   if (outcome) {
     const session = event.data.object as Stripe.Checkout.Session;
+    // a checkout paid online (metadata cart_id): its cart is booked, or released, or refunded
+    if (cartSession && session.metadata?.cart_id && !session.metadata?.booking_id) return await cartSession(env, businessId, event, session, outcome, now);
     change = await checkoutChange(env, businessId, session, outcome, now);
   } else if (event.type === "refund.updated" || event.type === "refund.created") {
     change = await refundChange(env, businessId, event.data.object, now);

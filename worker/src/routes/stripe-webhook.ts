@@ -6,7 +6,7 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { problemResponse } from "../contract/problem";
-import { applyStripeWebhook } from "../manage/stripe";
+import { applyWebhook } from "../manage/cart-payment";
 import { createRouter } from "./router";
 import { bodyResponses } from "./private/openapi-parts";
 
@@ -22,7 +22,9 @@ const route = createRoute({
     "checkout.session.async_payment_failed, checkout.session.expired and refund.updated, and save its signing secret in the business's Stripe settings. " +
     "The raw body is verified against the Stripe-Signature header (at most 5 minutes old). A paid session settles its pending payment (PaymentReceived), a failed or expired one " +
     "fails or cancels it (PaymentFailed); a succeeded refund settles a pending refund (PaymentRefunded). Each event is applied once however often it arrives, and never after another " +
-    "settled the payment. Bad or old signature: 400 `invalid_signature`, nothing changed; an event naming another business's booking: 400 `wrong_business`.",
+    "settled the payment. Bad or old signature: 400 `invalid_signature`, nothing changed; an event naming another business's booking: 400 `wrong_business`. " +
+    "A session opened by a checkout (metadata cart_id; the business's payment_policy.pay_to_confirm) books its cart with the checkout's saved request once paid, and records the payment; " +
+    "expired or failed, it releases the cart; paid when the cart's places are gone, it is refunded in full through Stripe and nothing is booked (Stripe unreachable then: 503/502, Stripe sends the event again).",
   request: {
     params: z.object({ slug: z.string().openapi({ param: { name: "slug", in: "path" }, example: "demo" }) }),
     headers: z.object({ "stripe-signature": z.string().optional().openapi({ description: "Stripe's signature of the raw body." }) }),
@@ -33,10 +35,12 @@ const route = createRoute({
     404: problemResponse("No such business."),
     ...bodyResponses,
     409: problemResponse("`payments_not_configured`: the business has no webhook signing secret set."),
+    502: problemResponse("`stripe_error`: a refund this event needed was refused by Stripe; nothing recorded (Stripe sends the event again)."),
+    503: problemResponse("`stripe_unavailable`: a refund this event needed could not be asked of Stripe; nothing recorded (Stripe sends the event again)."),
   },
 });
 
 export const stripeWebhookRoutes = createRouter().openapi(route, async (c) => {
-  const outcome = await applyStripeWebhook(c.env, c.req.valid("param").slug, await c.req.text(), c.req.header("stripe-signature"), c.get("now"));
+  const outcome = await applyWebhook(c.env, c.req.valid("param").slug, await c.req.text(), c.req.header("stripe-signature"), c.get("now"));
   return c.json({ received: true as const, outcome }, 200);
 });

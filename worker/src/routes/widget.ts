@@ -374,8 +374,10 @@ export function widgetRoutes() {
     const humanCheck = humanCheckOn(config) ? { provider: "turnstile", site_key: config.turnstile_site_key } : null;
     // The business's own questions likewise, in that language where it translated them.
     (settings.settings as Record<string, unknown>).custom_fields = localizedFields(config.custom_fields, lang);
+    // Whether the guest pays online at checkout (payment_policy; docs/payments.md "Paying at checkout"), for the checkout's wording.
+    const payment = config.payment_policy.online_payment ? { pay_to_confirm: config.payment_policy.pay_to_confirm } : null;
     c.header("Cache-Control", "no-cache");
-    return c.json({ business: c.get("tenant").slug, today, language: lang, currency: cur, settings, theme, human_check: humanCheck, products, product, start_date: startDate, calendar: cal, package: pkg }, 200);
+    return c.json({ business: c.get("tenant").slug, today, language: lang, currency: cur, settings, theme, human_check: humanCheck, payment, products, product, start_date: startDate, calendar: cal, package: pkg }, 200);
   }
 
   /** Availability and prices of one product over a window (the calendar's other months). */

@@ -1,9 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { AddToCartBody, Booking, Cart, CartIdParam, CheckoutBody, DeleteResult, ExtendResult } from "../../contract/cart";
+import { AddToCartBody, AwaitingPayment, Booking, Cart, CartIdParam, CheckoutBody, DeleteResult, ExtendResult } from "../../contract/cart";
 import { problemResponse } from "../../contract/problem";
 import { cartStatement } from "../../db/carts";
-import { bookedAnswer, checkoutCart, checkoutReadStatements } from "../../carts/checkout";
+import { bookedAnswer, checkoutReadStatements } from "../../carts/checkout";
+import { cancelCartPayment, checkoutWithPolicy } from "../../manage/cart-payment";
+import { publicOrigin } from "../../lib/origin";
 import { abandonCart, addToCart, extendCart, viewCart } from "../../carts/operations";
 import { batchAbortReason, type CartCall } from "../../carts/run";
 import type { AppEnv } from "../../db/request-env";
@@ -43,11 +45,14 @@ const bodyErrors = {
 const cartGone = {
   404: problemResponse("No such cart (or the cart belongs to another business)."),
   409: problemResponse(
+    "`cart_awaiting_payment`: the guest is paying for this cart online (checkout with the business's pay_to_confirm); it takes no change until the payment succeeds or its page expires. " +
     "`cart_not_open`: the cart was checked out or deleted. `limit_exceeded`: a business limit was reached. " +
       "`conflict`: other requests on the same cart kept changing it while this one ran (it is run again on what the cart became, a few times); nothing was done, try again.",
   ),
   410: problemResponse("`cart_expired`: the cart's expiry passed (holds released or lapsed); start a new cart."),
 } as const;
+/** A cart whose guest is paying online (checkout with the business's pay_to_confirm) takes no change meanwhile. */
+const awaitingPayment = "`cart_awaiting_payment`: the guest is paying for this cart online; it takes no change until the payment succeeds or its page expires (DELETE cancels the payment). ";
 
 const addRoute = createRoute({
   method: "post",
@@ -107,9 +112,19 @@ const deleteRoute = createRoute({
   operationId: "abandonCart",
   tags: ["Carts"],
   summary: "Abandon a cart; its units are available to others at once",
-  description: "Idempotent: deleting an abandoned (or expired) cart answers success again. A checked-out cart answers 409 `cart_not_open`.",
+  description:
+    "Idempotent: deleting an abandoned (or expired) cart answers success again. A checked-out cart answers 409 `cart_not_open`. " +
+    "A cart whose guest is paying online (checkout answered 202 `awaiting_payment`): its Stripe payment page is expired first (it can no longer be paid), then the cart is abandoned; " +
+    "a payment Stripe already completed cannot be canceled (409 `cart_awaiting_payment`: its webhook books the cart); Stripe unreachable 503 `stripe_unavailable`, nothing changed.",
   request: { params: CartIdParam },
-  responses: { 200: json(DeleteResult, "The cart is abandoned."), ...common, 404: cartGone[404], 409: cartGone[409] },
+  responses: {
+    200: json(DeleteResult, "The cart is abandoned."),
+    ...common,
+    404: cartGone[404],
+    409: cartGone[409],
+    502: problemResponse("`stripe_error`: Stripe refused to cancel the cart's payment page; nothing changed."),
+    503: problemResponse("`stripe_unavailable`: Stripe did not answer; nothing changed, try again."),
+  },
 });
 
 const checkoutRoute = createRoute({
@@ -127,14 +142,25 @@ const checkoutRoute = createRoute({
     "A cart opened by a widget visitor (through /widget/v1, not with an API key) is refused with 429 `rate_limited` and `Retry-After` when that visitor " +
     "already confirmed max_bookings_per_visitor_per_hour bookings in the last hour (default 5) or max_bookings_per_visitor_per_day in the last day (default 10); nothing is booked. " +
     "Through /widget/v1, a business that turned on its human check (settings turnstile_site_key and turnstile_secret) also needs the visitor's Cloudflare Turnstile token " +
-    "in the header `X-Turnstile-Token`, else 403 `human_check_failed` and nothing is booked; an API key is never asked for one.",
+    "in the header `X-Turnstile-Token`, else 403 `human_check_failed` and nothing is booked; an API key is never asked for one. " +
+    "**Paying online** (the business's settings payment_policy.online_payment with Stripe connected; the spec leaves checkout's answer open here): " +
+    "with payment_policy.pay_to_confirm, nothing is booked yet: the answer is 202 `{status: \"awaiting_payment\", cart_id, payment: {url, amount, currency, expires_at}}`, " +
+    "the request is saved on the cart and its places held until the payment page expires (payment_hold_minutes, and a 5-minute grace); the guest pays on `payment.url` (Stripe's hosted Checkout) " +
+    "and Stripe's signed webhook books the cart with this request (GET /carts/{cart_id} then shows it checked out with its booking; a page that expired unpaid abandons the cart). " +
+    "The amount is what the payment policy asks at booking (the deposit, else the whole), computed from the cart by the server: no field of the body sets it. " +
+    "The same checkout sent again while the guest pays answers the same payment page; add, extend and a second checkout with other data change nothing (409 `cart_awaiting_payment`). " +
+    "Stripe unreachable: 503 `stripe_unavailable` (Stripe refusing: 502 `stripe_error`), nothing booked and the cart as it was: send it again. " +
+    "Without pay_to_confirm the booking is made at once (200) and, when something is due at booking, its answer carries `payment`, a payment page for it (paying it is optional; nothing is e-mailed).",
   middleware: [keyCheck.byHandler, idempotency({ replay: (c, bookingId, text) => replayCheckout(c, bookingId, text) })] as const,
   request: { params: CartIdParam, headers: IdempotencyHeader, body: { required: true, content: { "application/json": { schema: CheckoutBody } } } },
   responses: {
     200: json(Booking, "The booking created."),
+    202: json(AwaitingPayment, "Nothing booked yet: the guest pays first (payment_policy.pay_to_confirm); Stripe's webhook books the cart once paid."),
     ...common,
     ...bodyErrors,
     ...cartGone,
+    502: problemResponse("`stripe_error`: Stripe refused to open the payment page; nothing booked, the cart as it was."),
+    503: problemResponse("`stripe_unavailable`: Stripe did not answer; nothing booked, the cart as it was. Send the checkout again."),
     422: problemResponse("`terms_not_accepted`, or an invalid customer (`validation_failed`, errors[] names each field), or an Idempotency-Key reused with another body."),
   },
 });
@@ -248,7 +274,15 @@ export const cartRoutes = createRouter()
   })
   .openapi(deleteRoute, async (c) => {
     const cartId = cartIdOf(c.req.valid("param").cart_id);
-    return c.json((await abandonCart(c.env, await cartCall(c, cartId, theCart(cartId)))).body, 200);
+    const call = await cartCall(c, cartId, theCart(cartId));
+    try {
+      return c.json((await abandonCart(c.env, call)).body, 200);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code !== "cart_awaiting_payment") throw err;
+      // The guest is paying: the payment page is expired at Stripe first, then the cart abandoned.
+      await cancelCartPayment(c.env, call.businessId, cartId, call.now);
+      return c.json({ success: true }, 200);
+    }
   })
   .openapi(
     checkoutRoute,
@@ -256,7 +290,13 @@ export const cartRoutes = createRouter()
       const cartId = cartIdOf(c.req.valid("param").cart_id);
       const body = c.req.valid("json");
       const call = await cartCall(c, cartId, (db, businessId) => checkoutReadStatements(db, businessId, cartId, body));
-      return c.json((await checkoutCart(c.env, call, body)).body, 200);
+      const place = { origin: publicOrigin(c.env.PUBLIC_ORIGIN, c.req.url), slug: c.get("tenant").slug, requestOrigin: c.req.header("origin") ?? null };
+      const answer = await checkoutWithPolicy(c.env, call, body, place);
+      if (answer.status === 202) {
+        armTimer(c, call, answer.holdUntil);
+        return c.json(answer.body, 202);
+      }
+      return c.json(answer.body, 200);
     },
     (result) => {
       // Like the router's default hook, but a terms_accepted that is not true has its own code.
