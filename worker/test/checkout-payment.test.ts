@@ -250,6 +250,25 @@ describe("paying at checkout through the widget's door", () => {
   });
 });
 
+describe("what paying at checkout asks", () => {
+  it("is the product's own deposit where it sets one, as the booking's dues then say", async () => {
+    const biz = await business();
+    const pkg = await smallPackage(biz.businessId, 3);
+    // the business asks 30 %; this package asks half
+    await (await dbOf(biz.businessId)).prepare("UPDATE products SET payment_policy = ? WHERE id = ?").bind(JSON.stringify({ deposit: { type: "percent", percent: 50 } }), pkg).run();
+    const t = clock();
+    const { start, end } = stay(2);
+    const cart = (await addToCart(biz.key, { guests: [guest(pkg, start, end)] }, t(0))).body;
+    const res = await checkout(biz.key, cart.cart_id, t(60));
+    expect(res.status).toBe(202);
+    expect(res.body.payment).toMatchObject({ amount: 100, currency: "EUR" });
+    const paid = await paySession(res.body.payment.url.split("/").pop());
+    expect((await deliver(biz.slug, "checkout.session.completed", paid, t(120))).body.outcome).toBe("applied");
+    const bookingId = (await callJson(`/api/pub/v2/carts/${cart.cart_id}`, { key: biz.key, now: t(130) })).body.booking.id;
+    expect((await callJson(`/private/bookings/${bookingId}`, { key: biz.priv })).body.data).toMatchObject({ deposit_due: 100, amount_paid: 100, payment_status: "deposit_paid" });
+  });
+});
+
 describe("paying at checkout, confirmed at once", () => {
   it("books the cart and answers a payment page for the deposit", async () => {
     const biz = await business({ ...POLICY, pay_to_confirm: false });

@@ -30,13 +30,14 @@ import { bookingPeopleStatements } from "../db/booking-people";
 import { checkoutPersonsStatement, personsByNorm, type PersonRow } from "../db/persons";
 import { customerErrors, customerPerson, guestPerson } from "../domain/cart-people";
 import { transition } from "../domain/cart-state";
-import { convertMinor, currencyOfCart, minorDigits, toMajor } from "../domain/money";
-import { duesOf, type BookedPart } from "../domain/payment-policy";
+import { currencyOfCart, minorDigits, toMajor } from "../domain/money";
+import { bookingDues } from "../domain/booking-dues";
+import { productPaymentPolicies } from "../db/products";
 import { snapshotAt } from "../db/tenant-read";
 import { referenceOf } from "../domain/reference";
 import { totalsOf } from "../domain/totals";
 import { ApiError, notFound } from "../lib/errors";
-import { dateIn, isoDateTime } from "../lib/time";
+import { isoDateTime } from "../lib/time";
 import { stamp } from "../db/allocations";
 import { idempotencyResourceStatement } from "../db/idempotency";
 import { batchAbortReason, catalogOf, isWidgetVisitor, refuseWhilePaying, runGuarded, sender, takeRead, type CartCall, type Outcome } from "./run";
@@ -245,38 +246,19 @@ export async function bookedAnswer(env: D1Env, call: CartCall, bookingId: string
 // Paying online at checkout (issue 31, docs/payments.md "Paying at checkout").
 
 /**
- * The cart's parts for the payment policy: one per product its guests booked (the guest's
- * package, or the product sold as its own package), with its guests and the sum of their lines.
- * ONE place, so that a booking's own dues function can replace it.
+ * What an online payment at booking takes of this cart (minor units of its currency): the cart's
+ * dues as the booking it becomes will have them, by the same function (domain/booking-dues.ts
+ * bookingDues: its products' own policies, booked today in the business's time zone).
  */
-export function partsOfCart(contents: Pick<CartContents, "guests" | "lines">): BookedPart[] {
-  const parts = new Map<number, BookedPart>();
-  const productOf = new Map(contents.guests.map((g) => [g.id, g.package_id]));
-  for (const g of contents.guests) {
-    const part = parts.get(g.package_id) ?? { product_id: g.package_id, guests: 0, amount_minor: 0 };
-    part.guests += 1;
-    parts.set(g.package_id, part);
-  }
-  for (const l of contents.lines) {
-    const part = parts.get(productOf.get(l.cart_guest_id) ?? l.product_id);
-    if (part) part.amount_minor += l.price_minor;
-  }
-  return [...parts.values()];
-}
-
-/** What an online payment at booking takes of this cart under the business's payment policy (minor units of the cart's currency). */
-export function dueAtBooking(snap: CatalogSnapshot, contents: CartContents, now: Date): number {
+export async function dueAtBooking(db: D1, snap: CatalogSnapshot, contents: CartContents, now: Date): Promise<number> {
   const config = snap.business.config;
   const choice = currencyOfCart(snap.currencies, contents.cart.currency);
-  const total = totalsOf(contents.lines, choice).total;
+  const totals = totalsOf(contents.lines, choice);
+  const lines = contents.lines.map((l) => ({ guest_id: l.cart_guest_id, product_id: l.product_id, role: l.role, price_minor: l.price_minor }));
   const startDate = contents.guests.reduce((m, g) => (g.start_date < m ? g.start_date : m), contents.guests[0].start_date);
-  const dues = duesOf(
-    config.payment_policy,
-    { total_minor: total, start_date: startDate, booked_on: dateIn(now, config.time_zone), parts: partsOfCart(contents) },
-    () => null,
-    (amount) => convertMinor(Math.round(amount * 10 ** choice.base.digits), choice),
-  );
-  return dues.due_at_booking;
+  const own = await productPaymentPolicies(db, snap.business.id, lines.map((l) => l.product_id));
+  const booking = { currency: contents.cart.currency, total_minor: totals.total, total_default_minor: totals.total_default, start_date: startDate, created_at: isoDateTime(now) };
+  return bookingDues(config.payment_policy, booking, lines, own, config.time_zone, choice.base.iso_code).due_at_booking;
 }
 
 /** The booking a paid cart becomes, to write in one batch with its payment (manage/cart-payment.ts). */

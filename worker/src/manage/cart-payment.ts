@@ -94,7 +94,7 @@ export async function checkoutWithPolicy(env: StripeStore & CartEnv, call: CartC
   // Booked at once; what is due at booking may be paid at once, through a payment link.
   const booked = (await checkoutCart(env, call, body)).body;
   const contents = await loadCart(env.DB, call.businessId, call.cartId);
-  const due = contents ? dueAtBooking(snap, contents, call.now) : 0;
+  const due = contents ? await dueAtBooking(env.DB, snap, contents, call.now) : 0;
   if (due <= 0) return { status: 200, body: booked };
   try {
     const link = await createPaymentLink(
@@ -137,7 +137,7 @@ async function awaitPayment(env: StripeStore & CartEnv, call: CartCall, body: Ch
     const { contents, snap } = await readyToCheckout(env, call, body, { paying: true });
     const { cart } = contents;
     if (cart.payment_state === "awaiting") return { status: 202 as const, body: awaitingAnswer(cart), holdUntil: new Date(cart.expires_at) };
-    const amount = dueAtBooking(snap, contents, now);
+    const amount = await dueAtBooking(db, snap, contents, now);
     if (amount <= 0) return null;
     const back = returnUrls(body.return_url, place, cartId);
     const stripe = await stripeOf(env, businessId);
