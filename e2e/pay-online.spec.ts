@@ -11,6 +11,7 @@ import { acceptInvite, signIn } from "./admin-kit";
 import { expect, heading, test } from "./fixtures";
 import { toCheckout, w } from "./journey";
 import { npmRun } from "../worker/test/cli/helpers";
+import type { ParsedMail } from "mailparser";
 
 const SK = "rk_test_e2eStandinKey0123456789";
 const WHSEC = "whsec_e2eStandinSigningSecret0123456789";
@@ -67,7 +68,23 @@ test("the guest pays the deposit on Stripe's page and is booked by the webhook; 
     const deposit = await booking();
     expect(deposit).toMatchObject({ status: "confirmed", payment_status: "deposit_paid", amount_paid: awaiting.payment.amount });
     expect(awaiting.payment.amount).toBe(Math.round(deposit.total * 30) / 100);
-    await expect(w(page, "[data-booking-reference]")).toHaveText((await server.publicApi(`/api/pub/v2/carts/${awaiting.cart_id}`)).body.booking.reference);
+    const reference = (await server.publicApi(`/api/pub/v2/carts/${awaiting.cart_id}`)).body.booking.reference as string;
+    await expect(w(page, "[data-booking-reference]")).toHaveText(reference);
+
+    // The receipt, as handed to the send_email binding and parsed as MIME: to the booker, with the
+    // ledger entry's number, the amount, the method and the balance left.
+    const [entry] = (await priv(`/bookings/${bookingId}/payments`)).body.data as { receipt_number: string }[];
+    expect(entry.receipt_number).toMatch(/^\d{4}-\d{6}$/);
+    const eur = (n: number) => new Intl.NumberFormat("en", { style: "currency", currency: "EUR" }).format(n);
+    let receipt: ParsedMail | undefined;
+    await expect
+      .poll(async () => (receipt = (await server.sentMail()).find((m) => m.subject?.startsWith(`Receipt ${entry.receipt_number}:`))) !== undefined, { message: "the receipt e-mail", timeout: 10_000 })
+      .toBe(true);
+    expect(receipt!.to && "value" in receipt!.to ? receipt!.to.value[0].address : null).toBe(email);
+    expect(receipt!.subject).toBe(`Receipt ${entry.receipt_number}: ${eur(awaiting.payment.amount)} received for your booking ${reference}`);
+    expect(receipt!.text).toContain(`Amount paid: ${eur(awaiting.payment.amount)}`);
+    expect(receipt!.text).toContain("Method: Card (online)");
+    expect(receipt!.text).toContain(`Balance left to pay: ${eur(deposit.balance_due)}`);
 
     // The owner sends a link for the balance; the guest pays it on the same page.
     const link = await priv(`/bookings/${bookingId}/payment-links`, "POST", { send_email: false });
