@@ -250,6 +250,20 @@ describe("paying at checkout through the widget's door", () => {
   });
 });
 
+describe("what the widget tells the guest of paying", () => {
+  it("says they pay online only while Stripe is connected", async () => {
+    const { businessId } = await cartBusiness({ payment_policy: POLICY });
+    const priv = await createKey("private", businessId);
+    const slug = (await (await dbOf(businessId)).prepare("SELECT slug FROM businesses WHERE id = ?").bind(businessId).first<{ slug: string }>())!.slug;
+    const payment = async () => (await callJson(`/widget/v1/${slug}/bootstrap`)).body.payment;
+    expect(await payment()).toBeNull();
+    expect((await callJson("/private/settings/stripe", { key: priv, method: "PUT", body: { secret_key: SK, webhook_secret: WHSEC } })).status).toBe(200);
+    expect(await payment()).toEqual({ pay_to_confirm: true });
+    expect((await callJson("/private/settings/stripe", { key: priv, method: "PUT", body: { secret_key: null } })).status).toBe(200);
+    expect(await payment()).toBeNull();
+  });
+});
+
 describe("what paying at checkout asks", () => {
   it("is the product's own deposit where it sets one, as the booking's dues then say", async () => {
     const biz = await business();

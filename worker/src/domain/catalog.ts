@@ -20,6 +20,8 @@ export interface BusinessRow {
 
 export interface Business extends Omit<BusinessRow, "config"> {
   config: BusinessConfig;
+  /** Its Stripe key is set: it can take payments online (docs/payments.md). */
+  stripe_connected?: boolean;
 }
 
 export interface CurrencyRow {

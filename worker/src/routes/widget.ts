@@ -375,7 +375,8 @@ export function widgetRoutes() {
     // The business's own questions likewise, in that language where it translated them.
     (settings.settings as Record<string, unknown>).custom_fields = localizedFields(config.custom_fields, lang);
     // Whether the guest pays online at checkout (payment_policy; docs/payments.md "Paying at checkout"), for the checkout's wording.
-    const payment = config.payment_policy.online_payment ? { pay_to_confirm: config.payment_policy.pay_to_confirm } : null;
+    // Online payment needs Stripe connected as well: otherwise checkout books as without it, and the guest is told nothing of paying.
+    const payment = config.payment_policy.online_payment && snap.business.stripe_connected ? { pay_to_confirm: config.payment_policy.pay_to_confirm } : null;
     c.header("Cache-Control", "no-cache");
     return c.json({ business: c.get("tenant").slug, today, language: lang, currency: cur, settings, theme, human_check: humanCheck, payment, products, product, start_date: startDate, calendar: cal, package: pkg }, 200);
   }
