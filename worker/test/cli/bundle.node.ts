@@ -1,8 +1,8 @@
 /**
  * What `wrangler deploy` uploads holds what each isolate must parse and run at startup, and no
  * more (issue 30, docs/benchmarks.md "What the bundle holds", "What loads lazily"): zod's messages
- * in English only, and the private API, the back office and the contracts whose schemas only they
- * use evaluated on their first request, not at the isolate's startup.
+ * in English only, and the private API, the back office, the Stripe webhook's rules and the
+ * contracts whose schemas only they use evaluated on their first request, not at the isolate's startup.
  * Built unminified (as wrangler.toml deploys it; said again here so that esbuild's module wrappers
  * keep their names should the deployment ever minify).
  */
@@ -62,12 +62,15 @@ describe("the deployed bundle", () => {
     assert.doesNotMatch(code, /Ungültige Eingabe|Entrada inválida/);
   });
 
-  it("evaluates the private API, the back office and the contracts only they use on their first request, not at startup", () => {
+  it("evaluates the private API, the back office, the Stripe webhook's rules and the contracts only they use on their first request, not at startup", () => {
     const lazy = [
       /^worker\/src\/routes\/private\//,
       /^worker\/src\/routes\/admin\//,
       /^worker\/src\/contract\/private(-[\w-]+)?\.ts$/,
       /^worker\/src\/contract\/catalog-(write|file)\.ts$/,
+      // the payments' shapes and the Stripe webhook's rules (its route imports them when an event comes)
+      /^worker\/src\/contract\/payments\.ts$/,
+      /^worker\/src\/manage\/stripe\.ts$/,
     ];
     // They are in the bundle (reached by import()), so a request can load them.
     for (const pattern of lazy) assert.ok(inputs.some((p) => pattern.test(p)), `nothing in the bundle matches ${pattern}`);
