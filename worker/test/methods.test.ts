@@ -33,6 +33,12 @@ describe("methods a documented path does not have", () => {
     expect(checked).toBeGreaterThan(40);
     const none = await call("/api/pub/v2/no-such-thing", { key: keys.public });
     expect(none.status).toBe(404);
+    // The private API is mounted on its first request (routes/lazy.ts): a path it does not serve
+    // gets the app's own answers, as a path of the public API does.
+    const nonePrivate = await call("/private/no-such-thing", { key: keys.private });
+    expect(nonePrivate.status).toBe(404);
+    expect(nonePrivate.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+    expect((await nonePrivate.json()) as { code: string }).toMatchObject({ code: "not_found" });
   });
 
   it("names the methods in Allow, HEAD with GET", async () => {

@@ -1,6 +1,5 @@
 import { Hono } from "hono";
 import { z } from "@hono/zod-openapi";
-import { CatalogFile } from "../contract/catalog-file";
 import type { AppEnv } from "../db/request-env";
 
 /**
@@ -12,7 +11,9 @@ let catalogSchema: string | undefined;
 
 export function schemaRoutes() {
   const routes = new Hono<AppEnv>();
-  routes.get("/schemas/catalog.json", (c) => {
+  routes.get("/schemas/catalog.json", async (c) => {
+    // The catalog file's shapes are built on the first request that needs them, not at startup.
+    const { CatalogFile } = await import("../contract/catalog-file");
     catalogSchema ??= JSON.stringify({
       ...z.toJSONSchema(CatalogFile, { io: "input", unrepresentable: "any" }),
       $id: "https://booking-platform.dev/schemas/catalog.json",

@@ -6,7 +6,6 @@
  */
 import { createRoute, z } from "@hono/zod-openapi";
 import { problemResponse } from "../contract/problem";
-import { applyWebhook } from "../manage/cart-payment";
 import { createRouter } from "./router";
 import { bodyResponses } from "./private/openapi-parts";
 
@@ -41,6 +40,9 @@ const route = createRoute({
 });
 
 export const stripeWebhookRoutes = createRouter().openapi(route, async (c) => {
+  // The payments' rules and shapes (manage/cart-payment.ts, manage/stripe.ts, contract/payments.ts)
+  // are evaluated on the first event, not at the isolate's startup (docs/benchmarks.md "What loads lazily").
+  const { applyWebhook } = await import("../manage/cart-payment");
   const outcome = await applyWebhook(c.env, c.req.valid("param").slug, await c.req.text(), c.req.header("stripe-signature"), c.get("now"));
   return c.json({ received: true as const, outcome }, 200);
 });
