@@ -12,7 +12,6 @@ import { lazyRouter } from "./routes/lazy";
 import { createRouter } from "./routes/router";
 import { stripeWebhookRoutes } from "./routes/stripe-webhook";
 import { runMaintenance } from "./db/maintenance";
-import { sendBalanceReminders } from "./manage/reminders";
 import { shardDoor } from "./middleware/shard";
 import { sessionBookmarks } from "./middleware/session";
 
@@ -128,6 +127,8 @@ export default {
       const now = new Date(controller.scheduledTime);
       const report = await runMaintenance(env, now);
       // The balance-due reminders (issue 31): manage/ sends them (a payment link and its e-mail), after the tidy-up.
+      // (made on first use: payment links reach Stripe's rules, which no request of an isolate's start needs)
+      const { sendBalanceReminders } = await import("./manage/reminders");
       const reminders = await sendBalanceReminders(env, now, env.PUBLIC_ORIGIN);
       console.log(JSON.stringify({ level: "info", msg: "maintenance", cron: controller.cron, ...report, reminders }));
     } catch (err) {

@@ -6,12 +6,9 @@
  */
 import { z } from "@hono/zod-openapi";
 
-export const PAYMENT_METHODS = ["stripe", "bank_transfer", "cash", "card_terminal", "other"] as const;
-/** The methods a business records by hand: refunded by recording the refund. */
-export const MANUAL_METHODS = ["bank_transfer", "cash", "card_terminal", "other"] as const;
-export const PAYMENT_STATUSES = ["pending", "succeeded", "failed", "canceled"] as const;
-export const REFUND_STATUSES = ["pending", "succeeded"] as const;
-export const BOOKING_PAYMENT_STATUSES = ["unpaid", "deposit_paid", "paid", "partially_refunded", "refunded", "overpaid"] as const;
+import { BOOKING_PAYMENT_STATUSES, MANUAL_METHODS, PAYMENT_METHODS, PAYMENT_STATUSES, REFUND_STATUSES } from "./payment-kinds";
+
+export { BOOKING_PAYMENT_STATUSES, MANUAL_METHODS, PAYMENT_METHODS, PAYMENT_STATUSES, REFUND_STATUSES };
 
 const Amount = z
   .number()

@@ -1,6 +1,8 @@
 import { z } from "@hono/zod-openapi";
 
-export const EMAIL_KIND_NAMES = ["booking_confirmation", "booking_cancelled", "owner_new_booking", "owner_booking_cancelled", "staff_invitation", "staff_password_reset", "staff_sign_in_alert", "payment_link", "payment_receipt", "refund_receipt", "balance_reminder"] as const;
+import { EMAIL_KIND_NAMES } from "./email-kinds";
+
+export { EMAIL_KIND_NAMES };
 export const EMAIL_STATUSES = ["pending", "sending", "retrying", "sent", "failed"] as const;
 
 export const Email = z

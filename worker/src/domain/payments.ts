@@ -23,7 +23,7 @@
  *     overpaid             the net paid is above the total
  */
 
-import { BOOKING_PAYMENT_STATUSES, MANUAL_METHODS, PAYMENT_METHODS, PAYMENT_STATUSES } from "../contract/payments";
+import { BOOKING_PAYMENT_STATUSES, MANUAL_METHODS, PAYMENT_METHODS, PAYMENT_STATUSES } from "../contract/payment-kinds";
 
 export { BOOKING_PAYMENT_STATUSES, MANUAL_METHODS, PAYMENT_METHODS, PAYMENT_STATUSES };
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];

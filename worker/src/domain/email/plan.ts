@@ -9,10 +9,10 @@
 import type { BusinessConfig } from "../../contract/config";
 import { mailLanguage, type MailLanguage } from "./strings";
 import { shortHash } from "./mime";
-import { EMAIL_KIND_NAMES } from "../../contract/private-emails";
+import { EMAIL_KIND_NAMES } from "../../contract/email-kinds";
 import { senderOf, type PlatformMail } from "./sender";
 
-/** Every kind of e-mail the service sends: one list, the private API's (contract/private-emails.ts). */
+/** Every kind of e-mail the service sends (contract/email-kinds.ts). */
 export const EMAIL_KINDS = EMAIL_KIND_NAMES;
 
 /** Kinds whose params hold a secret (a sign-in link): kept only until the e-mail is sent or fails, never resent. */

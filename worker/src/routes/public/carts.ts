@@ -4,7 +4,6 @@ import { AddToCartBody, AwaitingPayment, Booking, Cart, CartIdParam, CheckoutBod
 import { problemResponse } from "../../contract/problem";
 import { cartStatement } from "../../db/carts";
 import { bookedAnswer, checkoutReadStatements } from "../../carts/checkout";
-import { cancelCartPayment, checkoutWithPolicy } from "../../manage/cart-payment";
 import { publicOrigin } from "../../lib/origin";
 import { abandonCart, addToCart, extendCart, viewCart } from "../../carts/operations";
 import { batchAbortReason, type CartCall } from "../../carts/run";
@@ -18,6 +17,12 @@ import { idempotency } from "../../middleware/idempotency";
 import { newId } from "../../lib/ids";
 import { cartTimerOf } from "../../carts/timer";
 import type { D1 } from "../../db/d1";
+
+/**
+ * Checkout's payment rules (manage/cart-payment.ts, and Stripe's through it), evaluated by an
+ * isolate's first checkout rather than at its startup (docs/benchmarks.md "What loads lazily").
+ */
+const paying = () => import("../../manage/cart-payment");
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -280,6 +285,7 @@ export const cartRoutes = createRouter()
     } catch (err) {
       if (!(err instanceof ApiError) || err.code !== "cart_awaiting_payment") throw err;
       // The guest is paying: the payment page is expired at Stripe first, then the cart abandoned.
+      const { cancelCartPayment } = await paying();
       await cancelCartPayment(c.env, call.businessId, cartId, call.now);
       return c.json({ success: true }, 200);
     }
@@ -291,6 +297,7 @@ export const cartRoutes = createRouter()
       const body = c.req.valid("json");
       const call = await cartCall(c, cartId, (db, businessId) => checkoutReadStatements(db, businessId, cartId, body));
       const place = { origin: publicOrigin(c.env.PUBLIC_ORIGIN, c.req.url), slug: c.get("tenant").slug, requestOrigin: c.req.header("origin") ?? null };
+      const { checkoutWithPolicy } = await paying();
       const answer = await checkoutWithPolicy(c.env, call, body, place);
       if (answer.status === 202) {
         armTimer(c, call, answer.holdUntil);
