@@ -37,6 +37,7 @@ export const ErrorCode = z.enum([
   "secrets_key_missing",
   "invalid_signature",
   "wrong_business",
+  "carts_unavailable",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

@@ -36,6 +36,8 @@ export interface RequestSession {
   session: Pick<D1DatabaseSession, "getBookmark">;
   /** The bookmark the request came with, when its session started from it. */
   given?: string;
+  /** The latest bookmark of a commit the business's cart desk made for the request (carts/desk.ts). */
+  desk?: string;
 }
 
 export type AppEnv = {

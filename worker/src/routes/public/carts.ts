@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { AddToCartBody, Booking, Cart, CartIdParam, CheckoutBody, DeleteResult, ExtendResult } from "../../contract/cart";
 import { problemResponse } from "../../contract/problem";
 import { cartStatement } from "../../db/carts";
@@ -10,12 +10,15 @@ import type { AppEnv } from "../../db/request-env";
 import { ApiError, notFound } from "../../lib/errors";
 import { waitUntil } from "../../lib/wait-until";
 import { createRouter } from "../router";
-import { fuseAccess, readTenant, requestSender, settleAccess, type FusedAccess } from "../../db/tenant-read";
+import { fuseAccess, readTenant, settleAccess, type FusedAccess } from "../../db/tenant-read";
 import { keyCheck } from "../../middleware/auth";
 import { idempotency } from "../../middleware/idempotency";
 import { newId } from "../../lib/ids";
 import { cartTimerOf } from "../../carts/timer";
 import type { D1 } from "../../db/d1";
+import { deskSender } from "../../carts/desk";
+import { recordingDb, type DeskFault } from "../../db/plain-statements";
+import { noteDeskBookmark } from "../../middleware/session";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -29,10 +32,28 @@ const IdempotencyHeader = z.object({
   }),
 });
 
+/**
+ * The cart routes build their statements through a recording D1 (db/plain-statements.ts), so that
+ * their writes can be carried to the business's cart desk (carts/desk.ts), where they meet the
+ * other buyers' of the moment in one D1 batch. Everything else they send runs as before.
+ */
+const atTheDesk: MiddlewareHandler<AppEnv> = async (c, next) => {
+  c.env = { ...c.env, DB: recordingDb(c.env.DB) };
+  await next();
+};
+
+/** Tests only (ALLOW_TEST_CLOCK=1): `X-Test-Desk-Fault: crash-after-commit` makes the desk die after this request's batch committed. */
+function deskFault(c: Context<AppEnv>): DeskFault | undefined {
+  return c.env.ALLOW_TEST_CLOCK === "1" && c.req.header("X-Test-Desk-Fault") === "crash-after-commit" ? "crash-after-commit" : undefined;
+}
+
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 const common = {
   401: problemResponse("Missing, malformed, unknown or revoked API key."),
   429: problemResponse("Rate limit exceeded."),
+  503: problemResponse(
+    "`carts_unavailable`: the cart service was interrupted mid-request (Retry-After); what it was writing was written whole or not at all, and a retry with the same Idempotency-Key gets its answer.",
+  ),
 } as const;
 /** What any request with a body may get before its route runs (worker/src/middleware/request-context.ts). */
 const bodyErrors = {
@@ -63,7 +84,7 @@ const addRoute = createRoute({
     "max_guests_held_per_visitor (default 10 guests held at once over a widget visitor's open carts). A widget visitor's cart holds for at most " +
     "max_hold_seconds_per_visitor from its opening (default 1800 s), its lifetime included. " +
     "409 `sold_out` names what is sold out on which date. Default items are added automatically; default items sent are ignored.",
-  middleware: [keyCheck.byHandler, idempotency({ replay: (c, cartId, text) => replayAdd(c, cartId, text) })] as const,
+  middleware: [atTheDesk, keyCheck.byHandler, idempotency({ replay: (c, cartId, text) => replayAdd(c, cartId, text) })] as const,
   request: { headers: IdempotencyHeader, body: { required: true, content: { "application/json": { schema: AddToCartBody } } } },
   responses: {
     200: json(Cart, "Guests added; the whole cart."),
@@ -82,6 +103,7 @@ const getRoute = createRoute({
   tags: ["Carts"],
   summary: "A cart's contents",
   description: "Guests, items with prices (major units), totals, currency, status and expiry. An open cart past its expiry is shown as abandoned (abandon_reason expired).",
+  middleware: [atTheDesk] as const,
   request: { params: CartIdParam },
   responses: { 200: json(Cart, "The cart."), ...common, 404: cartGone[404] },
 });
@@ -89,7 +111,7 @@ const getRoute = createRoute({
 const extendRoute = createRoute({
   method: "put",
   path: "/carts/{cart_id}/extend",
-  middleware: [keyCheck.byHandler] as const,
+  middleware: [atTheDesk, keyCheck.byHandler] as const,
   operationId: "extendCart",
   tags: ["Carts"],
   summary: "Extend an open cart's expiry to 10 minutes after the request",
@@ -103,7 +125,7 @@ const extendRoute = createRoute({
 const deleteRoute = createRoute({
   method: "delete",
   path: "/carts/{cart_id}",
-  middleware: [keyCheck.byHandler] as const,
+  middleware: [atTheDesk, keyCheck.byHandler] as const,
   operationId: "abandonCart",
   tags: ["Carts"],
   summary: "Abandon a cart; its units are available to others at once",
@@ -128,7 +150,7 @@ const checkoutRoute = createRoute({
     "already confirmed max_bookings_per_visitor_per_hour bookings in the last hour (default 5) or max_bookings_per_visitor_per_day in the last day (default 10); nothing is booked. " +
     "Through /widget/v1, a business that turned on its human check (settings turnstile_site_key and turnstile_secret) also needs the visitor's Cloudflare Turnstile token " +
     "in the header `X-Turnstile-Token`, else 403 `human_check_failed` and nothing is booked; an API key is never asked for one.",
-  middleware: [keyCheck.byHandler, idempotency({ replay: (c, bookingId, text) => replayCheckout(c, bookingId, text) })] as const,
+  middleware: [atTheDesk, keyCheck.byHandler, idempotency({ replay: (c, bookingId, text) => replayCheckout(c, bookingId, text) })] as const,
   request: { params: CartIdParam, headers: IdempotencyHeader, body: { required: true, content: { "application/json": { schema: CheckoutBody } } } },
   responses: {
     200: json(Booking, "The booking created."),
@@ -166,7 +188,14 @@ async function cartCall(
     requestId: c.get("requestId"),
     read,
     access: fused,
-    send: requestSender(c),
+    // The operation's batches go through the business's cart desk (carts/desk.ts); the answer's
+    // X-D1-Bookmark is then at least the desk's commit (middleware/session.ts).
+    send: deskSender(c.env, {
+      shard: c.get("d1Session")?.shard ?? 0,
+      businessId: tenant.businessId,
+      onBookmark: (bookmark) => noteDeskBookmark(c, bookmark),
+      fault: deskFault(c),
+    }),
     after: (work) => waitUntil(c, work),
   };
 }
