@@ -58,5 +58,10 @@ export type AppEnv = {
     d1Session?: RequestSession;
     /** The request's Idempotency-Key, once the middleware has claimed it (middleware/idempotency.ts). */
     idempotencyKey?: string;
+    /**
+     * How this request sends its D1 batches, when not on its own (db/tenant-read.ts requestSender):
+     * the cart routes send theirs through the business's cart desk (carts/desk.ts).
+     */
+    send?: (statements: D1PreparedStatement[]) => Promise<D1Result[]>;
   };
 };

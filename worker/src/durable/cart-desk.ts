@@ -21,9 +21,9 @@ export const MAX_STATEMENTS_PER_ROUND = 200;
  * In a round the batches run in the order they arrived, one caller's after another's, as if each
  * were sent alone in that order; nothing is read or written earlier than it would be alone (a
  * batch leaves in the round after it arrived, at once when none is under way). A round that fails
- * (a guard's abort: sold out, a cart changed, a limit) is rolled back whole, and each batch of it
- * is sent again alone, so only the caller whose batch fails gets its error and the others' writes
- * are made once. A round of one batch is sent as it is.
+ * (a guard's abort: sold out, a cart changed, a limit) is rolled back whole and sent again in
+ * halves (`together`), so only the caller whose batch fails gets its error and the others' writes
+ * are made once, in arrival order. A round of one batch is sent as it is.
  *
  * Should the object be reset mid-round (its process died, an update), its callers get an error
  * (carts/desk.ts answers 503): the round's transaction was committed whole or not at all, and an
@@ -77,19 +77,31 @@ export class CartDesk extends DurableObject<Env> {
       count += next.statements.length;
       group.push(next);
     }
+    await this.together(db, group);
+  }
+
+  /**
+   * The group's batches in one D1 batch. When D1 refuses it (one batch's guard aborted: it was
+   * rolled back whole), the group is halved and each half sent the same way, the first half
+   * first: the batches that pass are made once, in the order they arrived, each after those before
+   * it, exactly as if each were sent alone in that order, and the one that fails is answered its
+   * error, alone.
+   */
+  private async together(db: D1Database, group: Waiting[]): Promise<void> {
     if (group.length === 1) return this.alone(db, group[0]);
     const session = db.withSession("first-primary");
     let results: D1Result[];
+    this.trips++;
+    const round = this.trips;
     try {
-      this.trips++;
       results = await session.batch(madeAgain(session, group.flatMap((w) => w.statements)));
     } catch {
-      // One batch's guard aborted the round: each is sent again on its own.
-      await Promise.all(group.map((w) => this.alone(db, w)));
+      const half = Math.ceil(group.length / 2);
+      await this.together(db, group.slice(0, half));
+      await this.together(db, group.slice(half));
       return;
     }
     const bookmark = session.getBookmark();
-    const round = this.trips;
     this.crashIfAsked(group);
     let at = 0;
     for (const w of group) {

@@ -10,13 +10,13 @@ import type { AppEnv } from "../../db/request-env";
 import { ApiError, notFound } from "../../lib/errors";
 import { waitUntil } from "../../lib/wait-until";
 import { createRouter } from "../router";
-import { fuseAccess, readTenant, settleAccess, type FusedAccess } from "../../db/tenant-read";
+import { fuseAccess, readTenant, requestSender, settleAccess, type FusedAccess } from "../../db/tenant-read";
 import { keyCheck } from "../../middleware/auth";
 import { idempotency } from "../../middleware/idempotency";
 import { newId } from "../../lib/ids";
 import { cartTimerOf } from "../../carts/timer";
 import type { D1 } from "../../db/d1";
-import { deskSender } from "../../carts/desk";
+import { deskSender, type DeskRoute } from "../../carts/desk";
 import { recordingDb, type DeskFault } from "../../db/plain-statements";
 import { noteDeskBookmark } from "../../middleware/session";
 
@@ -33,18 +33,29 @@ const IdempotencyHeader = z.object({
 });
 
 /**
- * The cart routes build their statements through a recording D1 (db/plain-statements.ts), so that
- * their writes can be carried to the business's cart desk (carts/desk.ts), where they meet the
- * other buyers' of the moment in one D1 batch. Everything else they send runs as before.
+ * The cart routes send their D1 batches (the access check, an Idempotency-Key's claim, the cart's
+ * reads and writes) through the business's cart desk (carts/desk.ts), where they meet the other
+ * buyers' of the moment in one D1 batch. Their statements are built through a recording D1
+ * (db/plain-statements.ts), so that they can be carried there as plain data; the answer's
+ * X-D1-Bookmark is then at least the desk's commit (middleware/session.ts).
  */
 const atTheDesk: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.env = { ...c.env, DB: recordingDb(c.env.DB) };
+  c.set("send", deskSender(c.env, deskRoute(c)));
   await next();
 };
 
-/** Tests only (ALLOW_TEST_CLOCK=1): `X-Test-Desk-Fault: crash-after-commit` makes the desk die after this request's batch committed. */
-function deskFault(c: Context<AppEnv>): DeskFault | undefined {
-  return c.env.ALLOW_TEST_CLOCK === "1" && c.req.header("X-Test-Desk-Fault") === "crash-after-commit" ? "crash-after-commit" : undefined;
+function deskRoute(c: Context<AppEnv>, fault?: DeskFault): DeskRoute {
+  return { shard: c.get("d1Session")?.shard ?? 0, businessId: c.get("tenant").businessId, onBookmark: (bookmark) => noteDeskBookmark(c, bookmark), fault };
+}
+
+/**
+ * Tests only (ALLOW_TEST_CLOCK=1): `X-Test-Desk-Fault: crash-after-commit` makes the desk die
+ * right after the operation's batches commit (an add to a new cart: its write), before it answers.
+ */
+function operationSender(c: Context<AppEnv>): CartCall["send"] {
+  const asked = c.env.ALLOW_TEST_CLOCK === "1" && c.req.header("X-Test-Desk-Fault") === "crash-after-commit";
+  return asked ? deskSender(c.env, deskRoute(c, "crash-after-commit")) : requestSender(c);
 }
 
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
@@ -188,14 +199,8 @@ async function cartCall(
     requestId: c.get("requestId"),
     read,
     access: fused,
-    // The operation's batches go through the business's cart desk (carts/desk.ts); the answer's
-    // X-D1-Bookmark is then at least the desk's commit (middleware/session.ts).
-    send: deskSender(c.env, {
-      shard: c.get("d1Session")?.shard ?? 0,
-      businessId: tenant.businessId,
-      onBookmark: (bookmark) => noteDeskBookmark(c, bookmark),
-      fault: deskFault(c),
-    }),
+    // Through the business's cart desk (atTheDesk).
+    send: operationSender(c),
     after: (work) => waitUntil(c, work),
   };
 }
