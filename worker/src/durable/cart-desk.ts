@@ -9,7 +9,7 @@ interface Waiting {
 }
 
 /** The most statements one round trip carries (an add is 10 to 30); the rest wait for the next. */
-export const MAX_STATEMENTS_PER_ROUND = 200;
+const MAX_STATEMENTS_PER_ROUND = 200;
 
 /**
  * The cart desk of one business on one shard (named `<shard>:<business id>`): the cart routes send
