@@ -17,6 +17,7 @@ import { sessionBookmarks } from "./middleware/session";
 
 export { RateLimiter } from "./durable/rate-limiter";
 export { CartTimer } from "./durable/cart-timer";
+export { CartDesk } from "./durable/cart-desk";
 export { WebhookDelivery } from "./durable/webhook-delivery";
 export { EmailDelivery } from "./durable/email-delivery";
 

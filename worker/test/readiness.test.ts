@@ -20,7 +20,7 @@ describe("readiness", () => {
     expect(res.status).toBe(200);
     expect(JSON.parse(res.text)).toEqual({
       status: "ready",
-      checks: { d1: "ok", d1_shard_1: "ok", rate_limiter: "ok", cart_timer: "ok", webhook_delivery: "ok", email_delivery: "ok", key_signing_secret: "ok", email: "ok" },
+      checks: { d1: "ok", d1_shard_1: "ok", rate_limiter: "ok", cart_timer: "ok", cart_desk: "ok", webhook_delivery: "ok", email_delivery: "ok", key_signing_secret: "ok", email: "ok" },
     });
   });
 
@@ -42,6 +42,9 @@ describe("readiness", () => {
     expect(JSON.parse(noRange.text).checks).toMatchObject({ d1: "ok", d1_shard_1: "failing" });
     const { CART_TIMER: _t, ...withoutTimer } = env;
     expect(JSON.parse((await readyz(withoutTimer)).text).checks.cart_timer).toBe("missing");
+    const { CART_DESK: _d, ...withoutDesk } = env;
+    const noDesk = await readyz(withoutDesk);
+    expect([noDesk.status, JSON.parse(noDesk.text).checks.cart_desk]).toEqual([503, "missing"]);
     const noSecret = await readyz({ ...env, KEY_SIGNING_SECRET: "" });
     expect(noSecret.status).toBe(503);
     expect(JSON.parse(noSecret.text).checks.key_signing_secret).toBe("missing");

@@ -38,6 +38,7 @@ export const ErrorCode = z.enum([
   "invalid_signature",
   "wrong_business",
   "cart_awaiting_payment",
+  "carts_unavailable",
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

@@ -36,6 +36,8 @@ export interface RequestSession {
   session: Pick<D1DatabaseSession, "getBookmark">;
   /** The bookmark the request came with, when its session started from it. */
   given?: string;
+  /** The latest bookmark of a commit the business's cart desk made for the request (carts/desk.ts). */
+  desk?: string;
 }
 
 export type AppEnv = {
@@ -56,5 +58,10 @@ export type AppEnv = {
     d1Session?: RequestSession;
     /** The request's Idempotency-Key, once the middleware has claimed it (middleware/idempotency.ts). */
     idempotencyKey?: string;
+    /**
+     * How this request sends its D1 batches, when not on its own (db/tenant-read.ts requestSender):
+     * the cart routes send theirs through the business's cart desk (carts/desk.ts).
+     */
+    send?: (statements: D1PreparedStatement[]) => Promise<D1Result[]>;
   };
 };

@@ -102,9 +102,12 @@ function remember(snap: CatalogSnapshot) {
   snapshots.set(snap.businessId, snap);
 }
 
-/** How a request sends its D1 batches: its own, one transaction each (db/send.ts). */
+/**
+ * How a request sends its D1 batches, one transaction each: on its own (db/send.ts), or, on the
+ * cart routes, through the business's cart desk (the request's `send`, carts/desk.ts).
+ */
 export function requestSender(c: Context<AppEnv>): (statements: D1PreparedStatement[]) => Promise<D1Result[]> {
-  return (statements) => sendBatch(c.env.DB, statements);
+  return c.get("send") ?? ((statements) => sendBatch(c.env.DB, statements));
 }
 
 async function loadSnapshot(db: D1, businessId: number): Promise<CatalogSnapshot> {

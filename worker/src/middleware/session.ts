@@ -65,12 +65,29 @@ export function openSession(c: Context<AppEnv>, db: D1Database, shard: number): 
   return session;
 }
 
+/** The later of two bookmarks (D1 orders them as strings, as its own sessions keep the latest). */
+function later(a: string | null | undefined, b: string | null | undefined): string | undefined {
+  if (!a) return b ?? undefined;
+  if (!b) return a;
+  return a.localeCompare(b) < 0 ? b : a;
+}
+
+/**
+ * A commit the business's cart desk made for this request (carts/desk.ts), on the request's shard,
+ * outside the request's own session: the answer's bookmark is at least it, so the client's next
+ * read sees the write.
+ */
+export function noteDeskBookmark(c: Context<AppEnv>, bookmark: string): void {
+  const state = c.get("d1Session");
+  if (state) state.desk = later(state.desk, bookmark);
+}
+
 /** Put the session's latest bookmark on the answer (and, for the back office, in its cookie). */
 export function sessionBookmarks(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     await next();
     const state = c.get("d1Session");
-    const bookmark = state && (state.session.getBookmark() ?? state.given);
+    const bookmark = state && (later(state.session.getBookmark(), state.desk) ?? state.given);
     if (!state || !bookmark) return;
     const value = `${state.shard}:${bookmark}`;
     let cookie = "";

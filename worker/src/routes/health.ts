@@ -26,7 +26,7 @@ const Readiness = z
     status: z.enum(["ready", "not_ready"]),
     checks: z.record(z.string(), Check).openapi({
       description:
-        "Each piece by name: `d1` (the database answers, its migrations applied), `d1_shard_1` and on (each further shard's database, the same, and its id range set: `npm run shard -- init`), each Durable Object namespace (`rate_limiter`, `cart_timer`, " +
+        "Each piece by name: `d1` (the database answers, its migrations applied), `d1_shard_1` and on (each further shard's database, the same, and its id range set: `npm run shard -- init`), each Durable Object namespace (`rate_limiter`, `cart_timer`, `cart_desk`, " +
         "`webhook_delivery`, `email_delivery`: an object answers), `key_signing_secret` (set; its value is never shown), `email` (the send_email binding).",
     }),
   })
@@ -74,10 +74,11 @@ export const healthRoutes = createRouter()
         return db ? d1Answers(db, shard).then((ok) => (ok ? "ok" : "failing") as z.infer<typeof Check>) : Promise.resolve("missing" as const);
       }),
     );
-    const [d1s, rateLimiter, cartTimer, webhookDelivery, emailDelivery] = await Promise.all([
+    const [d1s, rateLimiter, cartTimer, cartDesk, webhookDelivery, emailDelivery] = await Promise.all([
       d1Checks,
       objectAnswers(env.RATE_LIMITER as never),
       objectAnswers(env.CART_TIMER as never),
+      objectAnswers(env.CART_DESK as never),
       objectAnswers(env.WEBHOOK_DELIVERY as never),
       objectAnswers(env.EMAIL_DELIVERY as never),
     ]);
@@ -86,6 +87,7 @@ export const healthRoutes = createRouter()
       ...Object.fromEntries(d1s.slice(1).map((check, i) => [`d1_shard_${i + 1}`, check])),
       rate_limiter: rateLimiter,
       cart_timer: cartTimer,
+      cart_desk: cartDesk,
       webhook_delivery: webhookDelivery,
       email_delivery: emailDelivery,
       key_signing_secret: env.KEY_SIGNING_SECRET ? ("ok" as const) : ("missing" as const),

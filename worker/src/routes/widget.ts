@@ -4,7 +4,7 @@ import { readTenant, readTenantLedger } from "../db/tenant-read";
 import { emptyLedger, minAvailable, slotState, stayDates } from "../domain/availability";
 import { productsIn, structuresIn } from "../domain/catalog";
 import { notFound, onError, problem } from "../lib/problem";
-import type { AppEnv, Tenant } from "../db/request-env";
+import type { AppEnv, RequestSession, Tenant } from "../db/request-env";
 import { ApiError } from "../lib/errors";
 import type { Access } from "../db/request-env";
 import { addDays, isoDate } from "../lib/time";
@@ -51,6 +51,8 @@ interface Forwarded {
   access: Access;
   now: Date;
   requestId: string;
+  /** The outer request's D1 session: its shard, and the bookmark its answer carries. */
+  d1Session?: RequestSession;
 }
 const forwarded = new WeakMap<Request, Forwarded>();
 
@@ -62,6 +64,7 @@ inner.use("*", async (c, next) => {
   c.set("access", ctx.access);
   c.set("now", ctx.now);
   c.set("requestId", ctx.requestId);
+  if (ctx.d1Session) c.set("d1Session", ctx.d1Session);
   await next();
 });
 inner.route("/", publicApi());
@@ -111,7 +114,7 @@ async function runInner(c: Context<AppEnv>, method: string, path: string, search
     const qs = search.toString();
     // On the public origin, so that what the handlers derive from their URL (a deep link) is public.
     const req = new Request(`${new URL(c.req.url).origin}${path}${qs ? `?${qs}` : ""}`, { ...init, method });
-    forwarded.set(req, { tenant: c.get("tenant"), access: c.get("access"), now: c.get("now"), requestId: c.get("requestId") });
+    forwarded.set(req, { tenant: c.get("tenant"), access: c.get("access"), now: c.get("now"), requestId: c.get("requestId"), d1Session: c.get("d1Session") });
     return inner.fetch(req, c.env, safeExecutionCtx(c));
   });
 }

@@ -1,8 +1,10 @@
 /**
  * Cart writes at the same moment, as separate HTTP requests to a real server (wrangler dev on
- * workerd, not one test context): each request sends its own D1 batches and waits on nothing of
- * another's, so clients that go away mid-request, a sold-out refusal among successful adds, and a
- * checkout racing its own DELETE all get right answers, and the database agrees with them.
+ * workerd, not one test context). Their batches meet in the business's cart desk (a Durable
+ * Object, durable/cart-desk.ts) and leave together; no request waits on another's promise, so
+ * clients that go away mid-request, a sold-out refusal among successful adds, a checkout racing
+ * its own DELETE, and the desk dying between its commit and its answer all get right answers, and
+ * the database agrees with them.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -25,14 +27,14 @@ describe("concurrent cart writes on a real server", () => {
   let server: RunningServer;
   let key = "";
 
-  async function call(method: string, path: string, body?: unknown, signal: AbortSignal = AbortSignal.timeout(HANG)) {
+  async function call(method: string, path: string, body?: unknown, signal: AbortSignal = AbortSignal.timeout(HANG), headers: Record<string, string> = {}) {
     const res = await fetch(`${server.url}/api/pub/v2${path}`, {
       method,
-      headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
+      headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}), ...headers },
       body: body ? JSON.stringify(body) : undefined,
       signal,
     });
-    return { status: res.status, body: (await res.json()) as any };
+    return { status: res.status, replayed: res.headers.get("Idempotent-Replayed") === "true", body: (await res.json()) as any };
   }
   const addBody = (week: string, n: number) => ({
     currency: "EUR",
@@ -62,7 +64,8 @@ describe("concurrent cart writes on a real server", () => {
 
   before(async () => {
     persistTo = mkdtempSync(join(tmpdir(), "cart-race-"));
-    server = await startServer({ persistTo });
+    // The test switches on (ALLOW_TEST_CLOCK=1): X-Test-Desk-Fault makes the cart desk die on cue.
+    server = await startServer({ persistTo, env: { ALLOW_TEST_CLOCK: "1" } });
     // Many carts of one key at once, as an integrator's busy site opens them.
     await d1ExecuteScript({ persistTo }, [{ sql: "UPDATE businesses SET config = json_set(config, '$.max_open_carts_per_client', 1000) WHERE slug = 'demo'", params: [] }]);
     const made = await npmRun("keys", ["create", "--business", "demo", "--scope", "public", "--name", "race", "--persist-to", persistTo]);
@@ -162,5 +165,53 @@ describe("concurrent cart writes on a real server", () => {
       ])
     )[0][0];
     assert.deepEqual(counts, { bookings: booked, booked, held: 0 });
+  });
+
+  it("the cart desk dies after its batch committed: the clients told 503 get, with their Idempotency-Key, the cart it made; D1 agrees; never oversold", async () => {
+    const week = saturdayAfter(new Date().toISOString().slice(0, 10), 56);
+    const beds = 10;
+    await setBeds(week, beds);
+    const keyOf = (n: number) => `desk-crash-${week}-${n}`;
+    const addWithKey = (n: number, headers: Record<string, string> = {}) =>
+      call("POST", "/bookings/add", addBody(week, n), AbortSignal.timeout(HANG), { "Idempotency-Key": keyOf(n), ...headers });
+    // Seven buyers at once; the desk dies once the round that carries buyer 0's batch committed,
+    // before it answers anyone. Enough beds for all of them.
+    const first = await Promise.all(Array.from({ length: 7 }, (_, n) => addWithKey(n, n === 0 ? { "X-Test-Desk-Fault": "crash-after-commit" } : {})));
+    for (const answer of first) assert.ok([201, 503].includes(answer.status), JSON.stringify(answer));
+    assert.equal(first[0].status, 503, "the buyer whose round the desk died in is told so");
+    assert.equal(first[0].body.code, "carts_unavailable");
+    assert.equal(first[0].body.status, 503);
+    // Its batch was committed whole: its cart holds its bed, though nobody was told of it yet.
+    const madeBefore = (
+      await d1Query<{ n: number }>({ persistTo }, [{ sql: "SELECT COUNT(*) AS n FROM idempotency WHERE key LIKE ? AND resource IS NOT NULL", params: [`% ${keyOf(0)}`] }])
+    )[0][0].n;
+    assert.equal(madeBefore, 1, "the crashed round's write is in D1, recorded on its key");
+
+    // Every buyer told 503 sends the same request again with the same key: the cart made before
+    // the crash is answered (replayed), or, when nothing was made, the add runs now.
+    const final = await Promise.all(first.map((answer, n) => (answer.status === 503 ? addWithKey(n) : Promise.resolve(answer))));
+    for (const answer of final) assert.equal(answer.status, 201, JSON.stringify(answer.body));
+    assert.equal(final[0].replayed, true, "buyer 0's cart, made before the crash, not a second one");
+    const cartIds = final.map((a) => a.body.cart_id as string);
+    assert.equal(new Set(cartIds).size, 7, "one cart per buyer");
+    // D1 holds exactly those carts for the week, one bed each: nothing half made, nothing twice.
+    const rows = (
+      await d1Query<{ carts: number; units: number; ours: number }>({ persistTo }, [
+        {
+          sql: `SELECT COUNT(DISTINCT c.id) AS carts, COALESCE(SUM(a.qty), 0) AS units,
+                       COUNT(DISTINCT CASE WHEN c.id IN (SELECT value FROM json_each(?)) THEN c.id END) AS ours
+                  FROM allocations a JOIN carts c ON c.id = a.cart_id
+                 WHERE a.product_id = ? AND a.date = ? AND a.released_at IS NULL AND c.status = 'open'`,
+          params: [JSON.stringify(cartIds), DORM, week],
+        },
+      ])
+    )[0][0];
+    assert.deepEqual({ ...rows }, { carts: 7, units: 7, ours: 7 });
+
+    // The desk serves again, and the beds left are sold exactly: three more carts, the rest sold_out.
+    const more = await Promise.all(Array.from({ length: 6 }, (_, n) => add(week, 300 + n)));
+    assert.equal(more.filter((a) => a.status === 201).length, beds - 7, JSON.stringify(more.map((a) => a.body.code ?? a.status)));
+    for (const refused of more.filter((a) => a.status !== 201)) assert.equal(refused.body.code, "sold_out");
+    assert.equal(await liveUnits(week), beds);
   });
 });

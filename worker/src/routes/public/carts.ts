@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { AddToCartBody, AwaitingPayment, Booking, Cart, CartIdParam, CheckoutBody, DeleteResult, ExtendResult } from "../../contract/cart";
 import { problemResponse } from "../../contract/problem";
 import { cartStatement } from "../../db/carts";
@@ -17,6 +17,9 @@ import { idempotency } from "../../middleware/idempotency";
 import { newId } from "../../lib/ids";
 import { cartTimerOf } from "../../carts/timer";
 import type { D1 } from "../../db/d1";
+import { deskSender, type DeskRoute } from "../../carts/desk";
+import { recordingDb, type DeskFault } from "../../db/plain-statements";
+import { noteDeskBookmark } from "../../middleware/session";
 
 /**
  * Checkout's payment rules (manage/cart-payment.ts, and Stripe's through it), evaluated by an
@@ -36,10 +39,39 @@ const IdempotencyHeader = z.object({
   }),
 });
 
+/**
+ * The cart routes send their D1 batches (the access check, an Idempotency-Key's claim, the cart's
+ * reads and writes) through the business's cart desk (carts/desk.ts), where they meet the other
+ * buyers' of the moment in one D1 batch. Their statements are built through a recording D1
+ * (db/plain-statements.ts), so that they can be carried there as plain data; the answer's
+ * X-D1-Bookmark is then at least the desk's commit (middleware/session.ts).
+ */
+const atTheDesk: MiddlewareHandler<AppEnv> = async (c, next) => {
+  c.env = { ...c.env, DB: recordingDb(c.env.DB) };
+  c.set("send", deskSender(c.env, deskRoute(c)));
+  await next();
+};
+
+function deskRoute(c: Context<AppEnv>, fault?: DeskFault): DeskRoute {
+  return { shard: c.get("d1Session")?.shard ?? 0, businessId: c.get("tenant").businessId, onBookmark: (bookmark) => noteDeskBookmark(c, bookmark), fault };
+}
+
+/**
+ * Tests only (ALLOW_TEST_CLOCK=1): `X-Test-Desk-Fault: crash-after-commit` makes the desk die
+ * right after the operation's batches commit (an add to a new cart: its write), before it answers.
+ */
+function operationSender(c: Context<AppEnv>): CartCall["send"] {
+  const asked = c.env.ALLOW_TEST_CLOCK === "1" && c.req.header("X-Test-Desk-Fault") === "crash-after-commit";
+  return asked ? deskSender(c.env, deskRoute(c, "crash-after-commit")) : requestSender(c);
+}
+
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 const common = {
   401: problemResponse("Missing, malformed, unknown or revoked API key."),
   429: problemResponse("Rate limit exceeded."),
+  503: problemResponse(
+    "`carts_unavailable`: the cart service was interrupted mid-request (Retry-After); what it was writing was written whole or not at all, and a retry with the same Idempotency-Key gets its answer.",
+  ),
 } as const;
 /** What any request with a body may get before its route runs (worker/src/middleware/request-context.ts). */
 const bodyErrors = {
@@ -73,7 +105,7 @@ const addRoute = createRoute({
     "max_guests_held_per_visitor (default 10 guests held at once over a widget visitor's open carts). A widget visitor's cart holds for at most " +
     "max_hold_seconds_per_visitor from its opening (default 1800 s), its lifetime included. " +
     "409 `sold_out` names what is sold out on which date. Default items are added automatically; default items sent are ignored.",
-  middleware: [keyCheck.byHandler, idempotency({ replay: (c, cartId, text) => replayAdd(c, cartId, text) })] as const,
+  middleware: [atTheDesk, keyCheck.byHandler, idempotency({ replay: (c, cartId, text) => replayAdd(c, cartId, text) })] as const,
   request: { headers: IdempotencyHeader, body: { required: true, content: { "application/json": { schema: AddToCartBody } } } },
   responses: {
     200: json(Cart, "Guests added; the whole cart."),
@@ -92,6 +124,7 @@ const getRoute = createRoute({
   tags: ["Carts"],
   summary: "A cart's contents",
   description: "Guests, items with prices (major units), totals, currency, status and expiry. An open cart past its expiry is shown as abandoned (abandon_reason expired).",
+  middleware: [atTheDesk] as const,
   request: { params: CartIdParam },
   responses: { 200: json(Cart, "The cart."), ...common, 404: cartGone[404] },
 });
@@ -99,7 +132,7 @@ const getRoute = createRoute({
 const extendRoute = createRoute({
   method: "put",
   path: "/carts/{cart_id}/extend",
-  middleware: [keyCheck.byHandler] as const,
+  middleware: [atTheDesk, keyCheck.byHandler] as const,
   operationId: "extendCart",
   tags: ["Carts"],
   summary: "Extend an open cart's expiry to 10 minutes after the request",
@@ -113,7 +146,7 @@ const extendRoute = createRoute({
 const deleteRoute = createRoute({
   method: "delete",
   path: "/carts/{cart_id}",
-  middleware: [keyCheck.byHandler] as const,
+  middleware: [atTheDesk, keyCheck.byHandler] as const,
   operationId: "abandonCart",
   tags: ["Carts"],
   summary: "Abandon a cart; its units are available to others at once",
@@ -156,7 +189,7 @@ const checkoutRoute = createRoute({
     "The same checkout sent again while the guest pays answers the same payment page; add, extend and a second checkout with other data change nothing (409 `cart_awaiting_payment`). " +
     "Stripe unreachable: 503 `stripe_unavailable` (Stripe refusing: 502 `stripe_error`), nothing booked and the cart as it was: send it again. " +
     "Without pay_to_confirm the booking is made at once (200) and, when something is due at booking, its answer carries `payment`, a payment page for it (paying it is optional; nothing is e-mailed).",
-  middleware: [keyCheck.byHandler, idempotency({ replay: (c, bookingId, text) => replayCheckout(c, bookingId, text) })] as const,
+  middleware: [atTheDesk, keyCheck.byHandler, idempotency({ replay: (c, bookingId, text) => replayCheckout(c, bookingId, text) })] as const,
   request: { params: CartIdParam, headers: IdempotencyHeader, body: { required: true, content: { "application/json": { schema: CheckoutBody } } } },
   responses: {
     200: json(Booking, "The booking created."),
@@ -197,7 +230,8 @@ async function cartCall(
     requestId: c.get("requestId"),
     read,
     access: fused,
-    send: requestSender(c),
+    // Through the business's cart desk (atTheDesk).
+    send: operationSender(c),
     after: (work) => waitUntil(c, work),
   };
 }

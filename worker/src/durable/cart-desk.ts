@@ -1,0 +1,150 @@
+import { DurableObject } from "cloudflare:workers";
+import { madeAgain, type DeskAnswer, type DeskFault, type PlainStatement } from "../db/plain-statements";
+import { shardDb } from "../db/shards";
+
+interface Waiting {
+  statements: PlainStatement[];
+  fault?: DeskFault;
+  resolve(answer: DeskAnswer): void;
+}
+
+/** How long a round waits for more batches when the desk is under load (`drive`). */
+const GATHER_MS = 1;
+
+/** The most statements one round trip carries (an add is 10 to 30); the rest wait for the next. */
+const MAX_STATEMENTS_PER_ROUND = 200;
+
+/**
+ * The cart desk of one business on one shard (named `<shard>:<business id>`): the cart routes send
+ * their D1 batches here (carts/desk.ts), and what arrives while a round trip is under way leaves
+ * in the next one, as ONE batch: one transaction and one commit for the carts of many buyers
+ * (a group commit). All its callers share this object's one I/O context, so gathering their
+ * batches shares nothing between the Worker's requests.
+ *
+ * In a round the batches run in the order they arrived, one caller's after another's, as if each
+ * were sent alone in that order; nothing is read or written earlier than it would be alone (a
+ * batch leaves in the round after it arrived, at once when none is under way; under load a round
+ * waits a millisecond for the batches a few steps behind). A round that fails
+ * (a guard's abort: sold out, a cart changed, a limit) is rolled back whole and sent again in
+ * halves (`together`), so only the caller whose batch fails gets its error and the others' writes
+ * are made once, in arrival order. A round of one batch is sent as it is.
+ *
+ * Should the object be reset mid-round (its process died, an update), its callers get an error
+ * (carts/desk.ts answers 503): the round's transaction was committed whole or not at all, and an
+ * Idempotency-Key's retry finds out which.
+ */
+export class CartDesk extends DurableObject<Env> {
+  private waiting: Waiting[] = [];
+  private busy = false;
+  /** D1 round trips made, and batches answered, since the object started (`counts`). */
+  private trips = 0;
+  private batches = 0;
+
+  /** The readiness check's call (routes/health.ts /readyz): the namespace answers; nothing is read. */
+  ready(): "ok" {
+    return "ok";
+  }
+
+  /** How many batches this object answered in how many D1 round trips (what grouping saved). */
+  counts(): { batches: number; trips: number } {
+    return { batches: this.batches, trips: this.trips };
+  }
+
+  /** Sends one caller's statements (one transaction, all or nothing) with the others' of the moment. */
+  send(shard: number, statements: PlainStatement[], fault?: DeskFault): Promise<DeskAnswer> {
+    if (statements.length === 0) return Promise.resolve({ ok: true, results: [], bookmark: null, round: 0 });
+    const db = shardDb(this.env, shard);
+    const answer = new Promise<DeskAnswer>((resolve) => {
+      this.waiting.push({ statements, fault: this.env.ALLOW_TEST_CLOCK === "1" ? fault : undefined, resolve });
+    });
+    if (!this.busy) {
+      this.busy = true;
+      void this.drive(db);
+    }
+    return answer;
+  }
+
+  /**
+   * Rounds, one after the other, until no batch waits. Under load (the round before found several
+   * batches waiting) a round first waits GATHER_MS, so that the batches of the requests a few steps
+   * behind join it: rounds then carry many buyers rather than one or two. A batch that finds the
+   * desk idle leaves at once.
+   */
+  private async drive(db: D1Database): Promise<void> {
+    try {
+      let found = 1;
+      while (this.waiting.length) {
+        if (found > 1) await new Promise((r) => setTimeout(r, GATHER_MS));
+        found = this.waiting.length;
+        await this.round(db);
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async round(db: D1Database): Promise<void> {
+    const group: Waiting[] = [];
+    let count = 0;
+    while (this.waiting.length && (group.length === 0 || count + this.waiting[0].statements.length <= MAX_STATEMENTS_PER_ROUND)) {
+      const next = this.waiting.shift()!;
+      count += next.statements.length;
+      group.push(next);
+    }
+    await this.together(db, group);
+  }
+
+  /**
+   * The group's batches in one D1 batch. When D1 refuses it (one batch's guard aborted: it was
+   * rolled back whole), the group is halved and each half sent the same way, the first half
+   * first: the batches that pass are made once, in the order they arrived, each after those before
+   * it, exactly as if each were sent alone in that order, and the one that fails is answered its
+   * error, alone.
+   */
+  private async together(db: D1Database, group: Waiting[]): Promise<void> {
+    if (group.length === 1) return this.alone(db, group[0]);
+    const session = db.withSession("first-primary");
+    let results: D1Result[];
+    this.trips++;
+    const round = this.trips;
+    try {
+      results = await session.batch(madeAgain(session, group.flatMap((w) => w.statements)));
+    } catch {
+      const half = Math.ceil(group.length / 2);
+      await this.together(db, group.slice(0, half));
+      await this.together(db, group.slice(half));
+      return;
+    }
+    const bookmark = session.getBookmark();
+    this.crashIfAsked(group);
+    let at = 0;
+    for (const w of group) {
+      this.batches++;
+      w.resolve({ ok: true, results: results.slice(at, at + w.statements.length), bookmark, round });
+      at += w.statements.length;
+    }
+  }
+
+  private async alone(db: D1Database, w: Waiting): Promise<void> {
+    const session = db.withSession("first-primary");
+    const statements = madeAgain(session, w.statements);
+    this.trips++;
+    const round = this.trips;
+    let results: D1Result[];
+    try {
+      results = statements.length === 1 ? [await statements[0].all()] : await session.batch(statements);
+    } catch (err) {
+      this.batches++;
+      w.resolve({ ok: false, error: String((err as Error)?.message ?? err) });
+      return;
+    }
+    this.crashIfAsked([w]);
+    this.batches++;
+    w.resolve({ ok: true, results, bookmark: session.getBookmark(), round });
+  }
+
+  /** Tests only: the object dies after the round committed, before anyone is answered. */
+  private crashIfAsked(group: Waiting[]): void {
+    if (group.some((w) => w.fault === "crash-after-commit")) this.ctx.abort("test fault: the cart desk crashed after its batch committed");
+  }
+}
