@@ -173,9 +173,19 @@ export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler<AppEnv
     const access = keyAccess(c, claims, key.hash, options.scope);
     c.set("access", access);
     const deferred = settlementOf(c) !== "before";
-    if (!deferred) await settleAccess(c);
-    await next();
-    if (deferred) {
+    if (!deferred) {
+      await settleAccess(c);
+      await next();
+    } else {
+      // The handler's answer stands only once the key is settled: a refused key is the answer even
+      // when the handler failed (a 404 of its own), whether its error came back as a response or
+      // was thrown on to the app (a lazily loaded router throws it: routes/lazy.ts).
+      let thrown: { err: unknown } | null = null;
+      try {
+        await next();
+      } catch (err) {
+        thrown = { err };
+      }
       try {
         await settleAccess(c);
       } catch (err) {
@@ -183,6 +193,7 @@ export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler<AppEnv
         c.res = problem(c, err);
         return;
       }
+      if (thrown) throw thrown.err;
     }
     setHeaders(c, access.headers);
   };
