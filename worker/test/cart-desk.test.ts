@@ -34,7 +34,11 @@ describe("the cart desk", () => {
   it("sends batches that arrive at once together, each made once and after the ones that arrived before it", async () => {
     await env.DB.exec("DELETE FROM desk_probe");
     const desk = probeDesk();
+    // A round under way when the eight arrive (a statement that takes a while), so that they meet
+    // in the rounds after it whatever the machine's load: the test does not race the desk's D1.
+    const busy = desk.send(0, [{ sql: "WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 300000) SELECT COUNT(*) AS c FROM k", params: [] }]);
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => desk.send(0, insert(i + 1))));
+    expect((await busy).ok).toBe(true);
     expect(answers.map((a) => a.ok)).toEqual(Array(8).fill(true));
     // Each row once; each batch saw exactly the rows of those before it, and its own.
     const made = await rows();
@@ -43,8 +47,8 @@ describe("the cart desk", () => {
     for (const [i, a] of answers.entries()) expect(seenCount(a)).toBe(made[i].seen + 1);
     // Fewer round trips than batches: the first leaves alone, those that came meanwhile together.
     const { batches, trips } = await desk.counts();
-    expect(batches).toBe(8);
-    expect(trips).toBeLessThan(8);
+    expect(batches).toBe(9);
+    expect(trips).toBeLessThan(5);
   });
 
   it("a batch D1 refuses takes no other's write with it: the others are made once, it alone gets its error", async () => {
