@@ -56,3 +56,53 @@ export function stripeFailure(err: unknown): ApiError {
   }
   return new ApiError(502, "stripe_error", `Stripe refused the request: ${e?.message ?? "unknown error"}. Send it again shortly, with the same Idempotency-Key.`);
 }
+
+/** A hosted Checkout Session for one amount: what the business's payment asks of Stripe. */
+export interface CheckoutAsk {
+  /** The booking's or the cart's id: the session's client_reference_id. */
+  reference: string;
+  /** ISO 4217, any case. */
+  currency: string;
+  amountMinor: number;
+  /** The line the guest reads on Stripe's page. */
+  name: string;
+  /** Names the business and the booking or cart: on the session and its payment intent. */
+  metadata: Record<string, string>;
+  /** Seconds since the epoch. */
+  expiresAt: number;
+  successUrl: string;
+  cancelUrl: string;
+  customerEmail?: string;
+  /** Derived from what is asked, so a retry is the same session (Stripe replays a key only with the same parameters). */
+  idempotencyKey: string;
+}
+
+/**
+ * Stripe's hosted Checkout page for `ask` (mode payment, one line): the guest pays there (Elements
+ * cannot mount in the widget's shadow root). A failure is stripeFailure's problem; a session
+ * without a page to send the guest to is one too.
+ */
+export async function checkoutSession(stripe: Stripe, ask: CheckoutAsk): Promise<Stripe.Checkout.Session & { url: string }> {
+  let session: Stripe.Checkout.Session;
+  try {
+    session = await stripe.checkout.sessions.create(
+      {
+        mode: "payment",
+        ui_mode: "hosted_page",
+        client_reference_id: ask.reference,
+        ...(ask.customerEmail ? { customer_email: ask.customerEmail } : {}),
+        line_items: [{ quantity: 1, price_data: { currency: ask.currency.toLowerCase(), unit_amount: ask.amountMinor, product_data: { name: ask.name } } }],
+        metadata: ask.metadata,
+        payment_intent_data: { metadata: ask.metadata },
+        expires_at: ask.expiresAt,
+        success_url: ask.successUrl,
+        cancel_url: ask.cancelUrl,
+      },
+      { idempotencyKey: ask.idempotencyKey },
+    );
+  } catch (err) {
+    throw stripeFailure(err);
+  }
+  if (!session.url) throw stripeFailure(new Error("the Checkout Session has no url"));
+  return session as Stripe.Checkout.Session & { url: string };
+}

@@ -23,7 +23,7 @@ import { checkoutCart, dueAtBooking, isPersonClash, paidCheckout, readyToCheckou
 import { batchAbortReason, catalogOf, isWidgetVisitor, runGuarded, sender, type CartCall } from "../carts/run";
 import { transition } from "../domain/cart-state";
 import { stamp } from "../db/allocations";
-import { stripeFailure, type Stripe } from "../integrations/stripe";
+import { checkoutSession, stripeFailure, type Stripe } from "../integrations/stripe";
 import { ApiError, invalid } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { isGuardFailure } from "./input";
@@ -145,28 +145,18 @@ async function awaitPayment(env: StripeStore & CartEnv, call: CartCall, body: Ch
     // within it (a double click, a lost answer) is the same session.
     const minute = Math.floor(now.getTime() / 60_000);
     const expiresAt = (minute + 1) * 60 + holdMinutes * 60;
-    const metadata = { business_id: String(businessId), cart_id: cartId };
-    let session: Stripe.Checkout.Session;
-    try {
-      session = await stripe.checkout.sessions.create(
-        {
-          mode: "payment",
-          ui_mode: "hosted_page",
-          client_reference_id: cartId,
-          customer_email: body.customer.email,
-          line_items: [{ quantity: 1, price_data: { currency: cart.currency.toLowerCase(), unit_amount: amount, product_data: { name: `Booking at ${snap.business.company_name || snap.business.title || place.slug}` } } }],
-          metadata,
-          payment_intent_data: { metadata },
-          expires_at: expiresAt,
-          success_url: back.success,
-          cancel_url: back.cancel,
-        },
-        { idempotencyKey: `cart-checkout:${cartId}:${cart.revision}:${amount}:${minute}` },
-      );
-    } catch (err) {
-      throw stripeFailure(err);
-    }
-    if (!session.url) throw stripeFailure(new Error("the Checkout Session has no url"));
+    const session = await checkoutSession(stripe, {
+      reference: cartId,
+      currency: cart.currency,
+      amountMinor: amount,
+      name: `Booking at ${snap.business.company_name || snap.business.title || place.slug}`,
+      metadata: { business_id: String(businessId), cart_id: cartId },
+      expiresAt,
+      successUrl: back.success,
+      cancelUrl: back.cancel,
+      customerEmail: body.customer.email,
+      idempotencyKey: `cart-checkout:${cartId}:${cart.revision}:${amount}:${minute}`,
+    });
     const sessionExpiresAt = new Date(session.expires_at * 1000);
     const holdUntil = new Date(sessionExpiresAt.getTime() + PAYMENT_HOLD_GRACE_MS);
     const saved: CheckoutBody = { terms_accepted: true, newsletter_opt_in: body.newsletter_opt_in, customer: body.customer };

@@ -22,7 +22,7 @@ import { insertEntryStatement, isRefundTooLarge, ledgerOf, type EntryActor, type
 import {
   bookingOfEntry, entryByReference, entryIntentStatement, entryPendingGuard, entryReferenceStatement, eventSeen, isEventSeen, isSessionTaken, saveStripeAccountStatement, settleEntryStatement, stripeAccount, stripeEventStatement,
 } from "../db/stripe";
-import { stripeFailure, stripeFor, verifiedEvent, type Stripe } from "../integrations/stripe";
+import { checkoutSession, stripeFailure, stripeFor, verifiedEvent, type Stripe } from "../integrations/stripe";
 import { ApiError, invalid, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { open, seal } from "../lib/secret-box";
@@ -154,29 +154,19 @@ export async function createPaymentLink(
   const settled = ledger.filter((e) => e.kind === "payment" && e.method === "stripe" && e.status !== "pending").length;
   const idempotencyKey = `payment-link:${bookingId}:${minor}:${settled}`;
   const back = `${returnOrigin}/book/${encodeURIComponent(slug)}?booking=${bookingId}`;
-  const metadata = { business_id: String(businessId), booking_id: bookingId };
-  let session: Stripe.Checkout.Session;
-  try {
-    session = await stripe.checkout.sessions.create(
-      {
-        mode: "payment",
-        ui_mode: "hosted_page",
-        client_reference_id: bookingId,
-        line_items: [{ quantity: 1, price_data: { currency: currency.toLowerCase(), unit_amount: minor, product_data: { name: `Booking ${refOf(booking)}` } } }],
-        metadata,
-        payment_intent_data: { metadata },
-        expires_at: Math.floor(now.getTime() / 1000) + LINK_HOURS * 3600,
-        success_url: returnTo?.success ?? `${back}&payment=success`,
-        cancel_url: returnTo?.cancel ?? `${back}&payment=cancelled`,
-      },
-      { idempotencyKey },
-    );
-  } catch (err) {
-    throw stripeFailure(err);
-  }
-  if (!session.url) throw stripeFailure(new Error("the Checkout Session has no url"));
+  const session = await checkoutSession(stripe, {
+    reference: bookingId,
+    currency,
+    amountMinor: minor,
+    name: `Booking ${refOf(booking)}`,
+    metadata: { business_id: String(businessId), booking_id: bookingId },
+    expiresAt: Math.floor(now.getTime() / 1000) + LINK_HOURS * 3600,
+    successUrl: returnTo?.success ?? `${back}&payment=success`,
+    cancelUrl: returnTo?.cancel ?? `${back}&payment=cancelled`,
+    idempotencyKey,
+  });
   const answer = (paymentId: string, queued: boolean): PaymentLink => ({
-    url: session.url!,
+    url: session.url,
     amount_minor: minor,
     currency,
     expires_at: new Date(session.expires_at * 1000).toISOString(),
