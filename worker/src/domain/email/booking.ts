@@ -327,36 +327,45 @@ export function ownerBookingCancelled(m: BookingMail): ComposedMail {
 
 /** To the booker: a payment link (manage/stripe.ts), its amount and until when it works. */
 export function paymentLinkMail(m: BookingMail): ComposedMail {
+  return linkMail(m, (s) => s.paymentLink);
+}
+
+/**
+ * A link to pay with what it is for: the payment link e-mail (staff or the API sent it), and the
+ * balance-due reminder (the scheduled upkeep), which also says by when (`{due}`).
+ */
+function linkMail(m: BookingMail, texts: (s: MailStrings) => MailStrings["paymentLink"], more: Record<string, string> = {}): ComposedMail {
   const p = partsOf(m);
   const { s } = p;
+  const t = texts(s);
   const link = m.link ?? { url: "", amount_minor: 0, expires_at: "" };
   // until when, as the business's clock shows it (the time zone named): where the guest usually is
-  const vars = { ...p.vars, amount: p.amount(link.amount_minor), expires: link.expires_at ? instant(link.expires_at, m.language, m.timeZone) : "" };
+  const vars = { ...p.vars, ...more, amount: p.amount(link.amount_minor), expires: link.expires_at ? instant(link.expires_at, m.language, m.timeZone) : "" };
   const top = summary(p, true);
   const guests = guestsBlock(p, true);
-  const button = fill(s.paymentLink.button, vars);
+  const button = fill(t.button, vars);
   const text = [
-    fill(s.paymentLink.hello, vars),
-    fill(s.paymentLink.intro, vars),
+    fill(t.hello, vars),
+    fill(t.intro, vars),
     "",
     ...top.text,
     "",
     ...(m.guests.length ? [`${s.guests}:`, ...guests.text] : []),
-    `${s.paymentLink.amount}: ${vars.amount}`,
+    `${t.amount}: ${vars.amount}`,
     "",
     `${button}: ${link.url}`,
-    fill(s.paymentLink.expires, vars),
+    fill(t.expires, vars),
     "",
   ];
   const body =
-    html.p(fill(s.paymentLink.hello, vars)) +
-    html.p(fill(s.paymentLink.intro, vars)) +
+    html.p(fill(t.hello, vars)) +
+    html.p(fill(t.intro, vars)) +
     top.html +
     (m.guests.length ? html.h2(s.guests) + guests.html : "") +
-    html.rows([[s.paymentLink.amount, vars.amount, true]]) +
+    html.rows([[t.amount, vars.amount, true]]) +
     `<p style="margin:16px 0"><a href="${esc(link.url)}" style="display:inline-block;padding:10px 18px;border-radius:6px;background:${esc(m.brand.color)};color:#ffffff;text-decoration:none;font-weight:bold">${esc(button)}</a></p>` +
-    html.p(fill(s.paymentLink.expires, vars));
-  return render(p, fill(s.paymentLink.subject, vars), s.paymentLink.heading, `${m.reference} · ${vars.amount}`, text, body);
+    html.p(fill(t.expires, vars));
+  return render(p, fill(t.subject, vars), t.heading, `${m.reference} · ${vars.amount}`, text, body);
 }
 
 /**
@@ -425,29 +434,9 @@ function duesRows(p: Parts, d: NonNullable<BookingMail["dues"]>): [string, strin
   return rows;
 }
 
-/** To the booker: the balance-due reminder (the scheduled upkeep), with a payment link for the balance. */
+/** To the booker: the balance-due reminder (the scheduled upkeep), with a payment link for the balance and the date it is due. */
 export function balanceReminderMail(m: BookingMail): ComposedMail {
-  const p = partsOf(m);
-  const { s } = p;
-  const link = m.link ?? { url: "", amount_minor: 0, expires_at: "" };
-  const vars = {
-    ...p.vars,
-    amount: p.amount(link.amount_minor),
-    due: m.due_date ? day(m.due_date, m.language) : "",
-    expires: link.expires_at ? instant(link.expires_at, m.language, m.timeZone) : "",
-  };
-  const r = s.balanceReminder;
-  const top = summary(p, true);
-  const button = fill(r.button, vars);
-  const text = [fill(r.hello, vars), fill(r.intro, vars), "", ...top.text, "", `${r.amount}: ${vars.amount}`, "", `${button}: ${link.url}`, fill(r.expires, vars), ""];
-  const body =
-    html.p(fill(r.hello, vars)) +
-    html.p(fill(r.intro, vars)) +
-    top.html +
-    html.rows([[r.amount, vars.amount, true]]) +
-    `<p style="margin:16px 0"><a href="${esc(link.url)}" style="display:inline-block;padding:10px 18px;border-radius:6px;background:${esc(m.brand.color)};color:#ffffff;text-decoration:none;font-weight:bold">${esc(button)}</a></p>` +
-    html.p(fill(r.expires, vars));
-  return render(p, fill(r.subject, vars), r.heading, `${m.reference} · ${vars.amount}`, text, body);
+  return linkMail(m, (s) => s.balanceReminder, { due: m.due_date ? day(m.due_date, m.language) : "" });
 }
 
 export const BOOKING_TEMPLATES: Record<BookingMailKind, (m: BookingMail) => ComposedMail> = {
