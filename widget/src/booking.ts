@@ -6,25 +6,6 @@ import { BookingStore, type BookingHost } from "./controllers/store";
 import { loadCheckoutSteps, type CheckoutSteps } from "./load-checkout-steps";
 import { loadCheckoutStrings } from "./strings";
 
-/**
- * The marker of a return from the payment page (`bw_payment`, `bw_cart`: the service puts it on
- * the return address), taken off the page's address so a reload does not read it again.
- */
-function paymentReturn(): { cart: string; outcome: string } | null {
-  try {
-    const url = new URL(location.href);
-    const cart = url.searchParams.get("bw_cart");
-    const outcome = url.searchParams.get("bw_payment");
-    if (!cart || !outcome) return null;
-    url.searchParams.delete("bw_cart");
-    url.searchParams.delete("bw_payment");
-    history.replaceState(history.state, "", url.toString());
-    return { cart, outcome };
-  } catch {
-    return null;
-  }
-}
-
 /** The checkout steps' module, with the controllers of their concerns made over the store. */
 export interface LoadedSteps {
   readonly module: CheckoutSteps;
@@ -83,12 +64,11 @@ export class Booking implements ReactiveController {
 
   /** The first load; a stored cart is shown on the checkout steps, so their chunk comes alongside the catalog. */
   async load(): Promise<void> {
-    const back = paymentReturn();
-    if (back) {
-      // back from Stripe's payment page: the cart says what became of the payment
+    if (location.search.includes("bw_cart=")) {
+      // back from Stripe's payment page (its marker, read by the checkout steps' chunk): the cart says what became of the payment
       const steps = this.steps().catch((err: Error) => Promise.reject(new WidgetApiError("network", 0, err.message)));
       steps.catch(() => undefined);
-      await this.catalog.load(async () => (await steps).cart.returnFromPayment(back.cart, back.outcome));
+      await this.catalog.load(async () => (await steps).cart.returnFromPayment());
       return;
     }
     const stored = loadCart(this.store.o.business);

@@ -2,6 +2,7 @@ import { describe, expect, test } from "vitest";
 import { classify } from "./api/client";
 import { describeError } from "./errors";
 import { en } from "./strings/en";
+import { enCheckout } from "./strings/en-checkout";
 
 const problem = (status: number, code: string, errors: { path: string; message: string }[] = [], detail = "raw detail from the service") =>
   classify(status, { code, detail, errors }, null);
@@ -24,5 +25,11 @@ describe("what the guest is told", () => {
     expect(describeError(problem(403, "origin_not_allowed"), en).message).toBe(en.errors.origin);
     expect(describeError(classify(429, null, "3"), en).message).toBe("Too many requests in a short time. Please wait 3 seconds, then try again.");
     expect(describeError(problem(500, "internal_error"), en).message).toBe(en.errors.generic);
+  });
+  test("a checkout's own refusals are said in the checkout's words: the human check, the payment service down (nothing charged, places held)", () => {
+    const s = { ...en, ...enCheckout };
+    expect(describeError(problem(403, "human_check_failed"), s).message).toBe("We could not confirm that you are a person. Please complete the check above the button, then book again.");
+    expect(describeError(problem(503, "stripe_unavailable"), s).message).toMatch(/^The payment service is not answering\. Nothing was booked or charged, and your places are still held/);
+    expect(describeError(problem(502, "stripe_error"), s).message).toBe(enCheckout.refusals.payment);
   });
 });

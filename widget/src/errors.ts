@@ -1,6 +1,6 @@
 import type { WidgetApiError } from "./api/client";
 import type { FieldErrors } from "./selection";
-import { fill, type FirstStrings } from "./strings";
+import { fill, type FirstStrings, type Strings } from "./strings";
 
 /** What the guest is told about a failed request: one message, and the fields it is about. */
 export interface ErrorText {
@@ -16,7 +16,7 @@ const FORM_FIELD = /^((guests\.\d+|customer)\.custom_fields\.[a-z][a-z0-9_]*|gue
  * way out). The service's own wording is for developers: a refused field is marked with our
  * message, and a refusal the guest cannot act on gets a plain one (the details go to the console).
  */
-export function describeError(err: WidgetApiError, s: FirstStrings): ErrorText {
+export function describeError(err: WidgetApiError, s: FirstStrings & Partial<Pick<Strings, "refusals">>): ErrorText {
   const e = s.errors;
   switch (err.kind) {
     case "network": return { message: e.network, fields: {} };
@@ -31,8 +31,9 @@ export function describeError(err: WidgetApiError, s: FirstStrings): ErrorText {
     }
     case "not_found": return { message: e.notFound, fields: {} };
     case "origin": return { message: e.origin, fields: {} };
-    case "human_check": return { message: e.humanCheck, fields: {} };
-    case "payment": return { message: e.payment, fields: {} };
+    // both only at a checkout, whose strings are loaded by then
+    case "human_check": return { message: s.refusals?.humanCheck ?? e.generic, fields: {} };
+    case "payment": return { message: s.refusals?.payment ?? e.generic, fields: {} };
     default: return { message: e.generic, fields: {} };
   }
 }

@@ -30,7 +30,7 @@ export function classify(status: number, body: { code?: string; detail?: string;
     : code === "cart_not_open" ? "cart_not_open"
     : code === "origin_not_allowed" ? "origin"
     : code === "human_check_failed" ? "human_check"
-    : code === "stripe_unavailable" || code === "stripe_error" ? "payment"
+    : code.startsWith("stripe_") ? "payment"
     : status === 422 || status === 400 ? "validation"
     : status === 404 ? "not_found"
     : "server";

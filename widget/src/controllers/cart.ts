@@ -18,6 +18,25 @@ export const confirmationOf = (cart: Cart, booker: Confirmation["booker"]): Conf
     : null;
 
 /**
+ * The marker of a return from the payment page (`bw_payment`, `bw_cart`: the service puts it on
+ * the return address), taken off the page's address so a reload does not read it again.
+ */
+export function paymentReturn(): { cart: string; outcome: string } | null {
+  try {
+    const url = new URL(location.href);
+    const cart = url.searchParams.get("bw_cart");
+    const outcome = url.searchParams.get("bw_payment");
+    if (!cart || !outcome) return null;
+    url.searchParams.delete("bw_cart");
+    url.searchParams.delete("bw_payment");
+    history.replaceState(history.state, "", url.toString());
+    return { cart, outcome };
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The page to come back to from the payment page: this one, without the marker of an earlier
  * return. None on a page that is not http(s) (the service then brings the guest to the business's
  * own booking page).
@@ -319,7 +338,9 @@ export class CartController {
    * return decides nothing: a cancel shows the cart, still held, with a way to pay again; anything
    * else asks the cart until the service says it is booked (the confirmation) or let go.
    */
-  async returnFromPayment(cartId: string, outcome: string): Promise<boolean> {
+  async returnFromPayment(back = paymentReturn()): Promise<boolean> {
+    if (!back) return false;
+    const { cart: cartId, outcome } = back;
     const st = this.store;
     let cart: Cart;
     try {

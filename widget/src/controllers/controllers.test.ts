@@ -225,7 +225,7 @@ describe("cart and checkout", () => {
     vi.stubGlobal("requestAnimationFrame", (f: () => void) => setTimeout(f, 0));
     try {
       const c = new CartController(store, new CatalogController(store, async () => undefined));
-      const shown = c.returnFromPayment("c1", "success");
+      const shown = c.returnFromPayment({ cart: "c1", outcome: "success" });
       await vi.runAllTimersAsync();
       expect(await shown).toBe(true);
       expect(store.step).toBe("done");
@@ -235,7 +235,7 @@ describe("cart and checkout", () => {
 
       const { store: back } = storeOf();
       back.api = { cart: async () => cart({ expiry_date: "2026-11-21T10:35:00Z", payment: { status: "awaiting", amount: 210, currency: "EUR", url: "https://pay", expires_at: "" } }) } as never;
-      expect(await new CartController(back, new CatalogController(back, async () => undefined)).returnFromPayment("c1", "cancelled")).toBe(true);
+      expect(await new CartController(back, new CatalogController(back, async () => undefined)).returnFromPayment({ cart: "c1", outcome: "cancelled" })).toBe(true);
       expect(back.step).toBe("cart");
       expect(back.status).toMatch(/^Payment cancelled: nothing was charged/);
       back.countdown?.set(null);
@@ -243,7 +243,7 @@ describe("cart and checkout", () => {
       const { store: gone } = storeOf();
       gone.api = { cart: async () => cart({ status: "abandoned", payment: { status: "refunded", amount: 210, currency: "EUR", url: null, expires_at: "" } }) } as never;
       const g = new CartController(gone, new CatalogController(gone, async () => undefined));
-      await g.returnFromPayment("c1", "success");
+      await g.returnFromPayment({ cart: "c1", outcome: "success" });
       await vi.runAllTimersAsync();
       expect(gone.paying).toBe("refunded");
       expect(gone.booking).toBe(null);

@@ -130,4 +130,9 @@ export const deCheckout: CheckoutStrings = {
     emailed: "Eine Bestätigung geht an {email}.",
     another: "Weitere Buchung",
   },
+  /** What a checkout alone can be refused for (errors.ts): the human check, the payment service. */
+  refusals: {
+    humanCheck: "Wir konnten nicht bestätigen, dass Sie ein Mensch sind. Bitte schließen Sie die Prüfung über der Schaltfläche ab und buchen Sie erneut.",
+    payment: "Der Zahlungsdienst antwortet nicht. Es wurde nichts gebucht oder abgebucht, und Ihre Plätze sind weiter reserviert. Bitte versuchen Sie es gleich noch einmal.",
+  },
 };

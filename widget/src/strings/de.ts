@@ -68,8 +68,6 @@ export const de: FirstStrings = {
     notFound: "Das ist nicht mehr verfügbar.",
     origin: "Diese Website darf keine Buchungen für diesen Betrieb annehmen.",
     generic: "Bei uns ist etwas schiefgelaufen. Bitte versuchen Sie es erneut.",
-    humanCheck: "Wir konnten nicht bestätigen, dass Sie ein Mensch sind. Bitte schließen Sie die Prüfung über der Schaltfläche ab und buchen Sie erneut.",
-    payment: "Der Zahlungsdienst antwortet nicht. Es wurde nichts gebucht oder abgebucht, und Ihre Plätze sind weiter reserviert. Bitte versuchen Sie es gleich noch einmal.",
     dismiss: "Schließen",
     fieldErrors: "{n} Felder brauchen Ihre Aufmerksamkeit.",
     fieldError: "1 Feld braucht Ihre Aufmerksamkeit.",

@@ -130,6 +130,11 @@ export const enCheckout = {
     emailed: "A confirmation goes to {email}.",
     another: "Make another booking",
   },
+  /** What a checkout alone can be refused for (errors.ts): the human check, the payment service. */
+  refusals: {
+    humanCheck: "We could not confirm that you are a person. Please complete the check above the button, then book again.",
+    payment: "The payment service is not answering. Nothing was booked or charged, and your places are still held. Please try again in a moment.",
+  },
 } as const;
 
 export type CheckoutStrings = Widen<typeof enCheckout>;

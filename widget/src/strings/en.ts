@@ -66,8 +66,6 @@ export const en = {
     notFound: "This is no longer available.",
     origin: "This website is not allowed to take bookings for this business.",
     generic: "Something went wrong on our side. Please try again.",
-    humanCheck: "We could not confirm that you are a person. Please complete the check above the button, then book again.",
-    payment: "The payment service is not answering. Nothing was booked or charged, and your places are still held. Please try again in a moment.",
     dismiss: "Dismiss",
     fieldErrors: "{n} fields need your attention.",
     fieldError: "1 field needs your attention.",

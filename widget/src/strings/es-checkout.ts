@@ -130,4 +130,9 @@ export const esCheckout: CheckoutStrings = {
     emailed: "Enviaremos una confirmación a {email}.",
     another: "Hacer otra reserva",
   },
+  /** What a checkout alone can be refused for (errors.ts): the human check, the payment service. */
+  refusals: {
+    humanCheck: "No pudimos confirmar que eres una persona. Completa la verificación que está encima del botón y vuelve a reservar.",
+    payment: "El servicio de pago no responde. No se reservó ni se cobró nada y tus plazas siguen reservadas. Inténtalo de nuevo en un momento.",
+  },
 };

@@ -68,8 +68,6 @@ export const es: FirstStrings = {
     notFound: "Esto ya no está disponible.",
     origin: "Este sitio web no puede aceptar reservas para este negocio.",
     generic: "Algo salió mal por nuestra parte. Vuelve a intentarlo.",
-    humanCheck: "No pudimos confirmar que eres una persona. Completa la verificación que está encima del botón y vuelve a reservar.",
-    payment: "El servicio de pago no responde. No se reservó ni se cobró nada y tus plazas siguen reservadas. Inténtalo de nuevo en un momento.",
     dismiss: "Cerrar",
     fieldErrors: "{n} campos necesitan tu atención.",
     fieldError: "1 campo necesita tu atención.",

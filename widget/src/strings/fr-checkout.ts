@@ -130,4 +130,9 @@ export const frCheckout: CheckoutStrings = {
     emailed: "Une confirmation sera envoyée à {email}.",
     another: "Faire une autre réservation",
   },
+  /** What a checkout alone can be refused for (errors.ts): the human check, the payment service. */
+  refusals: {
+    humanCheck: "Nous n’avons pas pu confirmer que vous êtes une personne. Effectuez la vérification au-dessus du bouton puis réservez à nouveau.",
+    payment: "Le service de paiement ne répond pas. Rien n’a été réservé ni débité, et vos places restent réservées. Réessayez dans un instant.",
+  },
 };

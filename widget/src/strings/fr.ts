@@ -68,8 +68,6 @@ export const fr: FirstStrings = {
     notFound: "Ceci n’est plus disponible.",
     origin: "Ce site ne peut pas accepter de réservations pour cet établissement.",
     generic: "Un problème est survenu de notre côté. Réessayez.",
-    humanCheck: "Nous n’avons pas pu confirmer que vous êtes une personne. Effectuez la vérification au-dessus du bouton puis réservez à nouveau.",
-    payment: "Le service de paiement ne répond pas. Rien n’a été réservé ni débité, et vos places restent réservées. Réessayez dans un instant.",
     dismiss: "Fermer",
     fieldErrors: "{n} champs demandent votre attention.",
     fieldError: "1 champ demande votre attention.",

@@ -130,4 +130,9 @@ export const itCheckout: CheckoutStrings = {
     emailed: "Invieremo una conferma a {email}.",
     another: "Fai un’altra prenotazione",
   },
+  /** What a checkout alone can be refused for (errors.ts): the human check, the payment service. */
+  refusals: {
+    humanCheck: "Non siamo riusciti a confermare che sei una persona. Completa la verifica sopra il pulsante e prenota di nuovo.",
+    payment: "Il servizio di pagamento non risponde. Non è stato prenotato né addebitato nulla e i tuoi posti restano riservati. Riprova tra un momento.",
+  },
 };

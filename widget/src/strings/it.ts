@@ -68,8 +68,6 @@ export const it: FirstStrings = {
     notFound: "Non è più disponibile.",
     origin: "Questo sito non può accettare prenotazioni per questa struttura.",
     generic: "Qualcosa è andato storto da parte nostra. Riprova.",
-    humanCheck: "Non siamo riusciti a confermare che sei una persona. Completa la verifica sopra il pulsante e prenota di nuovo.",
-    payment: "Il servizio di pagamento non risponde. Non è stato prenotato né addebitato nulla e i tuoi posti restano riservati. Riprova tra un momento.",
     dismiss: "Chiudi",
     fieldErrors: "{n} campi richiedono la tua attenzione.",
     fieldError: "1 campo richiede la tua attenzione.",

@@ -130,4 +130,9 @@ export const nlCheckout: CheckoutStrings = {
     emailed: "Er gaat een bevestiging naar {email}.",
     another: "Nog een boeking maken",
   },
+  /** What a checkout alone can be refused for (errors.ts): the human check, the payment service. */
+  refusals: {
+    humanCheck: "We konden niet bevestigen dat u een mens bent. Voltooi de controle boven de knop en boek opnieuw.",
+    payment: "De betaaldienst reageert niet. Er is niets geboekt of afgeschreven en uw plaatsen worden nog vastgehouden. Probeer het zo meteen opnieuw.",
+  },
 };

@@ -68,8 +68,6 @@ export const nl: FirstStrings = {
     notFound: "Dit is niet meer beschikbaar.",
     origin: "Deze website kan geen boekingen voor dit bedrijf aannemen.",
     generic: "Er ging bij ons iets mis. Probeer het opnieuw.",
-    humanCheck: "We konden niet bevestigen dat u een mens bent. Voltooi de controle boven de knop en boek opnieuw.",
-    payment: "De betaaldienst reageert niet. Er is niets geboekt of afgeschreven en uw plaatsen worden nog vastgehouden. Probeer het zo meteen opnieuw.",
     dismiss: "Sluiten",
     fieldErrors: "{n} velden vragen uw aandacht.",
     fieldError: "1 veld vraagt uw aandacht.",

@@ -130,4 +130,9 @@ export const ptCheckout: CheckoutStrings = {
     emailed: "Enviaremos uma confirmação para {email}.",
     another: "Fazer outra reserva",
   },
+  /** What a checkout alone can be refused for (errors.ts): the human check, the payment service. */
+  refusals: {
+    humanCheck: "Não conseguimos confirmar que é uma pessoa. Conclua a verificação acima do botão e reserve novamente.",
+    payment: "O serviço de pagamento não responde. Nada foi reservado nem cobrado e os seus lugares continuam reservados. Tente novamente daqui a pouco.",
+  },
 };

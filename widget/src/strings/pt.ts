@@ -68,8 +68,6 @@ export const pt: FirstStrings = {
     notFound: "Isto já não está disponível.",
     origin: "Este site não pode aceitar reservas para esta empresa.",
     generic: "Algo correu mal do nosso lado. Tente novamente.",
-    humanCheck: "Não conseguimos confirmar que é uma pessoa. Conclua a verificação acima do botão e reserve novamente.",
-    payment: "O serviço de pagamento não responde. Nada foi reservado nem cobrado e os seus lugares continuam reservados. Tente novamente daqui a pouco.",
     dismiss: "Fechar",
     fieldErrors: "{n} campos precisam da sua atenção.",
     fieldError: "1 campo precisa da sua atenção.",
