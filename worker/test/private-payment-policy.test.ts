@@ -3,7 +3,6 @@
  * API, a product's own policy (the catalog API and the catalog file), and a booking's dues on
  * GET /private/bookings/{id} (docs/payments.md "The payment policy").
  */
-import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { callJson, createBusiness, createKey, dbOf } from "./helpers";
 import { createBookingFixture, uniqueEmail } from "./private-fixtures";

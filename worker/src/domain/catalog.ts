@@ -24,6 +24,12 @@ export interface Business extends Omit<BusinessRow, "config"> {
   stripe_connected?: boolean;
 }
 
+/**
+ * Whether the business takes payment online at checkout now: its payment policy says so and Stripe
+ * is connected. The checkout acts on it and the widget's wording says it, from the same snapshot.
+ */
+export const paysOnline = (business: Business): boolean => business.config.payment_policy.online_payment && Boolean(business.stripe_connected);
+
 export interface CurrencyRow {
   id: number;
   iso_code: string;

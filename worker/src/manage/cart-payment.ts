@@ -18,7 +18,8 @@ import { minorDigits, toMajor } from "../domain/money";
 import { cartFrom, cartStatement, cartGuard, endCartPaymentStatements, awaitPaymentStatements, loadCart, visitorBookingsGuard, type CartContents } from "../db/carts";
 import { insertEntryStatement } from "../db/payments";
 import { receiptParts } from "./receipts";
-import { entryIntentStatement, isEventSeen, stripeAccount, stripeEventStatement } from "../db/stripe";
+import { entryIntentStatement, isEventSeen, stripeEventStatement } from "../db/stripe";
+import { paysOnline } from "../domain/catalog";
 import { checkoutCart, dueAtBooking, isPersonClash, paidCheckout, readyToCheckout } from "../carts/checkout";
 import { batchAbortReason, catalogOf, isWidgetVisitor, runGuarded, sender, type CartCall } from "../carts/run";
 import { transition } from "../domain/cart-state";
@@ -71,12 +72,6 @@ export function returnUrls(returnUrl: string | undefined, place: ReturnPlace, ca
   return { success: at("success"), cancel: at("cancelled") };
 }
 
-/** Whether the business takes payment online now: its policy says so and Stripe is connected. */
-async function takesOnlinePayment(env: StripeStore, businessId: number, onlinePayment: boolean): Promise<boolean> {
-  if (!onlinePayment) return false;
-  return Boolean((await stripeAccount(env.DB, businessId))?.secret_key_sealed);
-}
-
 /** The guest who checks out, as the ledger and the audit name them. */
 const guestActor = (call: CartCall): Actor => ({ kind: "key", id: call.clientId, name: "Guest (checkout)", requestId: call.requestId });
 
@@ -84,7 +79,7 @@ const guestActor = (call: CartCall): Actor => ({ kind: "key", id: call.clientId,
 export async function checkoutWithPolicy(env: StripeStore & CartEnv, call: CartCall, body: CheckoutBody, place: ReturnPlace): Promise<CheckoutAnswer> {
   const snap = await catalogOf(env.DB, call);
   const policy = snap.business.config.payment_policy;
-  if (!(await takesOnlinePayment(env, call.businessId, policy.online_payment))) {
+  if (!paysOnline(snap.business)) {
     return { status: 200, body: (await checkoutCart(env, call, body)).body };
   }
   if (policy.pay_to_confirm) {

@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import { ledgerRead, toLedgers } from "../db/catalog";
 import { readTenant, readTenantLedger } from "../db/tenant-read";
 import { emptyLedger, minAvailable, slotState, stayDates } from "../domain/availability";
-import { productsIn, structuresIn } from "../domain/catalog";
+import { paysOnline, productsIn, structuresIn } from "../domain/catalog";
 import { notFound, onError, problem } from "../lib/problem";
 import type { AppEnv, RequestSession, Tenant } from "../db/request-env";
 import { ApiError } from "../lib/errors";
@@ -379,7 +379,7 @@ export function widgetRoutes() {
     (settings.settings as Record<string, unknown>).custom_fields = localizedFields(config.custom_fields, lang);
     // Whether the guest pays online at checkout (payment_policy; docs/payments.md "Paying at checkout"), for the checkout's wording.
     // Online payment needs Stripe connected as well: otherwise checkout books as without it, and the guest is told nothing of paying.
-    const payment = config.payment_policy.online_payment && snap.business.stripe_connected ? { pay_to_confirm: config.payment_policy.pay_to_confirm } : null;
+    const payment = paysOnline(snap.business) ? { pay_to_confirm: config.payment_policy.pay_to_confirm } : null;
     c.header("Cache-Control", "no-cache");
     return c.json({ business: c.get("tenant").slug, today, language: lang, currency: cur, settings, theme, human_check: humanCheck, payment, products, product, start_date: startDate, calendar: cal, package: pkg }, 200);
   }

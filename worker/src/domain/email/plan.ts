@@ -12,12 +12,10 @@ import { shortHash } from "./mime";
 import { EMAIL_KIND_NAMES } from "../../contract/email-kinds";
 import { senderOf, type PlatformMail } from "./sender";
 
-/** Every kind of e-mail the service sends (contract/email-kinds.ts). */
-export const EMAIL_KINDS = EMAIL_KIND_NAMES;
-
 /** Kinds whose params hold a secret (a sign-in link): kept only until the e-mail is sent or fails, never resent. */
 export const SECRET_KINDS: readonly EmailKind[] = ["staff_invitation", "staff_password_reset"];
-export type EmailKind = (typeof EMAIL_KINDS)[number];
+/** Every kind of e-mail the service sends (contract/email-kinds.ts). */
+export type EmailKind = (typeof EMAIL_KIND_NAMES)[number];
 
 export interface PlannedEmail {
   kind: EmailKind;

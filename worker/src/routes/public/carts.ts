@@ -88,8 +88,6 @@ const cartGone = {
   ),
   410: problemResponse("`cart_expired`: the cart's expiry passed (holds released or lapsed); start a new cart."),
 } as const;
-/** A cart whose guest is paying online (checkout with the business's pay_to_confirm) takes no change meanwhile. */
-const awaitingPayment = "`cart_awaiting_payment`: the guest is paying for this cart online; it takes no change until the payment succeeds or its page expires (DELETE cancels the payment). ";
 
 const addRoute = createRoute({
   method: "post",

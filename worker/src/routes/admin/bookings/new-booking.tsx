@@ -12,7 +12,7 @@
  * (manage/payments.ts) or a payment link sent (manage/stripe.ts), as on a booking's page.
  */
 import type { FC } from "hono/jsx";
-import { AddToCartBody, CheckoutBody, type CartGuestInput } from "../../../contract/cart";
+import { AddToCartBody, CheckoutBody } from "../../../contract/cart";
 import type { CustomField } from "../../../contract/config";
 import { MAX_ID } from "../../../contract/common";
 import { MANUAL_METHODS, PaymentCreate, PaymentLinkCreate } from "../../../contract/payments";
