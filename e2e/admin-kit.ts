@@ -16,15 +16,26 @@ export async function axeClean(page: Page, step: string): Promise<void> {
   expect(summary, `axe violations on "${step}"`).toEqual([]);
 }
 
-/** The page fits `width` px: nothing but a table's own scroller is wider; the widest others are named. */
+/** The page fits `width` px: nothing but a table's own scroller is wider; the elements and text past the edge are named. */
 export async function fitsWidth(page: Page, width: number, step: string): Promise<void> {
   const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
-  const wide = await page.evaluate((limit) =>
-    [...document.querySelectorAll("body *")]
+  const wide = await page.evaluate((limit) => {
+    const elements = [...document.querySelectorAll("body *")]
       .filter((el) => el.getBoundingClientRect().right > limit + 1 && !el.closest(".table-wrap"))
       .slice(-5)
-      .map((el) => `${el.tagName.toLowerCase()}#${el.id}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`),
-  width);
+      .map((el) => `${el.tagName.toLowerCase()}#${el.id}.${el.className} ${Math.round(el.getBoundingClientRect().right)}`);
+    // Text can overflow a box that fits (a long address with no break opportunity): name it too.
+    const texts: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.parentElement?.closest(".table-wrap")) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const right = range.getBoundingClientRect().right;
+      if (right > limit) texts.push(`text "${(node.textContent ?? "").trim().slice(0, 40)}" ${Math.round(right)}`);
+    }
+    return [...elements, ...texts.slice(-5)];
+  }, width);
   expect(scrollWidth, `horizontal overflow on "${step}": ${wide.join(", ")}`).toBeLessThanOrEqual(width);
 }
 

@@ -28,7 +28,10 @@ header.top nav a { display: inline-block; padding: .35rem .25rem; min-height: 2.
 header.top nav a[aria-current="page"] { font-weight: 700; text-decoration: underline; text-underline-offset: .3em; }
 header.top .me { margin-left: auto; display: flex; gap: .75rem; align-items: center; flex-wrap: wrap; font-size: .9rem; }
 header.top .me form { margin: 0; }
-main { padding: 1rem; max-width: 80rem; margin: 0 auto; }
+/* An e-mail address has no break opportunity of its own; on a phone it must still wrap. */
+header.top .me { min-width: 0; }
+header.top .me a { min-width: 0; overflow-wrap: anywhere; }
+main { padding: 1rem; max-width: 80rem; margin: 0 auto; overflow-wrap: break-word; }
 main.narrow { max-width: 28rem; margin-top: 2rem; }
 main:focus { outline: none; }
 h1 { font-size: 1.5rem; margin: .25rem 0 1rem; }
