@@ -12,7 +12,8 @@ import { waitUntil } from "../lib/wait-until";
 import { widgetDoor } from "../middleware/widget";
 import { KeptAnswers } from "../lib/kept-answers";
 import { settleAccess } from "../db/tenant-read";
-import { publicApi } from "./public";
+import { loadPublicApi } from "./public-lazy";
+import { lazyRouter } from "./lazy";
 import { productBasics } from "./public/catalog-view";
 import { humanCheckOn, requireHuman, TURNSTILE_HEADER } from "../manage/human-check";
 import { localizedFields } from "../domain/custom-fields";
@@ -21,7 +22,7 @@ import { MAX_ID } from "../contract/common";
 
 /**
  * The widget's edge proxy: /widget/v1/{business}/... runs the very handlers of the public API
- * v2 (publicApi(), mounted a second time in an inner app) on the tenant that widgetDoor()
+ * v2 (publicApi(), mounted a second time in an inner app, built on its first use) on the tenant that widgetDoor()
  * resolved from the slug, plus two widget-only reads, /bootstrap and /calendar (whose package
  * calendars also say what is left of each room type for a stay from each check-in day).
  *
@@ -67,7 +68,8 @@ inner.use("*", async (c, next) => {
   if (ctx.d1Session) c.set("d1Session", ctx.d1Session);
   await next();
 });
-inner.route("/", publicApi());
+// The public API's router, built on the first request that needs it (routes/public-lazy.ts).
+inner.all("*", lazyRouter("/", () => loadPublicApi() as never));
 inner.notFound(notFound);
 inner.onError(onError);
 

@@ -1,8 +1,8 @@
 /**
  * What `wrangler deploy` uploads holds what each isolate must parse and run at startup, and no
  * more (issue 30, docs/benchmarks.md "What the bundle holds", "What loads lazily"): zod's messages
- * in English only, and the private API, the back office, the Stripe webhook's rules and the
- * contracts whose schemas only they use evaluated on their first request, not at the isolate's startup.
+ * in English only, and the public and private APIs, the back office, the Stripe webhook's rules and
+ * the contracts whose schemas only they use evaluated on their first request, not at the isolate's startup.
  * Built unminified (as wrangler.toml deploys it; said again here so that esbuild's module wrappers
  * keep their names should the deployment ever minify).
  */
@@ -62,8 +62,12 @@ describe("the deployed bundle", () => {
     assert.doesNotMatch(code, /Ungültige Eingabe|Entrada inválida/);
   });
 
-  it("evaluates the private API, the back office, the Stripe webhook's rules and the contracts only they use on their first request, not at startup", () => {
+  it("evaluates the public and private APIs, the back office, the Stripe webhook's rules and the contracts only they use on their first request, not at startup", () => {
     const lazy = [
+      // the public API v2's routes (the widget's proxy runs them too) and the contracts only they use;
+      // catalog-view.ts is the products' plain views, which the widget's door reads as well
+      /^worker\/src\/routes\/public\/(?!catalog-view\.ts$)/,
+      /^worker\/src\/contract\/(cart|catalog|catalog-prices|catalog-availability|settings)\.ts$/,
       /^worker\/src\/routes\/private\//,
       /^worker\/src\/routes\/admin\//,
       /^worker\/src\/contract\/private(-[\w-]+)?\.ts$/,
