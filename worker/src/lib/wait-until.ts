@@ -7,3 +7,12 @@ export function waitUntil(c: { executionCtx: { waitUntil(promise: Promise<unknow
     promise.catch(() => undefined);
   }
 }
+
+/** The request's execution context, to hand to another app's fetch; none where there is none (a test's app.request()). */
+export function executionCtxOf<C extends { executionCtx: unknown }>(c: C): C["executionCtx"] | undefined {
+  try {
+    return c.executionCtx;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,4 +1,5 @@
 import { Hono, type Context, type Env, type Handler } from "hono";
+import { executionCtxOf } from "../lib/wait-until";
 
 /**
  * A router whose modules are evaluated on its first request instead of at the isolate's startup
@@ -48,13 +49,7 @@ export function lazyRouter<E extends Env>(base: string, load: () => Promise<Hono
 
   return async (c) => {
     const door = built ?? (built = await build());
-    let executionCtx: Context["executionCtx"] | undefined;
-    try {
-      executionCtx = c.executionCtx;
-    } catch {
-      // app.request() in a test: no execution context, as the router would have had none.
-    }
     outer.set(c.req.raw, c);
-    return door.fetch(c.req.raw, c.env, executionCtx);
+    return door.fetch(c.req.raw, c.env, executionCtxOf(c));
   };
 }

@@ -8,12 +8,11 @@ import type { AppEnv, RequestSession, Tenant } from "../db/request-env";
 import { ApiError } from "../lib/errors";
 import type { Access } from "../db/request-env";
 import { addDays, isoDate } from "../lib/time";
-import { waitUntil } from "../lib/wait-until";
+import { executionCtxOf, waitUntil } from "../lib/wait-until";
 import { widgetDoor } from "../middleware/widget";
 import { KeptAnswers } from "../lib/kept-answers";
 import { settleAccess } from "../db/tenant-read";
 import { loadPublicApi } from "./public-lazy";
-import { lazyRouter } from "./lazy";
 import { productBasics } from "./public/catalog-view";
 import { humanCheckOn, requireHuman, TURNSTILE_HEADER } from "../manage/human-check";
 import { localizedFields } from "../domain/custom-fields";
@@ -57,21 +56,32 @@ interface Forwarded {
 }
 const forwarded = new WeakMap<Request, Forwarded>();
 
-const inner = new Hono<AppEnv>();
-inner.use("*", async (c, next) => {
-  const ctx = forwarded.get(c.req.raw);
-  if (!ctx) throw new ApiError(404, "not_found", "Not found.");
-  c.set("tenant", ctx.tenant);
-  c.set("access", ctx.access);
-  c.set("now", ctx.now);
-  c.set("requestId", ctx.requestId);
-  if (ctx.d1Session) c.set("d1Session", ctx.d1Session);
-  await next();
-});
-// The public API's router, built on the first request that needs it (routes/public-lazy.ts).
-inner.all("*", lazyRouter("/", () => loadPublicApi() as never));
-inner.notFound(notFound);
-inner.onError(onError);
+/**
+ * The inner app: the public API's routes on the forwarded tenant. Built on the first request that
+ * needs it, once the public API's modules are loaded (routes/public-lazy.ts), and kept as a plain
+ * value of the process (never the promise of it).
+ */
+let inner: Hono<AppEnv> | undefined;
+async function innerApp(): Promise<Hono<AppEnv>> {
+  if (inner) return inner;
+  const routes = await loadPublicApi();
+  if (inner) return inner;
+  const app = new Hono<AppEnv>();
+  app.use("*", async (c, next) => {
+    const ctx = forwarded.get(c.req.raw);
+    if (!ctx) throw new ApiError(404, "not_found", "Not found.");
+    c.set("tenant", ctx.tenant);
+    c.set("access", ctx.access);
+    c.set("now", ctx.now);
+    c.set("requestId", ctx.requestId);
+    if (ctx.d1Session) c.set("d1Session", ctx.d1Session);
+    await next();
+  });
+  app.route("/", routes);
+  app.notFound(notFound);
+  app.onError(onError);
+  return (inner = app);
+}
 
 const CATALOG_TTL = 60;
 const AVAILABILITY_TTL = 3;
@@ -117,7 +127,7 @@ async function runInner(c: Context<AppEnv>, method: string, path: string, search
     // On the public origin, so that what the handlers derive from their URL (a deep link) is public.
     const req = new Request(`${new URL(c.req.url).origin}${path}${qs ? `?${qs}` : ""}`, { ...init, method });
     forwarded.set(req, { tenant: c.get("tenant"), access: c.get("access"), now: c.get("now"), requestId: c.get("requestId"), d1Session: c.get("d1Session") });
-    return inner.fetch(req, c.env, safeExecutionCtx(c));
+    return (await innerApp()).fetch(req, c.env, executionCtxOf(c));
   });
 }
 
@@ -158,14 +168,6 @@ async function throughEdgeCache(c: Context<AppEnv>, ttl: number, path: string, s
 
 function keep(key: string, status: number, headers: Headers, body: string, now: number, ttl: number) {
   kept.set(key, { status, headers: [...headers.entries()].filter(([name]) => name !== "x-request-id" && name !== "set-cookie"), body, from: now, until: now + ttl * 1000 });
-}
-
-function safeExecutionCtx(c: Context<AppEnv>): ExecutionContext | undefined {
-  try {
-    return c.executionCtx as ExecutionContext;
-  } catch {
-    return undefined;
-  }
 }
 
 function withCacheHeaders(res: Response, state: "HIT" | "MISS", ttl: number): Response {
