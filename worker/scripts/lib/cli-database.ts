@@ -11,9 +11,9 @@
  * - `--remote`: `wrangler d1 execute --remote` (lib/remote-d1.ts), as every other CLI here reaches
  *   the deployed database (the platform proxy's remote bindings need a login proxy session).
  *
- * A local database may be written by a running `npm start` at the same moment: a batch that
- * finds it locked is tried again (a batch is one transaction; a failed one changed nothing), also
- * when the runtime reports the lock as an internal error.
+ * A local database may be written by a running `npm start` at the same moment: a batch or a
+ * statement that finds it locked is tried again (each is one transaction; a failed one changed
+ * nothing), also when the runtime reports the lock as an internal error.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -58,6 +58,51 @@ function d1Bindings(): { binding: string; database_name: string; database_id: st
   return bindings;
 }
 
+/** `run` again while it meets the other process's lock (LOCKED), up to five times in all. */
+async function whileLocked<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (attempt >= 5 || !LOCKED.test(String((err as Error)?.message))) throw err;
+      await new Promise((r) => setTimeout(r, 200 * attempt));
+    }
+  }
+}
+
+/**
+ * `real`, whose batches and single statements are tried again when they meet the lock: a batch
+ * is one transaction and a single statement its own, so one that failed changed nothing. (A
+ * read can meet it too: CI saw `keys create`'s first read of the directory refused
+ * SQLITE_BUSY while an e2e server wrote.) The statements it prepares are its own; a batch hands
+ * the real ones to D1.
+ */
+function retryingWhenLocked(real: D1Database): D1Database {
+  const realOf = new WeakMap<object, D1PreparedStatement>();
+  const statement = (inner: D1PreparedStatement): D1PreparedStatement => {
+    const wrapped = new Proxy(inner, {
+      get(target, prop) {
+        if (prop === "bind") return (...values: unknown[]) => statement(target.bind(...values));
+        if (prop === "first" || prop === "run" || prop === "all" || prop === "raw") {
+          return (...args: unknown[]) => whileLocked(() => (target as any)[prop](...args));
+        }
+        const v = (target as any)[prop];
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    realOf.set(wrapped, inner);
+    return wrapped;
+  };
+  return new Proxy(real, {
+    get(target, prop) {
+      if (prop === "prepare") return (sql: string) => statement(target.prepare(sql));
+      if (prop === "batch") return (statements: D1PreparedStatement[]) => whileLocked(() => target.batch(statements.map((s) => realOf.get(s) ?? s)));
+      const v = (target as any)[prop];
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+}
+
 async function localDatabase(persistTo: string): Promise<OpenDatabase> {
   const { getPlatformProxy } = await import("wrangler");
   const dir = mkdtempSync(join(tmpdir(), "booking-d1-"));
@@ -80,27 +125,8 @@ async function localDatabase(persistTo: string): Promise<OpenDatabase> {
   });
   starting = start.catch(() => undefined);
   const proxy = await start;
-  const retrying = (real: D1Database) =>
-    new Proxy(real, {
-      get(target, prop) {
-        if (prop === "batch") {
-          return async (statements: D1PreparedStatement[]) => {
-            for (let attempt = 1; ; attempt++) {
-              try {
-                return await target.batch(statements);
-              } catch (err) {
-                if (attempt >= 5 || !LOCKED.test(String((err as Error)?.message))) throw err;
-                await new Promise((r) => setTimeout(r, 200 * attempt));
-              }
-            }
-          };
-        }
-        const v = (target as any)[prop];
-        return typeof v === "function" ? v.bind(target) : v;
-      },
-    });
   const shards: Record<string, D1Database> = {};
-  for (const { binding } of d1Bindings()) shards[binding] = retrying(proxy.env[binding]);
+  for (const { binding } of d1Bindings()) shards[binding] = retryingWhenLocked(proxy.env[binding]);
   return {
     db: shards.DB,
     shards,
