@@ -43,7 +43,7 @@ const adminDoor = lazyRouter("/admin", () => import("./routes/admin").then(({ ad
  * is served by it, before any middleware of this one runs), and then with them, once, which serves
  * every request after.
  */
-function buildApp(publicRoutes?: PublicApi): { app: App; publicAt: number; privateAt: number } {
+function buildApp(publicRoutes?: PublicApi): { app: App; privateAt: number } {
   const app = createApp(publicRoutes ? undefined : { path: "/api/pub/v2/*", handler: async (c) => (await withPublicApi()).fetch(c.req.raw, c.env, executionCtxOf(c)) });
   // The request's D1 session's bookmark on its answer (the session is opened by the door that finds the shard).
   app.use("*", sessionBookmarks());
@@ -55,7 +55,6 @@ function buildApp(publicRoutes?: PublicApi): { app: App; publicAt: number; priva
 
   // The public API v2 behind a public-scope key. Each route says next to its handler when its key
   // is checked, where that is not the default (middleware/auth.ts keyCheck).
-  const publicAt = app.openAPIRegistry.definitions.length;
   if (publicRoutes) {
     app.use("/api/pub/v2/*", apiKeyAuth({ scope: "public" }));
     app.route("/api/pub/v2", publicRoutes);
@@ -84,7 +83,7 @@ function buildApp(publicRoutes?: PublicApi): { app: App; publicAt: number; priva
     return c.json({ ...openApiDocument, servers });
   });
   app.notFound(notFoundOr405);
-  return { app, publicAt, privateAt };
+  return { app, privateAt };
 }
 
 /** The app of the isolate's start; then, once the public API's modules are loaded, the whole app (a plain value, never a promise). */
