@@ -23,6 +23,7 @@ import { applyMigrationsWithWrangler } from "./wrangler-d1";
 import { applyMigrationFiles, type MigrationFile } from "../../src/db/migrations";
 import { DEFAULT_STATE, ROOT, wranglerEnv, type Target } from "./wrangler";
 import { directoryBySlug, shardsOf } from "../../src/db/shards";
+import { retryingWhenLocked } from "../../src/db/locked-retry";
 
 export interface OpenDatabase {
   /** DB: shard 0 and the directory. */
@@ -31,13 +32,6 @@ export interface OpenDatabase {
   shards: Record<string, D1Database>;
   close(): Promise<void>;
 }
-
-/**
- * A batch that met the other process's lock. The runtime reports some of these as its opaque
- * "internal error; reference = ..." (seen in CI while an e2e server wrote and a journey read
- * beside it), never a half-done batch: a batch is one transaction, so trying again is safe.
- */
-const LOCKED = /SQLITE_BUSY|database is locked|internal error; reference = /i;
 
 /** The proxy start under way in this process, if any (see localDatabase). */
 let starting: Promise<unknown> = Promise.resolve();
@@ -56,51 +50,6 @@ function d1Bindings(): { binding: string; database_name: string; database_id: st
   });
   if (!bindings.length) throw new Error("wrangler.toml has no [[d1_databases]] with database_name and database_id.");
   return bindings;
-}
-
-/** `run` again while it meets the other process's lock (LOCKED), up to five times in all. */
-async function whileLocked<T>(run: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await run();
-    } catch (err) {
-      if (attempt >= 5 || !LOCKED.test(String((err as Error)?.message))) throw err;
-      await new Promise((r) => setTimeout(r, 200 * attempt));
-    }
-  }
-}
-
-/**
- * `real`, whose batches and single statements are tried again when they meet the lock: a batch
- * is one transaction and a single statement its own, so one that failed changed nothing. (A
- * read can meet it too: CI saw `keys create`'s first read of the directory refused
- * SQLITE_BUSY while an e2e server wrote.) The statements it prepares are its own; a batch hands
- * the real ones to D1.
- */
-function retryingWhenLocked(real: D1Database): D1Database {
-  const realOf = new WeakMap<object, D1PreparedStatement>();
-  const statement = (inner: D1PreparedStatement): D1PreparedStatement => {
-    const wrapped = new Proxy(inner, {
-      get(target, prop) {
-        if (prop === "bind") return (...values: unknown[]) => statement(target.bind(...values));
-        if (prop === "first" || prop === "run" || prop === "all" || prop === "raw") {
-          return (...args: unknown[]) => whileLocked(() => (target as any)[prop](...args));
-        }
-        const v = (target as any)[prop];
-        return typeof v === "function" ? v.bind(target) : v;
-      },
-    });
-    realOf.set(wrapped, inner);
-    return wrapped;
-  };
-  return new Proxy(real, {
-    get(target, prop) {
-      if (prop === "prepare") return (sql: string) => statement(target.prepare(sql));
-      if (prop === "batch") return (statements: D1PreparedStatement[]) => whileLocked(() => target.batch(statements.map((s) => realOf.get(s) ?? s)));
-      const v = (target as any)[prop];
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  });
 }
 
 async function localDatabase(persistTo: string): Promise<OpenDatabase> {
