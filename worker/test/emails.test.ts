@@ -8,6 +8,9 @@ import { createExecutionContext, env, runDurableObjectAlarm, runInDurableObject,
 import { describe, expect, inject, it, vi } from "vitest";
 import worker from "../src/index";
 import { mailStub } from "../src/db/emails";
+import { composeEmail } from "../src/mail/compose";
+import { platformMail } from "../src/domain/email/sender";
+import { snapshotAt } from "../src/db/tenant-read";
 import { markMoving } from "../src/db/shards";
 import { addToCart, cartBusiness, customer, guest, smallPackage, stay } from "./carts-fixtures";
 import { BASE, callJson, createKey, fetchWorker } from "./helpers";
@@ -91,6 +94,20 @@ describe("a booking's e-mails", () => {
     expect(text).toContain("Surf Week");
     expect(text).toContain("Online wurde nichts abgebucht");
     for (const owner of emails.slice(1)) expect(textPart((await handedOver(owner.message_id))[0].raw)).toContain(`Booked by: ${res.booker.first_name} ${res.booker.last_name}`);
+  });
+
+  it("are composed from the business as it is at each attempt: a rename since the booking is in the message, though this process remembered the catalog before it", async () => {
+    const b = await mailBusiness();
+    const res = await book(b);
+    await settled(b.businessId);
+    const confirmation = (await rows(b.businessId)).find((e: any) => e.kind === "booking_confirmation");
+    // this process's catalog of the business as it was; then a rename (the trigger changes its version)
+    expect((await snapshotAt(env.DB, b.businessId, undefined)).business.title).not.toBe("Renamed Surf Lodge");
+    await env.DB.prepare("UPDATE businesses SET title = ? WHERE id = ?").bind("Renamed Surf Lodge", b.businessId).run();
+    const again = await composeEmail(env.DB, confirmation, new Date(), platformMail(env));
+    expect(header(again.raw, "From")).toContain("Renamed Surf Lodge");
+    expect(textPart(again.raw)).toContain("Renamed Surf Lodge");
+    expect(textPart(again.raw)).toContain(res.body.reference);
   });
 
   // What each language's confirmation says: its reference's label and that nothing was charged.

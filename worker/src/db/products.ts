@@ -49,14 +49,28 @@ export function storedProductPolicy(text: string | null | undefined): ProductPay
 
 /** The own payment policies of a business's products (archived ones too: bookings keep them), by id; a product without one is left out. */
 export async function productPaymentPolicies(db: D1, businessId: number, ids: readonly number[]): Promise<Map<number, ProductPaymentPolicy>> {
-  const out = new Map<number, ProductPaymentPolicy>();
   const unique = [...new Set(ids)];
-  if (!unique.length) return out;
+  if (!unique.length) return new Map();
   const rows = await db
     .prepare("SELECT id, payment_policy FROM products WHERE business_id = ? AND payment_policy IS NOT NULL AND id IN (SELECT value FROM json_each(?))")
     .bind(businessId, JSON.stringify(unique))
     .all<{ id: number; payment_policy: string }>();
-  for (const r of rows.results) {
+  return policiesFrom(rows);
+}
+
+/** The own payment policies of a booking's products (its lines'), as a statement for a batch that reads more. */
+export function bookingPaymentPoliciesStatement(db: D1, businessId: number, bookingId: string): D1PreparedStatement {
+  return db
+    .prepare(
+      "SELECT id, payment_policy FROM products WHERE business_id = ?1 AND payment_policy IS NOT NULL AND id IN (SELECT product_id FROM booking_lines WHERE booking_id = ?2 AND business_id = ?1)",
+    )
+    .bind(businessId, bookingId);
+}
+
+/** The policies of productPaymentPolicies's or bookingPaymentPoliciesStatement's rows. */
+export function policiesFrom(rows: D1Result): Map<number, ProductPaymentPolicy> {
+  const out = new Map<number, ProductPaymentPolicy>();
+  for (const r of rows.results as { id: number; payment_policy: string }[]) {
     const own = storedProductPolicy(r.payment_policy);
     if (own) out.set(r.id, own);
   }

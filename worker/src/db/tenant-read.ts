@@ -127,6 +127,37 @@ export async function snapshotAt(db: D1, businessId: number, version: number | u
   return loadSnapshot(db, businessId);
 }
 
+/**
+ * A snapshot for a reader that reads other rows in the same round trip (an e-mail's composer): the
+ * statements to put first in its batch, and how to take the snapshot from their results. When this
+ * process remembers a snapshot of the business, they are one statement (the business's catalog
+ * version): the remembered snapshot when it is that version, else it is read again (a second round
+ * trip, after a change of catalog or settings). Else they are the snapshot's own statements.
+ * `take` answers null when the business is gone.
+ */
+export function snapshotInBatch(db: D1, businessId: number): { statements: D1PreparedStatement[]; take(results: D1Result[]): Promise<CatalogSnapshot | null> } {
+  const known = snapshots.get(businessId);
+  if (!known) {
+    return {
+      statements: snapshotStatements(db, businessId),
+      async take(results) {
+        const snap = snapshotFrom(results);
+        if (snap) remember(snap);
+        return snap;
+      },
+    };
+  }
+  return {
+    statements: [db.prepare("SELECT catalog_version FROM businesses WHERE id = ?").bind(businessId)],
+    async take(results) {
+      const row = results[0]?.results[0] as { catalog_version: unknown } | undefined;
+      if (!row) return null;
+      const version = Number(row.catalog_version);
+      return known.version === version ? known : snapshotAt(db, businessId, version);
+    },
+  };
+}
+
 export interface TenantRead {
   snap: CatalogSnapshot;
   /** The results of the statements `plan` returned, in order. */

@@ -5,7 +5,7 @@
  * attempt until one succeeds, so a retry after the business fixed its sender uses the new one; the
  * Message-ID is the row's, the same every time.
  */
-import { snapshotFrom, SNAPSHOT_STATEMENTS, snapshotStatements } from "../db/catalog-snapshot";
+import { snapshotInBatch } from "../db/tenant-read";
 import { bookingMailStatements, type EmailRow, type MailGuestRow } from "../db/emails";
 import type { BookingRow } from "../db/bookings";
 import { BOOKING_TEMPLATES, type BookingMail, type BookingMailKind, type MailGuest, type MailReceipt } from "../domain/email/booking";
@@ -23,8 +23,9 @@ import { translated } from "../domain/product";
 import { referenceOf } from "../domain/reference";
 import type { CatalogSnapshot } from "../domain/catalog";
 import type { D1 } from "../db/d1";
-import { ledgerOf } from "../db/payments";
-import { productPaymentPolicies } from "../db/products";
+import { bookingPaymentPoliciesStatement, policiesFrom } from "../db/products";
+import type { ProductPaymentPolicy } from "../contract/payment-policy";
+import { ApiError } from "../lib/errors";
 import { bookingDues, depositOwed } from "../domain/booking-dues";
 import { paymentTotals } from "../domain/payments";
 
@@ -242,14 +243,22 @@ export async function composeEmail(db: D1, email: EmailRow, now: Date, platform:
   if (email.kind === "staff_sign_in_alert") return composeSignInAlert(db, email, now, platform);
   if (!email.booking_id) throw new ComposeError(`no template for an e-mail of kind ${email.kind}`);
   const isReceipt = email.kind === "payment_receipt" || email.kind === "refund_receipt";
+  const isConfirmation = email.kind === "booking_confirmation";
+  // One round trip: the catalog (one statement when this process remembers it), the booking, and
+  // what the receipt or the confirmation's dues read (the ledger, the products' own policies).
+  const catalog = snapshotInBatch(db, email.business_id);
   const results = await db.batch([
-    ...snapshotStatements(db, email.business_id),
+    ...catalog.statements,
     ...bookingMailStatements(db, email.business_id, email.booking_id),
-    ...(isReceipt ? [ledgerStatement(db, email.business_id, email.booking_id)] : []),
+    ...(isReceipt || isConfirmation ? [ledgerStatement(db, email.business_id, email.booking_id)] : []),
+    ...(isConfirmation ? [bookingPaymentPoliciesStatement(db, email.business_id, email.booking_id)] : []),
   ]);
-  const snap = snapshotFrom(results.slice(0, SNAPSHOT_STATEMENTS));
+  const snap = await catalog.take(results.slice(0, catalog.statements.length)).catch((err) => {
+    if (err instanceof ApiError && err.status === 404) return null;
+    throw err;
+  });
   if (!snap) throw new ComposeError("the business no longer exists");
-  const [bookingRes, bookerRes, guestsRes, linesRes, channelRes, ledgerRes] = results.slice(SNAPSHOT_STATEMENTS);
+  const [bookingRes, bookerRes, guestsRes, linesRes, channelRes, ledgerRes, policiesRes] = results.slice(catalog.statements.length);
   const booking = rowsOf<BookingRow>(bookingRes)[0];
   if (!booking) throw new ComposeError(`booking ${email.booking_id} not found`);
   const config = snap.business.config;
@@ -283,7 +292,7 @@ export async function composeEmail(db: D1, email: EmailRow, now: Date, platform:
           now,
         })
       : null;
-  const dues = email.kind === "booking_confirmation" ? await confirmationDues(db, email.business_id, snap, booking, lines, totals.total) : undefined;
+  const dues = isConfirmation ? confirmationDues(snap, booking, lines, totals.total, policiesFrom(policiesRes), rowsOf<PaymentRow>(ledgerRes)) : undefined;
   const data: BookingMail = {
     brand: { name: snap.business.title, color: config.brand_color, contactEmail: config.contact_email, contactPhone: config.contact_phone },
     language,
@@ -325,9 +334,15 @@ export async function composeEmail(db: D1, email: EmailRow, now: Date, platform:
  * deposit and the balance with their dates (domain/booking-dues.ts). Only when the payment policy
  * asks a deposit or a balance due date before the start; otherwise none (the e-mail is as before).
  */
-async function confirmationDues(db: D1, businessId: number, snap: CatalogSnapshot, booking: BookingRow, lines: LineRow[], total: number): Promise<BookingMail["dues"]> {
+function confirmationDues(
+  snap: CatalogSnapshot,
+  booking: BookingRow,
+  lines: LineRow[],
+  total: number,
+  own: Map<number, ProductPaymentPolicy>,
+  ledger: PaymentRow[],
+): BookingMail["dues"] {
   const config = snap.business.config;
-  const [own, ledger] = await Promise.all([productPaymentPolicies(db, businessId, lines.map((l) => l.product_id)), ledgerOf(db, businessId, booking.id)]);
   const defaultCurrency = snap.currencies.find((c) => c.is_default)?.iso_code ?? booking.currency;
   const d = bookingDues(config.payment_policy, booking, lines, own, config.time_zone, defaultCurrency);
   if (d.deposit_due === null && d.balance_due_date === booking.start_date) return undefined;
