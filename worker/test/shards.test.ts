@@ -15,6 +15,8 @@ import { CatalogFile } from "../src/contract/catalog-file";
 import { applyCatalog } from "../src/manage/catalog/file";
 import { diveCatalog } from "../seed/demo";
 import { addToCart, customer, guest } from "./carts-fixtures";
+import { MAY_SAT } from "./catalog-fixtures";
+import { addDays } from "../src/lib/time";
 import { DEMO_BUSINESS_ID, call, callJson, createBusiness, createKey, dbOf } from "./helpers";
 import { createBookingFixture, uniqueEmail } from "./private-fixtures";
 
@@ -69,8 +71,17 @@ describe("shards", () => {
     expect(JSON.stringify(before)).toContain('"amount_paid":120');
     const bookingsBefore = await rowsOf(env.DB, "bookings", DEMO_BUSINESS_ID);
 
-    // A write and a read sent while the move runs (right after the directory marks it).
-    let during: Promise<[Awaited<ReturnType<typeof callJson>>, Awaited<ReturnType<typeof callJson>>]> | undefined;
+    // A write and two reads sent while the move runs (right after the directory marks it): a price
+    // quote is a POST that only reads, and is answered as a read.
+    const quote = () =>
+      callJson("/api/pub/v2/packages/prices", {
+        key: keys.public,
+        now: NOW,
+        body: { currency: "EUR", guests: [{ unique_id: "a", gender: "m", package: { id: 101, start_date: MAY_SAT, end_date: addDays(MAY_SAT, 7), accommodation_id: 201 } }] },
+      });
+    const quoted = await quote();
+    expect(quoted.status).toBe(200);
+    let during: Promise<Awaited<ReturnType<typeof callJson>>[]> | undefined;
     const report = await moveBusiness(env, DEMO_BUSINESS_ID, 1, {
       now: new Date(NOW),
       graceMs: 0,
@@ -79,16 +90,18 @@ describe("shards", () => {
           during = Promise.all([
             callJson("/private/persons", { key: keys.private, now: NOW, body: { first_name: "Late", last_name: "Writer", email: uniqueEmail("late") } }),
             callJson("/private/settings", { key: keys.private, now: NOW }),
+            quote(),
           ]);
         }
       },
     });
-    const [write, read] = await during!;
+    const [write, read, quotedDuring] = await during!;
     expect(write.status).toBe(503);
     expect(write.headers.get("Content-Type")).toMatch(/^application\/problem\+json/);
     expect(write.headers.get("Retry-After")).toBe("30");
     expect(write.body).toMatchObject({ code: "business_moving" });
     expect(read.status).toBe(200);
+    expect([quotedDuring.status, quotedDuring.body]).toEqual([200, quoted.body]);
 
     expect(report).toMatchObject({ businessId: DEMO_BUSINESS_ID, from: 0, to: 1 });
     expect(report.tables.find((t) => t.name === "bookings")?.rows).toBe(bookingsBefore);

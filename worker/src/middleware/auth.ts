@@ -167,7 +167,8 @@ export function apiKeyAuth(options: ApiKeyAuthOptions): MiddlewareHandler<AppEnv
     if (!key) throw unauthorized("The API key is malformed or its signature is invalid.");
     const { claims } = key;
     // The business's shard becomes this request's DB (docs/design.md "Shards").
-    await byBusinessId(c, claims.bid);
+    // A route that only reads is served as a read (it may use a directory entry read moments ago).
+    await byBusinessId(c, claims.bid, settlementOf(c) === "with-reads");
     // Until the record is read, the tenant is the business the signed key names.
     c.set("tenant", { businessId: claims.bid, slug: "", actor: "", clientId: `key:${claims.jti}` });
     const access = keyAccess(c, claims, key.hash, options.scope);

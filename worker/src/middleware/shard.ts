@@ -19,7 +19,8 @@ import { openSession } from "./session";
  *   token's hash is asked of every shard at once (rare, and one indexed read each).
  * - Durable Objects and the scheduled upkeep: db/shards.ts businessEnv and shardsOf.
  *
- * A read (GET, HEAD, OPTIONS) may use the entry this process read less than DIRECTORY_READ_TTL_MS
+ * A read (GET, HEAD, OPTIONS, and an API route that only reads, as POST /packages/prices) may use
+ * the entry this process read less than DIRECTORY_READ_TTL_MS
  * ago (a plain value in memory, never a promise), so a business's reads cost no directory read
  * while it is asked often; a write always reads the directory, so none is sent to a shard its
  * business is leaving or has left.
@@ -41,9 +42,9 @@ const NOT_A_BUSINESS = new Set(["go", "invite", "assets"]);
 const remembered = processMemory(new Map<string, { entry: DirectoryEntry | null; at: number }>());
 const REMEMBERED_MAX = 10_000;
 
-async function lookUp(c: Context<AppEnv>, key: string, read: () => Promise<DirectoryEntry | null>): Promise<DirectoryEntry | null> {
+async function lookUp(key: string, readOnly: boolean, read: () => Promise<DirectoryEntry | null>): Promise<DirectoryEntry | null> {
   const now = Date.now();
-  if (READS.has(c.req.method)) {
+  if (readOnly) {
     const known = remembered.get(key);
     if (known && now - known.at < DIRECTORY_READ_TTL_MS && now >= known.at) return known.entry;
   }
@@ -53,8 +54,8 @@ async function lookUp(c: Context<AppEnv>, key: string, read: () => Promise<Direc
   return entry;
 }
 
-function enter(c: Context<AppEnv>, entry: DirectoryEntry | null): void {
-  if (entry?.moving_since && !READS.has(c.req.method)) {
+function enter(c: Context<AppEnv>, entry: DirectoryEntry | null, readOnly: boolean): void {
+  if (entry?.moving_since && !readOnly) {
     throw new ApiError(503, "business_moving", "This business is being moved to another database for a moment; nothing was changed. Send the request again shortly.", {
       headers: { "Retry-After": String(MOVING_RETRY_AFTER) },
     });
@@ -72,9 +73,13 @@ function theWorkers(c: Context<AppEnv>): Env {
   return c.env as Env;
 }
 
-/** The business named by a verified API key: its shard becomes the request's DB. */
-export async function byBusinessId(c: Context<AppEnv>, businessId: number): Promise<void> {
-  enter(c, await lookUp(c, `id:${businessId}`, () => directoryById(theWorkers(c).DB, businessId)));
+/**
+ * The business named by a verified API key: its shard becomes the request's DB. `readOnly`: the
+ * route only reads (a GET, or a POST that only computes, as POST /packages/prices: the auth
+ * middleware knows it by the route's declared key check), so it is served as a read.
+ */
+export async function byBusinessId(c: Context<AppEnv>, businessId: number, readOnly = READS.has(c.req.method)): Promise<void> {
+  enter(c, await lookUp(`id:${businessId}`, readOnly, () => directoryById(theWorkers(c).DB, businessId)), readOnly);
 }
 
 /** The doors that name their business by its slug in the path, and the invitation's link. */
@@ -83,7 +88,8 @@ export function shardDoor(): MiddlewareHandler<AppEnv> {
     const path = c.req.path;
     const slug = SLUG_PATH.exec(path)?.[1];
     if (slug && !(path.startsWith("/admin/") && NOT_A_BUSINESS.has(slug))) {
-      enter(c, await lookUp(c, `slug:${slug}`, () => directoryBySlug(theWorkers(c).DB, slug)));
+      const readOnly = READS.has(c.req.method);
+      enter(c, await lookUp(`slug:${slug}`, readOnly, () => directoryBySlug(theWorkers(c).DB, slug)), readOnly);
     } else {
       const token = INVITE_PATH.exec(path)?.[1];
       if (token) {
