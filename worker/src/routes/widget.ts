@@ -170,13 +170,13 @@ function keep(key: string, status: number, headers: Headers, body: string, now: 
   kept.set(key, { status, headers: [...headers.entries()].filter(([name]) => name !== "x-request-id" && name !== "set-cookie"), body, from: now, until: now + ttl * 1000 });
 }
 
+/** Marks an answer made here (its headers are its own, never a cached one's): no second Response is made for it. */
 function withCacheHeaders(res: Response, state: "HIT" | "MISS", ttl: number): Response {
-  const out = new Response(res.body, res);
-  out.headers.set("X-Cache", state);
+  res.headers.set("X-Cache", state);
   // Browsers revalidate: an owner's change must reach a guest at once, and only the edge's key
   // knows the catalog version (the URL does not change with it).
-  out.headers.set("Cache-Control", "no-cache");
-  return out;
+  res.headers.set("Cache-Control", "no-cache");
+  return res;
 }
 
 function withNoStore(res: Response): Response {
