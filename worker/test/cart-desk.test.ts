@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cartDeskOf } from "../src/carts/desk";
+import { markLeaving, unmarkLeaving } from "../src/db/shards";
 import type { DeskAnswer, PlainStatement } from "../src/db/plain-statements";
 import { addToCart, cartBusiness, clock, count, guest, liveUnits, smallPackage, stay } from "./carts-fixtures";
 import { placeBusinessesOn } from "./helpers";
@@ -36,8 +37,8 @@ describe("the cart desk", () => {
     const desk = probeDesk();
     // A round under way when the eight arrive (a statement that takes a while), so that they meet
     // in the rounds after it whatever the machine's load: the test does not race the desk's D1.
-    const busy = desk.send(0, [{ sql: "WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 300000) SELECT COUNT(*) AS c FROM k", params: [] }]);
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => desk.send(0, insert(i + 1))));
+    const busy = desk.send(0, 1, [{ sql: "WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 300000) SELECT COUNT(*) AS c FROM k", params: [] }]);
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => desk.send(0, 1, insert(i + 1))));
     expect((await busy).ok).toBe(true);
     expect(answers.map((a) => a.ok)).toEqual(Array(8).fill(true));
     // Each row once; each batch saw exactly the rows of those before it, and its own.
@@ -56,13 +57,29 @@ describe("the cart desk", () => {
     const desk = probeDesk();
     // Its second row clashes with its first (the same key): D1 refuses the whole batch.
     const clash: PlainStatement[] = [...insert(100), { sql: "INSERT INTO desk_probe (n, seen) VALUES (?, 0)", params: [100] }];
-    const answers = await Promise.all([desk.send(0, insert(1)), desk.send(0, insert(2)), desk.send(0, clash), desk.send(0, insert(3)), desk.send(0, insert(4))]);
+    const answers = await Promise.all([desk.send(0, 1, insert(1)), desk.send(0, 1, insert(2)), desk.send(0, 1, clash), desk.send(0, 1, insert(3)), desk.send(0, 1, insert(4))]);
     expect(answers.map((a) => a.ok)).toEqual([true, true, false, true, true]);
     expect(answers[2]).toMatchObject({ ok: false, error: expect.stringMatching(/UNIQUE constraint failed: desk_probe\.n/) });
     const made = await rows();
     expect(made.map((r) => r.n)).toEqual([1, 2, 3, 4]);
     // What each of the others was answered is what it made: it saw the rows before its own, and its own.
     for (const [i, a] of answers.filter((x) => x.ok).entries()) expect(seenCount(a)).toBe(made[i].seen + 1);
+  });
+
+  it("refuses, whole, the batch of a business this shard is leaving or has left (a directory entry read before its move): the others of the round are made", async () => {
+    await env.DB.exec("DELETE FROM desk_probe");
+    const desk = probeDesk();
+    await markLeaving(env.DB, 4242, new Date().toISOString());
+    try {
+      const answers = await Promise.all([desk.send(0, 1, insert(1)), desk.send(0, 4242, insert(2)), desk.send(0, 1, insert(3))]);
+      expect(answers.map((a) => a.ok)).toEqual([true, false, true]);
+      expect(answers[1]).toMatchObject({ ok: false, error: expect.stringMatching(/business_moving/) });
+      expect((await rows()).map((r) => r.n)).toEqual([1, 3]);
+      // The guard's own result is not in the answer: the caller's statements' are, in order.
+      expect(seenCount(answers[0])).toBe(1);
+    } finally {
+      await unmarkLeaving(env.DB, 4242);
+    }
   });
 
   it("buyers adding at once share D1 round trips: fewer than their adds, every cart and hold made once", async () => {

@@ -14,7 +14,8 @@ import { ID_SPAN, RANGED_KEYS } from "../src/db/id-range";
 import { CatalogFile } from "../src/contract/catalog-file";
 import { applyCatalog } from "../src/manage/catalog/file";
 import { diveCatalog } from "../seed/demo";
-import { addToCart, customer, guest } from "./carts-fixtures";
+import { addToCart, cartBusiness, clock, customer, guest, smallPackage, stay } from "./carts-fixtures";
+import { DIRECTORY_READ_TTL_MS } from "../src/db/shards";
 import { MAY_SAT } from "./catalog-fixtures";
 import { addDays } from "../src/lib/time";
 import { DEMO_BUSINESS_ID, call, callJson, createBusiness, createKey, dbOf } from "./helpers";
@@ -168,6 +169,43 @@ describe("shards", () => {
     const signIn = await call(`/admin/${slug}/sign-in`);
     expect(signIn.status).toBe(200);
     expect(await signIn.text()).toContain(`Placed ${slug}`);
+  });
+
+  it("never loses an add sent on a directory entry read before a move: the shard it left refuses it whole (503), and the next add reads the directory and goes to the new shard", async () => {
+    const { businessId, key } = await cartBusiness();
+    const pkg = await smallPackage(businessId, 50);
+    const from = (await directory(businessId))?.shard ?? 0;
+    const to = from === 0 ? 1 : 0;
+    const t = clock(NOW);
+    const { start, end } = stay(2);
+    const cartsOn = async (shard: number) => rowsOf(shard === 0 ? env.DB : env.DB_SHARD_1, "carts", businessId);
+    // This process reads the directory for this add and remembers the entry (shard `from`) for a few seconds.
+    const read = Date.now();
+    expect((await addToCart(key, { guests: [guest(pkg, start, end)] }, t(0))).status).toBe(201);
+    // An add sent once the directory names the new shard, on the entry remembered before the move:
+    // it reaches the old shard while the business's rows are still there (they go 1 s later).
+    let late: ReturnType<typeof addToCart> | undefined;
+    let sentAt = 0;
+    await moveBusiness(env, businessId, to, {
+      now: new Date(NOW),
+      graceMs: 0,
+      staleReadsMs: 1_000,
+      log: (line) => {
+        if (!line.startsWith("switched")) return;
+        sentAt = Date.now();
+        late = addToCart(key, { guests: [guest(pkg, start, end)] }, t(1));
+      },
+    });
+    const refused = await late!;
+    // (the entry was still remembered when it was sent: the test exercised what it names)
+    expect(sentAt - read).toBeLessThan(DIRECTORY_READ_TTL_MS);
+    expect([refused.status, refused.body.code, refused.headers.get("Retry-After")]).toEqual([503, "business_moving", "30"]);
+    // Nothing of it anywhere: the business's one cart (the first add's) is on the new shard, none on the old.
+    expect([await cartsOn(to), await cartsOn(from)]).toEqual([1, 0]);
+    // The refusal made this process forget the entry: the next add reads the directory and is made on the new shard.
+    const next = await addToCart(key, { guests: [guest(pkg, start, end)] }, t(2));
+    expect(next.status).toBe(201);
+    expect(await cartsOn(to)).toBe(2);
   });
 
   it("keeps every shard tidy: the scheduled upkeep forgets old Idempotency-Keys on shard 1 as on shard 0", async () => {

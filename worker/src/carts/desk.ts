@@ -5,6 +5,7 @@
 import type { D1Env } from "../db/d1";
 import { plainOf, type DeskAnswer, type DeskFault } from "../db/plain-statements";
 import { ApiError } from "../lib/errors";
+import { businessMoving, forgetEntriesOf } from "../db/shards";
 
 /** The desk of a business on a shard: one object per pair. */
 export const deskName = (shard: number, businessId: number) => `${shard}:${businessId}`;
@@ -43,12 +44,19 @@ export function deskSender(env: Pick<D1Env, "CART_DESK">, route: DeskRoute): (st
     const plain = statements.map(plainOf);
     let answer: DeskAnswer;
     try {
-      answer = (await cartDeskOf(env, route.shard, route.businessId).send(route.shard, plain, route.fault)) as DeskAnswer;
+      answer = (await cartDeskOf(env, route.shard, route.businessId).send(route.shard, route.businessId, plain, route.fault)) as DeskAnswer;
     } catch (err) {
       console.error(JSON.stringify({ level: "error", msg: "cart desk did not answer", business_id: route.businessId, shard: route.shard, error: String(err) }));
       throw deskUnavailable();
     }
-    if (!answer.ok) throw new Error(answer.error);
+    if (!answer.ok) {
+      // The shard guard: the business is leaving this shard (or has left it) since its directory entry was read.
+      if (/\bbusiness_moving\b/.test(answer.error)) {
+        forgetEntriesOf(route.businessId);
+        throw businessMoving();
+      }
+      throw new Error(answer.error);
+    }
     if (answer.bookmark) route.onBookmark?.(answer.bookmark);
     return answer.results;
   };

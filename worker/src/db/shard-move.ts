@@ -13,9 +13,10 @@
  * (FTS5) is filled for the business's persons, as the triggers would have.
  */
 import { ID_SPAN } from "./id-range";
+import { unmarkLeavingStatement } from "./shards";
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const LEFT_OUT = /^(sqlite_|_cf_|d1_migrations$|persons_fts|shard_directory$|id_range$|id_high$)/;
+const LEFT_OUT = /^(sqlite_|_cf_|d1_migrations$|persons_fts|shard_directory$|shard_leaving$|id_range$|id_high$)/;
 /** D1 binds at most 100 parameters to one statement. */
 const MAX_PARAMS = 100;
 const ROWS_PER_READ = 500;
@@ -146,7 +147,14 @@ export async function copyBusinessRows(db: D1Database, tables: BusinessTable[], 
     }
   }
   const kept = await triggers(db);
-  await db.batch([...kept.map((t) => db.prepare(`DROP TRIGGER ${quote(t.name)}`)), ...statements, ...kept.map((t) => db.prepare(t.sql)), fillSearch(db, businessId)]);
+  await db.batch([
+    ...kept.map((t) => db.prepare(`DROP TRIGGER ${quote(t.name)}`)),
+    ...statements,
+    ...kept.map((t) => db.prepare(t.sql)),
+    fillSearch(db, businessId),
+    // A business coming back to a shard it once left: its guarded batches are taken here again.
+    unmarkLeavingStatement(db, businessId),
+  ]);
   return written;
 }
 

@@ -1,3 +1,7 @@
+import type { D1 } from "./d1";
+import { ApiError } from "../lib/errors";
+import { processMemory } from "../lib/process-memory";
+
 /**
  * Shards (docs/design.md "Shards"): a business lives wholly on one D1 database, its shard. `DB` is
  * shard 0 and also the directory (table shard_directory, migration 0470), which says where each
@@ -12,6 +16,29 @@
  * business from the old shard, so a read sent there on an entry read before the switch still finds it.
  */
 export const DIRECTORY_READ_TTL_MS = 5_000;
+
+/**
+ * Directory entries this process read, by "id:<n>" or "slug:<s>", with when they were read (ms): a
+ * plain value in memory, never a promise (middleware/shard.ts decides who may use one).
+ */
+const remembered = processMemory(new Map<string, { entry: DirectoryEntry | null; at: number }>());
+const REMEMBERED_MAX = 10_000;
+
+/** The entry read under `key` less than DIRECTORY_READ_TTL_MS before `now`, if any (undefined: read it). */
+export function rememberedEntry(key: string, now: number): { entry: DirectoryEntry | null } | undefined {
+  const known = remembered.get(key);
+  return known && now - known.at < DIRECTORY_READ_TTL_MS && now >= known.at ? known : undefined;
+}
+
+export function rememberEntry(key: string, entry: DirectoryEntry | null, now: number): void {
+  if (remembered.size >= REMEMBERED_MAX) remembered.clear();
+  remembered.set(key, { entry, at: now });
+}
+
+/** Forget what this process read of the business (a shard refused its write: it is moving or moved). */
+export function forgetEntriesOf(businessId: number): void {
+  for (const [key, known] of remembered) if (known.entry?.business_id === businessId || key === `id:${businessId}`) remembered.delete(key);
+}
 
 /** The shards' bindings, in order: the index is what the directory stores. */
 export const SHARD_BINDINGS = ["DB", "DB_SHARD_1"] as const;
@@ -109,6 +136,36 @@ export async function markMoving(directory: D1Database, businessId: number, slug
     .run();
   return res.meta.changes > 0;
 }
+
+/**
+ * On the shard a business is leaving, at the start of its move: from then on a batch that starts
+ * with shardGuardStatement is refused there (migration 0540). Kept once the business has left.
+ */
+export async function markLeaving(shard: D1Database, businessId: number, at: string): Promise<void> {
+  await shard.prepare("INSERT INTO shard_leaving (business_id, since) VALUES (?, ?) ON CONFLICT (business_id) DO UPDATE SET since = excluded.since").bind(businessId, at).run();
+}
+
+/** The business stays on (or comes back to) this shard: its guarded batches are taken again. */
+export const unmarkLeavingStatement = (shard: D1Database, businessId: number) => shard.prepare("DELETE FROM shard_leaving WHERE business_id = ?").bind(businessId);
+export async function unmarkLeaving(shard: D1Database, businessId: number): Promise<void> {
+  await unmarkLeavingStatement(shard, businessId).run();
+}
+
+/**
+ * First in a batch sent on a directory entry that may be a moment old (a cart write: carts/desk.ts):
+ * the batch is refused, whole, with `business_moving` on a shard the business is leaving or has left.
+ */
+export const shardGuardStatement = (shard: D1, businessId: number) => shard.prepare(SHARD_GUARD_SQL).bind(businessId);
+export const SHARD_GUARD_SQL = "INSERT INTO shard_guard (ok) SELECT NOT EXISTS (SELECT 1 FROM shard_leaving WHERE business_id = ?)";
+
+/** Seconds a refused write is told to wait: a move of a business of thousands of bookings takes a few. */
+export const MOVING_RETRY_AFTER = 30;
+
+/** The answer to a write of a business that is being moved (the door's refusal, or the shard guard's). */
+export const businessMoving = () =>
+  new ApiError(503, "business_moving", "This business is being moved to another database for a moment; nothing was changed. Send the request again shortly.", {
+    headers: { "Retry-After": String(MOVING_RETRY_AFTER) },
+  });
 
 /** The move is done (or given up): the business is on `shard`, writes are taken again. */
 export async function switchShard(directory: D1Database, businessId: number, shard: number): Promise<void> {

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { madeAgain, type DeskAnswer, type DeskFault, type PlainStatement } from "../db/plain-statements";
-import { shardDb } from "../db/shards";
+import { SHARD_GUARD_SQL, shardDb } from "../db/shards";
 
 interface Waiting {
   statements: PlainStatement[];
@@ -50,12 +50,19 @@ export class CartDesk extends DurableObject<Env> {
     return { batches: this.batches, trips: this.trips };
   }
 
-  /** Sends one caller's statements (one transaction, all or nothing) with the others' of the moment. */
-  send(shard: number, statements: PlainStatement[], fault?: DeskFault): Promise<DeskAnswer> {
+  /**
+   * Sends one caller's statements (one transaction, all or nothing) with the others' of the moment.
+   * Each caller's batch starts with the shard guard of its business (db/shards.ts): the cart routes
+   * may have found the shard on a directory entry a few seconds old, and the guard refuses the batch
+   * whole (`business_moving`) on a shard the business is leaving or has left. Its result is not
+   * part of the answer.
+   */
+  send(shard: number, businessId: number, statements: PlainStatement[], fault?: DeskFault): Promise<DeskAnswer> {
     if (statements.length === 0) return Promise.resolve({ ok: true, results: [], bookmark: null, round: 0 });
     const db = shardDb(this.env, shard);
+    const guarded = [{ sql: SHARD_GUARD_SQL, params: [businessId] }, ...statements];
     const answer = new Promise<DeskAnswer>((resolve) => {
-      this.waiting.push({ statements, fault: this.env.ALLOW_TEST_CLOCK === "1" ? fault : undefined, resolve });
+      this.waiting.push({ statements: guarded, fault: this.env.ALLOW_TEST_CLOCK === "1" ? fault : undefined, resolve });
     });
     if (!this.busy) {
       this.busy = true;
@@ -120,7 +127,7 @@ export class CartDesk extends DurableObject<Env> {
     let at = 0;
     for (const w of group) {
       this.batches++;
-      w.resolve({ ok: true, results: results.slice(at, at + w.statements.length), bookmark, round });
+      w.resolve({ ok: true, results: results.slice(at + 1, at + w.statements.length), bookmark, round });
       at += w.statements.length;
     }
   }
@@ -132,7 +139,7 @@ export class CartDesk extends DurableObject<Env> {
     const round = this.trips;
     let results: D1Result[];
     try {
-      results = statements.length === 1 ? [await statements[0].all()] : await session.batch(statements);
+      results = await session.batch(statements);
     } catch (err) {
       this.batches++;
       w.resolve({ ok: false, error: String((err as Error)?.message ?? err) });
@@ -140,7 +147,7 @@ export class CartDesk extends DurableObject<Env> {
     }
     this.crashIfAsked([w]);
     this.batches++;
-    w.resolve({ ok: true, results, bookmark: session.getBookmark(), round });
+    w.resolve({ ok: true, results: results.slice(1), bookmark: session.getBookmark(), round });
   }
 
   /** Tests only: the object dies after the round committed, before anyone is answered. */

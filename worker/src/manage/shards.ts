@@ -3,7 +3,9 @@
  *
  * 1. mark: the directory says the business is moving; every door refuses its writes from then on
  *    (503 business_moving, Retry-After) and its Durable Objects postpone their runs; reads are
- *    still served, from the shard it is leaving.
+ *    still served, from the shard it is leaving. The shard it leaves is marked too (shard_leaving,
+ *    migration 0540): it refuses a cart write sent on a directory entry read before the mark, and
+ *    keeps refusing it after the business left.
  * 2. grace: wait for writes that passed the door before the mark to finish (a request's D1 work is
  *    bounded; 30 s by default from the CLI).
  * 3. copy: every row of the business (db/shard-move.ts finds its tables) into the target shard, in
@@ -19,7 +21,7 @@
  * removed), so the business is never without its rows.
  */
 import { businessRows, businessTables, copyBusinessRows, deleteBusinessRows, holdsBusiness, tableSum, type BusinessTable } from "../db/shard-move";
-import { DIRECTORY_READ_TTL_MS, directoryById, markMoving, shardsOf, switchShard } from "../db/shards";
+import { DIRECTORY_READ_TTL_MS, directoryById, markLeaving, markMoving, shardsOf, switchShard, unmarkLeaving } from "../db/shards";
 import { ApiError } from "../lib/errors";
 import { isoDateTime } from "../lib/time";
 
@@ -58,6 +60,9 @@ export async function moveBusiness(
   let tables: BusinessTable[] = [];
   let copied = false;
   try {
+    // The shard it leaves refuses the cart writes sent on a directory entry read before the mark
+    // (middleware/shard.ts remembers one for a few seconds): from now on, nothing new is written there.
+    await markLeaving(source, businessId, isoDateTime(options.now));
     if (options.graceMs > 0) {
       log(`waiting ${options.graceMs} ms for writes that passed the door before the mark`);
       await new Promise((resolve) => setTimeout(resolve, options.graceMs));
@@ -93,6 +98,7 @@ export async function moveBusiness(
     // Given up before the switch: the copy goes, the business stays where it was and takes writes again.
     if ((await directoryById(store.DB, businessId))?.shard !== to) {
       if (copied) await deleteBusinessRows(target, tables, businessId);
+      await unmarkLeaving(source, businessId);
       await switchShard(store.DB, businessId, from);
       log(`move given up; business ${businessId} stays on shard ${from}`);
     }

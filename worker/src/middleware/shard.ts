@@ -1,9 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { DIRECTORY_READ_TTL_MS, directoryById, directoryBySlug, onShard, shardDb, shardOfInvite, shardsOf, type DirectoryEntry } from "../db/shards";
+import { businessMoving, directoryById, rememberedEntry, rememberEntry, directoryBySlug, onShard, shardDb, shardOfInvite, shardsOf, type DirectoryEntry } from "../db/shards";
 import type { AppEnv } from "../db/request-env";
-import { ApiError } from "../lib/errors";
 import { sha256Hex } from "../lib/keys";
-import { processMemory } from "../lib/process-memory";
 import { openSession } from "./session";
 
 /**
@@ -22,44 +20,44 @@ import { openSession } from "./session";
  * A read (GET, HEAD, OPTIONS, and an API route that only reads, as POST /packages/prices) may use
  * the entry this process read less than DIRECTORY_READ_TTL_MS
  * ago (a plain value in memory, never a promise), so a business's reads cost no directory read
- * while it is asked often; a write always reads the directory, so none is sent to a shard its
- * business is leaving or has left.
+ * while it is asked often. So may an add to a cart, whose batches the shard they reach guards
+ * (GUARDED_WRITES). Every other write reads the directory, so none is sent to a shard its business
+ * is leaving or has left.
  *
  * While a business is being moved (worker/scripts/shard.ts) its writes are refused with 503 and
  * Retry-After; its reads are served from the shard it is leaving, which holds all of it until the
  * directory is switched.
  */
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
-/** Seconds a refused write is told to wait: a move of a business of thousands of bookings takes a few. */
-export const MOVING_RETRY_AFTER = 30;
+
+/**
+ * The writes that may use a remembered entry too: adding to a cart, the request a guest waits on
+ * while choosing. Every D1 batch of theirs goes through the cart desk, which starts it with the
+ * shard guard (durable/cart-desk.ts, migration 0540): on a shard the business is leaving or has
+ * left, the batch is refused whole (503 business_moving) and nothing is written there. A write
+ * route whose batches do not all go through the desk must not be listed.
+ */
+const GUARDED_WRITES = /^\/(?:api\/pub\/v2|widget\/v1\/[a-z0-9][a-z0-9-]{0,62})\/bookings\/add$/;
+const mayRemember = (c: Context<AppEnv>, readOnly: boolean) => readOnly || (c.req.method === "POST" && GUARDED_WRITES.test(c.req.path));
 
 const SLUG_PATH = /^\/(?:widget\/v1|book|admin|stripe\/webhook)\/([a-z0-9][a-z0-9-]{0,62})(?:\/|$)/;
 const INVITE_PATH = /^\/admin\/invite\/([A-Za-z0-9_-]{20,100})\/?$/;
 /** /admin/... segments that are no business. */
 const NOT_A_BUSINESS = new Set(["go", "invite", "assets"]);
 
-/** Directory entries read by this process, by "id:<n>" or "slug:<s>", with when they were read (ms). */
-const remembered = processMemory(new Map<string, { entry: DirectoryEntry | null; at: number }>());
-const REMEMBERED_MAX = 10_000;
-
-async function lookUp(key: string, readOnly: boolean, read: () => Promise<DirectoryEntry | null>): Promise<DirectoryEntry | null> {
+async function lookUp(key: string, mayUseRemembered: boolean, read: () => Promise<DirectoryEntry | null>): Promise<DirectoryEntry | null> {
   const now = Date.now();
-  if (readOnly) {
-    const known = remembered.get(key);
-    if (known && now - known.at < DIRECTORY_READ_TTL_MS && now >= known.at) return known.entry;
+  if (mayUseRemembered) {
+    const known = rememberedEntry(key, now);
+    if (known) return known.entry;
   }
   const entry = await read();
-  if (remembered.size >= REMEMBERED_MAX) remembered.clear();
-  remembered.set(key, { entry, at: now });
+  rememberEntry(key, entry, now);
   return entry;
 }
 
 function enter(c: Context<AppEnv>, entry: DirectoryEntry | null, readOnly: boolean): void {
-  if (entry?.moving_since && !readOnly) {
-    throw new ApiError(503, "business_moving", "This business is being moved to another database for a moment; nothing was changed. Send the request again shortly.", {
-      headers: { "Retry-After": String(MOVING_RETRY_AFTER) },
-    });
-  }
+  if (entry?.moving_since && !readOnly) throw businessMoving();
   // A business absent from the directory lives on shard 0. Its shard's database becomes the
   // request's DB as a D1 session (middleware/session.ts): a copy of the Worker's bindings, for
   // this request alone.
@@ -79,7 +77,7 @@ function theWorkers(c: Context<AppEnv>): Env {
  * middleware knows it by the route's declared key check), so it is served as a read.
  */
 export async function byBusinessId(c: Context<AppEnv>, businessId: number, readOnly = READS.has(c.req.method)): Promise<void> {
-  enter(c, await lookUp(`id:${businessId}`, readOnly, () => directoryById(theWorkers(c).DB, businessId)), readOnly);
+  enter(c, await lookUp(`id:${businessId}`, mayRemember(c, readOnly), () => directoryById(theWorkers(c).DB, businessId)), readOnly);
 }
 
 /** The doors that name their business by its slug in the path, and the invitation's link. */
@@ -89,7 +87,7 @@ export function shardDoor(): MiddlewareHandler<AppEnv> {
     const slug = SLUG_PATH.exec(path)?.[1];
     if (slug && !(path.startsWith("/admin/") && NOT_A_BUSINESS.has(slug))) {
       const readOnly = READS.has(c.req.method);
-      enter(c, await lookUp(`slug:${slug}`, readOnly, () => directoryBySlug(theWorkers(c).DB, slug)), readOnly);
+      enter(c, await lookUp(`slug:${slug}`, mayRemember(c, readOnly), () => directoryBySlug(theWorkers(c).DB, slug)), readOnly);
     } else {
       const token = INVITE_PATH.exec(path)?.[1];
       if (token) {
