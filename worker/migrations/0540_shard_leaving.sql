@@ -3,7 +3,7 @@
 -- given up, kept after it left. A cart write may be sent on a directory entry the Worker read a
 -- moment before (middleware/shard.ts); each of its batches starts with
 -- `INSERT INTO shard_guard (ok) SELECT NOT EXISTS (SELECT 1 FROM shard_leaving WHERE business_id = ?)`
--- (db/shards.ts shardGuardStatement), so it is made only on the shard its business lives on and
+-- (db/shards.ts SHARD_GUARD_SQL, sent by durable/cart-desk.ts), so it is made only on the shard its business lives on and
 -- is not leaving: never on one whose rows are being copied away or are gone.
 CREATE TABLE shard_leaving (
   business_id INTEGER PRIMARY KEY,

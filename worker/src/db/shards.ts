@@ -1,4 +1,3 @@
-import type { D1 } from "./d1";
 import { ApiError } from "../lib/errors";
 import { processMemory } from "../lib/process-memory";
 
@@ -139,7 +138,7 @@ export async function markMoving(directory: D1Database, businessId: number, slug
 
 /**
  * On the shard a business is leaving, at the start of its move: from then on a batch that starts
- * with shardGuardStatement is refused there (migration 0540). Kept once the business has left.
+ * with the shard guard (SHARD_GUARD_SQL) is refused there (migration 0540). Kept once the business has left.
  */
 export async function markLeaving(shard: D1Database, businessId: number, at: string): Promise<void> {
   await shard.prepare("INSERT INTO shard_leaving (business_id, since) VALUES (?, ?) ON CONFLICT (business_id) DO UPDATE SET since = excluded.since").bind(businessId, at).run();
@@ -152,10 +151,10 @@ export async function unmarkLeaving(shard: D1Database, businessId: number): Prom
 }
 
 /**
- * First in a batch sent on a directory entry that may be a moment old (a cart write: carts/desk.ts):
- * the batch is refused, whole, with `business_moving` on a shard the business is leaving or has left.
+ * The shard guard, bound to a business id: first in every batch the cart desk sends (its callers may
+ * have found the shard on a directory entry a moment old), it refuses the batch, whole, with
+ * `business_moving` on a shard the business is leaving or has left (migration 0540).
  */
-export const shardGuardStatement = (shard: D1, businessId: number) => shard.prepare(SHARD_GUARD_SQL).bind(businessId);
 export const SHARD_GUARD_SQL = "INSERT INTO shard_guard (ok) SELECT NOT EXISTS (SELECT 1 FROM shard_leaving WHERE business_id = ?)";
 
 /** Seconds a refused write is told to wait: a move of a business of thousands of bookings takes a few. */
