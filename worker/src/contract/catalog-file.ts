@@ -9,7 +9,7 @@
 import { z } from "@hono/zod-openapi";
 import { Accommodation, Amount, Duration, RefName, Timeslot, Translations, Weekdays } from "./catalog-write";
 import { IsoDate, MAX_ID, NameText, ProductType } from "./common";
-import { BusinessConfig } from "./config";
+import { configSchemas } from "./config";
 import { CurrencySetting } from "./settings";
 import { ProductPaymentPolicy } from "./payment-policy";
 
@@ -102,7 +102,7 @@ const FileProduct = z
   .strict();
 
 // The file never carries a write-only setting (the Turnstile secret): it is exported without it, and applying keeps the stored one.
-const FileSettings = BusinessConfig.omit({ turnstile_secret: true }).extend({
+const FileSettings = configSchemas().BusinessConfig.omit({ turnstile_secret: true }).extend({
   title: Title,
   company_name: NameText(200).default(""),
   frontoffice_domain: z.string().trim().max(253).default(""),

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { BusinessConfig, CONFIG_FIELDS, isWriteOnly } from "./config";
+import { configFields, configSchemas, isWriteOnly, type BusinessConfig } from "./config";
 import { NameText } from "./common";
 
 const FieldRule = z.object({ request: z.boolean(), required: z.boolean() });
@@ -42,8 +42,8 @@ export type Settings = z.infer<typeof Settings>;
 
 /** Every field of BusinessConfig (a field added there is in the settings API at once), without its default: left out, it stays. */
 const configShape = Object.fromEntries(
-  CONFIG_FIELDS.map((field) => {
-    const schema = BusinessConfig.shape[field] as z.ZodType;
+  configFields().map((field) => {
+    const schema = configSchemas().BusinessConfig.shape[field] as z.ZodType;
     const inner = schema instanceof z.ZodDefault ? (schema.unwrap() as z.ZodType) : schema;
     const described = isWriteOnly(field) ? inner.openapi({ description: "Write-only: set it (or null to remove it); settings answer only whether it is set." }) : inner;
     return [field, described.optional()];
@@ -83,7 +83,7 @@ export const AdminSettings = z
         company_name: z.string(),
         frontoffice_domain: z.string(),
         currencies: z.array(z.object({ id: z.number().int(), iso_code: z.string(), title: z.string(), symbol: z.string(), exchange_rate: z.number(), default: z.boolean() })),
-        ...Object.fromEntries(CONFIG_FIELDS.filter((f) => !isWriteOnly(f)).map((f) => [f, z.unknown()])),
+        ...Object.fromEntries(configFields().filter((f) => !isWriteOnly(f)).map((f) => [f, z.unknown()])),
         turnstile_secret_set: z.boolean().openapi({ description: "Whether a Turnstile secret is set (`turnstile_secret` is write-only: never answered)." }),
         problems: z
           .array(z.object({ field: z.string(), message: z.string(), stored: z.unknown() }))

@@ -2,7 +2,7 @@
  * A new business, as the business CLI onboards one: its settings from BusinessConfig's defaults
  * and one default currency, in one batch with its audit entry (the first entry of its log).
  */
-import { BusinessConfig } from "../contract/config";
+import { configSchemas } from "../contract/config";
 import type { Actor } from "../db/audit-log";
 import { insertBusinessStatements, isBusinessIdTaken, isDuplicateSlug } from "../db/businesses";
 import { claimBusiness, isDirectorySlugTaken, placementShard, releaseClaim, shardsOf } from "../db/shards";
@@ -26,7 +26,7 @@ export interface NewBusiness {
  */
 export async function createBusiness(store: Store & Pick<Env, "DB">, actor: Actor, input: NewBusiness, now: Date): Promise<number> {
   const shards = shardsOf(store);
-  const config = JSON.stringify(BusinessConfig.parse({}));
+  const config = JSON.stringify(configSchemas().BusinessConfig.parse({}));
   for (let attempt = 1; ; attempt++) {
     const shard = await placementShard(store.DB, shards.length);
     let id: number;

@@ -3,7 +3,7 @@
  * their exchange rates, and every field of its configuration (contract/config.ts). A change is
  * validated whole: every bad field is named (stored ones included) and nothing is written.
  */
-import { CONFIG_FIELDS, readConfig } from "../contract/config";
+import { configFields, readConfig } from "../contract/config";
 import { SettingsPatch } from "../contract/settings";
 import type { CurrencyEntity, SettingsEntity } from "../domain/catalog-write";
 import { IdAllocator } from "../domain/catalog-write";
@@ -63,9 +63,9 @@ export async function updateSettings(store: Store, actor: Actor, businessId: num
     const before = state.settings;
     const errors: FieldError[] = [];
     const broken = "__stored" in before.config;
-    const sent = CONFIG_FIELDS.filter((f) => (patch as Record<string, unknown>)[f] !== undefined);
-    if (broken && sent.length < CONFIG_FIELDS.length) {
-      errors.push({ path: "*", message: `the stored configuration is not a JSON object; send every configuration field (${CONFIG_FIELDS.join(", ")}) to replace it` });
+    const sent = configFields().filter((f) => (patch as Record<string, unknown>)[f] !== undefined);
+    if (broken && sent.length < configFields().length) {
+      errors.push({ path: "*", message: `the stored configuration is not a JSON object; send every configuration field (${configFields().join(", ")}) to replace it` });
     }
     const config: Record<string, unknown> = broken ? {} : { ...before.config };
     for (const f of sent) config[f] = (patch as Record<string, unknown>)[f];

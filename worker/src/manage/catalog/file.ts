@@ -5,7 +5,7 @@
  * matched by ref (then by id), entries the file leaves out are archived (never deleted), and a
  * file applied twice changes nothing the second time.
  */
-import { CONFIG_FIELDS, isWriteOnly, readConfig } from "../../contract/config";
+import { configFields, isWriteOnly, readConfig } from "../../contract/config";
 import type { CatalogFile, FileProduct } from "../../contract/catalog-file";
 import {
   applyProductInput,
@@ -229,7 +229,7 @@ function desiredState(state: CatalogState, file: CatalogFile, ids: IdAllocator, 
     company_name,
     frontoffice_domain,
     // A write-only setting is never in the file: the stored one stays.
-    config: Object.fromEntries(CONFIG_FIELDS.map((f) => [f, isWriteOnly(f) ? state.settings.config[f] : (config as Record<string, unknown>)[f]])),
+    config: Object.fromEntries(configFields().map((f) => [f, isWriteOnly(f) ? state.settings.config[f] : (config as Record<string, unknown>)[f]])),
     currencies: settingsCurrencies(state.settings.currencies, currencies, ids, errors, "settings."),
   };
 
