@@ -11,7 +11,7 @@ import { Accommodation, Amount, Duration, RefName, Timeslot, Translations, Weekd
 import { IsoDate, MAX_ID, NameText, ProductType } from "./common";
 import { configSchemas } from "./config";
 import { CurrencySetting } from "./settings";
-import { ProductPaymentPolicy } from "./payment-policy";
+import { paymentPolicySchemas } from "./payment-policy";
 
 const Id = z.number().int().min(1).max(MAX_ID);
 const Title = NameText(200).min(1);
@@ -92,7 +92,7 @@ const FileProduct = z
     capacity: z.number().int().min(0).max(1_000_000_000).nullable().optional(),
     timeslots: z.array(Timeslot).max(100).optional(),
     accommodation: Accommodation.nullable().optional(),
-    payment_policy: ProductPaymentPolicy.nullable().optional(),
+    payment_policy: paymentPolicySchemas().ProductPaymentPolicy.nullable().optional(),
     rates: z.array(FileRate).max(500).default([]),
     package: FilePackage.nullable().default(null),
     inventory: z.array(z.object({ ...DateRange, capacity: z.number().int().min(0).max(1_000_000_000) }).strict()).max(5000).default([]),

@@ -5,7 +5,7 @@
  */
 import { z } from "@hono/zod-openapi";
 import { DateOut, IntId, IsoDate, MAX_ID, NameText, ProductType } from "./common";
-import { ProductPaymentPolicy } from "./payment-policy";
+import { paymentPolicySchemas } from "./payment-policy";
 
 export const RefName = z
   .string()
@@ -112,7 +112,7 @@ const productFields = {
     .openapi({ description: "Units per date (per slot for timeslot products) where no inventory row says otherwise; null: unlimited. Accommodations: derived from rooms and beds (leave it out)." }),
   timeslots: z.array(Timeslot).max(100).openapi({ description: "The weekly timeslot schedule; a product with timeslots is sold on them." }),
   accommodation: Accommodation.nullable().openapi({ description: "Required for accommodations; null for every other type." }),
-  payment_policy: ProductPaymentPolicy.nullable().openapi({
+  payment_policy: paymentPolicySchemas().ProductPaymentPolicy.nullable().openapi({
     description: "This product's own deposit and balance due days where they differ from the business's payment_policy (settings); null (the default): as the business.",
   }),
 };
@@ -226,7 +226,7 @@ export const AdminProduct = z
       .object({ rooms: z.number().int(), beds_per_room: z.number().int(), is_private: z.boolean(), gender: z.enum(["male", "female", "mixed"]).nullable(), srs: z.object({ charge: z.number(), fixed: z.boolean() }).nullable() })
       .nullable(),
     rates: z.array(Rate),
-    payment_policy: ProductPaymentPolicy.nullable().openapi({ description: "Its own deposit and balance due days; null: as the business's payment_policy." }),
+    payment_policy: paymentPolicySchemas().ProductPaymentPolicy.nullable().openapi({ description: "Its own deposit and balance due days; null: as the business's payment_policy." }),
     package: z.object({ accommodation_ids: z.array(z.number().int()), groups: z.array(z.object({ name: z.string(), is_configurable_dates: z.boolean() })), items: z.array(PackageItem) }).nullable(),
     archived: z.boolean(),
     archived_at: z.string().nullable(),

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { isThemeProperty, THEME_NAMES, themeValueProblem } from "./widget-theme";
 import { EmailAddress } from "./common";
-import { PaymentPolicy } from "./payment-policy";
+import { paymentPolicySchemas } from "./payment-policy";
 
 /** Fields accepted on write and never answered: settings show only whether each is set (`<field>_set`). */
 export const WRITE_ONLY_FIELDS = ["turnstile_secret"] as const;
@@ -23,6 +23,7 @@ function isTimeZone(zone: string): boolean {
  * lazily"), and the first request that reads a business's settings builds them, once.
  */
 function buildSchemas() {
+  const { PaymentPolicy } = paymentPolicySchemas();
   const FieldRule = z.object({ request: z.boolean(), required: z.boolean() });
   const LanguageCode = z.string().regex(/^[a-z]{2}$/, "must be a two-letter lower-case language code");
 

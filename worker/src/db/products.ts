@@ -1,7 +1,7 @@
 /** Products: reading rows and turning them into domain Products. Every query filters on business_id. */
 import { WEEKDAYS, type Duration, type Product, type ProductType, type Timeslot, type Weekdays } from "../domain/product";
 import type { Weekday } from "../lib/time";
-import { ProductPaymentPolicy } from "../contract/payment-policy";
+import { paymentPolicySchemas, type ProductPaymentPolicy } from "../contract/payment-policy";
 import type { D1 } from "./d1";
 
 export interface ProductRow {
@@ -40,7 +40,7 @@ export interface ProductRow {
 export function storedProductPolicy(text: string | null | undefined): ProductPaymentPolicy | null {
   if (!text) return null;
   try {
-    const parsed = ProductPaymentPolicy.safeParse(JSON.parse(text));
+    const parsed = paymentPolicySchemas().ProductPaymentPolicy.safeParse(JSON.parse(text));
     return parsed.success && Object.keys(parsed.data).length ? parsed.data : null;
   } catch {
     return null;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { PaymentPolicy } from "../contract/payment-policy";
+import { paymentPolicySchemas, type PaymentPolicy } from "../contract/payment-policy";
 import { bookedOn, bookedParts, bookingDues, cancellationRefund } from "./booking-dues";
 import type { LedgerEntry } from "./payments";
 
-const policy = (over: Partial<PaymentPolicy> = {}) => PaymentPolicy.parse(over);
+const policy = (over: Partial<PaymentPolicy> = {}) => paymentPolicySchemas().PaymentPolicy.parse(over);
 
 describe("a stored booking's parts", () => {
   it("gives each guest's lines to the package the guest booked, and a line without one to its own product", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { PaymentPolicy } from "../contract/payment-policy";
+import { paymentPolicySchemas, type PaymentPolicy } from "../contract/payment-policy";
 import { duesOf, refundPercent, suggestedRefund, type BookingForPolicy } from "./payment-policy";
 
-const policy = (over: Partial<PaymentPolicy> = {}) => PaymentPolicy.parse(over);
+const policy = (over: Partial<PaymentPolicy> = {}) => paymentPolicySchemas().PaymentPolicy.parse(over);
 const none = () => null;
 const eurCents = (amount: number) => Math.round(amount * 100);
 
@@ -87,7 +87,7 @@ describe("the cancellation terms", () => {
 
 describe("the policy's settings", () => {
   it("refuse two rules for the same day, a hold Stripe cannot keep, and an unknown field", () => {
-    const r = PaymentPolicy.safeParse({ cancellation_rules: [{ days_before: 7, refund_percent: 50 }, { days_before: 7, refund_percent: 20 }], payment_hold_minutes: 10, deposit: { type: "percent", percent: 30, amount: 5 } });
+    const r = paymentPolicySchemas().PaymentPolicy.safeParse({ cancellation_rules: [{ days_before: 7, refund_percent: 50 }, { days_before: 7, refund_percent: 20 }], payment_hold_minutes: 10, deposit: { type: "percent", percent: 30, amount: 5 } });
     expect(r.success).toBe(false);
     const paths = r.error!.issues.map((i) => i.path.join("."));
     expect(paths).toEqual(expect.arrayContaining(["cancellation_rules.1.days_before", "payment_hold_minutes", "deposit"]));
