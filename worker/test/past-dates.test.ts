@@ -94,4 +94,18 @@ describe("the time_zone setting", () => {
     expect(dateIn(new Date(EARLY), "America/Los_Angeles")).toBe("2026-11-20");
     expect(dateIn(new Date("2026-03-29T00:30:00Z"), "Europe/Lisbon")).toBe("2026-03-29");
   });
+
+  // dateIn remembers the last date per zone for the minute it was asked in: the date must still
+  // turn at the zone's midnight, to the millisecond, and a clock that goes back gets its own date.
+  it("dateIn turns the date at the zone's midnight, even asked within the same minute before it", () => {
+    expect(dateIn(new Date("2026-11-21T23:59:00.000Z"), "UTC")).toBe("2026-11-21");
+    expect(dateIn(new Date("2026-11-21T23:59:59.999Z"), "UTC")).toBe("2026-11-21");
+    expect(dateIn(new Date("2026-11-22T00:00:00.000Z"), "UTC")).toBe("2026-11-22");
+    expect(dateIn(new Date("2026-11-21T23:59:59.999Z"), "UTC")).toBe("2026-11-21");
+    // Kathmandu is UTC+05:45: its midnight is at 18:15 UTC
+    expect(dateIn(new Date("2026-11-21T18:14:30.000Z"), "Asia/Kathmandu")).toBe("2026-11-21");
+    expect(dateIn(new Date("2026-11-21T18:14:59.999Z"), "Asia/Kathmandu")).toBe("2026-11-21");
+    expect(dateIn(new Date("2026-11-21T18:15:00.000Z"), "Asia/Kathmandu")).toBe("2026-11-22");
+    expect(dateIn(new Date("2026-11-21T18:14:59.999Z"), "Asia/Kathmandu")).toBe("2026-11-21");
+  });
 });
