@@ -10,11 +10,14 @@ import { processMemory } from "../lib/process-memory";
 import type { D1 } from "./d1";
 
 
+/** The business's catalog version (the row is missing when the business is gone). */
+const versionStatement = (db: D1, businessId: number) => db.prepare("SELECT catalog_version FROM businesses WHERE id = ?").bind(businessId);
+
 /** Access for a request whose door already identified the business (the widget's inner app). */
 export function businessAccess(businessId: number): Access {
   return {
     headers: {},
-    guard: (db) => db.prepare("SELECT catalog_version FROM businesses WHERE id = ?").bind(businessId),
+    guard: (db) => versionStatement(db, businessId),
     async check(row) {
       if (!row) throw new ApiError(404, "not_found", "The business does not exist.");
       return Number(row.catalog_version);
@@ -136,24 +139,19 @@ export async function snapshotAt(db: D1, businessId: number, version: number | u
  * `take` answers null when the business is gone.
  */
 export function snapshotInBatch(db: D1, businessId: number): { statements: D1PreparedStatement[]; take(results: D1Result[]): Promise<CatalogSnapshot | null> } {
+  const fresh = (results: D1Result[]) => {
+    const snap = snapshotFrom(results);
+    if (snap) remember(snap);
+    return snap;
+  };
   const known = snapshots.get(businessId);
-  if (!known) {
-    return {
-      statements: snapshotStatements(db, businessId),
-      async take(results) {
-        const snap = snapshotFrom(results);
-        if (snap) remember(snap);
-        return snap;
-      },
-    };
-  }
+  if (!known) return { statements: snapshotStatements(db, businessId), take: async (results) => fresh(results) };
   return {
-    statements: [db.prepare("SELECT catalog_version FROM businesses WHERE id = ?").bind(businessId)],
+    statements: [versionStatement(db, businessId)],
     async take(results) {
       const row = results[0]?.results[0] as { catalog_version: unknown } | undefined;
       if (!row) return null;
-      const version = Number(row.catalog_version);
-      return known.version === version ? known : snapshotAt(db, businessId, version);
+      return known.version === Number(row.catalog_version) ? known : fresh(await db.batch(snapshotStatements(db, businessId)));
     },
   };
 }

@@ -25,7 +25,6 @@ import type { CatalogSnapshot } from "../domain/catalog";
 import type { D1 } from "../db/d1";
 import { bookingPaymentPoliciesStatement, policiesFrom } from "../db/products";
 import type { ProductPaymentPolicy } from "../contract/payment-policy";
-import { ApiError } from "../lib/errors";
 import { bookingDues, depositOwed } from "../domain/booking-dues";
 import { paymentTotals } from "../domain/payments";
 
@@ -253,10 +252,7 @@ export async function composeEmail(db: D1, email: EmailRow, now: Date, platform:
     ...(isReceipt || isConfirmation ? [ledgerStatement(db, email.business_id, email.booking_id)] : []),
     ...(isConfirmation ? [bookingPaymentPoliciesStatement(db, email.business_id, email.booking_id)] : []),
   ]);
-  const snap = await catalog.take(results.slice(0, catalog.statements.length)).catch((err) => {
-    if (err instanceof ApiError && err.status === 404) return null;
-    throw err;
-  });
+  const snap = await catalog.take(results.slice(0, catalog.statements.length));
   if (!snap) throw new ComposeError("the business no longer exists");
   const [bookingRes, bookerRes, guestsRes, linesRes, channelRes, ledgerRes, policiesRes] = results.slice(catalog.statements.length);
   const booking = rowsOf<BookingRow>(bookingRes)[0];

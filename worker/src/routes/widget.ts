@@ -146,13 +146,13 @@ async function throughEdgeCache(c: Context<AppEnv>, ttl: number, path: string, s
   // alone changes only with the version: kept answers of it serve everyone.
   const ownWritesCount = ttl <= AVAILABILITY_TTL && c.get("d1Session")?.kind === "bookmark";
   const mine = ownWritesCount ? undefined : kept.get(key, now);
-  if (mine) return withCacheHeaders(new Response(mine.body, { status: mine.status, headers: mine.headers }), "HIT", ttl);
+  if (mine) return withCacheHeaders(new Response(mine.body, { status: mine.status, headers: mine.headers }), "HIT");
   const cache = edgeCache();
   const hit = cache && !ownWritesCount ? await cache.match(key) : undefined;
   if (hit) {
     const body = await hit.text();
     keep(key, hit.status, hit.headers, body, now, ttl);
-    return withCacheHeaders(new Response(body, hit), "HIT", ttl);
+    return withCacheHeaders(new Response(body, hit), "HIT");
   }
   const res = await produce();
   if (res.status !== 200) return res;
@@ -163,7 +163,7 @@ async function throughEdgeCache(c: Context<AppEnv>, ttl: number, path: string, s
   stored.headers.delete("Set-Cookie");
   keep(key, stored.status, stored.headers, body, now, ttl);
   if (cache) waitUntil(c, cache.put(key, stored.clone()));
-  return withCacheHeaders(stored, "MISS", ttl);
+  return withCacheHeaders(stored, "MISS");
 }
 
 function keep(key: string, status: number, headers: Headers, body: string, now: number, ttl: number) {
@@ -171,7 +171,7 @@ function keep(key: string, status: number, headers: Headers, body: string, now: 
 }
 
 /** Marks an answer made here (its headers are its own, never a cached one's): no second Response is made for it. */
-function withCacheHeaders(res: Response, state: "HIT" | "MISS", ttl: number): Response {
+function withCacheHeaders(res: Response, state: "HIT" | "MISS"): Response {
   res.headers.set("X-Cache", state);
   // Browsers revalidate: an owner's change must reach a guest at once, and only the edge's key
   // knows the catalog version (the URL does not change with it).
