@@ -43,6 +43,7 @@ const PURE_MEMOS: Record<string, string> = {
   "worker/src/lib/time.ts numbers": "a date text's day number",
   "worker/src/lib/time.ts texts": "a day number's date text",
   "worker/src/lib/time.ts dayFormats": "a time zone's formatter",
+  "worker/src/domain/email/booking.ts formatters": "a language's (and currency's, zone's) Intl formatter for e-mails",
   "worker/src/domain/money.ts digitsSeen": "a currency's minor digits",
   "worker/src/domain/package-quote.ts realDates": "dates that exist in the calendar",
   "worker/src/middleware/auth.ts limits": "a config text's rate limit",

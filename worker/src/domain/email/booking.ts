@@ -101,26 +101,43 @@ export interface ComposedMail {
 
 export type BookingMailKind = "booking_confirmation" | "booking_cancelled" | "owner_new_booking" | "owner_booking_cancelled" | "payment_link" | "payment_receipt" | "refund_receipt" | "balance_reminder";
 
+/**
+ * Intl's formatters, made once per language and options in this process and used for every
+ * e-mail after: making one costs far more than formatting with it (a confirmation formats a dozen
+ * dates and amounts). The keys come from bounded sets (the mail languages, ISO 4217 currencies,
+ * IANA zones).
+ */
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+function formatter<T extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, make: () => T): T {
+  let f = formatters.get(key) as T | undefined;
+  if (!f) formatters.set(key, (f = make()));
+  return f;
+}
+
 /** Amounts in the booking's currency, as the language writes them ("€1,234.50", "1.234,50 €"). */
 export function money(minor: number, currency: string, digits: number, language: string): string {
-  return new Intl.NumberFormat(language, { style: "currency", currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(minor / 10 ** digits);
+  const f = formatter(`money|${language}|${currency}|${digits}`, () => new Intl.NumberFormat(language, { style: "currency", currency, minimumFractionDigits: digits, maximumFractionDigits: digits }));
+  return f.format(minor / 10 ** digits);
 }
 
 /** "Sat, 5 Dec 2026, 14:00 GMT" in the language: an instant (ISO 8601) as the clock shows it in `timeZone`, the zone named. */
 export function instant(iso: string, language: string, timeZone = "UTC"): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return "";
-  return new Intl.DateTimeFormat(language, { weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone, timeZoneName: "short" }).format(d);
+  const f = formatter(`instant|${language}|${timeZone}`, () => new Intl.DateTimeFormat(language, { weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZone, timeZoneName: "short" }));
+  return f.format(d);
 }
 
 /** "Sat, 5 Dec 2026" in the language. */
 export function day(iso: string, language: string): string {
-  return new Intl.DateTimeFormat(language, { weekday: "short", day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(new Date(`${iso.slice(0, 10)}T00:00:00Z`));
+  const f = formatter(`day|${language}`, () => new Intl.DateTimeFormat(language, { weekday: "short", day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }));
+  return f.format(new Date(`${iso.slice(0, 10)}T00:00:00Z`));
 }
 
 function slot(date: string, language: string): string {
   const d = new Date(`${date.slice(0, 10)}T${date.slice(11, 19) || "00:00:00"}Z`);
-  return new Intl.DateTimeFormat(language, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZone: "UTC" }).format(d);
+  const f = formatter(`slot|${language}`, () => new Intl.DateTimeFormat(language, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZone: "UTC" }));
+  return f.format(d);
 }
 
 const range = (start: string, end: string, language: string) => `${day(start, language)} – ${day(end, language)}`;
