@@ -34,14 +34,18 @@ export interface Calendar {
 /** TEXT values escaped as RFC 5545 3.3.11 says. */
 const text = (v: string) => v.replace(/\\/g, "\\\\").replace(/;/g, "\\;").replace(/,/g, "\\,").replace(/\r?\n/g, "\\n");
 
+/** The octets of one code point in UTF-8. */
+const octets = (cp: number) => (cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4);
+
 /** A content line folded at 75 octets (RFC 5545 3.1), never inside a UTF-8 sequence. */
 function fold(line: string): string {
-  const enc = new TextEncoder();
+  // Most lines are short ASCII: nothing to fold.
+  if (line.length <= 75 && /^[\x00-\x7f]*$/.test(line)) return line;
   const out: string[] = [];
   let current = "";
   let size = 0;
   for (const ch of line) {
-    const n = enc.encode(ch).length;
+    const n = octets(ch.codePointAt(0)!);
     if (size + n > (out.length ? 74 : 75)) {
       out.push(current);
       current = "";
