@@ -137,10 +137,14 @@ export function attemptFailedStatement(
     .bind(retryAt ? "retrying" : "failed", retryAt, error.slice(0, 1000), m.sender, m.subject, m.raw, now, id);
 }
 
-/** When the business's next e-mail is due (an in-flight one's lease included), or null. */
+/** When the business's next e-mail is due (an in-flight one's lease included), or null: the statement, and its answer from its result. */
+export function nextEmailDueStatement(db: D1, businessId: number): D1PreparedStatement {
+  return db.prepare("SELECT MIN(next_attempt_at) AS at FROM emails WHERE business_id = ? AND next_attempt_at IS NOT NULL").bind(businessId);
+}
+export const nextEmailDueFrom = (r: D1Result): string | null => (r.results[0] as { at: string | null } | undefined)?.at ?? null;
+
 export async function nextEmailDue(db: D1, businessId: number): Promise<string | null> {
-  const row = await db.prepare("SELECT MIN(next_attempt_at) AS at FROM emails WHERE business_id = ? AND next_attempt_at IS NOT NULL").bind(businessId).first<{ at: string | null }>();
-  return row?.at ?? null;
+  return nextEmailDueFrom(await nextEmailDueStatement(db, businessId).all());
 }
 
 /** Businesses with an e-mail due before `now` (a kick lost with its process), for the upkeep. */
@@ -296,15 +300,18 @@ export function bookerMailTarget(booker: { person_snapshot: string } | null): { 
  * send in a day (settings max_emails_per_recipient_per_day; its default when unset). One read,
  * through the index of migration 0411.
  */
-export async function recipientDayCount(db: D1, businessId: number, recipient: string, since: string): Promise<{ sent: number; max: number }> {
-  const row = await db
+export function recipientDayCountStatement(db: D1, businessId: number, recipient: string, since: string): D1PreparedStatement {
+  return db
     .prepare(
       `SELECT (SELECT COUNT(*) FROM emails WHERE business_id = ?1 AND recipient = ?2 COLLATE NOCASE AND status = 'sent' AND updated_at > ?3) AS sent,
               json_extract(config, '$.max_emails_per_recipient_per_day') AS max
          FROM businesses WHERE id = ?1`,
     )
-    .bind(businessId, recipient, since)
-    .first<{ sent: number; max: number | null }>();
+    .bind(businessId, recipient, since);
+}
+/** recipientDayCountStatement's answer, from its result. */
+export function recipientDayCountFrom(r: D1Result): { sent: number; max: number } {
+  const row = r.results[0] as { sent: number; max: number | null } | undefined;
   return { sent: row?.sent ?? 0, max: row?.max ?? RECIPIENT_DAY_DEFAULT };
 }
 /** BusinessConfig's default of max_emails_per_recipient_per_day. */

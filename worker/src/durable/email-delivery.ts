@@ -2,8 +2,8 @@ import { BusinessDrainer } from "./business-drainer";
 import { nextAttemptAt } from "../domain/backoff";
 import { isPermanentSendError, sendMessage } from "../integrations/email";
 import { isoDateTime } from "../lib/time";
-import { attemptFailedStatement, claimEmailStatement, dueEmails, nextEmailDue, recipientDayCount, sentStatement, type EmailRow } from "../db/emails";
-import { ComposeError, composeEmail, type ComposedEmail } from "../mail/compose";
+import { attemptFailedStatement, claimEmailStatement, dueEmails, nextEmailDueFrom, nextEmailDueStatement, recipientDayCountFrom, recipientDayCountStatement, sentStatement, type EmailRow } from "../db/emails";
+import { ComposeError, composition, type ComposedEmail } from "../mail/compose";
 import { platformMail } from "../domain/email/sender";
 import { businessDb } from "../db/shards";
 import type { D1 } from "../db/d1";
@@ -42,6 +42,10 @@ const RESUME_MS = 60_000;
  * the record: the lease passes, the e-mail is sent again with the same Message-ID and
  * X-Booking-Email-Id, and `unconfirmed_attempts` says a duplicate may have gone out.
  *
+ * One D1 round trip an e-mail: its claim, the day's count of e-mails to its address and what its
+ * message reads go together, and its outcome rides in the next round trip (the next claim, or the
+ * look at when the next e-mail is due).
+ *
  * A kick (e-mails written) starts a run at once; the alarm rings at the next due e-mail (a retry,
  * or the lease of an attempt under way). Runs are serialized in memory.
  */
@@ -63,39 +67,81 @@ export class EmailDelivery extends BusinessDrainer {
     const offset = await this.clockOffset();
     const now = new Date(Date.now() + offset);
     const due = await dueEmails(db, businessId, isoDateTime(now), SEND_BATCH);
+    // Each attempt's record (sent, or failed) rides in the next round trip: the next e-mail's
+    // claim and reads, or the look at when the next one is due. One round trip an e-mail.
+    let record: D1PreparedStatement | null = null;
     if (due.length) {
       // Should this process die while sending, the alarm comes back within a minute for the rest.
       await this.alarmBy(Date.now() + RESUME_MS);
-      for (const email of due) await this.attempt(db, email, now);
+      for (const email of due) record = await this.attempt(db, email, now, record);
     }
     if (due.length === SEND_BATCH) {
+      if (record) await this.together(db, record, []);
       await this.ctx.storage.setAlarm(Date.now());
       return;
     }
-    const next = await nextEmailDue(db, businessId);
+    const [nextRes] = await this.together(db, record, [nextEmailDueStatement(db, businessId)]);
+    const next = nextEmailDueFrom(nextRes);
     if (next) await this.ctx.storage.setAlarm(Math.max(Date.now(), Date.parse(next) - offset));
     else await this.ctx.storage.deleteAlarm();
   }
 
-  /** One attempt of one e-mail, and its record. */
-  private async attempt(db: D1, email: EmailRow, now: Date): Promise<void> {
+  /**
+   * `statements` in one batch after `record`, the previous attempt's outcome (first, so that what
+   * follows sees it: the next claim, the day's count of e-mails to an address). Answers the
+   * results of `statements`. Should that batch fail, the record is tried alone, up to three times
+   * (a sent e-mail whose record never lands goes again once its lease passes, counted as
+   * unconfirmed, with the same Message-ID), and `statements` are sent after it.
+   */
+  private async together(db: D1, record: D1PreparedStatement | null, statements: D1PreparedStatement[]): Promise<D1Result[]> {
+    if (!record) return statements.length ? db.batch(statements) : [];
+    try {
+      return (await db.batch([record, ...statements])).slice(1);
+    } catch (err) {
+      for (let i = 1; ; i++) {
+        try {
+          await record.run();
+          break;
+        } catch (again) {
+          if (i === 3) {
+            this.log("error", "mail attempt not recorded", { error: String(again), first_error: String(err) });
+            break;
+          }
+        }
+      }
+      return statements.length ? db.batch(statements) : [];
+    }
+  }
+
+  /**
+   * One attempt of one e-mail: claimed, with what its message reads, in one round trip (after the
+   * previous attempt's record); composed; handed to the provider. Answers the statement that
+   * records its outcome (the caller sends it with its next round trip), or null when the e-mail
+   * was no longer due as read (another run has it).
+   */
+  private async attempt(db: D1, email: EmailRow, now: Date, record: D1PreparedStatement | null): Promise<D1PreparedStatement | null> {
     const at = isoDateTime(now);
-    const claimed = await claimEmailStatement(db, email, at, isoDateTime(new Date(now.getTime() + SEND_LEASE_MS))).run();
-    if (!claimed.meta.changes) return; // no longer due as read: another run has it
     const attempt = email.attempts + 1;
-    if (BOUNDED_KINDS.has(email.kind)) {
-      // A booker's address is whatever was typed at checkout: a day's bound per address.
-      const { sent, max } = await recipientDayCount(db, email.business_id, email.recipient, isoDateTime(new Date(now.getTime() - 86_400_000)));
+    // A booker's address is whatever was typed at checkout: a day's bound per address.
+    const bounded = BOUNDED_KINDS.has(email.kind);
+    const composing = composition(db, email, now, platformMail(this.env));
+    const results = await this.together(db, record, [
+      claimEmailStatement(db, email, at, isoDateTime(new Date(now.getTime() + SEND_LEASE_MS))),
+      ...(bounded ? [recipientDayCountStatement(db, email.business_id, email.recipient, isoDateTime(new Date(now.getTime() - 86_400_000)))] : []),
+      ...composing.statements,
+    ]);
+    if (!results[0].meta.changes) return null; // no longer due as read: another run has it
+    if (bounded) {
+      const { sent, max } = recipientDayCountFrom(results[1]);
       if (sent >= max) {
         const reason = `recipient_daily_limit: ${sent} e-mails were sent to this address in the last 24 hours (max_emails_per_recipient_per_day ${max}); this one is not sent`;
-        await attemptFailedStatement(db, email.id, reason, { sender: null, subject: null, raw: null }, null, at).run();
-        return;
+        return attemptFailedStatement(db, email.id, reason, { sender: null, subject: null, raw: null }, null, at);
       }
     }
     let message: ComposedEmail | null = null;
     let providerId: string | null;
     try {
-      message = await composeEmail(db, email, now, platformMail(this.env));
+      message = await composing.finish(results.slice(bounded ? 2 : 1));
       providerId = await sendMessage(this.env.EMAIL, message);
     } catch (err) {
       const code = (err as { code?: unknown })?.code;
@@ -103,23 +149,10 @@ export class EmailDelivery extends BusinessDrainer {
       const reason = err instanceof ComposeError ? `cannot compose: ${err.message}` : `${typeof code === "string" ? `${code}: ` : ""}${String((err as Error)?.message ?? err)}`;
       const retry = permanent ? null : nextAttemptAt(attempt, now);
       const as = { sender: message?.from ?? null, subject: message?.subject ?? null, raw: message?.stored ?? null };
-      await attemptFailedStatement(db, email.id, reason, as, retry && isoDateTime(retry), at).run();
-      return;
+      return attemptFailedStatement(db, email.id, reason, as, retry && isoDateTime(retry), at);
     }
-    // Accepted: recorded before anything could try this e-mail again (the claim's lease still holds
-    // it). Should D1 refuse the record three times, the lease passes and the e-mail goes again,
-    // as after a crash here: counted as unconfirmed, with the same Message-ID.
-    const sent = sentStatement(db, email.id, { sender: message.from, subject: message.subject, raw: message.stored, providerId }, at);
-    for (let i = 1; ; i++) {
-      try {
-        await sent.run();
-        return;
-      } catch (err) {
-        if (i === 3) {
-          this.log("error", "mail sent but not recorded", { email: email.id, error: String(err) });
-          return;
-        }
-      }
-    }
+    // Accepted: its record goes with the next round trip, before anything could try this e-mail
+    // again (the claim's lease still holds it).
+    return sentStatement(db, email.id, { sender: message.from, subject: message.subject, raw: message.stored, providerId }, at);
   }
 }

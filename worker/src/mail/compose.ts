@@ -235,26 +235,60 @@ async function composeSignInAlert(db: D1, email: EmailRow, now: Date, platform: 
   return { from, to: email.recipient, subject: mail.subject, raw, stored: raw };
 }
 
-/** The message of `email` as it would be sent now. Throws ComposeError when it cannot be. */
-export async function composeEmail(db: D1, email: EmailRow, now: Date, platform: PlatformMail): Promise<ComposedEmail> {
-  if (email.kind === "staff_invitation") return composeInvitation(db, email, now, platform);
-  if (email.kind === "staff_password_reset") return composePasswordReset(db, email, now, platform);
-  if (email.kind === "staff_sign_in_alert") return composeSignInAlert(db, email, now, platform);
-  if (!email.booking_id) throw new ComposeError(`no template for an e-mail of kind ${email.kind}`);
+/**
+ * How `email` is composed: the reads it needs (`statements`, for the caller to send in a batch of
+ * its own choosing, e.g. with the attempt's claim) and `finish`, which makes the message from
+ * their results. A booking's e-mail reads all it needs in those statements (the catalog, one
+ * statement when this process remembers it; the booking; the ledger or the products' own
+ * policies for a receipt or the confirmation's dues); a staff e-mail reads its business itself.
+ * `finish` throws ComposeError when the e-mail cannot be composed.
+ */
+export interface Composition {
+  statements: D1PreparedStatement[];
+  finish(results: D1Result[]): Promise<ComposedEmail>;
+}
+
+export function composition(db: D1, email: EmailRow, now: Date, platform: PlatformMail): Composition {
+  const own = (compose: typeof composeInvitation): Composition => ({ statements: [], finish: () => compose(db, email, now, platform) });
+  if (email.kind === "staff_invitation") return own(composeInvitation);
+  if (email.kind === "staff_password_reset") return own(composePasswordReset);
+  if (email.kind === "staff_sign_in_alert") return own(composeSignInAlert);
+  const bookingId = email.booking_id;
+  if (!bookingId) return { statements: [], finish: () => Promise.reject(new ComposeError(`no template for an e-mail of kind ${email.kind}`)) };
   const isReceipt = email.kind === "payment_receipt" || email.kind === "refund_receipt";
   const isConfirmation = email.kind === "booking_confirmation";
-  // One round trip: the catalog (one statement when this process remembers it), the booking, and
-  // what the receipt or the confirmation's dues read (the ledger, the products' own policies).
   const catalog = snapshotInBatch(db, email.business_id);
-  const results = await db.batch([
-    ...catalog.statements,
-    ...bookingMailStatements(db, email.business_id, email.booking_id),
-    ...(isReceipt || isConfirmation ? [ledgerStatement(db, email.business_id, email.booking_id)] : []),
-    ...(isConfirmation ? [bookingPaymentPoliciesStatement(db, email.business_id, email.booking_id)] : []),
-  ]);
-  const snap = await catalog.take(results.slice(0, catalog.statements.length));
-  if (!snap) throw new ComposeError("the business no longer exists");
-  const [bookingRes, bookerRes, guestsRes, linesRes, channelRes, ledgerRes, policiesRes] = results.slice(catalog.statements.length);
+  return {
+    statements: [
+      ...catalog.statements,
+      ...bookingMailStatements(db, email.business_id, bookingId),
+      ...(isReceipt || isConfirmation ? [ledgerStatement(db, email.business_id, bookingId)] : []),
+      ...(isConfirmation ? [bookingPaymentPoliciesStatement(db, email.business_id, bookingId)] : []),
+    ],
+    finish: async (results) => {
+      const snap = await catalog.take(results.slice(0, catalog.statements.length));
+      if (!snap) throw new ComposeError("the business no longer exists");
+      return composeBooking(email, now, platform, snap, results.slice(catalog.statements.length), { isReceipt, isConfirmation });
+    },
+  };
+}
+
+/** The message of `email` as it would be sent now, read in one round trip. Throws ComposeError when it cannot be. */
+export async function composeEmail(db: D1, email: EmailRow, now: Date, platform: PlatformMail): Promise<ComposedEmail> {
+  const c = composition(db, email, now, platform);
+  return c.finish(c.statements.length ? await db.batch(c.statements) : []);
+}
+
+/** A booking's e-mail from its reads (bookingMailStatements' results, then the ledger's and the policies' when asked). */
+function composeBooking(
+  email: EmailRow,
+  now: Date,
+  platform: PlatformMail,
+  snap: CatalogSnapshot,
+  reads: D1Result[],
+  { isReceipt, isConfirmation }: { isReceipt: boolean; isConfirmation: boolean },
+): ComposedEmail {
+  const [bookingRes, bookerRes, guestsRes, linesRes, channelRes, ledgerRes, policiesRes] = reads;
   const booking = rowsOf<BookingRow>(bookingRes)[0];
   if (!booking) throw new ComposeError(`booking ${email.booking_id} not found`);
   const config = snap.business.config;
