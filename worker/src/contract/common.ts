@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { LANGUAGE_CODES } from "./iso-codes";
+import { utf8Length } from "./utf8";
 
 /** 'YYYY-MM-DD', a real calendar date (2026-02-30 is refused). */
 export const IsoDate = z.iso.date().openapi({ example: "2026-12-05", description: "Date, YYYY-MM-DD." });
@@ -89,8 +90,7 @@ export function withinMailLimits(address: string): boolean {
   const at = address.lastIndexOf("@");
   // Not an address at all: its shape's own check says so, once.
   if (at < 1) return true;
-  const bytes = (s: string) => new TextEncoder().encode(s).length;
-  return bytes(address) <= EMAIL_MAX && bytes(address.slice(0, at)) <= 64 && address.slice(at + 1).split(".").every((label) => bytes(label) <= 63);
+  return utf8Length(address) <= EMAIL_MAX && utf8Length(address.slice(0, at)) <= 64 && address.slice(at + 1).split(".").every((label) => utf8Length(label) <= 63);
 }
 export const EmailAddress = (message = "must be an e-mail address") =>
   z

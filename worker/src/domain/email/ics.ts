@@ -10,6 +10,7 @@
  * - Each event has a `UID` stable for the booking (the same on every attempt and resend, so a
  *   calendar updates rather than duplicates it) and a `DTSTAMP` in UTC.
  */
+import { utf8Octets } from "../../contract/utf8";
 
 export interface CalendarEvent {
   /** Unique within the booking, e.g. "stay-1" or "slot-2026-12-07T0900-401". */
@@ -34,9 +35,6 @@ export interface Calendar {
 /** TEXT values escaped as RFC 5545 3.3.11 says. */
 const text = (v: string) => v.replace(/\\/g, "\\\\").replace(/;/g, "\\;").replace(/,/g, "\\,").replace(/\r?\n/g, "\\n");
 
-/** The octets of one code point in UTF-8. */
-const octets = (cp: number) => (cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4);
-
 /** A content line folded at 75 octets (RFC 5545 3.1), never inside a UTF-8 sequence. */
 function fold(line: string): string {
   // Most lines are short ASCII: nothing to fold.
@@ -45,7 +43,7 @@ function fold(line: string): string {
   let current = "";
   let size = 0;
   for (const ch of line) {
-    const n = octets(ch.codePointAt(0)!);
+    const n = utf8Octets(ch.codePointAt(0)!);
     if (size + n > (out.length ? 74 : 75)) {
       out.push(current);
       current = "";
