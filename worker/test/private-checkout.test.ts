@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { env, runDurableObjectAlarm } from "cloudflare:test";
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, inject, it } from "vitest";
 import { deliveryStub } from "../src/db/outbox";
 import { cartBusiness, clock, customer, guest, liveUnits, smallPackage, stay } from "./carts-fixtures";
@@ -63,5 +63,34 @@ describe("a booking from checkout, seen and managed through the private API", ()
     }
     const events = got.map((r) => JSON.parse(r.body).event).sort();
     expect(events).toEqual(["BookerCreated", "BookingCancelled", "BookingCreated", "GuestCreated", "GuestCreated", "PersonCreated", "PersonCreated"]);
+  });
+});
+
+describe("a checkout's word to the webhook delivery", () => {
+  it("is not sent by a business without a live subscription; once it subscribes, the next booking's events are delivered", async () => {
+    const { businessId, key: publicKey } = await cartBusiness();
+    const key = await createKey("private", businessId);
+    const pkg = await smallPackage(businessId, 4);
+    const { start, end } = stay(2);
+    const at = clock();
+    const book = async (t: number) => {
+      const added = await api("/api/pub/v2/bookings/add", { key: publicKey, body: { currency: "EUR", guests: [guest(pkg, start, end)] }, now: at(t) });
+      expect(added.status).toBe(201);
+      const checkout = await api(`/api/pub/v2/carts/${added.body.cart_id}/checkout`, { key: publicKey, body: { terms_accepted: true, customer: customer() }, now: at(t + 1) });
+      expect(checkout.status).toBe(200);
+      return checkout.body.id as string;
+    };
+    await book(0);
+    const stub = deliveryStub(env, businessId);
+    await stub.idle();
+    // Never woken: it does not know its business, and has no alarm.
+    expect(await runInDurableObject(stub, async (_o, state) => [await state.storage.get("business_id"), await state.storage.getAlarm()])).toEqual([undefined, null]);
+    // A subscription, made after this process remembered the business's catalog.
+    const hookName = crypto.randomUUID();
+    expect((await api("/private/webhooks", { key, body: { url: `${receiver}/hooks/${hookName}`, events: ["BookingCreated"] } })).status).toBe(201);
+    const bookingId = await book(10);
+    await stub.idle();
+    const got = (await (await fetch(`${receiver}/received/${hookName}`)).json()) as { body: string }[];
+    expect(got.map((r) => JSON.parse(r.body)).map((e) => [e.event, e.data.booking_id ?? e.data.id])).toEqual([["BookingCreated", bookingId]]);
   });
 });

@@ -192,8 +192,14 @@ async function checkoutOnce(env: D1Env, call: CartCall, body: CheckoutBody): Pro
     }
   }
   // The events and e-mails are in D1: their delivery starts after the answer (the webhooks' alarm
-  // and the scheduled upkeep cover a lost kick).
-  const kick = Promise.all([kickDelivery(env, businessId, call.requestId), emails.length ? kickMail(env, businessId, call.requestId) : undefined]);
+  // and the scheduled upkeep cover a lost kick). A business with no live webhook subscription (as
+  // the snapshot of the version this checkout checked says) has no one to deliver its events to:
+  // its delivery object is not woken for nothing (a subscription made later starts after them; one
+  // made in the same moment finds them at its first sweep).
+  const kick = Promise.all([
+    snap.business.live_webhooks ? kickDelivery(env, businessId, call.requestId) : undefined,
+    emails.length ? kickMail(env, businessId, call.requestId) : undefined,
+  ]);
   if (call.after) call.after(kick);
   else await kick;
   return { status: 200, body: bookingAnswer(cartFrom(written)!, bookerId, body, snap, confirmationAddress(emails)) };

@@ -13,8 +13,13 @@ import type { D1 } from "./d1";
 export function snapshotStatements(db: D1, businessId: number): D1PreparedStatement[] {
   const q = (sql: string) => db.prepare(sql).bind(businessId);
   return [
-    // with whether its Stripe key is set: it can take payments online (a change of it changes the version, migration 0530)
-    q("SELECT b.*, EXISTS (SELECT 1 FROM stripe_accounts s WHERE s.business_id = b.id AND s.secret_key_sealed IS NOT NULL) AS stripe_connected FROM businesses b WHERE b.id = ?"),
+    // with whether its Stripe key is set: it can take payments online (a change of it changes the version, migration 0530),
+    // and whether it has a live webhook subscription (migration 0550)
+    q(
+      `SELECT b.*, EXISTS (SELECT 1 FROM stripe_accounts s WHERE s.business_id = b.id AND s.secret_key_sealed IS NOT NULL) AS stripe_connected,
+              EXISTS (SELECT 1 FROM webhooks w WHERE w.business_id = b.id AND w.deleted_at IS NULL AND w.disabled_at IS NULL) AS live_webhooks
+         FROM businesses b WHERE b.id = ?`,
+    ),
     q("SELECT id, iso_code, title, symbol, exchange_rate, is_default FROM currencies WHERE business_id = ? ORDER BY is_default DESC, id"),
     q("SELECT id, title, description, abbreviation FROM diets WHERE business_id = ? AND archived_at IS NULL ORDER BY id"),
     q("SELECT id, title, description, abbreviation FROM levels WHERE business_id = ? AND archived_at IS NULL ORDER BY id"),
@@ -67,7 +72,7 @@ export function snapshotFrom(results: D1Result[]): CatalogSnapshot | null {
   const [business, currencies, diets, levels, categories, locations, types, products, rates, segments, seasons, items, groups, accommodations] = results;
   const row = rowsOf<BusinessRow & { catalog_version: number }>(business)[0];
   if (!row) return null;
-  const { catalog_version, created_at: _, stripe_connected, ...fields } = row as BusinessRow & { catalog_version: number; created_at?: string; stripe_connected?: number };
+  const { catalog_version, created_at: _, stripe_connected, live_webhooks, ...fields } = row as BusinessRow & { catalog_version: number; created_at?: string; stripe_connected?: number; live_webhooks?: number };
   const productMap = new Map(rowsOf<ProductRow>(products).map((r) => [r.id, toProduct(r)]));
   const rateMap = new Map<number, Rate[]>();
   for (const r of rowsOf<Rate & { product_id: number }>(rates)) {
@@ -116,7 +121,7 @@ export function snapshotFrom(results: D1Result[]): CatalogSnapshot | null {
   return {
     businessId: row.id,
     version: catalog_version,
-    business: { ...(fields as BusinessRow), config: businessConfig(row.id, row.config), stripe_connected: Boolean(stripe_connected) },
+    business: { ...(fields as BusinessRow), config: businessConfig(row.id, row.config), stripe_connected: Boolean(stripe_connected), live_webhooks: Boolean(live_webhooks) },
     currencyRows,
     currencies: toCurrencies(currencyRows),
     diets: rowsOf<TitledRow>(diets),

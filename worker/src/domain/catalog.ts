@@ -22,6 +22,8 @@ export interface Business extends Omit<BusinessRow, "config"> {
   config: BusinessConfig;
   /** Its Stripe key is set: it can take payments online (docs/payments.md). */
   stripe_connected?: boolean;
+  /** It has a webhook subscription neither deleted nor disabled (its events have somewhere to go). */
+  live_webhooks?: boolean;
 }
 
 /**
