@@ -1,7 +1,8 @@
-import { env } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import worker from "../src/index";
 import { describe, expect, it } from "vitest";
 import { addToCart, cartBusiness, CLOCK_GRAIN_MS, clock, count, customer, fireCartTimer, guest, liveUnits, loseTimer, smallPackage, stay, timerAlarm } from "./carts-fixtures";
-import { callJson, createBusiness, createKey, dbOf, nextWeekday } from "./helpers";
+import { BASE, callJson, createBusiness, createKey, dbOf, nextWeekday } from "./helpers";
 
 const available = async (key: string, productId: number, date: string, now: string) => {
   const res = await callJson(`/api/pub/v2/products/${productId}/availabilities?start_date=${date}&end_date=${date}`, { key, now });
@@ -271,5 +272,55 @@ describe("expiry", () => {
     expect((await callJson(`/api/pub/v2/carts/${stray}`, { key, now: t(722) })).body).toMatchObject({ status: "abandoned", abandon_reason: "expired" });
     // The timer rings next at the live cart's expiry.
     expect(await timerAlarm(businessId)).not.toBeNull();
+  });
+});
+
+describe("the cart timer, as deployed (no test clock)", () => {
+  it("hears of a new cart only when it does not already ring before that cart expires", async () => {
+    const { businessId, key } = await cartBusiness();
+    const pkg = await smallPackage(businessId, 10);
+    const { start, end } = stay(1);
+    // The Worker as deployed (ALLOW_TEST_CLOCK unset), counting its words to the business's timer.
+    let words = 0;
+    const timers = new Proxy(env.CART_TIMER, {
+      get(target, prop) {
+        if (prop === "get") return (id: DurableObjectId) => (words++, target.get(id));
+        const v = (target as any)[prop];
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    const deployed = { ...env, ALLOW_TEST_CLOCK: "0", CART_TIMER: timers } as typeof env;
+    const open = async () => {
+      const ctx = createExecutionContext();
+      const res = await worker.fetch(
+        new Request(`${BASE}/api/pub/v2/bookings/add`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ currency: "EUR", guests: [guest(pkg, start, end)] }),
+        }),
+        deployed,
+        ctx,
+      );
+      await waitOnExecutionContext(ctx);
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { seconds_left: number }).seconds_left;
+    };
+    expect(await open()).toBe(600);
+    expect(words).toBe(1);
+    const first = (await timerAlarm(businessId))!;
+    expect(first).toBeGreaterThan(Date.now());
+    // Two more carts, expiring after it rings: nothing to tell; the alarm stays.
+    expect([await open(), await open()]).toEqual([600, 600]);
+    expect(words).toBe(1);
+    expect(await timerAlarm(businessId)).toBe(first);
+    // Carts that now live a shorter time expire before it: the timer hears, and rings earlier.
+    // (the door may answer on the business as it read it up to half a second before: until then, 600)
+    await (await dbOf(businessId)).prepare("UPDATE businesses SET config = json_set(config, '$.cart_lifetime_seconds', 60) WHERE id = ?").bind(businessId).run();
+    for (let i = 0; (await open()) !== 60; i++) {
+      expect(i).toBeLessThan(50);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(words).toBe(2);
+    expect((await timerAlarm(businessId))!).toBeLessThan(first);
   });
 });

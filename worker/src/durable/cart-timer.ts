@@ -68,13 +68,18 @@ export class CartTimer extends DurableObject<Env> {
   /**
    * A cart of the business was opened, expiring at `expiresAtMs` (the request's clock, `nowMs`):
    * the alarm rings by then. Usually there is nothing to write: it already rings for an earlier cart.
+   * Answers when the alarm rings now (wall clock, ms), which the caller may remember (carts/timer.ts).
    */
-  due(businessId: number, nowMs: number, expiresAtMs: number): Promise<void> {
+  due(businessId: number, nowMs: number, expiresAtMs: number): Promise<number> {
     return this.serialize(async () => {
       const { offsetMs } = await this.remember(businessId, this.offsetOf(nowMs));
       const at = expiresAtMs - offsetMs;
       const alarm = await this.ctx.storage.getAlarm();
-      if (alarm === null || alarm > at) await this.ctx.storage.setAlarm(at);
+      if (alarm === null || alarm > at) {
+        await this.ctx.storage.setAlarm(at);
+        return at;
+      }
+      return alarm;
     });
   }
 

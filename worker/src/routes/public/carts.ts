@@ -15,7 +15,7 @@ import { fuseAccess, readTenant, requestSender, settleAccess, type FusedAccess }
 import { keyCheck } from "../../middleware/auth";
 import { idempotency } from "../../middleware/idempotency";
 import { newId } from "../../lib/ids";
-import { cartTimerOf } from "../../carts/timer";
+import { cartTimerOf, timerNeedsWord, timerRingsAt } from "../../carts/timer";
 import type { D1 } from "../../db/d1";
 import { deskSender, type DeskRoute } from "../../carts/desk";
 import { recordingDb, type DeskFault } from "../../db/plain-statements";
@@ -249,12 +249,17 @@ function cartIdOf(raw: string): string {
  * tidies up, and the scheduled upkeep sweeps what it missed).
  */
 function armTimer(c: Context<AppEnv>, call: CartCall, expiresAt: Date): void {
+  // Nothing to tell when it already rings before this cart expires (carts/timer.ts).
+  if (!timerNeedsWord(c.env, call.businessId, expiresAt.getTime())) return;
   const timer = cartTimerOf(c.env, call.businessId);
   waitUntil(
     c,
-    timer.due(call.businessId, call.now.getTime(), expiresAt.getTime()).catch((err: unknown) => {
-      console.error(JSON.stringify({ level: "warn", msg: "cart timer not armed", cart_id: call.cartId, error: String(err) }));
-    }),
+    timer
+      .due(call.businessId, call.now.getTime(), expiresAt.getTime())
+      .then((at) => timerRingsAt(c.env, call.businessId, at))
+      .catch((err: unknown) => {
+        console.error(JSON.stringify({ level: "warn", msg: "cart timer not armed", cart_id: call.cartId, error: String(err) }));
+      }),
   );
 }
 
