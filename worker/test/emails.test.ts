@@ -265,6 +265,37 @@ describe("a run's round trips", () => {
     expect(trips.count).toBeLessThanOrEqual(6 + 3);
   });
 
+  it("a message's read that D1 refuses fails that attempt, with its reason, tried again on the backoff", async () => {
+    const b = await mailBusiness({ notification_emails: [] });
+    const lost = { ...env, EMAIL_DELIVERY: { idFromName: env.EMAIL_DELIVERY.idFromName.bind(env.EMAIL_DELIVERY), get: () => { throw new Error("the process died"); } } } as unknown as Env;
+    const { start, end } = stay(2);
+    const added = await addToCart(b.key, { guests: [guest(b.pkg, start, end)] }, new Date().toISOString());
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(
+      new Request(`${BASE}/api/pub/v2/carts/${added.body.cart_id}/checkout`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${b.key}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ terms_accepted: true, customer: customer() }),
+      }),
+      lost,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(res.status).toBe(200);
+    // Every batch that reads the booking is refused.
+    const refusing = watchedDb({
+      beforeBatch: (sqls) => {
+        if (sqls.some((sql) => sql.includes("FROM bookings WHERE id"))) throw new Error("D1_ERROR: no such column: booking_idx");
+      },
+    });
+    await runOnce(b.businessId, refusing);
+    const [email] = await rows(b.businessId);
+    expect(email).toMatchObject({ status: "retrying", attempts: 1 });
+    expect(email.last_error).toContain("no such column: booking_idx");
+    expect(Date.parse(email.next_attempt_at) - Date.parse(email.updated_at)).toBe(5000);
+    expect(await handedOver(email.message_id)).toEqual([]);
+  });
+
   it("a round trip that fails after a send still records it: the record is made alone, and the run goes on", async () => {
     const b = await mailBusiness({ notification_emails: ["owner@camp.example"] });
     const lost = { ...env, EMAIL_DELIVERY: { idFromName: env.EMAIL_DELIVERY.idFromName.bind(env.EMAIL_DELIVERY), get: () => { throw new Error("the process died"); } } } as unknown as Env;

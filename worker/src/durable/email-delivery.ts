@@ -125,11 +125,22 @@ export class EmailDelivery extends BusinessDrainer {
     // A booker's address is whatever was typed at checkout: a day's bound per address.
     const bounded = BOUNDED_KINDS.has(email.kind);
     const composing = composition(db, email, now, platformMail(this.env));
-    const results = await this.together(db, record, [
+    const claim = [
       claimEmailStatement(db, email, at, isoDateTime(new Date(now.getTime() + SEND_LEASE_MS))),
       ...(bounded ? [recipientDayCountStatement(db, email.business_id, email.recipient, isoDateTime(new Date(now.getTime() - 86_400_000)))] : []),
-      ...composing.statements,
-    ]);
+    ];
+    let results: D1Result[];
+    let reads: D1Result[] | null;
+    try {
+      results = await this.together(db, record, [...claim, ...composing.statements]);
+      reads = results.slice(claim.length);
+    } catch {
+      // Refused whole, so nothing was claimed: the claim alone (a failure of it fails the run, as a
+      // D1 that refuses every write would), then the message's reads as its own round trip, whose
+      // failure is this attempt's, recorded with its reason and tried again on the backoff.
+      results = await db.batch(claim);
+      reads = null;
+    }
     if (!results[0].meta.changes) return null; // no longer due as read: another run has it
     if (bounded) {
       const { sent, max } = recipientDayCountFrom(results[1]);
@@ -141,7 +152,7 @@ export class EmailDelivery extends BusinessDrainer {
     let message: ComposedEmail | null = null;
     let providerId: string | null;
     try {
-      message = await composing.finish(results.slice(bounded ? 2 : 1));
+      message = await composing.finish(reads ?? (composing.statements.length ? await db.batch(composing.statements) : []));
       providerId = await sendMessage(this.env.EMAIL, message);
     } catch (err) {
       const code = (err as { code?: unknown })?.code;
