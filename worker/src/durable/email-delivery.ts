@@ -28,6 +28,12 @@ const RETRY_SOON_MS = 5_000;
 const RESUME_MS = 60_000;
 
 
+/** An attempt's outcome to record: the statement that records it, for the e-mail it is of. */
+interface AttemptRecord {
+  emailId: string;
+  statement: D1PreparedStatement;
+}
+
 /**
  * One per business: sends the business's e-mails from the outbox (db/emails.ts), at least once.
  *
@@ -69,11 +75,20 @@ export class EmailDelivery extends BusinessDrainer {
     const due = await dueEmails(db, businessId, isoDateTime(now), SEND_BATCH);
     // Each attempt's record (sent, or failed) rides in the next round trip: the next e-mail's
     // claim and reads, or the look at when the next one is due. One round trip an e-mail.
-    let record: D1PreparedStatement | null = null;
+    let record: AttemptRecord | null = null;
     if (due.length) {
       // Should this process die while sending, the alarm comes back within a minute for the rest.
       await this.alarmBy(Date.now() + RESUME_MS);
-      for (const email of due) record = await this.attempt(db, email, now, record);
+      for (const email of due) {
+        try {
+          record = await this.attempt(db, email, now, record);
+        } catch (err) {
+          // The last outcome is recorded whatever stopped the run (a record applies once: it changes
+          // only an e-mail still `sending`, so one already made changes nothing).
+          if (record) await this.together(db, record, []);
+          throw err;
+        }
+      }
     }
     if (due.length === SEND_BATCH) {
       if (record) await this.together(db, record, []);
@@ -93,18 +108,18 @@ export class EmailDelivery extends BusinessDrainer {
    * (a sent e-mail whose record never lands goes again once its lease passes, counted as
    * unconfirmed, with the same Message-ID), and `statements` are sent after it.
    */
-  private async together(db: D1, record: D1PreparedStatement | null, statements: D1PreparedStatement[]): Promise<D1Result[]> {
+  private async together(db: D1, record: AttemptRecord | null, statements: D1PreparedStatement[]): Promise<D1Result[]> {
     if (!record) return statements.length ? db.batch(statements) : [];
     try {
-      return (await db.batch([record, ...statements])).slice(1);
+      return (await db.batch([record.statement, ...statements])).slice(1);
     } catch (err) {
       for (let i = 1; ; i++) {
         try {
-          await record.run();
+          await record.statement.run();
           break;
         } catch (again) {
           if (i === 3) {
-            this.log("error", "mail attempt not recorded", { error: String(again), first_error: String(err) });
+            this.log("error", "mail attempt not recorded", { email: record.emailId, error: String(again), first_error: String(err) });
             break;
           }
         }
@@ -119,7 +134,7 @@ export class EmailDelivery extends BusinessDrainer {
    * records its outcome (the caller sends it with its next round trip), or null when the e-mail
    * was no longer due as read (another run has it).
    */
-  private async attempt(db: D1, email: EmailRow, now: Date, record: D1PreparedStatement | null): Promise<D1PreparedStatement | null> {
+  private async attempt(db: D1, email: EmailRow, now: Date, record: AttemptRecord | null): Promise<AttemptRecord | null> {
     const at = isoDateTime(now);
     const attempt = email.attempts + 1;
     // A booker's address is whatever was typed at checkout: a day's bound per address.
@@ -146,7 +161,7 @@ export class EmailDelivery extends BusinessDrainer {
       const { sent, max } = recipientDayCountFrom(results[1]);
       if (sent >= max) {
         const reason = `recipient_daily_limit: ${sent} e-mails were sent to this address in the last 24 hours (max_emails_per_recipient_per_day ${max}); this one is not sent`;
-        return attemptFailedStatement(db, email.id, reason, { sender: null, subject: null, raw: null }, null, at);
+        return { emailId: email.id, statement: attemptFailedStatement(db, email.id, reason, { sender: null, subject: null, raw: null }, null, at) };
       }
     }
     let message: ComposedEmail | null = null;
@@ -160,10 +175,10 @@ export class EmailDelivery extends BusinessDrainer {
       const reason = err instanceof ComposeError ? `cannot compose: ${err.message}` : `${typeof code === "string" ? `${code}: ` : ""}${String((err as Error)?.message ?? err)}`;
       const retry = permanent ? null : nextAttemptAt(attempt, now);
       const as = { sender: message?.from ?? null, subject: message?.subject ?? null, raw: message?.stored ?? null };
-      return attemptFailedStatement(db, email.id, reason, as, retry && isoDateTime(retry), at);
+      return { emailId: email.id, statement: attemptFailedStatement(db, email.id, reason, as, retry && isoDateTime(retry), at) };
     }
     // Accepted: its record goes with the next round trip, before anything could try this e-mail
     // again (the claim's lease still holds it).
-    return sentStatement(db, email.id, { sender: message.from, subject: message.subject, raw: message.stored, providerId }, at);
+    return { emailId: email.id, statement: sentStatement(db, email.id, { sender: message.from, subject: message.subject, raw: message.stored, providerId }, at) };
   }
 }
