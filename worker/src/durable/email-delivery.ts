@@ -3,7 +3,7 @@ import { nextAttemptAt } from "../domain/backoff";
 import { isPermanentSendError, sendMessage } from "../integrations/email";
 import { isoDateTime } from "../lib/time";
 import { attemptFailedStatement, claimEmailStatement, dueEmails, nextEmailDueFrom, nextEmailDueStatement, recipientDayCountFrom, recipientDayCountStatement, sentStatement, type EmailRow } from "../db/emails";
-import { ComposeError, composition, type ComposedEmail } from "../mail/compose";
+import { ComposeError, composedAlone, composition, type ComposedEmail } from "../mail/compose";
 import { platformMail } from "../domain/email/sender";
 import { businessDb } from "../db/shards";
 import type { D1 } from "../db/d1";
@@ -167,7 +167,7 @@ export class EmailDelivery extends BusinessDrainer {
     let message: ComposedEmail | null = null;
     let providerId: string | null;
     try {
-      message = await composing.finish(reads ?? (composing.statements.length ? await db.batch(composing.statements) : []));
+      message = reads ? await composing.finish(reads) : await composedAlone(db, composing);
       providerId = await sendMessage(this.env.EMAIL, message);
     } catch (err) {
       const code = (err as { code?: unknown })?.code;

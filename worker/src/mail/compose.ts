@@ -273,11 +273,13 @@ export function composition(db: D1, email: EmailRow, now: Date, platform: Platfo
   };
 }
 
-/** The message of `email` as it would be sent now, read in one round trip. Throws ComposeError when it cannot be. */
-export async function composeEmail(db: D1, email: EmailRow, now: Date, platform: PlatformMail): Promise<ComposedEmail> {
-  const c = composition(db, email, now, platform);
+/** The message of a composition, its reads sent as a round trip of their own. */
+export async function composedAlone(db: D1, c: Composition): Promise<ComposedEmail> {
   return c.finish(c.statements.length ? await db.batch(c.statements) : []);
 }
+
+/** The message of `email` as it would be sent now, read in one round trip. Throws ComposeError when it cannot be. */
+export const composeEmail = (db: D1, email: EmailRow, now: Date, platform: PlatformMail): Promise<ComposedEmail> => composedAlone(db, composition(db, email, now, platform));
 
 /** A booking's e-mail from its reads (bookingMailStatements' results, then the ledger's and the policies' when asked). */
 function composeBooking(
