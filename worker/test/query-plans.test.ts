@@ -9,7 +9,8 @@ import { checkoutPersonsStatement } from "../src/db/persons";
 import { listPersonsStatements } from "../src/db/persons";
 import { ledgerOf } from "../src/db/payments";
 import { runMaintenance } from "../src/db/maintenance";
-import { dueEmails, listEmails, nextEmailDue } from "../src/db/emails";
+import { bookingMailStatements, dueEmails, listEmails, nextEmailDue } from "../src/db/emails";
+import { bookingPaymentPoliciesStatement } from "../src/db/products";
 import { isoDateTime } from "../src/lib/time";
 import { createBusiness } from "./helpers";
 import { catalogStateStatements, inventoryRowsStatement, usageStatement } from "../src/db/catalog-write";
@@ -280,6 +281,29 @@ describe("query plans of the hot queries", () => {
     expectIndexed(plans);
     const all = plans.flatMap((p) => p.plan).join("\n");
     for (const index of ["emails_due", "emails_list", "emails_booking"]) expect(all).toMatch(new RegExp(`USING (COVERING )?INDEX ${index}\\b`));
+  });
+
+  it("a booking's e-mail reads its booking's rows by the booking, never every row of its business", async () => {
+    // Found in the bench: the guests' read walked every guest of the business (guests_business_created,
+    // business_id alone) and the policies' subquery every booking line (booking_lines_product), so a
+    // confirmation cost more with each booking the business had ever taken.
+    const { db, seen } = recorder();
+    const booking = "00000000-0000-4000-8000-000000000000";
+    await db.batch([...bookingMailStatements(db, 1, booking), bookingPaymentPoliciesStatement(db, 1, booking)]);
+    const plans = await explainAll(seen);
+    expectIndexed(plans);
+    // A search on the business alone reads all its rows: each big table is reached by the booking (or its own key).
+    const byBusinessOnly = plans.flatMap((p) => {
+      const aliases = aliasesOf(p.full);
+      return p.plan
+        .filter((d) => {
+          const m = /^SEARCH (\w+) USING (?:COVERING )?INDEX \w+ \(business_id=\?\)$/.exec(d);
+          return m !== null && BIG.includes(aliases.get(m[1]) ?? m[1]);
+        })
+        .map((d) => `${d}\n  in ${p.sql}`);
+    });
+    expect(byBusinessOnly).toEqual([]);
+    expect(plans.flatMap((p) => p.plan).join("\n")).not.toMatch(/^SCAN k\b/m);
   });
 
   it("the scheduled upkeep finds old and stray rows through indexes, never by reading a whole table", async () => {

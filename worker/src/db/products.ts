@@ -62,7 +62,9 @@ export async function productPaymentPolicies(db: D1, businessId: number, ids: re
 export function bookingPaymentPoliciesStatement(db: D1, businessId: number, bookingId: string): D1PreparedStatement {
   return db
     .prepare(
-      "SELECT id, payment_policy FROM products WHERE business_id = ?1 AND payment_policy IS NOT NULL AND id IN (SELECT product_id FROM booking_lines WHERE booking_id = ?2 AND business_id = ?1)",
+      // The booking's lines by the booking's index: left to itself, the planner reads every line of
+      // the business through (business_id, product_id), which covers the subquery's column.
+      "SELECT id, payment_policy FROM products WHERE business_id = ?1 AND payment_policy IS NOT NULL AND id IN (SELECT product_id FROM booking_lines INDEXED BY booking_lines_booking WHERE booking_id = ?2 AND business_id = ?1)",
     )
     .bind(businessId, bookingId);
 }
