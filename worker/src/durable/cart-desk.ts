@@ -3,6 +3,7 @@ import { madeAgain, type DeskAnswer, type DeskFault, type PlainStatement } from 
 import { SHARD_GUARD_SQL, shardDb } from "../db/shards";
 
 interface Waiting {
+  businessId: number;
   statements: PlainStatement[];
   fault?: DeskFault;
   resolve(answer: DeskAnswer): void;
@@ -52,17 +53,16 @@ export class CartDesk extends DurableObject<Env> {
 
   /**
    * Sends one caller's statements (one transaction, all or nothing) with the others' of the moment.
-   * Each caller's batch starts with the shard guard of its business (db/shards.ts): the cart routes
-   * may have found the shard on a directory entry a few seconds old, and the guard refuses the batch
-   * whole (`business_moving`) on a shard the business is leaving or has left. Its result is not
-   * part of the answer.
+   * Every round trip starts with the shard guard of its business (db/shards.ts, `guarded`): the cart
+   * routes may have found the shard on a directory entry a few seconds old, and the guard refuses
+   * the round whole (`business_moving`) on a shard the business is leaving or has left; halved
+   * until each batch goes alone, each is refused. Its result is not part of any answer.
    */
   send(shard: number, businessId: number, statements: PlainStatement[], fault?: DeskFault): Promise<DeskAnswer> {
     if (statements.length === 0) return Promise.resolve({ ok: true, results: [], bookmark: null, round: 0 });
     const db = shardDb(this.env, shard);
-    const guarded = [{ sql: SHARD_GUARD_SQL, params: [businessId] }, ...statements];
     const answer = new Promise<DeskAnswer>((resolve) => {
-      this.waiting.push({ statements: guarded, fault: this.env.ALLOW_TEST_CLOCK === "1" ? fault : undefined, resolve });
+      this.waiting.push({ businessId, statements, fault: this.env.ALLOW_TEST_CLOCK === "1" ? fault : undefined, resolve });
     });
     if (!this.busy) {
       this.busy = true;
@@ -92,7 +92,7 @@ export class CartDesk extends DurableObject<Env> {
 
   private async round(db: D1Database): Promise<void> {
     const group: Waiting[] = [];
-    let count = 0;
+    let count = 1;
     while (this.waiting.length && (group.length === 0 || count + this.waiting[0].statements.length <= MAX_STATEMENTS_PER_ROUND)) {
       const next = this.waiting.shift()!;
       count += next.statements.length;
@@ -114,8 +114,9 @@ export class CartDesk extends DurableObject<Env> {
     let results: D1Result[];
     this.trips++;
     const round = this.trips;
+    const guards = guarded(group);
     try {
-      results = await session.batch(madeAgain(session, group.flatMap((w) => w.statements)));
+      results = await session.batch(madeAgain(session, [...guards, ...group.flatMap((w) => w.statements)]));
     } catch {
       const half = Math.ceil(group.length / 2);
       await this.together(db, group.slice(0, half));
@@ -124,17 +125,17 @@ export class CartDesk extends DurableObject<Env> {
     }
     const bookmark = session.getBookmark();
     this.crashIfAsked(group);
-    let at = 0;
+    let at = guards.length;
     for (const w of group) {
       this.batches++;
-      w.resolve({ ok: true, results: results.slice(at + 1, at + w.statements.length), bookmark, round });
+      w.resolve({ ok: true, results: results.slice(at, at + w.statements.length), bookmark, round });
       at += w.statements.length;
     }
   }
 
   private async alone(db: D1Database, w: Waiting): Promise<void> {
     const session = db.withSession("first-primary");
-    const statements = madeAgain(session, w.statements);
+    const statements = madeAgain(session, [...guarded([w]), ...w.statements]);
     this.trips++;
     const round = this.trips;
     let results: D1Result[];
@@ -154,4 +155,12 @@ export class CartDesk extends DurableObject<Env> {
   private crashIfAsked(group: Waiting[]): void {
     if (group.some((w) => w.fault === "crash-after-commit")) this.ctx.abort("test fault: the cart desk crashed after its batch committed");
   }
+}
+
+/**
+ * The shard guards that open a round trip: one for its business (a desk serves one business, so
+ * one guard covers every batch of the round, in the same transaction), not one for each batch.
+ */
+function guarded(group: Waiting[]): PlainStatement[] {
+  return [...new Set(group.map((w) => w.businessId))].map((businessId) => ({ sql: SHARD_GUARD_SQL, params: [businessId] }));
 }
