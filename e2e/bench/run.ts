@@ -72,6 +72,12 @@ export interface Row {
   met?: boolean;
   /** What ran at the same time, and how it fared. */
   alongside?: { label: string; connections: number; result?: LoadResult };
+  /**
+   * A flow's e-mails (GET /private/emails's totals before and after its warm-up and measure): how
+   * many its bookings wrote, and how many were sent meanwhile. The rest go out after the load, so
+   * a flow that outruns its e-mails is measured without all of their cost.
+   */
+  emails?: { written: number; sent: number };
 }
 
 let keyTurn = 0;
@@ -199,6 +205,18 @@ function scenarios(today: string): Scenario[] {
       steps: (svc) => cartFlow(svc, () => weeks[w++ % weeks.length]),
     },
   ];
+}
+
+/** The business's e-mails written and sent so far (X-Total-Count of GET /private/emails), or undefined when it does not answer. */
+async function emailTotals(svc: BenchService): Promise<{ written: number; sent: number } | undefined> {
+  const total = async (query: string) => {
+    const res = await fetch(`${svc.url}/private/emails?limit=1${query}`, { headers: privateAuth(svc) });
+    await res.arrayBuffer();
+    return res.ok ? Number(res.headers.get("x-total-count")) : NaN;
+  };
+  const written = await total("");
+  const sent = await total("&status=sent");
+  return Number.isFinite(written) && Number.isFinite(sent) ? { written, sent } : undefined;
 }
 
 /** A single request first: a scenario whose probe fails is reported, not measured. */
@@ -388,7 +406,8 @@ export function markdown(report: {
     const a = r.alongside?.result && r.alongside;
     const side = a ? ` — meanwhile ${a.connections} ${a.label}: ${fmt(a.result!.rps, 0)} req/s, ${Object.entries(a.result!.steps).map(([k, v]) => `${k} p99 ${v.p99}`).join(", ")}, ${a.result!.errors + a.result!.non2xx} errors` : "";
     const longer = r.seconds !== undefined && r.seconds !== report.seconds ? ` (${r.seconds} s)` : "";
-    out.push(`| ${r.title}${longer}${steps ? ` — ${steps}` : ""}${side} | ${r.connections} | ${fmt(res.rps, 0)} | ${r.kind === "baseline" ? "1" : ratioText(r.ratio)} | ${fmt(res.p50)} | ${fmt(res.p99)} | ${errors}${codes} | ${r.target ?? ""} | ${r.kind === "baseline" ? "" : yes(r.met)} |`);
+    const mail = r.emails ? `; e-mails: ${r.emails.written} written, ${r.emails.sent} sent meanwhile (with the warm-up; the rest after)` : "";
+    out.push(`| ${r.title}${longer}${steps ? ` — ${steps}` : ""}${mail}${side} | ${r.connections} | ${fmt(res.rps, 0)} | ${r.kind === "baseline" ? "1" : ratioText(r.ratio)} | ${fmt(res.p50)} | ${fmt(res.p99)} | ${errors}${codes} | ${r.target ?? ""} | ${r.kind === "baseline" ? "" : yes(r.met)} |`);
   }
   if (report.costs?.length) {
     out.push("", "Where an authenticated request's time goes (the same route, stopped at each stage):", "");
@@ -478,7 +497,12 @@ async function main() {
       if (side) {
         row.alongside = { label: side.label, connections: side.connections };
         [row.result, row.alongside.result] = await Promise.all([measure(svc, steps, sc.connections), measure(svc, side.steps, side.connections)]);
-      } else row.result = await measure(svc, steps, sc.connections, row.seconds ?? SECONDS);
+      } else {
+        const before = sc.kind.startsWith("flow") && ops.has("GET /private/emails") ? await emailTotals(svc) : undefined;
+        row.result = await measure(svc, steps, sc.connections, row.seconds ?? SECONDS);
+        const after = before && (await emailTotals(svc));
+        if (before && after) row.emails = { written: after.written - before.written, sent: after.sent - before.sent };
+      }
       if (sc.kind === "baseline") baseline = row.result.rps;
     }
     if (baseline && (!ONLY || ONLY.has("costs"))) costs = await authCosts(svc);

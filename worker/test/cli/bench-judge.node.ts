@@ -53,4 +53,12 @@ describe("bench verdicts", () => {
     const line = markdown({ date: "2026-11-23", machine, seconds: 5, rows: [flow], scaling: [] }).split("\n").find((l) => l.startsWith("| the flow"))!;
     assert.match(line, /^\| the flow \(15 s\) — add p50 28 \/ p99 100 \| 20 \|/);
   });
+
+  it("a flow's row says how many of its e-mails went out while it ran (the rest are not in its numbers)", () => {
+    const flow: Row = { id: "cart-flow", title: "the flow", kind: "flow", connections: 20, seconds: 15, result: { ...result(500), steps: { add: { count: 7000, p50: 28, p99: 90, max: 130 } } } };
+    flow.emails = { written: 5200, sent: 640 };
+    judge(flow, 1300);
+    const line = markdown({ date: "2026-11-27", machine, seconds: 5, rows: [flow], scaling: [] }).split("\n").find((l) => l.startsWith("| the flow"))!;
+    assert.match(line, /— add p50 28 \/ p99 90; e-mails: 5200 written, 640 sent meanwhile \(with the warm-up; the rest after\) \| 20 \|/);
+  });
 });
