@@ -30,8 +30,9 @@ export interface ManifestRow {
 
 /**
  * The lines of confirmed bookings of product ?2 on date ?3, with their guest and booker. The
- * bookings are found through the product-date's booked allocations (index allocations_booked,
- * migration 0440), their lines through booking_lines_booking, so a business's other days and
+ * bookings are found through the product-date's booked allocations on a timeslot (index
+ * allocations_booked, migration 0560: a line the manifest shows has a time, and so its units a
+ * slot), their lines through booking_lines_booking, so a business's other days and
  * products are never read (the joins are CROSS: SQLite keeps their order).
  */
 export function manifestStatement(db: D1, businessId: number, productId: number, date: string): D1PreparedStatement {
@@ -39,7 +40,7 @@ export function manifestStatement(db: D1, businessId: number, productId: number,
     .prepare(
       `WITH day AS (
          SELECT DISTINCT a.booking_id FROM allocations a INDEXED BY allocations_booked
-          WHERE a.product_id = ?2 AND a.date = ?3 AND a.released_at IS NULL AND a.booking_id IS NOT NULL AND a.business_id = ?1)
+          WHERE a.product_id = ?2 AND a.date = ?3 AND a.slot <> '' AND a.released_at IS NULL AND a.booking_id IS NOT NULL AND a.business_id = ?1)
        SELECT l.id AS line_id, b.id AS booking_id, printf('%s-%05d', b.reference_year, b.reference_number) AS reference, j.value AS at, l.qty,
               l.guest_id, g.person_snapshot AS guest_snapshot, g.checked_in_at, k.person_snapshot AS booker_snapshot
          FROM day
