@@ -54,6 +54,26 @@ describe("the cart desk", () => {
     expect(trips).toBeLessThan(batches);
   });
 
+  it("a round carries at most 64 statements: eight batches of 20 that arrive during a round leave after it in rounds of three, each made once, in order", async () => {
+    await env.DB.exec("DELETE FROM desk_probe");
+    const desk = probeDesk();
+    const busy = desk.send(0, 1, [{ sql: "WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 300000) SELECT COUNT(*) AS c FROM k", params: [] }]);
+    // Each batch: its row, the count it sees, and 18 more statements (a checkout's write is about 14).
+    const big = (n: number): PlainStatement[] => [...insert(n), ...Array.from({ length: 18 }, () => ({ sql: "SELECT 1 AS one", params: [] }))];
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => desk.send(0, 1, big(i + 1))));
+    expect((await busy).ok).toBe(true);
+    expect(answers.map((a) => a.ok)).toEqual(Array(8).fill(true));
+    const statements = new Map<number, number>();
+    for (const a of answers) if (a.ok) statements.set(a.round, (statements.get(a.round) ?? 0) + 20);
+    // Each round opens with its shard guard: 3 batches (61 statements) fit in 64, a fourth would not.
+    for (const n of statements.values()) expect(n + 1).toBeLessThanOrEqual(64);
+    expect(statements.size).toBeGreaterThanOrEqual(3);
+    const made = await rows();
+    expect(made.map((r) => r.n)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(made.map((r) => r.seen).sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    for (const [i, a] of answers.entries()) expect(seenCount(a)).toBe(made[i].seen + 1);
+  });
+
   it("a batch D1 refuses takes no other's write with it: the others are made once, it alone gets its error", async () => {
     await env.DB.exec("DELETE FROM desk_probe");
     const desk = probeDesk();
@@ -76,9 +96,12 @@ describe("the cart desk", () => {
       const answers = await Promise.all([desk.send(0, 1, insert(1)), desk.send(0, 4242, insert(2)), desk.send(0, 1, insert(3))]);
       expect(answers.map((a) => a.ok)).toEqual([true, false, true]);
       expect(answers[1]).toMatchObject({ ok: false, error: expect.stringMatching(/business_moving/) });
-      expect((await rows()).map((r) => r.n)).toEqual([1, 3]);
-      // The guard's own result is not in the answer: the caller's statements' are, in order.
-      expect(seenCount(answers[0])).toBe(1);
+      const made = await rows();
+      expect(made.map((r) => r.n)).toEqual([1, 3]);
+      // The guard's own result is not in the answer: the caller's statements' are, in order (each
+      // saw the rows made before its own, and its own; which of the two arrived first may vary).
+      expect(seenCount(answers[0])).toBe(made[0].seen + 1);
+      expect(seenCount(answers[2])).toBe(made[1].seen + 1);
     } finally {
       await unmarkLeaving(env.DB, 4242);
     }
