@@ -64,7 +64,7 @@ describe("the cart desk", () => {
     expect((await busy).ok).toBe(true);
     expect(answers.map((a) => a.ok)).toEqual(Array(8).fill(true));
     const statements = new Map<number, number>();
-    for (const a of answers) if (a.ok) statements.set(a.round, (statements.get(a.round) ?? 0) + 20);
+    for (const a of answers as DeskAnswer[]) if (a.ok) statements.set(a.round, (statements.get(a.round) ?? 0) + 20);
     // Each round opens with its shard guard: 3 batches (61 statements) fit in 64, a fourth would not.
     for (const n of statements.values()) expect(n + 1).toBeLessThanOrEqual(64);
     expect(statements.size).toBeGreaterThanOrEqual(3);
