@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { callJson, createBusiness, createKey, fetchWorker } from "./helpers";
+import { callJson, createBusiness, createKey, dbOf, fetchWorker } from "./helpers";
 
 describe("API keys", () => {
   it("lets a public key read its business's settings", async () => {
@@ -75,6 +75,20 @@ describe("HTTPS rule", () => {
 });
 
 describe("rate limit", () => {
+  it("a stored limit that is no valid limit, or settings that are not JSON at all, count as the default (600): the key is served, not refused or failed", async () => {
+    const now = "2026-11-21T10:00:30Z";
+    for (const [slug, config] of [["limit-text", JSON.stringify({ rate_limit_per_minute: "many" })], ["limit-broken", "{not json"]] as const) {
+      const biz = await createBusiness(slug, { rate_limit_per_minute: 3 });
+      const key = await createKey("public", biz);
+      await (await dbOf(biz)).prepare("UPDATE businesses SET config = ? WHERE id = ?").bind(config, biz).run();
+      for (let i = 0; i < 5; i++) {
+        const res = await callJson("/api/pub/v2/settings", { key, now });
+        expect(res.status).toBe(200);
+        expect(res.headers.get("RateLimit-Limit")).toBe("600");
+      }
+    }
+  });
+
   it("answers 429 with Retry-After past the business's limit", async () => {
     const biz = await createBusiness("tiny-limit", { rate_limit_per_minute: 3 });
     const key = await createKey("public", biz);

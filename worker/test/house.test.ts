@@ -46,7 +46,6 @@ const PURE_MEMOS: Record<string, string> = {
   "worker/src/domain/email/booking.ts formatters": "a language's (and currency's, zone's) Intl formatter for e-mails",
   "worker/src/domain/money.ts digitsSeen": "a currency's minor digits",
   "worker/src/domain/package-quote.ts realDates": "dates that exist in the calendar",
-  "worker/src/middleware/auth.ts limits": "a config text's rate limit",
   "worker/src/middleware/auth.ts verified": "a token's verified signature, under the secret it was checked with",
   "worker/src/lib/process-memory.ts stores": "the registry itself: the modules' stores, not what they hold",
 };

@@ -246,6 +246,13 @@ export function readConfig(json: string | null | undefined): ParsedConfig {
   return { config: out as BusinessConfig, problems };
 }
 
+/** One field of the configuration as readConfig reads it: the stored value when valid, else the field's default. */
+export function readConfigField<K extends keyof BusinessConfig>(field: K, stored: unknown): BusinessConfig[K] {
+  const schema = configSchemas().BusinessConfig.shape[field];
+  const parsed = schema.safeParse(stored ?? undefined);
+  return (parsed.success ? parsed.data : schema.parse(undefined)) as BusinessConfig[K];
+}
+
 /** The configuration (see readConfig; problems are reported by the callers that know the business). */
 export function parseConfig(json: string | null | undefined): BusinessConfig {
   return readConfig(json).config;

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { problem } from "../lib/problem";
-import { parseConfig } from "../contract/config";
+import { readConfigField } from "../contract/config";
 import { keyAccessGuardStatement, keyNameStatement, keyRecordStatement, type KeyRecord } from "../db/businesses";
 import type { Access, AppEnv } from "../db/request-env";
 import { ApiError } from "../lib/errors";
@@ -80,18 +80,8 @@ async function verifiedKey(secret: string, token: string): Promise<{ claims: Key
   return entry;
 }
 
-/** Rate limits by business config text: parsing the config on every request is work for nothing. */
-const limits = new Map<string, number>();
-function rateLimitOf(config: string | null): number {
-  const text = config ?? "";
-  let limit = limits.get(text);
-  if (limit === undefined) {
-    if (limits.size >= 256) limits.clear();
-    limit = parseConfig(config).rate_limit_per_minute;
-    limits.set(text, limit);
-  }
-  return limit;
-}
+/** The rate limit of a key's record: its business's stored setting when valid, else the default. */
+const rateLimitOf = (record: KeyRecord): number => readConfigField("rate_limit_per_minute", record.rate_limit_per_minute);
 
 const unauthorized = (detail: string) =>
   new ApiError(401, "unauthorized", detail, { headers: { "WWW-Authenticate": 'Bearer realm="api"' } });
@@ -118,7 +108,7 @@ function keyAccess(c: Context<AppEnv>, claims: KeyClaims, tokenHash: string, sco
       if (record.scope !== scope) {
         throw new ApiError(403, "forbidden", `This route needs a ${scope} key; this key's scope is ${record.scope}.`);
       }
-      await admit(record, rateLimitOf(record.config));
+      await admit(record, rateLimitOf(record));
       return Number(record.catalog_version);
     },
     async fused(db, snap) {
