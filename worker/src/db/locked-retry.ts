@@ -7,9 +7,12 @@
 /**
  * A batch or a statement that met the other process's lock. The runtime reports some of these as
  * its opaque "internal error; reference = ..." (seen in CI while an e2e server wrote and a journey
- * read beside it), never a half-done one: each is one transaction, so trying again is safe.
+ * read beside it), or as its SQLite's failed assertion "false == true" (seen in CI as `npm run
+ * catalog -- apply` beside the test's server; `wrangler d1 execute` meets it alike,
+ * worker/scripts/lib/wrangler-d1.ts), never a half-done one: each is one transaction, so trying
+ * again is safe.
  */
-const LOCKED = /SQLITE_BUSY|database is locked|internal error; reference = /i;
+const LOCKED = /false == true|SQLITE_BUSY|database is locked|internal error; reference = /i;
 
 /** `run` again while it meets the other process's lock (LOCKED), up to five times in all. */
 async function whileLocked<T>(run: () => Promise<T>): Promise<T> {
