@@ -16,7 +16,7 @@ const GATHER_MS = 1;
  * The most statements one round trip carries (an add is about 7, a checkout's write about 14, its
  * read 3); the rest wait for the next. A round's length is what whoever arrives meanwhile waits,
  * so this bounds the wait as much as it feeds the group commit. Measured at 20 buyers adding and
- * checking out (docs/benchmarks.md, "Rounds of at most 64 statements"): 200 let a round grow to
+ * checking out (docs/benchmarks.md, "What the night changed"): 200 let a round grow to
  * 18 batches, and add p99 was 101-111 ms; 64 keeps about five batches a round at the same
  * throughput, add p99 89-98 ms; 40 split checkouts from each other and lost a fifth of it.
  */
