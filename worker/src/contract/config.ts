@@ -231,27 +231,26 @@ export function readConfig(json: string | null | undefined): ParsedConfig {
   }
   const stored = raw as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  const { shape } = configSchemas().BusinessConfig;
   for (const field of configFields()) {
-    const schema = shape[field];
-    const parsed = schema.safeParse(stored[field]);
-    if (parsed.success) out[field] = parsed.data;
-    else {
-      const issue = parsed.error.issues[0];
+    const { value, issue } = fieldOf(field, stored[field]);
+    out[field] = value;
+    if (issue) {
       const at = issue.path.length ? `${field}.${issue.path.map(String).join(".")}` : field;
       problems.push({ field: at, message: issue.message, stored: isWriteOnly(field) ? "[write-only]" : stored[field] });
-      out[field] = schema.parse(undefined);
     }
   }
   return { config: out as BusinessConfig, problems };
 }
 
-/** One field of the configuration as readConfig reads it: the stored value when valid, else the field's default. */
-export function readConfigField<K extends keyof BusinessConfig>(field: K, stored: unknown): BusinessConfig[K] {
+/** A field's stored value when its schema takes it, else the field's default with the first issue. */
+function fieldOf<K extends keyof BusinessConfig>(field: K, stored: unknown): { value: BusinessConfig[K]; issue?: z.core.$ZodIssue } {
   const schema = configSchemas().BusinessConfig.shape[field];
-  const parsed = schema.safeParse(stored ?? undefined);
-  return (parsed.success ? parsed.data : schema.parse(undefined)) as BusinessConfig[K];
+  const parsed = schema.safeParse(stored);
+  return parsed.success ? { value: parsed.data as BusinessConfig[K] } : { value: schema.parse(undefined) as BusinessConfig[K], issue: parsed.error.issues[0] };
 }
+
+/** One field of the configuration as readConfig reads it (a missing or null value is its default). */
+export const readConfigField = <K extends keyof BusinessConfig>(field: K, stored: unknown): BusinessConfig[K] => fieldOf(field, stored ?? undefined).value;
 
 /** The configuration (see readConfig; problems are reported by the callers that know the business). */
 export function parseConfig(json: string | null | undefined): BusinessConfig {
