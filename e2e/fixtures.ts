@@ -137,7 +137,7 @@ export const test = base.extend<{ axe: (page: Page, step: string) => Promise<voi
       // the pay-online journey (pay-online.spec.ts) connects the demo business to it.
       const stripe = await startStripeStandin({ hostedPages: true });
       const running = await startServer({ port, persistTo, tmpDir, readyTimeoutMs: 90_000, env: { ALLOW_TEST_CLOCK: "1", TURNSTILE_VERIFY_URL: siteverify.url, STRIPE_API_BASE: stripe.url } });
-      // The tests' own reads and writes of the server's database, through one platform proxy on its
+      // The tests' own reads and writes of the server's database, through one local D1 (miniflare) on its
       // state kept open for the worker's life: a round trip in-process, where `wrangler d1 execute`
       // started a runtime for each (two to four seconds of a busy 2-core machine). A batch that
       // meets the server's write lock is tried again (worker/scripts/lib/cli-database.ts).

@@ -3,27 +3,29 @@
  * that the catalog CLI and `npm start`'s demo apply the catalog through the very functions of
  * the private API:
  *
- * - local state: a real local D1 through wrangler's getPlatformProxy() on the state directory
- *   `wrangler dev --persist-to` uses (<dir>/v3). One workerd starts in half a second and every
- *   round trip after that is in-process, where `wrangler d1 execute` costs one to two seconds a
- *   round trip on a small machine. Its config names the D1 binding only (the Worker's Durable
- *   Objects are not needed, and their classes are not in this process).
+ * - local state: a real local D1 through miniflare (the simulator wrangler dev runs) on the state
+ *   directory `wrangler dev --persist-to` uses (<dir>/v3), bound as wrangler's getPlatformProxy()
+ *   binds it. One workerd starts in half a second and every round trip after that is in-process,
+ *   where `wrangler d1 execute` costs one to two seconds a round trip on a small machine. Only the
+ *   D1 bindings are made (the Worker's Durable Objects are not needed, and their classes are not
+ *   in this process).
  * - `--remote`: `wrangler d1 execute --remote` (lib/remote-d1.ts), as every other CLI here reaches
- *   the deployed database (the platform proxy's remote bindings need a login proxy session).
+ *   the deployed database (wrangler's platform proxy's remote bindings need a login proxy session).
  *
  * A local database may be written by a running `npm start` at the same moment: a batch or a
  * statement that finds it locked is tried again (each is one transaction; a failed one changed
  * nothing), also when the runtime reports the lock as an internal error.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { WranglerD1 } from "./remote-d1";
 import { applyMigrationsWithWrangler } from "./wrangler-d1";
-import { applyMigrationFiles, type MigrationFile } from "../../src/db/migrations";
-import { DEFAULT_STATE, ROOT, wranglerEnv, type Target } from "./wrangler";
+import { appliedMigrations, applyMigrationFiles, type MigrationFile } from "../../src/db/migrations";
+import { DEFAULT_STATE, ROOT, type Target } from "./wrangler";
 import { directoryBySlug, shardsOf } from "../../src/db/shards";
 import { retryingWhenLocked } from "../../src/db/locked-retry";
+import type { PlainStatement } from "../../src/db/plain-statements";
 
 export interface OpenDatabase {
   /** DB: shard 0 and the directory. */
@@ -32,9 +34,6 @@ export interface OpenDatabase {
   shards: Record<string, D1Database>;
   close(): Promise<void>;
 }
-
-/** The proxy start under way in this process, if any (see localDatabase). */
-let starting: Promise<unknown> = Promise.resolve();
 
 /** The D1 bindings of wrangler.toml, in order (their names and ids locate the local database files): DB, then each shard's. */
 function d1Bindings(): { binding: string; database_name: string; database_id: string }[] {
@@ -52,43 +51,110 @@ function d1Bindings(): { binding: string; database_name: string; database_id: st
   return bindings;
 }
 
-async function localDatabase(persistTo: string): Promise<OpenDatabase> {
-  const { getPlatformProxy } = await import("wrangler");
-  const dir = mkdtempSync(join(tmpdir(), "booking-d1-"));
-  const config = join(dir, "wrangler.json");
-  const compatibility_date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(readFileSync(join(ROOT, "wrangler.toml"), "utf8"))?.[1] ?? "2026-04-26";
-  writeFileSync(config, JSON.stringify({ name: "booking-platform-cli", compatibility_date, d1_databases: d1Bindings() }));
-  // wrangler reads its environment (metrics, config and cache homes, log level) from process.env
-  // while it starts; this process's own is given back afterwards (its child processes, a test's
-  // CLI runs say, must not inherit a quieted log). One proxy starts at a time in a process, so two
-  // starts never save and give back each other's environment.
-  const start = starting.then(async () => {
-    const saved = { ...process.env };
-    Object.assign(process.env, wranglerEnv({ persistTo }), { WRANGLER_LOG: process.env.WRANGLER_LOG ?? "error" });
+/**
+ * The worker the local D1 runs in: it takes a batch as plain data (each statement's SQL and bound
+ * values) and runs it on its binding, in one round trip. Through miniflare's binding proxy every
+ * `prepare` and `bind` is a synchronous round trip of its own: a fresh database's 309 migration
+ * statements took 4.5 s, most of a test server's preparation.
+ */
+const BATCH_WORKER = `export default {
+  async fetch(request, env) {
+    const { binding, statements } = await request.json();
+    const db = env[binding];
     try {
-      return await getPlatformProxy<Record<string, D1Database>>({ configPath: config, persist: { path: join(persistTo, "v3") } });
-    } finally {
-      for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
-      Object.assign(process.env, saved);
+      const results = await db.batch(statements.map((s) => db.prepare(s.sql).bind(...s.params)));
+      return Response.json({ ok: true, results });
+    } catch (err) {
+      return Response.json({ ok: false, error: String(err && err.message ? err.message : err) });
     }
+  },
+};`;
+
+async function localDatabase(persistTo: string): Promise<OpenDatabase> {
+  // Miniflare itself, as wrangler's getPlatformProxy() configures it for these bindings (the same
+  // database files: <persistTo>/v3/d1, each named after its binding's database_id), without
+  // wrangler: importing wrangler's 12.7 MB bundle took 1.9 s of each CLI run's 3.1 s on a 2-core
+  // machine, miniflare's 0.3 s. Required, not imported: through tsx's ESM loader the same module
+  // took longer to load.
+  const { Miniflare } = createRequire(import.meta.url)("miniflare") as typeof import("miniflare");
+  const compatibilityDate = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(readFileSync(join(ROOT, "wrangler.toml"), "utf8"))?.[1] ?? "2026-04-26";
+  const bindings = d1Bindings();
+  const mf = new Miniflare({
+    name: "booking-platform-cli",
+    modules: true,
+    script: BATCH_WORKER,
+    compatibilityDate,
+    d1Databases: Object.fromEntries(bindings.map(({ binding, database_id }) => [binding, database_id])),
+    defaultPersistRoot: join(persistTo, "v3"),
+    // The placeholder Request.cf: nothing here reads it, and offline miniflare would try to fetch one.
+    cf: false,
   });
-  starting = start.catch(() => undefined);
-  const proxy = await start;
+  const env = await mf.getBindings<Record<string, D1Database>>();
   const shards: Record<string, D1Database> = {};
-  for (const { binding } of d1Bindings()) shards[binding] = retryingWhenLocked(proxy.env[binding]);
-  return {
-    db: shards.DB,
-    shards,
-    async close() {
-      await proxy.dispose();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  for (const { binding } of bindings) {
+    const sendBatch = async (statements: PlainStatement[]): Promise<D1Result[]> => {
+      const res = await mf.dispatchFetch("http://cli.local/batch", { method: "POST", body: JSON.stringify({ binding, statements }) });
+      const answer = (await res.json()) as { ok: true; results: D1Result[] } | { ok: false; error: string };
+      if (!answer.ok) throw new Error(answer.error);
+      return answer.results;
+    };
+    shards[binding] = retryingWhenLocked(batchedInside(env[binding], sendBatch));
+  }
+  return { db: shards.DB, shards, close: () => mf.dispose() };
+}
+
+/** A statement kept as plain data until it runs: alone through the binding, or in a batch sent whole. */
+class PlainPrepared {
+  constructor(
+    private readonly db: D1Database,
+    readonly plain: PlainStatement,
+  ) {}
+  private real(): D1PreparedStatement {
+    return this.db.prepare(this.plain.sql).bind(...this.plain.params);
+  }
+  bind(...values: unknown[]): PlainPrepared {
+    return new PlainPrepared(this.db, { sql: this.plain.sql, params: values });
+  }
+  first(colName?: string): Promise<unknown> {
+    return colName === undefined ? this.real().first() : this.real().first(colName);
+  }
+  run(): Promise<D1Result> {
+    return this.real().run();
+  }
+  all(): Promise<D1Result> {
+    return this.real().all();
+  }
+  raw(options?: { columnNames?: boolean }): Promise<unknown> {
+    return options?.columnNames ? this.real().raw({ columnNames: true }) : this.real().raw();
+  }
 }
 
 /**
- * miniflare's synchronous binding proxy (the one `prepare` and `bind` of getPlatformProxy's D1
- * go through) can lose step with its worker thread when that thread is preempted under load: the
+ * `db` whose statements are plain data until they run, and whose batches are sent whole to the
+ * local D1's worker (BATCH_WORKER); a statement run alone, and anything else, goes through `db`.
+ */
+function batchedInside(db: D1Database, sendBatch: (statements: PlainStatement[]) => Promise<D1Result[]>): D1Database {
+  return new Proxy(db, {
+    get(target, prop) {
+      if (prop === "prepare") return (sql: string) => new PlainPrepared(target, { sql, params: [] });
+      if (prop === "batch") {
+        return (statements: D1PreparedStatement[]) => {
+          const plain = statements.map((s) => {
+            if (!(s instanceof PlainPrepared)) throw new Error("a batch of the local D1 takes only its own statements");
+            return s.plain;
+          });
+          return sendBatch(plain);
+        };
+      }
+      const v = (target as any)[prop];
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  }) as D1Database;
+}
+
+/**
+ * miniflare's synchronous binding proxy (the one `prepare` and `bind` of its D1 bindings go
+ * through) can lose step with its worker thread when that thread is preempted under load: the
  * call fails an assertion (`message?.id === id`), and every later synchronous call of that proxy
  * fails too (cloudflare/workers-sdk#15552, fixed after the miniflare this project pins). Seen once
  * in CI as a server's start on a 2-core machine running the suite.
@@ -133,28 +199,38 @@ export async function openBusinessDatabase(target: Target, slug: string): Promis
   return { ...opened, db: shardsOf(opened.shards as Pick<Env, "DB">)[entry?.shard ?? 0] ?? opened.db };
 }
 
-/** worker/migrations (wrangler.toml's migrations_dir), in order, each file split into its statements as wrangler splits it. */
-async function migrationFiles(): Promise<MigrationFile[]> {
-  const { unstable_splitSqlQuery } = await import("wrangler");
-  const dir = join(ROOT, "worker", "migrations");
-  return readdirSync(dir)
+const MIGRATIONS = join(ROOT, "worker", "migrations");
+
+/** The names of worker/migrations' files (wrangler.toml's migrations_dir), in order. */
+function migrationNames(): string[] {
+  return readdirSync(MIGRATIONS)
     .filter((name) => name.endsWith(".sql"))
-    .sort((a, b) => parseInt(a) - parseInt(b))
-    .map((name) => ({ name, queries: unstable_splitSqlQuery(readFileSync(join(dir, name), "utf8")) }));
+    .sort((a, b) => parseInt(a) - parseInt(b));
+}
+
+/** Those files, each split into its statements as wrangler splits it. */
+function migrationFiles(names: string[]): MigrationFile[] {
+  // wrangler is loaded only when a migration is to be applied (a second or more of a CLI run).
+  const { unstable_splitSqlQuery } = createRequire(import.meta.url)("wrangler") as typeof import("wrangler");
+  return names.map((name) => ({ name, queries: unstable_splitSqlQuery(readFileSync(join(MIGRATIONS, name), "utf8")) }));
 }
 
 /** Apply the pending migrations to every shard of an open local database. Returns how many DB took. */
 export async function migrateOpened(opened: OpenDatabase): Promise<number> {
-  const files = await migrationFiles();
+  const names = migrationNames();
+  let files: MigrationFile[] | undefined;
   const counts: Record<string, number> = {};
-  for (const [binding, db] of Object.entries(opened.shards)) counts[binding] = await applyMigrationFiles(db, files);
+  for (const [binding, db] of Object.entries(opened.shards)) {
+    const applied = await appliedMigrations(db);
+    counts[binding] = names.every((name) => applied.has(name)) ? 0 : await applyMigrationFiles(db, (files ??= migrationFiles(names)));
+  }
   return counts.DB ?? 0;
 }
 
 /**
  * Apply the pending migrations to every shard's database (DB and each DB_SHARD_n: the same
  * migrations; docs/design.md "Shards"), recorded as `wrangler d1 migrations apply` records them.
- * Local: through the platform proxy (db/migrations.ts says why); `--remote`: with wrangler.
+ * Local: through the local D1's binding (db/migrations.ts says why); `--remote`: with wrangler.
  * Returns how many DB took.
  */
 export async function applyMigrations(target: Target): Promise<number> {

@@ -148,7 +148,7 @@ export async function d1ExecuteScript(target: Target, statements: Statement[], b
  * Apply pending migrations with `wrangler d1 migrations apply` (non-interactive) to every shard's
  * database (DB and each DB_SHARD_n of wrangler.toml: the same migrations; docs/design.md "Shards").
  * Returns how many DB took. The CLIs use it for `--remote`; a local database is migrated through
- * the platform proxy instead (lib/cli-database.ts applyMigrations), and this stays for the test
+ * its binding instead (lib/cli-database.ts applyMigrations), and this stays for the test
  * that both keep one record.
  */
 export async function applyMigrationsWithWrangler(target: Target): Promise<number> {

@@ -1,9 +1,9 @@
 /**
- * The schema's migrations applied through a D1 binding, for local databases (the CLIs' platform
- * proxy): the same tracking table and names as `wrangler d1 migrations apply`, so either may run
+ * The schema's migrations applied through a D1 binding, for local databases (the CLIs' local D1,
+ * scripts/lib/cli-database.ts): the same tracking table and names as `wrangler d1 migrations apply`, so either may run
  * after the other and each sees what the other applied. Wrangler's local apply starts a runtime
  * for every migration file (about 16 s for both shards on a 2-core machine); through the binding
- * of a proxy that is already running, the same work takes well under a second.
+ * of a simulator that is already running, the same work takes well under a second.
  */
 import type { D1 } from "./d1";
 
@@ -27,8 +27,7 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS ${TABLE}(
  * were applied.
  */
 export async function applyMigrationFiles(db: D1, files: MigrationFile[]): Promise<number> {
-  await db.prepare(CREATE_TABLE).run();
-  const applied = new Set((await db.prepare(`SELECT name FROM ${TABLE}`).all<{ name: string }>()).results.map((r) => r.name));
+  const applied = await appliedMigrations(db);
   let count = 0;
   for (const file of files) {
     if (applied.has(file.name)) continue;
@@ -36,4 +35,10 @@ export async function applyMigrationFiles(db: D1, files: MigrationFile[]): Promi
     count++;
   }
   return count;
+}
+
+/** The names of the migrations `db` has recorded (its tracking table is made if missing). */
+export async function appliedMigrations(db: D1): Promise<Set<string>> {
+  await db.prepare(CREATE_TABLE).run();
+  return new Set((await db.prepare(`SELECT name FROM ${TABLE}`).all<{ name: string }>()).results.map((r) => r.name));
 }
