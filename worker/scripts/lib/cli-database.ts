@@ -25,7 +25,6 @@ import { appliedMigrations, applyMigrationFiles, type MigrationFile } from "../.
 import { DEFAULT_STATE, ROOT, type Target } from "./wrangler";
 import { directoryBySlug, shardsOf } from "../../src/db/shards";
 import { retryingWhenLocked } from "../../src/db/locked-retry";
-import type { PlainStatement } from "../../src/db/plain-statements";
 
 export interface OpenDatabase {
   /** DB: shard 0 and the directory. */
@@ -51,25 +50,6 @@ function d1Bindings(): { binding: string; database_name: string; database_id: st
   return bindings;
 }
 
-/**
- * The worker the local D1 runs in: it takes a batch as plain data (each statement's SQL and bound
- * values) and runs it on its binding, in one round trip. Through miniflare's binding proxy every
- * `prepare` and `bind` is a synchronous round trip of its own: a fresh database's 309 migration
- * statements took 4.5 s, most of a test server's preparation.
- */
-const BATCH_WORKER = `export default {
-  async fetch(request, env) {
-    const { binding, statements } = await request.json();
-    const db = env[binding];
-    try {
-      const results = await db.batch(statements.map((s) => db.prepare(s.sql).bind(...s.params)));
-      return Response.json({ ok: true, results });
-    } catch (err) {
-      return Response.json({ ok: false, error: String(err && err.message ? err.message : err) });
-    }
-  },
-};`;
-
 async function localDatabase(persistTo: string): Promise<OpenDatabase> {
   // Miniflare itself, as wrangler's getPlatformProxy() configures it for these bindings (the same
   // database files: <persistTo>/v3/d1, each named after its binding's database_id), without
@@ -82,7 +62,7 @@ async function localDatabase(persistTo: string): Promise<OpenDatabase> {
   const mf = new Miniflare({
     name: "booking-platform-cli",
     modules: true,
-    script: BATCH_WORKER,
+    script: "export default {}",
     compatibilityDate,
     d1Databases: Object.fromEntries(bindings.map(({ binding, database_id }) => [binding, database_id])),
     defaultPersistRoot: join(persistTo, "v3"),
@@ -91,65 +71,8 @@ async function localDatabase(persistTo: string): Promise<OpenDatabase> {
   });
   const env = await mf.getBindings<Record<string, D1Database>>();
   const shards: Record<string, D1Database> = {};
-  for (const { binding } of bindings) {
-    const sendBatch = async (statements: PlainStatement[]): Promise<D1Result[]> => {
-      const res = await mf.dispatchFetch("http://cli.local/batch", { method: "POST", body: JSON.stringify({ binding, statements }) });
-      const answer = (await res.json()) as { ok: true; results: D1Result[] } | { ok: false; error: string };
-      if (!answer.ok) throw new Error(answer.error);
-      return answer.results;
-    };
-    shards[binding] = retryingWhenLocked(batchedInside(env[binding], sendBatch));
-  }
+  for (const { binding } of bindings) shards[binding] = retryingWhenLocked(env[binding]);
   return { db: shards.DB, shards, close: () => mf.dispose() };
-}
-
-/** A statement kept as plain data until it runs: alone through the binding, or in a batch sent whole. */
-class PlainPrepared {
-  constructor(
-    private readonly db: D1Database,
-    readonly plain: PlainStatement,
-  ) {}
-  private real(): D1PreparedStatement {
-    return this.db.prepare(this.plain.sql).bind(...this.plain.params);
-  }
-  bind(...values: unknown[]): PlainPrepared {
-    return new PlainPrepared(this.db, { sql: this.plain.sql, params: values });
-  }
-  first(colName?: string): Promise<unknown> {
-    return colName === undefined ? this.real().first() : this.real().first(colName);
-  }
-  run(): Promise<D1Result> {
-    return this.real().run();
-  }
-  all(): Promise<D1Result> {
-    return this.real().all();
-  }
-  raw(options?: { columnNames?: boolean }): Promise<unknown> {
-    return options?.columnNames ? this.real().raw({ columnNames: true }) : this.real().raw();
-  }
-}
-
-/**
- * `db` whose statements are plain data until they run, and whose batches are sent whole to the
- * local D1's worker (BATCH_WORKER); a statement run alone, and anything else, goes through `db`.
- */
-function batchedInside(db: D1Database, sendBatch: (statements: PlainStatement[]) => Promise<D1Result[]>): D1Database {
-  return new Proxy(db, {
-    get(target, prop) {
-      if (prop === "prepare") return (sql: string) => new PlainPrepared(target, { sql, params: [] });
-      if (prop === "batch") {
-        return (statements: D1PreparedStatement[]) => {
-          const plain = statements.map((s) => {
-            if (!(s instanceof PlainPrepared)) throw new Error("a batch of the local D1 takes only its own statements");
-            return s.plain;
-          });
-          return sendBatch(plain);
-        };
-      }
-      const v = (target as any)[prop];
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  }) as D1Database;
 }
 
 /**
