@@ -121,7 +121,7 @@ function sqlOn(db: D1Database) {
   };
 }
 
-export const test = base.extend<{ axe: (page: Page, step: string) => Promise<void>; shot: (page: Page, name: string) => Promise<void> }, { server: E2EServer }>({
+export const test = base.extend<{ axe: (page: Page, step: string) => Promise<void>; shot: (page: Page, name: string) => Promise<void>; serverLog: void }, { server: E2EServer }>({
   server: [
     async ({}, use, workerInfo) => {
       const persistTo = mkdtempSync(join(tmpdir(), `bw-e2e-${workerInfo.workerIndex}-`));
@@ -195,6 +195,25 @@ export const test = base.extend<{ axe: (page: Page, step: string) => Promise<voi
       rmSync(persistTo, { recursive: true, force: true });
     },
     { scope: "worker", timeout: 120_000 },
+  ],
+
+  /**
+   * A test that failed carries what its server printed meanwhile (wrangler's request lines and the
+   * Worker's errors), attached as server-output.txt, and its last lines in the run's log: a server
+   * that stopped answering, or answered 500, says so there.
+   */
+  serverLog: [
+    async ({ server }, use, testInfo) => {
+      const before = server.output();
+      await use();
+      if (testInfo.status === testInfo.expectedStatus) return;
+      const now = server.output();
+      // output() keeps the last 100-200 kB: what came since the test began, or all it still holds.
+      const during = now.startsWith(before) ? now.slice(before.length) : now;
+      await testInfo.attach("server-output.txt", { body: during, contentType: "text/plain" });
+      console.log(`--- ${testInfo.title}: the server's last lines ---\n${during.trim().split("\n").slice(-40).join("\n")}\n---`);
+    },
+    { auto: true },
   ],
 
   /** axe on the page as it is now: no violations allowed (the widget's shadow DOM included). */
