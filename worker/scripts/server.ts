@@ -305,9 +305,11 @@ async function waitUntilReady(url: string, exited: Promise<number | null>, timeo
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const step = options.onStep ?? (() => {});
   const persistTo = resolve(options.persistTo ?? DEFAULT_STATE);
-  const port = options.port ?? (await freePort());
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`Invalid port: ${port}`);
-  if (!(await portIsFree(port))) throw new Error(`Port ${port} on 127.0.0.1 is already in use; choose another (PORT=...).`);
+  if (options.port !== undefined) {
+    const port = options.port;
+    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`Invalid port: ${port}`);
+    if (!(await portIsFree(port))) throw new Error(`Port ${port} on 127.0.0.1 is already in use; choose another (PORT=...).`);
+  }
 
   const { vars } = ensureDevVars();
   // A local wrangler dev passes a client's CF-Connecting-IP through: never trusted here.
@@ -325,104 +327,119 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     step((await buildWidget()) ? "Widget and /docs renderer built." : "No build script: skipped the build.");
   }
 
-  // The variables go to wrangler as an env file (with --env-file, .dev.vars itself is not read),
-  // so an isolated server can differ from .dev.vars without touching it.
-  mkdirSync(persistTo, { recursive: true });
-  const envFile = join(persistTo, `worker-${port}.env`);
-  writeFileSync(envFile, formatVars(workerVars), { mode: 0o600 });
-  chmodSync(envFile, 0o600);
-
-  // The DevTools inspector gets a free port of its own: wrangler's default (9229) is taken by the
-  // first of several servers started side by side (the e2e workers, the bench's widget server).
-  const inspectorPort = await freePort();
-  const args = ["dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, "--env-file", envFile,
-    "--inspector-port", String(inspectorPort), "--show-interactive-dev-session=false", "--live-reload=false",
-    // Local wrangler never fires cron triggers by itself; this lets runUpkeep() fire them (GET /__scheduled).
-    "--test-scheduled"];
-  const env = wranglerEnv(target);
-  // Always a directory of this server's own (mode 0700), never the shared system one: miniflare
-  // removes its files only on a clean exit, and a stop that ends in SIGKILL (or a crash) left the
-  // .eml files of every e-mail sent, with guests' data, in /tmp. They are removed here instead.
-  const tmpDir = options.tmpDir ?? mkdtempSync(join(tmpdir(), "booking-server-"));
-  mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
-  env.TMPDIR = tmpDir;
-  const removeTemporaryFiles = () => {
-    if (!options.tmpDir) return rmSync(tmpDir, { recursive: true, force: true });
-    for (const entry of readdirSync(tmpDir, { withFileTypes: true })) {
-      if (entry.isDirectory() && entry.name.startsWith("miniflare-")) rmSync(join(tmpDir, entry.name), { recursive: true, force: true });
+  // A port the system found free may be taken by another process before wrangler binds it (two
+  // servers starting side by side, a runtime's own sockets): without a port asked for, another is
+  // chosen and wrangler started again.
+  for (let attempt = 1; ; attempt++) {
+    const port = options.port ?? (await freePort());
+    try {
+      return await launch(port);
+    } catch (err) {
+      if (options.port !== undefined || attempt >= 3 || !/Address already in use/.test(String((err as Error)?.message))) throw err;
+      step(`Port ${port} was taken meanwhile; trying another ...`);
     }
-  };
-  // wrangler dev has no flag to turn its DevTools bridge off; it leaves it off when it runs in VS
-  // Code's JavaScript debug terminal, which it recognizes by this variable (its value is not read).
-  if (!options.devtools) env.VSCODE_INSPECTOR_OPTIONS ??= "{}";
-  const child = spawn(WRANGLER, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  live.add(child);
-  installExitHook();
-
-  let output = "";
-  let forwarding = false;
-  const capture = (stream: NodeJS.WriteStream) => (chunk: Buffer) => {
-    output += chunk.toString();
-    if (output.length > 200_000) output = output.slice(-100_000);
-    if (forwarding) stream.write(chunk);
-  };
-  child.stdout!.on("data", capture(process.stdout));
-  child.stderr!.on("data", capture(process.stderr));
-  const exited = new Promise<number | null>((done) => {
-    child.on("close", (code) => {
-      live.delete(child);
-      done(code);
-    });
-    child.on("error", (err) => {
-      output += `\n${err.message}`;
-      live.delete(child);
-      done(null);
-    });
-  });
-
-  let stopping: Promise<void> | undefined;
-  const stop = () =>
-    (stopping ??= (async () => {
-      if (!live.has(child)) return;
-      killGroup(child, "SIGTERM");
-      const timer = setTimeout(() => killGroup(child, "SIGKILL"), 5000);
-      await exited;
-      clearTimeout(timer);
-      // workerd may outlive wrangler for a moment; make sure the group is gone.
-      killGroup(child, "SIGKILL");
-      removeTemporaryFiles();
-    })());
-
-  const crash = async () => {
-    if (!live.has(child)) return;
-    killGroup(child, "SIGKILL");
-    await exited;
-    // The group's other processes (workerd) can take a moment longer to die and free the port.
-    const deadline = Date.now() + 10_000;
-    while (!(await portIsFree(port)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    removeTemporaryFiles();
-  };
-
-  const url = `http://127.0.0.1:${port}`;
-  step(`Starting wrangler dev on ${url} ...`);
-  try {
-    await waitUntilReady(url, exited, options.readyTimeoutMs ?? 60_000);
-  } catch (err) {
-    await stop();
-    throw new Error(`${(err as Error).message}.\n--- wrangler output ---\n${output.trim()}`);
   }
-  forwarding = options.inheritOutput ?? false;
-  return {
-    tmpDir,
-    url,
-    port,
-    persistTo,
-    secret: workerVars.KEY_SIGNING_SECRET,
-    inspectorPort: options.devtools ? inspectorPort : undefined,
-    output: () => output,
-    exited,
-    stop,
-    crash,
-  };
+
+  async function launch(port: number): Promise<RunningServer> {
+    // The variables go to wrangler as an env file (with --env-file, .dev.vars itself is not read),
+    // so an isolated server can differ from .dev.vars without touching it.
+    mkdirSync(persistTo, { recursive: true });
+    const envFile = join(persistTo, `worker-${port}.env`);
+    writeFileSync(envFile, formatVars(workerVars), { mode: 0o600 });
+    chmodSync(envFile, 0o600);
+
+    // The DevTools inspector gets a free port of its own: wrangler's default (9229) is taken by the
+    // first of several servers started side by side (the e2e workers, the bench's widget server).
+    const inspectorPort = await freePort();
+    const args = ["dev", "--ip", "127.0.0.1", "--port", String(port), "--persist-to", persistTo, "--env-file", envFile,
+      "--inspector-port", String(inspectorPort), "--show-interactive-dev-session=false", "--live-reload=false",
+      // Local wrangler never fires cron triggers by itself; this lets runUpkeep() fire them (GET /__scheduled).
+      "--test-scheduled"];
+    const env = wranglerEnv(target);
+    // Always a directory of this server's own (mode 0700), never the shared system one: miniflare
+    // removes its files only on a clean exit, and a stop that ends in SIGKILL (or a crash) left the
+    // .eml files of every e-mail sent, with guests' data, in /tmp. They are removed here instead.
+    const tmpDir = options.tmpDir ?? mkdtempSync(join(tmpdir(), "booking-server-"));
+    mkdirSync(tmpDir, { recursive: true, mode: 0o700 });
+    env.TMPDIR = tmpDir;
+    const removeTemporaryFiles = () => {
+      if (!options.tmpDir) return rmSync(tmpDir, { recursive: true, force: true });
+      for (const entry of readdirSync(tmpDir, { withFileTypes: true })) {
+        if (entry.isDirectory() && entry.name.startsWith("miniflare-")) rmSync(join(tmpDir, entry.name), { recursive: true, force: true });
+      }
+    };
+    // wrangler dev has no flag to turn its DevTools bridge off; it leaves it off when it runs in VS
+    // Code's JavaScript debug terminal, which it recognizes by this variable (its value is not read).
+    if (!options.devtools) env.VSCODE_INSPECTOR_OPTIONS ??= "{}";
+    const child = spawn(WRANGLER, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    live.add(child);
+    installExitHook();
+
+    let output = "";
+    let forwarding = false;
+    const capture = (stream: NodeJS.WriteStream) => (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.length > 200_000) output = output.slice(-100_000);
+      if (forwarding) stream.write(chunk);
+    };
+    child.stdout!.on("data", capture(process.stdout));
+    child.stderr!.on("data", capture(process.stderr));
+    const exited = new Promise<number | null>((done) => {
+      child.on("close", (code) => {
+        live.delete(child);
+        done(code);
+      });
+      child.on("error", (err) => {
+        output += `\n${err.message}`;
+        live.delete(child);
+        done(null);
+      });
+    });
+
+    let stopping: Promise<void> | undefined;
+    const stop = () =>
+      (stopping ??= (async () => {
+        if (!live.has(child)) return;
+        killGroup(child, "SIGTERM");
+        const timer = setTimeout(() => killGroup(child, "SIGKILL"), 5000);
+        await exited;
+        clearTimeout(timer);
+        // workerd may outlive wrangler for a moment; make sure the group is gone.
+        killGroup(child, "SIGKILL");
+        removeTemporaryFiles();
+      })());
+
+    const crash = async () => {
+      if (!live.has(child)) return;
+      killGroup(child, "SIGKILL");
+      await exited;
+      // The group's other processes (workerd) can take a moment longer to die and free the port.
+      const deadline = Date.now() + 10_000;
+      while (!(await portIsFree(port)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      removeTemporaryFiles();
+    };
+
+    const url = `http://127.0.0.1:${port}`;
+    step(`Starting wrangler dev on ${url} ...`);
+    try {
+      await waitUntilReady(url, exited, options.readyTimeoutMs ?? 60_000);
+    } catch (err) {
+      await stop();
+      throw new Error(`${(err as Error).message}.\n--- wrangler output ---\n${output.trim()}`);
+    }
+    forwarding = options.inheritOutput ?? false;
+    return {
+      tmpDir,
+      url,
+      port,
+      persistTo,
+      secret: workerVars.KEY_SIGNING_SECRET,
+      inspectorPort: options.devtools ? inspectorPort : undefined,
+      output: () => output,
+      exited,
+      stop,
+      crash,
+    };
+  }
 }
 
