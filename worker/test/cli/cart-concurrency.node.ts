@@ -12,9 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { isoDay, saturdayAfter } from "../../../e2e/bench/seed-scale";
-import { d1ExecuteScript, d1Query } from "../../scripts/lib/wrangler-d1";
 import { startServer, type RunningServer } from "../../scripts/server";
-import { npmRun } from "./helpers";
+import { npmRun, stateExec, stateQuery } from "./helpers";
 
 /** The women's dorm of the demo package: its beds per night are what these tests race for. */
 const PACKAGE = 101;
@@ -44,7 +43,7 @@ describe("concurrent cart writes on a real server", () => {
   /** Beds of the dorm held or booked on the week's first night, as D1 counts them. */
   const liveUnits = async (week: string) =>
     (
-      await d1Query<{ n: number }>({ persistTo }, [
+      await stateQuery<{ n: number }>({ persistTo }, [
         {
           sql: `SELECT COALESCE(SUM(qty), 0) AS n FROM allocations
                  WHERE product_id = ? AND date = ? AND released_at IS NULL AND (booking_id IS NOT NULL OR expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`,
@@ -54,7 +53,7 @@ describe("concurrent cart writes on a real server", () => {
     )[0][0].n;
   /** The dorm's beds on each night of the week (an inventory row overrides the rooms × beds default). */
   const setBeds = (week: string, beds: number) =>
-    d1ExecuteScript(
+    stateExec(
       { persistTo },
       Array.from({ length: 7 }, (_, i) => ({
         sql: "INSERT OR REPLACE INTO inventory (business_id, product_id, date, slot, capacity, blocked) SELECT business_id, id, ?, '', ?, 0 FROM products WHERE id = ?",
@@ -67,7 +66,7 @@ describe("concurrent cart writes on a real server", () => {
     // The test switches on (ALLOW_TEST_CLOCK=1): X-Test-Desk-Fault makes the cart desk die on cue.
     server = await startServer({ persistTo, env: { ALLOW_TEST_CLOCK: "1" } });
     // Many carts of one key at once, as an integrator's busy site opens them.
-    await d1ExecuteScript({ persistTo }, [{ sql: "UPDATE businesses SET config = json_set(config, '$.max_open_carts_per_client', 1000) WHERE slug = 'demo'", params: [] }]);
+    await stateExec({ persistTo }, [{ sql: "UPDATE businesses SET config = json_set(config, '$.max_open_carts_per_client', 1000) WHERE slug = 'demo'", params: [] }]);
     const made = await npmRun("keys", ["create", "--business", "demo", "--scope", "public", "--name", "race", "--persist-to", persistTo]);
     assert.equal(made.code, 0, made.stderr);
     key = made.stdout.trim();
@@ -101,7 +100,7 @@ describe("concurrent cart writes on a real server", () => {
     for (const answer of kept) assert.equal(answer.status, 201, JSON.stringify(answer.body));
     // What the cut requests made is in D1 whole or not at all: every live bed belongs to an open cart.
     const rows = (
-      await d1Query<{ carts: number; units: number }>({ persistTo }, [
+      await stateQuery<{ carts: number; units: number }>({ persistTo }, [
         {
           sql: `SELECT COUNT(DISTINCT c.id) AS carts, COALESCE(SUM(a.qty), 0) AS units FROM allocations a JOIN carts c ON c.id = a.cart_id
                  WHERE a.product_id = ? AND a.date = ? AND a.released_at IS NULL AND c.status = 'open'`,
@@ -155,7 +154,7 @@ describe("concurrent cart writes on a real server", () => {
     }
     const booked = outcomes.filter((o) => o.checkout.status === 200).length;
     const counts = (
-      await d1Query<{ bookings: number; booked: number; held: number }>({ persistTo }, [
+      await stateQuery<{ bookings: number; booked: number; held: number }>({ persistTo }, [
         {
           sql: `SELECT (SELECT COUNT(*) FROM bookings WHERE cart_id IN (SELECT value FROM json_each(?))) AS bookings,
                        (SELECT COALESCE(SUM(qty), 0) FROM allocations WHERE product_id = ? AND date = ? AND booking_id IS NOT NULL AND released_at IS NULL) AS booked,
@@ -183,7 +182,7 @@ describe("concurrent cart writes on a real server", () => {
     assert.equal(first[0].body.status, 503);
     // Its batch was committed whole: its cart holds its bed, though nobody was told of it yet.
     const madeBefore = (
-      await d1Query<{ n: number }>({ persistTo }, [{ sql: "SELECT COUNT(*) AS n FROM idempotency WHERE key LIKE ? AND resource IS NOT NULL", params: [`% ${keyOf(0)}`] }])
+      await stateQuery<{ n: number }>({ persistTo }, [{ sql: "SELECT COUNT(*) AS n FROM idempotency WHERE key LIKE ? AND resource IS NOT NULL", params: [`% ${keyOf(0)}`] }])
     )[0][0].n;
     assert.equal(madeBefore, 1, "the crashed round's write is in D1, recorded on its key");
 
@@ -196,7 +195,7 @@ describe("concurrent cart writes on a real server", () => {
     assert.equal(new Set(cartIds).size, 7, "one cart per buyer");
     // D1 holds exactly those carts for the week, one bed each: nothing half made, nothing twice.
     const rows = (
-      await d1Query<{ carts: number; units: number; ours: number }>({ persistTo }, [
+      await stateQuery<{ carts: number; units: number; ours: number }>({ persistTo }, [
         {
           sql: `SELECT COUNT(DISTINCT c.id) AS carts, COALESCE(SUM(a.qty), 0) AS units,
                        COUNT(DISTINCT CASE WHEN c.id IN (SELECT value FROM json_each(?)) THEN c.id END) AS ours

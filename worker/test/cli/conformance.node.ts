@@ -30,11 +30,11 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import Ajv2020Module from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { d1ExecuteScript, d1Query } from "../../scripts/lib/wrangler-d1";
 import { startServer, type RunningServer } from "../../scripts/server";
 import { demoHints, encodeQuery, listOperations, upcomingSaturdays, urlFor, type Operation } from "../fuzz-requests";
 import { deref, generate, mutate, mutationsOf, prng, slotsOf, type Doc, type Rng } from "./conformance-data";
 import { issueKey } from "../../src/lib/keys";
+import { stateExec, stateQuery } from "./helpers";
 
 const Ajv2020 = ((Ajv2020Module as any).default ?? Ajv2020Module) as typeof import("ajv/dist/2020.js").default;
 const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as typeof import("ajv-formats").default;
@@ -151,10 +151,10 @@ describe("the description and the running server agree (conformance fuzz)", () =
    * out: the delivery object writes them on its own time, for events of the positive requests.
    */
   async function fingerprint(): Promise<Record<string, string>> {
-    const [tables] = await d1Query<{ name: string }>({ persistTo }, [
+    const [tables] = await stateQuery<{ name: string }>({ persistTo }, [
       { sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf%' ESCAPE '\\' AND name NOT LIKE 'sqlite%' AND name NOT LIKE 'd1_%' AND name NOT LIKE '%search%' AND name <> 'webhook_deliveries'", params: [] },
     ]);
-    const rows = await d1Query<{ name: string; n: number }>({ persistTo }, tables.map((t) => ({ sql: `SELECT '${t.name}' AS name, COUNT(*) AS n FROM "${t.name}"`, params: [] })));
+    const rows = await stateQuery<{ name: string; n: number }>({ persistTo }, tables.map((t) => ({ sql: `SELECT '${t.name}' AS name, COUNT(*) AS n FROM "${t.name}"`, params: [] })));
     return Object.fromEntries(rows.map(([r]) => [r.name, String(r.n)]));
   }
 
@@ -164,7 +164,7 @@ describe("the description and the running server agree (conformance fuzz)", () =
     // One key of each scope sends every request (made straight in D1, as the keys CLI does): the
     // limits are the integrator's, not the fuzz's.
     const issued = { public: await issueKey(server.secret, 1, "public"), private: await issueKey(server.secret, 1, "private") };
-    await d1ExecuteScript({ persistTo }, [
+    await stateExec({ persistTo }, [
       // A business that asks of guests and customers nothing beyond the schema's required fields.
       {
         sql:

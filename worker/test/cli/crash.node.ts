@@ -18,9 +18,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { isoDay, saturdayAfter } from "../../../e2e/bench/seed-scale";
-import { d1ExecuteScript, d1Query } from "../../scripts/lib/wrangler-d1";
 import { startServer, type RunningServer } from "../../scripts/server";
-import { get, npmRun } from "./helpers";
+import { get, npmRun, stateExec, stateQuery } from "./helpers";
 
 /**
  * The lifetime of the cart left to expire: long enough for its add and one read to be answered
@@ -58,7 +57,7 @@ describe("a crash and a restart on the same state", () => {
     });
   const cartRow = async (id: string) =>
     (
-      await d1Query<{ status: string; unreleased: number }>({ persistTo }, [
+      await stateQuery<{ status: string; unreleased: number }>({ persistTo }, [
         {
           sql: "SELECT status, (SELECT COUNT(*) FROM allocations WHERE cart_id = ? AND booking_id IS NULL AND released_at IS NULL) AS unreleased FROM carts WHERE id = ?",
           params: [id, id],
@@ -67,7 +66,7 @@ describe("a crash and a restart on the same state", () => {
     )[0][0];
 
   const setLifetime = (seconds: number) =>
-    d1ExecuteScript({ persistTo }, [{ sql: "UPDATE businesses SET config = json_set(config, '$.cart_lifetime_seconds', ?) WHERE slug = 'demo'", params: [seconds] }]);
+    stateExec({ persistTo }, [{ sql: "UPDATE businesses SET config = json_set(config, '$.cart_lifetime_seconds', ?) WHERE slug = 'demo'", params: [seconds] }]);
   /** The test clock is on for this server only (X-Test-Now), to read a cart as of a given moment. */
   const start = () => startServer({ persistTo, env: { ALLOW_TEST_CLOCK: "1" } });
 

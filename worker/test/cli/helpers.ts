@@ -3,6 +3,8 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../../scripts/lib/wrangler";
+import { withDatabase } from "../../scripts/lib/cli-database";
+import type { Statement } from "../../scripts/lib/wrangler-d1";
 
 export interface Ran {
   code: number;
@@ -46,4 +48,23 @@ export async function get(url: string, key?: string): Promise<{ status: number; 
     /* not JSON */
   }
   return { status: res.status, headers: res.headers, body };
+}
+
+/**
+ * Statements on a local state's D1, in one batch (one transaction), and the rows of each: through
+ * the tools' own local D1 (scripts/lib/cli-database.ts, about 0.7 s), where `wrangler d1 execute`
+ * starts a runtime for each command (3 to 4 s of a 2-core machine). sql-render.node.ts keeps the
+ * wrangler path under test, for `--remote`.
+ */
+export async function stateQuery<Row = Record<string, unknown>>(target: { persistTo: string }, statements: Statement[], binding = "DB"): Promise<Row[][]> {
+  return withDatabase(target, async ({ shards }) => {
+    const db = shards[binding];
+    const results = await db.batch(statements.map((s) => db.prepare(s.sql).bind(...s.params)));
+    return results.map((r) => (r.results ?? []) as Row[]);
+  });
+}
+
+/** stateQuery, for statements whose rows are not wanted. */
+export async function stateExec(target: { persistTo: string }, statements: Statement[], binding = "DB"): Promise<void> {
+  await stateQuery(target, statements, binding);
 }

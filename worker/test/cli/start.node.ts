@@ -7,8 +7,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { ROOT } from "../../scripts/lib/wrangler";
 import { freePort } from "../../scripts/server";
-import { get, npmRun } from "./helpers";
-import { d1ExecuteScript, d1Query } from "../../scripts/lib/wrangler-d1";
+import { get, npmRun, stateExec, stateQuery } from "./helpers";
 
 describe("npm start", () => {
   const stateDir = mkdtempSync(join(tmpdir(), "start-test-"));
@@ -38,7 +37,7 @@ describe("npm start", () => {
       assert.match(output(), /demo businesses: \d+ change\(s\) applied from worker\/seed\/demo\.catalog\.json and dive\.catalog\.json/);
       assert.equal((await get(`${url}/healthz`)).status, 200);
       // Both shards in use: the dive centre lives on shard 1 (DB_SHARD_1), its ids in shard 1's range, served from there.
-      const [dives] = await d1Query<{ slug: string; product: number }>({ persistTo: stateDir }, [{ sql: "SELECT b.slug, MIN(p.id) AS product FROM businesses b JOIN products p ON p.business_id = b.id GROUP BY b.slug", params: [] }], "DB_SHARD_1");
+      const [dives] = await stateQuery<{ slug: string; product: number }>({ persistTo: stateDir }, [{ sql: "SELECT b.slug, MIN(p.id) AS product FROM businesses b JOIN products p ON p.business_id = b.id GROUP BY b.slug", params: [] }], "DB_SHARD_1");
       assert.deepEqual(dives.map((d) => d.slug), ["dive"]);
       assert.ok(dives[0].product > 1e12, `dive's ids are in shard 1's range: ${dives[0].product}`);
       assert.equal((await get(`${url}/book/dive`)).status, 200);
@@ -66,7 +65,7 @@ describe("npm start", () => {
 
     // The owner edits the demo between two starts (its notification addresses, a product's title)...
     const target = { persistTo: stateDir };
-    await d1ExecuteScript(target, [
+    await stateExec(target, [
       { sql: "UPDATE businesses SET config = json_set(config, '$.notification_emails', json_array('owner@my-camp.example')) WHERE slug = 'demo'", params: [] },
       { sql: "UPDATE products SET title = 'Our own surf week' WHERE id = 101 AND business_id = (SELECT id FROM businesses WHERE slug = 'demo')", params: [] },
     ]);
@@ -74,7 +73,7 @@ describe("npm start", () => {
     const again = await start(port);
     try {
       assert.match(again.output(), /Database up to date; demo businesses kept as they are \(seeded once; your changes stay\)\./);
-      const [[business], [product]] = await d1Query<{ v: string }>(target, [
+      const [[business], [product]] = await stateQuery<{ v: string }>(target, [
         { sql: "SELECT json_extract(config, '$.notification_emails') AS v FROM businesses WHERE slug = 'demo'", params: [] },
         { sql: "SELECT title AS v FROM products WHERE id = 101", params: [] },
       ]);
