@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { d1TargetFlags, runWrangler, type Target } from "./wrangler";
 import { SHARD_BINDINGS } from "../../src/db/shards";
+import { LOCKED } from "../../src/db/locked-retry";
 
 export type SqlValue = string | number | null;
 export interface Statement {
@@ -102,9 +103,9 @@ export function explain(text: string, target: Target): string {
  * SQLITE_BUSY or an assertion of workerd's SQLite ("false == true"), before running anything,
  * or (rarely, seen once while a server's alarm was writing) with workerd's opaque "internal
  * error; reference = ..." (a command is one transaction: a failed one changed nothing). Such a
- * failure is tried again a few times; any other is reported at once.
+ * failure is tried again a few times; any other is reported at once (the messages: LOCKED, which
+ * the tools' own local D1 retries on too, db/locked-retry.ts).
  */
-const LOCKED = /false == true|SQLITE_BUSY|database is locked|internal error; reference = /i;
 
 export async function runD1(target: Target, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   for (let attempt = 1; ; attempt++) {

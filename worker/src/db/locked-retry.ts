@@ -12,7 +12,7 @@
  * worker/scripts/lib/wrangler-d1.ts), never a half-done one: each is one transaction, so trying
  * again is safe.
  */
-const LOCKED = /false == true|SQLITE_BUSY|database is locked|internal error; reference = /i;
+export const LOCKED = /false == true|SQLITE_BUSY|database is locked|internal error; reference = /i;
 
 /** `run` again while it meets the other process's lock (LOCKED), up to five times in all. */
 async function whileLocked<T>(run: () => Promise<T>): Promise<T> {
