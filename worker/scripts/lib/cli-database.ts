@@ -145,7 +145,7 @@ export async function migrateOpened(opened: OpenDatabase): Promise<number> {
   const counts: Record<string, number> = {};
   for (const [binding, db] of Object.entries(opened.shards)) {
     const applied = await appliedMigrations(db);
-    counts[binding] = names.every((name) => applied.has(name)) ? 0 : await applyMigrationFiles(db, (files ??= migrationFiles(names)));
+    counts[binding] = names.every((name) => applied.has(name)) ? 0 : await applyMigrationFiles(db, (files ??= migrationFiles(names)), applied);
   }
   return counts.DB ?? 0;
 }

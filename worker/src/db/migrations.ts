@@ -24,10 +24,10 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS ${TABLE}(
 /**
  * Apply, in order, the migrations `db` has not recorded yet; each file and its record are one
  * batch (one transaction), so a failing file leaves nothing of itself behind. Returns how many
- * were applied.
+ * were applied. `recorded`: what appliedMigrations just answered, when the caller read it.
  */
-export async function applyMigrationFiles(db: D1, files: MigrationFile[]): Promise<number> {
-  const applied = await appliedMigrations(db);
+export async function applyMigrationFiles(db: D1, files: MigrationFile[], recorded?: Set<string>): Promise<number> {
+  const applied = recorded ?? (await appliedMigrations(db));
   let count = 0;
   for (const file of files) {
     if (applied.has(file.name)) continue;
