@@ -85,7 +85,8 @@ const widgetSuite = () => vitestSuite("widget", "widget/vitest.config.ts");
 async function nodeRun(files: string[], concurrency: number, name: string): Promise<Counts> {
   const tap = join(REPORTS, `${name}.tap`);
   const code = await run(process.execPath, [
-    "--import", "tsx", "--test", `--test-concurrency=${concurrency}`,
+    // A test that hangs (a request never answered) fails after five minutes instead of holding CI.
+    "--import", "tsx", "--test", `--test-concurrency=${concurrency}`, "--test-timeout=300000",
     "--test-reporter=spec", "--test-reporter-destination=stdout",
     "--test-reporter=tap", `--test-reporter-destination=${tap}`,
     ...files,

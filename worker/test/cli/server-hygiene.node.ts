@@ -32,14 +32,17 @@ describe("a local server", () => {
     start.setUTCDate(start.getUTCDate() + ((6 - start.getUTCDay() + 7) % 7));
     const day = (offset: number) => new Date(start.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
     const prices = JSON.stringify({ guests: [{ unique_id: "ana", gender: "m", package: { id: 101, accommodation_id: 201, start_date: day(0), end_date: day(7) } }] });
+    // Each request has a deadline, so that a request left unanswered fails here, named, instead
+    // of holding the whole suite.
+    const deadline = () => AbortSignal.timeout(30_000);
     for (let round = 0; round < 3; round++) {
       // No Content-Length: the body is a stream, sent chunked.
       const big = new Uint8Array(300 * 1024).fill(0x20);
       const body = new ReadableStream({ start: (c) => (c.enqueue(big), c.close()) });
-      const refused = await fetch(`${server.url}/widget/v1/demo/packages/prices`, { method: "POST", headers: { "Content-Type": "application/json" }, body, duplex: "half" } as RequestInit);
+      const refused = await fetch(`${server.url}/widget/v1/demo/packages/prices`, { method: "POST", headers: { "Content-Type": "application/json" }, body, duplex: "half", signal: deadline() } as RequestInit);
       assert.equal(refused.status, 413);
       assert.equal(((await refused.json()) as { code: string }).code, "payload_too_large");
-      const next = await fetch(`${server.url}/widget/v1/demo/packages/prices`, { method: "POST", headers: { "Content-Type": "application/json" }, body: prices });
+      const next = await fetch(`${server.url}/widget/v1/demo/packages/prices`, { method: "POST", headers: { "Content-Type": "application/json" }, body: prices, signal: deadline() });
       const text = await next.text();
       assert.equal(next.status, 200, text);
       assert.ok(Array.isArray(JSON.parse(text).ana), text);
@@ -51,7 +54,7 @@ describe("a local server", () => {
     start.setUTCDate(start.getUTCDate() + ((6 - start.getUTCDay() + 7) % 7));
     const day = (offset: number) => new Date(start.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
     const post = (path: string, body: unknown) =>
-      fetch(`${server.url}/widget/v1/demo${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      fetch(`${server.url}/widget/v1/demo${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
     const guest = { first_name: "Tmp", last_name: "Files", gender: "m", birth_date: "1990-01-01", package: { id: 101, accommodation_id: 201, start_date: day(0), end_date: day(7) } };
     const added = await post("/bookings/add", { currency: "EUR", guests: [guest] });
     const cart = (await added.json()) as { cart_id: string };
