@@ -450,6 +450,7 @@ export function markdown(report: {
     out.push("| measure | value | limit | |", "|---|---:|---|---|");
     out.push(`| bundle (its limit is on the uncompressed size) | ${(k.rawBytes / 1024).toFixed(0)} kB (${(k.gzipBytes / 1024).toFixed(0)} kB gzip) | ${WORKER_LIMITS.sizeBytes / 1024 / 1024} MiB | ${yes(k.rawBytes <= WORKER_LIMITS.sizeBytes)} |`);
     out.push(`| startup: evaluating the module before the first request (\`wrangler check startup\`, this machine's CPU) | ${k.startupMs} ms | ${WORKER_LIMITS.startupMs} ms | ${yes(k.startupMs <= WORKER_LIMITS.startupMs)} |`);
+    out.push(`| the same evaluation without a profiler (a fresh workerd's first request importing the bundle, less one importing nothing; median of 5) | ${k.evaluateMs} ms | ${WORKER_LIMITS.startupMs} ms | ${yes(k.evaluateMs <= WORKER_LIMITS.startupMs)} |`);
   }
   return out.join("\n");
 }
