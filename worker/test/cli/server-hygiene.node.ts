@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -32,19 +33,35 @@ describe("a local server", () => {
     start.setUTCDate(start.getUTCDate() + ((6 - start.getUTCDay() + 7) % 7));
     const day = (offset: number) => new Date(start.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
     const prices = JSON.stringify({ guests: [{ unique_id: "ana", gender: "m", package: { id: 101, accommodation_id: 201, start_date: day(0), end_date: day(7) } }] });
-    // Each request has a deadline, so that a request left unanswered fails here, named, instead
-    // of holding the whole suite.
-    const deadline = () => AbortSignal.timeout(30_000);
+    // One keep-alive connection for all six requests (node:http: it says whether a request went
+    // out on a socket used before), and a deadline on each, so that a request left unanswered
+    // fails here, named, instead of holding the whole suite.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    after(() => agent.destroy());
+    const post = (body: string | Uint8Array, chunked: boolean) =>
+      new Promise<{ status: number; text: string; reused: boolean }>((done, fail) => {
+        const headers: Record<string, string> = { "Content-Type": "application/json" };
+        if (chunked) headers["Transfer-Encoding"] = "chunked";
+        else headers["Content-Length"] = String(Buffer.byteLength(body));
+        const req = http.request(`${server.url}/widget/v1/demo/packages/prices`, { method: "POST", agent, headers, signal: AbortSignal.timeout(30_000) }, (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => (text += chunk));
+          res.on("end", () => done({ status: res.statusCode ?? 0, text, reused: req.reusedSocket }));
+          res.on("error", fail);
+        });
+        req.on("error", fail);
+        req.end(body);
+      });
     for (let round = 0; round < 3; round++) {
-      // No Content-Length: the body is a stream, sent chunked.
-      const big = new Uint8Array(300 * 1024).fill(0x20);
-      const body = new ReadableStream({ start: (c) => (c.enqueue(big), c.close()) });
-      const refused = await fetch(`${server.url}/widget/v1/demo/packages/prices`, { method: "POST", headers: { "Content-Type": "application/json" }, body, duplex: "half", signal: deadline() } as RequestInit);
-      assert.equal(refused.status, 413);
-      assert.equal(((await refused.json()) as { code: string }).code, "payload_too_large");
-      const next = await fetch(`${server.url}/widget/v1/demo/packages/prices`, { method: "POST", headers: { "Content-Type": "application/json" }, body: prices, signal: deadline() });
-      const text = await next.text();
+      // No Content-Length: the body is sent chunked.
+      const refused = await post(new Uint8Array(300 * 1024).fill(0x20), true);
+      assert.equal(refused.status, 413, refused.text);
+      assert.equal((JSON.parse(refused.text) as { code: string }).code, "payload_too_large");
+      const next = await post(prices, false);
+      const text = next.text;
       assert.equal(next.status, 200, text);
+      assert.equal(next.reused, true, "the next request went out on the refused request's connection");
       assert.ok(Array.isArray(JSON.parse(text).ana), text);
     }
   });
