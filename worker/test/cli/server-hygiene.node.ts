@@ -27,7 +27,7 @@ describe("a local server", () => {
     rmSync(persistTo, { recursive: true, force: true });
   });
 
-  it("is refused with 413, and the next POST is answered as usual, three times over", async () => {
+  it("is refused with 413, and the next POST is answered as usual, three times over", async (t) => {
     // The demo's surf week (product 101) starts on Saturdays: the first Saturday a month ahead.
     const start = new Date(Date.now() + 30 * 86_400_000);
     start.setUTCDate(start.getUTCDate() + ((6 - start.getUTCDay() + 7) % 7));
@@ -37,7 +37,7 @@ describe("a local server", () => {
     // out on a socket used before), and a deadline on each, so that a request left unanswered
     // fails here, named, instead of holding the whole suite.
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    after(() => agent.destroy());
+    t.after(() => agent.destroy());
     const post = (body: string | Uint8Array, chunked: boolean) =>
       new Promise<{ status: number; text: string; reused: boolean }>((done, fail) => {
         const headers: Record<string, string> = { "Content-Type": "application/json" };
