@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
-import { ROOT, WRANGLER, wranglerEnv } from "../../worker/scripts/lib/wrangler";
+import { compatibility, ROOT, WRANGLER, wranglerEnv } from "../../worker/scripts/lib/wrangler";
 
 /** Cloudflare Workers limits (developers.cloudflare.com/workers/platform/limits): every plan. */
 export const WORKER_LIMITS = { sizeBytes: 64 * 1024 * 1024, startupMs: 1000 };
@@ -37,7 +37,7 @@ const EVALUATE_ROUNDS = 5;
  * Milliseconds of a fresh workerd's first request whose handler imports `code` (as `wrangler check
  * startup` does, without its profiler). Profiling inflates the startup it measures: V8 records
  * every function the profile may name, so the profile's length is mostly its own work (on a 2-core
- * Xeon, 95-239 ms for a startup this measures at 40-50 ms).
+ * Xeon, 95-239 ms for a startup this measures at 33-49 ms).
  */
 async function firstRequestMs(code: string, compatibilityDate: string, compatibilityFlags: string[]): Promise<number> {
   const { Miniflare } = createRequire(import.meta.url)("miniflare") as typeof import("miniflare");
@@ -62,9 +62,7 @@ async function firstRequestMs(code: string, compatibilityDate: string, compatibi
 }
 
 async function evaluateWithoutProfiler(bundle: string): Promise<number> {
-  const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
-  const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1] ?? "2026-04-26";
-  const flags = JSON.parse(/^compatibility_flags\s*=\s*(\[[^\]]*\])/m.exec(toml)?.[1] ?? "[]") as string[];
+  const { date, flags } = compatibility();
   const code = readFileSync(bundle, "utf8");
   const nothing = "export default {};";
   const diffs: number[] = [];

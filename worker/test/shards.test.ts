@@ -33,6 +33,7 @@ async function moveAtOnce(businessId: number, to: number, log?: (line: string) =
   forgetEntriesOf(businessId);
   return report;
 }
+
 const actor = { kind: "cli" as const, id: "shards-test", name: "shards test" };
 
 const rowsOf = async (db: D1Database, table: string, businessId: number) =>

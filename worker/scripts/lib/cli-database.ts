@@ -22,7 +22,7 @@ import { join } from "node:path";
 import { WranglerD1 } from "./remote-d1";
 import { applyMigrationsWithWrangler } from "./wrangler-d1";
 import { appliedMigrations, applyMigrationFiles, type MigrationFile } from "../../src/db/migrations";
-import { DEFAULT_STATE, ROOT, type Target } from "./wrangler";
+import { compatibility, DEFAULT_STATE, ROOT, type Target } from "./wrangler";
 import { directoryBySlug, shardsOf } from "../../src/db/shards";
 import { retryingWhenLocked } from "../../src/db/locked-retry";
 
@@ -57,7 +57,7 @@ async function localDatabase(persistTo: string): Promise<OpenDatabase> {
   // machine, miniflare's 0.3 s. Required, not imported: through tsx's ESM loader the same module
   // took longer to load.
   const { Miniflare } = createRequire(import.meta.url)("miniflare") as typeof import("miniflare");
-  const compatibilityDate = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(readFileSync(join(ROOT, "wrangler.toml"), "utf8"))?.[1] ?? "2026-04-26";
+  const compatibilityDate = compatibility().date;
   const bindings = d1Bindings();
   const mf = new Miniflare({
     name: "booking-platform-cli",

@@ -91,3 +91,12 @@ export function wranglerVar(name: string): string {
   const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
   return new RegExp(`^${name}\\s*=\\s*"([^"]*)"`, "m").exec(toml)?.[1] ?? "";
 }
+
+/** wrangler.toml's compatibility date and flags, for a runtime started here without wrangler (miniflare). */
+export function compatibility(): { date: string; flags: string[] } {
+  const toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8");
+  const date = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)?.[1];
+  if (!date) throw new Error("wrangler.toml has no compatibility_date.");
+  const flags = /^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1] ?? "";
+  return { date, flags: [...flags.matchAll(/"([^"]+)"/g)].map((m) => m[1]) };
+}
