@@ -14,23 +14,14 @@
  */
 export const LOCKED = /false == true|SQLITE_BUSY|database is locked|internal error; reference = /i;
 
-/**
- * How often, and after how long a pause, a statement that met the lock is tried: 12 times over
- * about ten seconds. A server's write can hold the lock for seconds on a loaded machine: five tries
- * within two seconds were seen to run out (`npm run business -- create` beside an e2e server on a
- * 2-core machine running the suite, "false == true" every time).
- */
-const LOCKED_ATTEMPTS = 12;
-export const lockedPauseMs = (attempt: number) => 250 * Math.min(attempt, 4);
-
-/** `run` again while it meets the other process's lock (LOCKED), LOCKED_ATTEMPTS times in all. */
-async function whileLocked<T>(run: () => Promise<T>, pauseMs: (attempt: number) => number): Promise<T> {
+/** `run` again while it meets the other process's lock (LOCKED), up to five times in all. */
+async function whileLocked<T>(run: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await run();
     } catch (err) {
-      if (attempt >= LOCKED_ATTEMPTS || !LOCKED.test(String((err as Error)?.message))) throw err;
-      await new Promise((r) => setTimeout(r, pauseMs(attempt)));
+      if (attempt >= 5 || !LOCKED.test(String((err as Error)?.message))) throw err;
+      await new Promise((r) => setTimeout(r, 200 * attempt));
     }
   }
 }
@@ -41,14 +32,14 @@ async function whileLocked<T>(run: () => Promise<T>, pauseMs: (attempt: number) 
  * `npm run keys -- create` refused SQLITE_BUSY while an e2e server wrote). The statements it
  * prepares are its own; a batch hands the real ones to D1.
  */
-export function retryingWhenLocked(real: D1Database, pauseMs: (attempt: number) => number = lockedPauseMs): D1Database {
+export function retryingWhenLocked(real: D1Database): D1Database {
   const realOf = new WeakMap<object, D1PreparedStatement>();
   const statement = (inner: D1PreparedStatement): D1PreparedStatement => {
     const wrapped = new Proxy(inner, {
       get(target, prop) {
         if (prop === "bind") return (...values: unknown[]) => statement(target.bind(...values));
         if (prop === "first" || prop === "run" || prop === "all" || prop === "raw") {
-          return (...args: unknown[]) => whileLocked(() => (target as any)[prop](...args), pauseMs);
+          return (...args: unknown[]) => whileLocked(() => (target as any)[prop](...args));
         }
         const v = (target as any)[prop];
         return typeof v === "function" ? v.bind(target) : v;
@@ -60,7 +51,7 @@ export function retryingWhenLocked(real: D1Database, pauseMs: (attempt: number) 
   return new Proxy(real, {
     get(target, prop) {
       if (prop === "prepare") return (sql: string) => statement(target.prepare(sql));
-      if (prop === "batch") return (statements: D1PreparedStatement[]) => whileLocked(() => target.batch(statements.map((s) => realOf.get(s) ?? s)), pauseMs);
+      if (prop === "batch") return (statements: D1PreparedStatement[]) => whileLocked(() => target.batch(statements.map((s) => realOf.get(s) ?? s)));
       const v = (target as any)[prop];
       return typeof v === "function" ? v.bind(target) : v;
     },

@@ -6,10 +6,10 @@
  */
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { lockedPauseMs, retryingWhenLocked } from "../../src/db/locked-retry";
+import { retryingWhenLocked } from "../../src/db/locked-retry";
 
-/** A D1 whose batches fail with `errors`, one per call, then answer; `pauseMs` as the tools' D1 would wait, or not at all. */
-function refusing(errors: string[], pauseMs?: (attempt: number) => number) {
+/** A D1 whose batches fail with `errors`, one per call, then answer. */
+function refusing(errors: string[]) {
   let calls = 0;
   const db = {
     prepare: (sql: string) => ({ sql, bind: () => ({ sql }) }),
@@ -20,7 +20,7 @@ function refusing(errors: string[], pauseMs?: (attempt: number) => number) {
       return statements.map(() => ({ success: true, results: [] }));
     },
   };
-  return { db: retryingWhenLocked(db as unknown as D1Database, pauseMs), calls: () => calls };
+  return { db: retryingWhenLocked(db as unknown as D1Database), calls: () => calls };
 }
 
 describe("the tools' D1 beside a running server", () => {
@@ -32,21 +32,6 @@ describe("the tools' D1 beside a running server", () => {
       assert.equal(calls(), 3);
     });
   }
-
-  it("keeps trying through eleven refusals, and gives up at the twelfth", async () => {
-    const through = refusing(Array(11).fill("D1_ERROR: false == true"), () => 0);
-    assert.equal((await through.db.batch([through.db.prepare("SELECT 1")])).length, 1);
-    assert.equal(through.calls(), 12);
-    const out = refusing(Array(12).fill("D1_ERROR: false == true"), () => 0);
-    await assert.rejects(out.db.batch([out.db.prepare("SELECT 1")]), /false == true/);
-    assert.equal(out.calls(), 12);
-  });
-
-  it("pauses longer each time, a second at most: 9.5 s in all before it gives up", () => {
-    const pauses = Array.from({ length: 11 }, (_, i) => lockedPauseMs(i + 1));
-    assert.deepEqual(pauses.slice(0, 5), [250, 500, 750, 1000, 1000]);
-    assert.equal(pauses.reduce((a, b) => a + b, 0), 9500);
-  });
 
   it("answers any other error at once, without trying again", async () => {
     const { db, calls } = refusing(["D1_ERROR: no such table: nope"]);
