@@ -1,7 +1,7 @@
 /**
  * The schema's migrations applied through a D1 binding, for local databases (the CLIs' local D1,
- * scripts/lib/cli-database.ts): the same tracking table and names as `wrangler d1 migrations apply`, so either may run
- * after the other and each sees what the other applied. Wrangler's local apply starts a runtime
+ * scripts/lib/cli-database.ts): the same tracking table and names as `wrangler d1 migrations
+ * apply`, so either may run after the other and each sees what the other applied. Wrangler's local apply starts a runtime
  * for every migration file (about 16 s for both shards on a 2-core machine); through the binding
  * of a simulator that is already running, the same work takes well under a second.
  */
